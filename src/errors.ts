@@ -1,0 +1,56 @@
+/**
+ * The few error classes patchgym throws. A tool failure is never one of these: tools return
+ * results the model sees. These are for malformed input at the edges and broken infrastructure.
+ */
+
+/** Codes carried by thrown errors, so callers can branch without parsing messages. */
+export type ErrorCode =
+  | "task_invalid"
+  | "task_not_found"
+  | "sandbox_failed"
+  | "policy_failed"
+  | "usage";
+
+/** Base class: every thrown patchgym error has a code and, where one exists, a cause. */
+export class PatchgymError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A task on disk is malformed; `problems` lists every problem found, one line each. */
+export class TaskError extends PatchgymError {
+  readonly problems: string[];
+  constructor(
+    code: "task_invalid" | "task_not_found",
+    problems: string[],
+    options?: { cause?: unknown },
+  ) {
+    super(code, problems.join("\n"), options);
+    this.problems = problems;
+  }
+}
+
+/** A child process could not be started or supervised (not: it exited non-zero). */
+export class SandboxError extends PatchgymError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("sandbox_failed", message, options);
+  }
+}
+
+/** The policy could not produce an action (HTTP failure, malformed response, timeout). */
+export class PolicyError extends PatchgymError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("policy_failed", message, options);
+  }
+}
+
+/** The command line was used wrongly; the message says how to use it. */
+export class UsageError extends PatchgymError {
+  constructor(message: string) {
+    super("usage", message);
+  }
+}
