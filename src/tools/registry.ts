@@ -1,0 +1,86 @@
+/**
+ * The tool registry: the list of tools, the JSON schemas sent to the model (generated from the
+ * zod schemas, never written twice) and the one place a tool call is validated and executed.
+ */
+import { z } from "zod";
+import { PatchgymError } from "../errors.ts";
+import { applyPatchTool } from "./apply_patch.ts";
+import { inspectTreeTool } from "./inspect_tree.ts";
+import { listFilesTool } from "./list_files.ts";
+import { readFileTool } from "./read_file.ts";
+import { replaceTextTool } from "./replace_text.ts";
+import { runCommandTool } from "./run_command.ts";
+import { runTestsTool } from "./run_tests.ts";
+import { searchTool } from "./search.ts";
+import { submitTool } from "./submit.ts";
+import { fail, type Tool, type ToolContext, type ToolResult } from "./types.ts";
+import { writeFileTool } from "./write_file.ts";
+
+/** Every agent tool, in the order the model sees them. */
+export const TOOLS: readonly Tool[] = [
+  inspectTreeTool,
+  listFilesTool,
+  readFileTool,
+  searchTool,
+  applyPatchTool,
+  replaceTextTool,
+  writeFileTool,
+  runTestsTool,
+  runCommandTool,
+  submitTool,
+] as Tool[];
+
+/** An OpenAI chat-completions tool definition. */
+export interface ToolSchema {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** The tool list for the model, from the zod schemas. */
+export function toolSchemas(tools: readonly Tool[] = TOOLS): ToolSchema[] {
+  return tools.map((tool) => {
+    const { $schema: _, ...parameters } = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
+    return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
+  });
+}
+
+/**
+ * Validate and run one tool call. Arguments may be a JSON string (as models send them) or an
+ * object. Every failure, including an unexpected exception in a handler, becomes a result the
+ * model sees; only broken infrastructure ({@linkcode PatchgymError}) is rethrown.
+ */
+export async function executeTool(
+  name: string,
+  rawArguments: unknown,
+  ctx: ToolContext,
+  tools: readonly Tool[] = TOOLS,
+): Promise<ToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    return fail("unknown_tool", `Unknown tool "${name}"; use one of: ${tools.map((t) => t.name).join(", ")}`);
+  }
+  let args = rawArguments ?? {};
+  if (typeof args === "string") {
+    try {
+      args = args.trim() === "" ? {} : JSON.parse(args);
+    } catch (error) {
+      return fail("invalid_input", `Arguments of "${name}" are not valid JSON: ${(error as Error).message}; send a JSON object`);
+    }
+  }
+  const parsed = tool.input.safeParse(args);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.join(".") : "arguments";
+      if (issue.code === "unrecognized_keys") return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+      if (issue.code === "invalid_type" && issue.input === undefined) return `${where}: required`;
+      return `${where}: ${issue.message}`;
+    });
+    return fail("invalid_input", `Invalid arguments for "${name}": ${problems.join("; ")}; see the tool's parameters`);
+  }
+  try {
+    return await tool.run(parsed.data, ctx);
+  } catch (error) {
+    if (error instanceof PatchgymError) throw error;
+    return fail("internal_error", `Tool "${name}" failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

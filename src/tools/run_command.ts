@@ -1,0 +1,30 @@
+/** `run_command`: one allowlisted program with arguments, in the sandbox, never through a shell. */
+import { z } from "zod";
+import { ALLOWED_PROGRAMS, isAllowedProgram } from "../sandbox/programs.ts";
+import { formatRun } from "./_format.ts";
+import { defineTool, fail } from "./types.ts";
+
+/** Run one program from the allowlist. */
+export const runCommandTool = defineTool({
+  name: "run_command",
+  description:
+    `Run one program with arguments in the sandboxed workspace (no shell: no pipes, redirects or globs). Allowed programs: ${
+      [...ALLOWED_PROGRAMS].join(", ")
+    }. Shows exit code and truncated output. No network.`,
+  input: z.strictObject({
+    argv: z.array(z.string()).min(1).describe("Program and arguments, e.g. [\"python3\", \"-c\", \"print(1)\"]"),
+  }),
+  async run(input, ctx) {
+    const [program] = input.argv;
+    if (!isAllowedProgram(program)) {
+      return fail("program_not_allowed", `Program "${program}" is not allowed; use one of: ${[...ALLOWED_PROGRAMS].join(", ")}`);
+    }
+    const timeout = ctx.task.spec.limits.command_timeout_s;
+    const result = await ctx.runner.run({ argv: input.argv, cwd: ctx.workspace.dir, timeoutMs: timeout * 1000 });
+    const meta = { exit_code: result.exitCode };
+    if (result.timedOut) {
+      return { ok: false, code: "timeout", message: `Command timed out after ${timeout}s and was killed\n${formatRun(result)}`, meta };
+    }
+    return { ok: true, output: formatRun(result), truncated: result.truncated, meta };
+  },
+});

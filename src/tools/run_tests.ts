@@ -1,0 +1,39 @@
+/** `run_tests`: the task's visible tests in the sandbox, with counts from the runner's report. */
+import { z } from "zod";
+import { checkSelector, runTests } from "../sandbox/test_runner.ts";
+import { defineTool, fail } from "./types.ts";
+import { formatRun } from "./_format.ts";
+
+/** Run the visible tests, or a selection of them. */
+export const runTestsTool = defineTool({
+  name: "run_tests",
+  description:
+    "Run the project's visible tests in the sandbox and show the exit code, pass/fail counts and the (possibly truncated) output. Optionally select one test file or one test id like 'tests/test_x.py::Class::test_y'.",
+  input: z.strictObject({
+    selector: z.string().optional().describe("A visible test file, or a test id 'file::Class::name' / 'file::name'; default all visible tests"),
+  }),
+  async run(input, ctx) {
+    const { spec } = ctx.task;
+    if (input.selector !== undefined) {
+      const problem = checkSelector(spec.visible_tests, input.selector);
+      if (problem) return fail("invalid_input", problem);
+    }
+    const run = await runTests(ctx.runner, {
+      runner: spec.runner,
+      dir: ctx.workspace.dir,
+      files: spec.visible_tests,
+      selector: input.selector,
+      timeoutMs: spec.limits.command_timeout_s * 1000,
+    });
+    const { passed, failed, skipped } = run.counts;
+    const summary = run.reportFound
+      ? `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`
+      : "no test report was written: the run crashed or was killed before the runner finished";
+    const meta = { exit_code: run.result.exitCode, passed, failed, skipped };
+    const output = `$ ${run.display}\n${summary}\n${formatRun(run.result)}`;
+    if (run.result.timedOut) {
+      return { ok: false, code: "timeout", message: `Tests timed out after ${spec.limits.command_timeout_s}s and were killed; look for an infinite loop or a blocking call\n${output}`, meta };
+    }
+    return { ok: true, output, truncated: run.result.truncated, meta };
+  },
+});
