@@ -72,7 +72,7 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       else if (outcome === "skipped") counts.skipped++;
       else counts.failed++;
     }
-    return { result, tests, counts, reportFound: report !== null, display: displayCommand(request.runner, targets) };
+    return { result, tests, counts, reportFound: report !== null, display: testCommandLine(request.runner, targets) };
   } finally {
     await Deno.remove(reportDir, { recursive: true });
   }
@@ -103,7 +103,8 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
   }
 }
 
-function displayCommand(runner: RunnerName, targets: string[]): string {
+/** The test command as a person would type it, shown to the model. */
+export function testCommandLine(runner: RunnerName, targets: string[]): string {
   switch (runner) {
     case "unittest":
       return `python3 -m unittest ${targets.map((t) => t.replace(/\.py(::|$)/, "$1").replaceAll("/", ".").replaceAll("::", ".")).join(" ")}`;

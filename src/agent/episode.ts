@@ -1,0 +1,232 @@
+/**
+ * One episode's state: the conversation, the turn records and the limits. Both the batch loop
+ * ({@linkcode runLoop}) and trainer-driven mode (`serve --stdio`) advance an episode through
+ * {@linkcode Episode.act}, so one piece of code decides what a reply does.
+ */
+import type { ChatMessage, PolicyTurn, TurnTokens } from "../policy/types.ts";
+import { testCommandLine } from "../sandbox/test_runner.ts";
+import { executeTool, type ToolSchema, toolSchemas, TOOLS } from "../tools/registry.ts";
+import type { Tool, ToolContext } from "../tools/types.ts";
+import { DEFAULT_EPISODE_LIMITS, DEFAULT_PROMPTS, type EpisodeLimits, fillTemplate, type Prompts } from "./config.ts";
+
+/** Why an episode ended; a closed set written into the trajectory. */
+export type StopReason =
+  | "submitted"
+  | "max_turns"
+  | "time_limit"
+  | "token_limit"
+  | "policy_error"
+  | "environment_error";
+
+/** What a tool call did, as recorded. */
+export interface ToolRecord {
+  name: string;
+  arguments: unknown;
+  ok: boolean;
+  code: string | null;
+  output: string;
+  truncated: boolean;
+  duration_ms: number;
+  meta: Record<string, unknown> | null;
+}
+
+/** One turn: the model's output, the action taken, and its result. */
+export interface TurnRecord {
+  index: number;
+  model: {
+    content: string | null;
+    reasoning: string | null;
+    tool_calls: unknown[] | null;
+    finish_reason: string | null;
+    usage: { prompt_tokens: number; completion_tokens: number } | null;
+    latency_ms: number;
+    parse_errors: string[];
+  };
+  /** `tool_call` when a call was executed, `no_tool_call` when the reply had none (nudged). */
+  action: "tool_call" | "no_tool_call";
+  tool: ToolRecord | null;
+  /** Extra tool calls in the reply that were not executed. */
+  dropped_tool_calls: number;
+  tokens: TurnTokens | null;
+}
+
+/** Options of an episode. */
+export interface EpisodeOptions {
+  limits?: Partial<EpisodeLimits>;
+  prompts?: Partial<Prompts>;
+  /** Put the tool schemas in the system prompt (models without native tool calling). */
+  textToolCalls?: boolean;
+  tools?: readonly Tool[];
+  /** Clock in ms; tests swap it. */
+  now?: () => number;
+}
+
+/** The submit call's arguments, once the agent submitted. */
+export interface Submission {
+  status: "solved" | "blocked";
+  summary: string;
+}
+
+/** A running episode over one workspace. */
+export class Episode {
+  readonly ctx: ToolContext;
+  readonly limits: EpisodeLimits & { max_turns: number };
+  readonly prompts: Prompts;
+  readonly tools: readonly Tool[];
+  readonly schemas: ToolSchema[];
+  readonly messages: ChatMessage[] = [];
+  readonly turns: TurnRecord[] = [];
+  readonly startedAt: number;
+  stopReason: StopReason | null = null;
+  error: { code: string; message: string } | null = null;
+  submission: Submission | null = null;
+  /** Tokens of the conversation as of the latest turn (prompt + completion), when the server said. */
+  contextTokens = 0;
+  modelMs = 0;
+  envMs = 0;
+  readonly #now: () => number;
+
+  constructor(ctx: ToolContext, options: EpisodeOptions = {}) {
+    this.ctx = ctx;
+    this.#now = options.now ?? (() => performance.now());
+    this.startedAt = this.#now();
+    this.limits = {
+      ...DEFAULT_EPISODE_LIMITS,
+      max_turns: ctx.task.spec.limits.max_turns,
+      ...Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined)),
+    };
+    this.prompts = { ...DEFAULT_PROMPTS, ...options.prompts };
+    this.tools = options.tools ?? TOOLS;
+    this.schemas = toolSchemas(this.tools);
+    const { spec } = ctx.task;
+    const toolBlock = options.textToolCalls
+      ? fillTemplate(this.prompts.text_tools, {
+        schemas: this.schemas.map((s) => JSON.stringify(s.function)).join("\n"),
+      })
+      : "";
+    this.messages.push(
+      { role: "system", content: fillTemplate(this.prompts.system, { tools: toolBlock }) },
+      {
+        role: "user",
+        content: fillTemplate(this.prompts.task, {
+          title: spec.title,
+          statement: spec.statement,
+          test_command: testCommandLine(spec.runner, spec.visible_tests),
+        }),
+      },
+    );
+  }
+
+  /** Whether the episode has ended. */
+  get done(): boolean {
+    return this.stopReason !== null;
+  }
+
+  /** Milliseconds since the episode started. */
+  elapsedMs(): number {
+    return this.#now() - this.startedAt;
+  }
+
+  /** The limit that forbids another model call, if any. Checked before every call. */
+  limitReached(): StopReason | null {
+    if (this.turns.length >= this.limits.max_turns) return "max_turns";
+    if (this.elapsedMs() >= this.limits.max_wall_s * 1000) return "time_limit";
+    if (this.contextTokens >= this.limits.max_total_tokens) return "token_limit";
+    return null;
+  }
+
+  /** Tokens the next reply may use: the per-turn cap, bounded by what the conversation has left. */
+  nextMaxTokens(): number {
+    return Math.max(1, Math.min(this.limits.max_tokens_per_turn, this.limits.max_total_tokens - this.contextTokens));
+  }
+
+  /** End the episode. The first reason given wins. */
+  stop(reason: StopReason, error?: { code: string; message: string }): void {
+    if (this.stopReason !== null) return;
+    this.stopReason = reason;
+    if (error) this.error = error;
+  }
+
+  /**
+   * Apply one policy reply: append it, execute its first tool call (or nudge when there is none),
+   * tell the model about dropped extra calls, and record the turn. Returns the new messages.
+   */
+  async act(turn: PolicyTurn): Promise<ChatMessage[]> {
+    if (this.done) throw new Error(`Episode already ended (${this.stopReason})`);
+    this.modelMs += turn.latency_ms;
+    if (turn.usage) this.contextTokens = turn.usage.prompt_tokens + turn.usage.completion_tokens;
+    this.messages.push(turn.message);
+    const observation: ChatMessage[] = [];
+    const [call, ...extra] = turn.calls;
+    let tool: ToolRecord | null = null;
+    if (!call) {
+      observation.push({ role: "user", content: this.prompts.no_tool_call });
+    } else {
+      const started = performance.now();
+      const result = await executeTool(call.function.name, call.function.arguments, this.ctx, this.tools);
+      const duration = performance.now() - started;
+      this.envMs += duration;
+      const content = result.ok ? result.output : `Error [${result.code}]: ${result.message}`;
+      tool = {
+        name: call.function.name,
+        arguments: parseArguments(call.function.arguments),
+        ok: result.ok,
+        code: result.ok ? null : result.code,
+        output: content,
+        truncated: result.ok ? result.truncated ?? false : false,
+        duration_ms: round(duration),
+        meta: result.meta ?? null,
+      };
+      observation.push({ role: "tool", tool_call_id: call.id, name: call.function.name, content });
+      for (const dropped of extra) {
+        observation.push({
+          role: "tool",
+          tool_call_id: dropped.id,
+          name: dropped.function.name,
+          content: this.prompts.extra_tool_call,
+        });
+      }
+      if (call.function.name === "submit" && result.ok) {
+        this.submission = result.meta as unknown as Submission;
+        this.stop("submitted");
+      }
+    }
+    this.messages.push(...observation);
+    this.turns.push({
+      index: this.turns.length,
+      model: {
+        content: turn.raw.content,
+        reasoning: turn.raw.reasoning,
+        tool_calls: turn.raw.tool_calls,
+        finish_reason: turn.finish_reason,
+        usage: turn.usage,
+        latency_ms: round(turn.latency_ms),
+        parse_errors: turn.parse_errors,
+      },
+      action: call ? "tool_call" : "no_tool_call",
+      tool,
+      dropped_tool_calls: extra.length,
+      tokens: turn.tokens,
+    });
+    return observation;
+  }
+
+  /** Tool calls that failed validation or named no tool, plus replies whose calls could not be parsed. */
+  invalidToolCalls(): number {
+    return this.turns.filter((t) =>
+      t.model.parse_errors.length > 0 || t.tool?.code === "invalid_input" || t.tool?.code === "unknown_tool"
+    ).length;
+  }
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

@@ -1,0 +1,163 @@
+/**
+ * The independent grader. It never trusts the agent's workspace for anything that decides the
+ * grade: the final diff is applied to a fresh pristine copy, the hidden tests, the visible tests,
+ * every protected path and every test-configuration file are restored from the task, the tests run
+ * in the sandbox, and per-test outcomes come from the runner's report. An expected test that did
+ * not run, was skipped or is missing counts as failed.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { TestOutcome } from "../sandbox/junit.ts";
+import type { Runner } from "../sandbox/runner.ts";
+import { runTests } from "../sandbox/test_runner.ts";
+import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
+import { applyFilePatches, parsePatch } from "../tools/_patch.ts";
+import { isProtected } from "../tools/types.ts";
+import { readTree } from "../workspace/diff.ts";
+import type { Snapshot } from "../workspace/snapshot.ts";
+import { createWorkspace } from "../workspace/workspace.ts";
+
+/** An expected test's result: the report's outcome, or `missing` when it did not run. */
+export type GradedOutcome = TestOutcome | "missing";
+
+/** Outcomes of one expected-test list. */
+export interface ListResult {
+  passed: number;
+  total: number;
+  tests: Record<string, GradedOutcome>;
+}
+
+/** What the grader found. */
+export interface GradeResult {
+  fail_to_pass: ListResult;
+  pass_to_pass: ListResult;
+  /** Whether the diff applied to the pristine copy (if not, every test counts as failed). */
+  patch_applied: boolean;
+  patch_error: string | null;
+  /** Binary files in the diff, which a text patch cannot carry and grading ignores. */
+  binary_files_ignored: string[];
+  /** Protected paths the diff touched (they were restored before the tests ran). */
+  protected_paths_touched: string[];
+  run: { exit_code: number; timed_out: boolean; report_found: boolean; duration_ms: number };
+}
+
+/** Where and how grading runs. */
+export interface GradeOptions {
+  runner: Runner;
+  /** Folder for the scoring copy (it is removed afterwards). */
+  workRoot: string;
+  /** The pristine task repository. */
+  snapshot: Snapshot;
+  /** Test timeout; defaults to the task's command timeout, at least 30 s. */
+  timeoutMs?: number;
+}
+
+/** Grade a diff (the workspace's final diff, or any patch file) against `task`'s hidden tests. */
+export async function gradePatch(task: Task, patch: string, options: GradeOptions): Promise<GradeResult> {
+  const copy = createWorkspace(options.snapshot, { root: options.workRoot, prefix: `grade-${task.spec.id}` });
+  try {
+    const { text, binary } = dropBinarySections(patch);
+    const touched = patchedPaths(text).filter((p) => isProtected(task, p) || isTestConfig(p));
+    let applied = true;
+    let patchError: string | null = null;
+    if (text.trim() !== "") {
+      const parsed = parsePatch(text);
+      const result = parsed.ok ? await applyFilePatches(copy.dir, parsed.files, {}) : parsed;
+      if (!result.ok) {
+        applied = false;
+        patchError = result.message;
+      }
+    }
+    restoreTestFiles(task, options.snapshot, copy.dir);
+    let outcomes = new Map<string, TestOutcome>();
+    let run = { exit_code: -1, timed_out: false, report_found: false, duration_ms: 0 };
+    if (applied) {
+      const testRun = await runTests(options.runner, {
+        runner: task.spec.runner,
+        dir: copy.dir,
+        files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
+        timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
+        scratchDir: options.workRoot,
+      });
+      outcomes = testRun.tests;
+      run = {
+        exit_code: testRun.result.exitCode,
+        timed_out: testRun.result.timedOut,
+        report_found: testRun.reportFound,
+        duration_ms: Math.round(testRun.result.durationMs),
+      };
+    }
+    const list = (ids: string[]): ListResult => {
+      const tests: Record<string, GradedOutcome> = {};
+      for (const id of ids) tests[id] = outcomes.get(id) ?? "missing";
+      return { passed: ids.filter((id) => tests[id] === "passed").length, total: ids.length, tests };
+    };
+    return {
+      fail_to_pass: list(task.spec.fail_to_pass),
+      pass_to_pass: list(task.spec.pass_to_pass),
+      patch_applied: applied,
+      patch_error: patchError,
+      binary_files_ignored: binary,
+      protected_paths_touched: touched,
+      run,
+    };
+  } finally {
+    await copy.remove();
+  }
+}
+
+/**
+ * Put back everything that decides how tests run: visible tests and protected paths from the
+ * pristine repository (files the agent added under them are deleted), test-configuration files
+ * (added ones deleted anywhere in the tree), and the hidden tests from the task.
+ */
+function restoreTestFiles(task: Task, snapshot: Snapshot, dir: string): void {
+  const configNames = new Set<string>(TEST_CONFIG_FILES);
+  for (const path of readTree(dir).keys()) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    const guarded = isProtected(task, path) || task.spec.visible_tests.includes(path) || configNames.has(name);
+    if (guarded && !snapshot.byPath.has(path)) rmSync(join(dir, path));
+  }
+  for (const file of snapshot.files) {
+    const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+    if (isProtected(task, file.path) || task.spec.visible_tests.includes(file.path) || configNames.has(name)) {
+      write(join(dir, file.path), file.content);
+    }
+  }
+  for (const path of task.spec.hidden_tests) {
+    write(join(dir, path), readFileSync(join(task.hiddenDir, path)));
+  }
+}
+
+function write(path: string, content: Uint8Array): void {
+  if (!existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true });
+  rmSync(path, { force: true, recursive: true });
+  writeFileSync(path, content);
+}
+
+function isTestConfig(path: string): boolean {
+  return (TEST_CONFIG_FILES as readonly string[]).includes(path.slice(path.lastIndexOf("/") + 1));
+}
+
+/** Split off `diff --git` sections of binary files, which text patches cannot carry. */
+function dropBinarySections(patch: string): { text: string; binary: string[] } {
+  const sections = patch.split(/^(?=diff --git )/m);
+  const binary: string[] = [];
+  const kept = sections.filter((section) => {
+    if (!/^Binary files .* differ$/m.test(section) && !/^GIT binary patch$/m.test(section)) return true;
+    const match = /^diff --git a\/(\S+)/.exec(section);
+    binary.push(match ? match[1] : "(unknown)");
+    return false;
+  });
+  return { text: kept.join(""), binary };
+}
+
+/** Paths named by `---`/`+++` headers of a patch. */
+function patchedPaths(patch: string): string[] {
+  const paths = new Set<string>();
+  for (const match of patch.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\n]+)/gm)) {
+    if (match[1] !== "/dev/null") paths.add(match[1].trim());
+  }
+  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) paths.add(match[1].trim());
+  return [...paths].sort();
+}

@@ -1,0 +1,95 @@
+/**
+ * The environment a run works in: the task set, pristine snapshots read once per task, the
+ * sandboxed runner with this machine's isolation, and the root under which per-rollout workspaces
+ * and scoring copies are made.
+ */
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { type GradeResult, gradePatch } from "../reward/grade.ts";
+import { type IsolationInfo, probeIsolation, Runner } from "../sandbox/runner.ts";
+import { listTaskIds, loadTask } from "../task/load.ts";
+import type { Task } from "../task/spec.ts";
+import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
+import { createWorkspace, type Workspace } from "../workspace/workspace.ts";
+
+/** The default workspace root; also named in the permission flags of deno.json. */
+export const DEFAULT_WORK_ROOT = "/tmp/patchgym";
+
+/** How to open an environment. */
+export interface EnvironmentOptions {
+  tasksDir: string;
+  /** Root for workspaces and scoring copies (default {@linkcode DEFAULT_WORK_ROOT}). */
+  workRoot?: string;
+  isolation?: "auto" | "bwrap" | "none";
+  /** More paths children must not see (e.g. the output folder). */
+  hide?: string[];
+  /** The `deno` children use for TypeScript tests (default: this process's own). */
+  denoPath?: string;
+}
+
+/** Tasks, snapshots, runner and workspace root for a run. */
+export class Environment {
+  readonly tasksDir: string;
+  readonly workRoot: string;
+  readonly runner: Runner;
+  readonly #tasks = new Map<string, Task>();
+  readonly #snapshots = new Map<string, Snapshot>();
+
+  private constructor(tasksDir: string, workRoot: string, runner: Runner) {
+    this.tasksDir = tasksDir;
+    this.workRoot = workRoot;
+    this.runner = runner;
+  }
+
+  /** Probe isolation and prepare the workspace root. */
+  static async open(options: EnvironmentOptions): Promise<Environment> {
+    const tasksDir = resolve(options.tasksDir);
+    const workRoot = resolve(options.workRoot ?? DEFAULT_WORK_ROOT);
+    mkdirSync(workRoot, { recursive: true });
+    const isolation = await probeIsolation(options.isolation ?? "auto");
+    const home = Deno.env.get("HOME");
+    const hide = [tasksDir, workRoot, ...(options.hide ?? []).map((p) => resolve(p)), ...(home && home !== "/" ? [home] : [])];
+    const runner = new Runner({ isolation, hide, denoPath: options.denoPath });
+    return new Environment(tasksDir, workRoot, runner);
+  }
+
+  /** What isolation children get. */
+  get isolation(): IsolationInfo {
+    return this.runner.isolation;
+  }
+
+  /** Ids of every task in the task folder. */
+  taskIds(): string[] {
+    return listTaskIds(this.tasksDir);
+  }
+
+  /** Load (once) and return a task. */
+  task(id: string): Task {
+    let task = this.#tasks.get(id);
+    if (!task) {
+      task = loadTask(`${this.tasksDir}/${id}`);
+      this.#tasks.set(id, task);
+    }
+    return task;
+  }
+
+  /** The pristine repository of a task, read once. */
+  snapshot(task: Task): Snapshot {
+    let snapshot = this.#snapshots.get(task.spec.id);
+    if (!snapshot) {
+      snapshot = snapshotDir(task.repoDir);
+      this.#snapshots.set(task.spec.id, snapshot);
+    }
+    return snapshot;
+  }
+
+  /** A fresh private copy of the task repository. */
+  newWorkspace(task: Task): Workspace {
+    return createWorkspace(this.snapshot(task), { root: this.workRoot, prefix: task.spec.id });
+  }
+
+  /** Grade a patch against the task's hidden tests. */
+  grade(task: Task, patch: string): Promise<GradeResult> {
+    return gradePatch(task, patch, { runner: this.runner, workRoot: this.workRoot, snapshot: this.snapshot(task) });
+  }
+}
