@@ -16,7 +16,8 @@ export type StopReason =
   | "time_limit"
   | "token_limit"
   | "policy_error"
-  | "environment_error";
+  | "environment_error"
+  | "interrupted";
 
 /** What a tool call did, as recorded. */
 export interface ToolRecord {

@@ -10,16 +10,28 @@ import type { Episode } from "./episode.ts";
 /** Progress callback, called after every turn. */
 export type OnTurn = (episode: Episode) => void;
 
+/** Options of {@linkcode runLoop}. */
+export interface LoopOptions {
+  onTurn?: OnTurn;
+  /** Aborting it (e.g. Ctrl-C) ends the episode as `interrupted`; callers discard such samples. */
+  signal?: AbortSignal;
+}
+
 /** Run `episode` with `policy` until it stops. Never throws for policy or tool failures. */
-export async function runLoop(episode: Episode, policy: Policy, onTurn?: OnTurn): Promise<Episode> {
+export async function runLoop(episode: Episode, policy: Policy, options: LoopOptions = {}): Promise<Episode> {
   while (!episode.done) {
+    if (options.signal?.aborted) {
+      episode.stop("interrupted");
+      break;
+    }
     const limit = episode.limitReached();
     if (limit) {
       episode.stop(limit);
       break;
     }
     const remainingMs = episode.limits.max_wall_s * 1000 - episode.elapsedMs();
-    const signal = AbortSignal.timeout(Math.max(1, remainingMs));
+    const timeout = AbortSignal.timeout(Math.max(1, remainingMs));
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
     let turn;
     try {
       turn = await policy.next({
@@ -29,7 +41,8 @@ export async function runLoop(episode: Episode, policy: Policy, onTurn?: OnTurn)
         signal,
       });
     } catch (error) {
-      if (signal.aborted) episode.stop("time_limit");
+      if (options.signal?.aborted) episode.stop("interrupted");
+      else if (timeout.aborted) episode.stop("time_limit");
       else episode.stop("policy_error", describe(error));
       break;
     }
@@ -39,7 +52,7 @@ export async function runLoop(episode: Episode, policy: Policy, onTurn?: OnTurn)
       if (!(error instanceof PatchgymError)) throw error;
       episode.stop("environment_error", describe(error));
     }
-    onTurn?.(episode);
+    options.onTurn?.(episode);
   }
   return episode;
 }

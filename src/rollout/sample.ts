@@ -26,6 +26,8 @@ export interface SampleOptions {
   /** Skip grading (reward stays null). */
   skipGrading?: boolean;
   onTurn?: OnTurn;
+  /** Aborting it ends the sample early with stop reason `interrupted` and no grading. */
+  signal?: AbortSignal;
 }
 
 /** Run one sample of `task` with `policy` and return its trajectory record. */
@@ -44,12 +46,12 @@ export async function runSample(
       prompts: options.prompts,
       textToolCalls: policy.textToolCalls,
     });
-    await runLoop(episode, policy, options.onTurn);
+    await runLoop(episode, policy, { onTurn: options.onTurn, signal: options.signal });
     if (!episode.done) episode.stop("policy_error");
     const diff = workspace.diff();
     const gradeStarted = performance.now();
     let reward: Reward | null = null;
-    if (!options.skipGrading) {
+    if (!options.skipGrading && episode.stopReason !== "interrupted") {
       try {
         reward = await scoreEpisode(env, task, episode, diff.patch, options.reward);
       } catch (error) {

@@ -1,0 +1,71 @@
+/** Command-line parsing shared by the subcommands: strict flags, usage errors with the fix. */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "../errors.ts";
+
+/** Flag definitions for node's `parseArgs`. */
+export type Flags = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parse `args` strictly; unknown flags and missing values become a {@linkcode UsageError}. */
+export function parseFlags<F extends Flags>(
+  command: string,
+  args: string[],
+  flags: F,
+  options: { positionals?: boolean } = {},
+) {
+  try {
+    return parseArgs({
+      args,
+      options: { ...flags, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: options.positionals ?? false,
+    });
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message.replace(/\. To specify.*$/s, "")}; run "patchgym ${command} --help"`);
+  }
+}
+
+/** A whole number flag within bounds, or the default. */
+export function intFlag(name: string, value: string | undefined, fallback: number, min = 1, max = 1_000_000): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name}: expected a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+/** A number flag, or undefined. */
+export function numberFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name}: expected a number, got "${value}"`);
+  return n;
+}
+
+/** One of a closed set of values, or the default. */
+export function choiceFlag<T extends string>(name: string, value: string | undefined, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name}: expected one of ${choices.join(", ")}, got "${value}"`);
+  }
+  return value as T;
+}
+
+/** A comma-separated list flag, or undefined. */
+export function listFlag(value: string | undefined): string[] | undefined {
+  return value?.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Read an environment variable; undefined when unset or not permitted. */
+export function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Print `value` as indented JSON on stdout. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}

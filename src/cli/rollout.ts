@@ -1,0 +1,235 @@
+/**
+ * `rollout`: tasks x samples with a policy. Writes `run.json` (the configuration),
+ * `trajectories.jsonl` (one line per finished sample, flushed as each finishes) and
+ * `summary.json`, then prints a summary table. Ctrl-C stops cleanly; `--resume DIR` continues.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { UsageError } from "../errors.ts";
+import { Environment } from "../rollout/environment.ts";
+import { runSample } from "../rollout/sample.ts";
+import { listTaskIds, loadTasks } from "../task/load.ts";
+import type { TrajectoryRecord } from "../trajectory/record.ts";
+import { SUMMARY_FORMAT, summarize, type RunSummary } from "../trajectory/summary.ts";
+import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
+import { VERSION } from "../version.ts";
+import { choiceFlag, env, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
+import { defaultTasksDir } from "./_paths.ts";
+import { makePolicy, type PolicyConfig, resolvePolicy } from "./_policy.ts";
+import { Progress } from "./_progress.ts";
+
+const HELP = `patchgym rollout: run a policy on tasks and write trajectories
+
+Usage: patchgym rollout [flags]
+
+  --tasks ID,ID          tasks to run (default: all bundled tasks)
+  --policy NAME          reference | openai | scripted (default: openai when a model endpoint
+                         is configured, else reference)
+  --base-url URL         OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1
+                         (env PATCHGYM_BASE_URL or OPENAI_BASE_URL; API key from
+                         PATCHGYM_API_KEY or OPENAI_API_KEY)
+  --model NAME           model name (env PATCHGYM_MODEL)
+  --text-tool-calls      tool calls as text (<tool_call> blocks) for servers without a tool parser
+  --temperature X        sampling temperature        --top-p X     nucleus sampling
+  --seed N               base seed; sample i uses N + i
+  --script FILE          actions for --policy scripted
+  --samples N            samples per task, sharing a group_id (default 1)
+  --concurrency N        samples run at once (default 4)
+  --max-turns N          turn limit (default: each task's own)
+  --max-tokens N         per-reply token cap (default 4096)
+  --max-total-tokens N   conversation token cap (default 32768)
+  --time-limit S         wall-time limit per sample in seconds (default 900)
+  --trainable all|last   turns that carry loss in the training view (default all)
+  --on-drift split|zero_mask   rule for token drift (default split)
+  --out DIR              output folder (default runs/<timestamp>)
+  --resume DIR           continue an interrupted run in DIR with its saved configuration
+  --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
+  --work-dir DIR         workspace root (default /tmp/patchgym)
+  --isolation MODE       auto | bwrap | none (default auto)
+  --keep-workspaces      do not delete workspaces afterwards
+  --json                 print the summary as JSON instead of a table
+`;
+
+/** Configuration saved in run.json. */
+interface RunConfig {
+  format: "patchgym.run.v1";
+  run_id: string;
+  env_version: string;
+  tasks: string[];
+  samples: number;
+  policy: PolicyConfig;
+  limits: { max_turns?: number; max_tokens_per_turn: number; max_total_tokens: number; max_wall_s: number };
+  training: { trainable: "all" | "last"; onDrift: "split" | "zero_mask" };
+}
+
+/** Run the `rollout` command; returns the exit code. */
+export async function rolloutCommand(args: string[]): Promise<number> {
+  const { values } = parseFlags("rollout", args, {
+    tasks: { type: "string" },
+    policy: { type: "string" },
+    "base-url": { type: "string" },
+    model: { type: "string" },
+    "text-tool-calls": { type: "boolean" },
+    temperature: { type: "string" },
+    "top-p": { type: "string" },
+    seed: { type: "string" },
+    script: { type: "string" },
+    samples: { type: "string" },
+    concurrency: { type: "string" },
+    "max-turns": { type: "string" },
+    "max-tokens": { type: "string" },
+    "max-total-tokens": { type: "string" },
+    "time-limit": { type: "string" },
+    trainable: { type: "string" },
+    "on-drift": { type: "string" },
+    out: { type: "string" },
+    resume: { type: "string" },
+    "tasks-dir": { type: "string" },
+    "work-dir": { type: "string" },
+    isolation: { type: "string" },
+    "keep-workspaces": { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const tasksDir = values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS"));
+  const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
+  const isolation = choiceFlag("isolation", values.isolation, ["auto", "bwrap", "none"] as const, "auto");
+
+  let config: RunConfig;
+  let outDir: string;
+  if (values.resume) {
+    outDir = resolve(values.resume);
+    const path = join(outDir, "run.json");
+    if (!existsSync(path)) throw new UsageError(`--resume: "${values.resume}" has no run.json; give the folder of an earlier rollout`);
+    config = JSON.parse(readFileSync(path, "utf8"));
+  } else {
+    const { config: policy, note } = resolvePolicy({
+      ...values,
+      temperature: numberFlag("temperature", values.temperature),
+      "top-p": numberFlag("top-p", values["top-p"]),
+      seed: values.seed === undefined ? undefined : intFlag("seed", values.seed, 0, 0, 2 ** 31),
+    });
+    if (note) console.error(note);
+    const tasks = listFlag(values.tasks) ?? listTaskIds(tasksDir);
+    loadTasks(tasksDir, tasks);
+    const runId = `run-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${crypto.randomUUID().slice(0, 6)}`;
+    outDir = resolve(values.out ?? join("runs", runId));
+    if (existsSync(join(outDir, "trajectories.jsonl"))) {
+      throw new UsageError(`--out: "${outDir}" already holds a run; use --resume ${outDir} to continue it or choose another folder`);
+    }
+    config = {
+      format: "patchgym.run.v1",
+      run_id: runId,
+      env_version: VERSION,
+      tasks,
+      samples: intFlag("samples", values.samples, 1, 1, 10_000),
+      policy,
+      limits: {
+        ...(values["max-turns"] ? { max_turns: intFlag("max-turns", values["max-turns"], 30, 1, 500) } : {}),
+        max_tokens_per_turn: intFlag("max-tokens", values["max-tokens"], 4096),
+        max_total_tokens: intFlag("max-total-tokens", values["max-total-tokens"], 32768),
+        max_wall_s: intFlag("time-limit", values["time-limit"], 900, 1, 86_400),
+      },
+      training: {
+        trainable: choiceFlag("trainable", values.trainable, ["all", "last"] as const, "all"),
+        onDrift: choiceFlag("on-drift", values["on-drift"], ["split", "zero_mask"] as const, "split"),
+      },
+    };
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
+  }
+
+  const environment = await Environment.open({ tasksDir, workRoot: values["work-dir"], isolation, hide: [outDir] });
+  const trajectories = join(outDir, "trajectories.jsonl");
+  const previous = readJsonl<TrajectoryRecord>(trajectories);
+  if (previous.partial) {
+    // A line cut short by a crash: rewrite the file with the complete lines only.
+    writeFileSync(trajectories, previous.records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  }
+  const finished = new Set(previous.records.map((r) => `${r.task_id}#${r.sample}`));
+  const jobs = config.tasks.flatMap((id) =>
+    Array.from({ length: config.samples }, (_, sample) => ({ id, sample })).filter((j) => !finished.has(`${j.id}#${j.sample}`))
+  );
+  if (values.resume) console.error(`Resuming ${config.run_id}: ${finished.size} samples done, ${jobs.length} to go`);
+  console.error(`Isolation: ${environment.isolation.level}${environment.isolation.reason ? ` (${environment.isolation.reason})` : ""}; output: ${outDir}`);
+
+  const writer = new JsonlWriter(trajectories);
+  const records = [...previous.records];
+  const progress = new Progress(finished.size + jobs.length, finished.size, records.reduce((n, r) => n + (r.reward?.total ?? 0), 0));
+  const stop = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) Deno.exit(130);
+    console.error("\nInterrupted: finishing cleanly (Ctrl-C again to quit now). Finished samples are kept; continue with --resume.");
+    stop.abort();
+  };
+  Deno.addSignalListener("SIGINT", onSigint);
+  const scriptCache = {};
+  const started = performance.now();
+  try {
+    let next = 0;
+    const worker = async () => {
+      while (!stop.signal.aborted && next < jobs.length) {
+        const job = jobs[next++];
+        const task = environment.task(job.id);
+        const record = await runSample(environment, task, makePolicy(config.policy, task, job.sample, scriptCache), {
+          run_id: config.run_id,
+          episode_id: `${config.run_id}/${job.id}/${job.sample}`,
+          task_id: job.id,
+          sample: job.sample,
+          group_id: `${config.run_id}/${job.id}`,
+        }, { limits: config.limits, training: config.training, keepWorkspace: values["keep-workspaces"], signal: stop.signal });
+        if (record.stop_reason === "interrupted") continue;
+        await writer.write(record);
+        records.push(record);
+        progress.tick(`${job.id}#${job.sample}`, record.reward?.total ?? null, `${record.stop_reason} ${record.turns.length} turns`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker));
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSigint);
+    progress.finish();
+    await writer.close();
+  }
+  const summary = summarize(records);
+  const interrupted = stop.signal.aborted;
+  writeFileSync(join(outDir, "summary.json"), `${JSON.stringify({
+    format: SUMMARY_FORMAT,
+    run_id: config.run_id,
+    env_version: VERSION,
+    policy: { kind: config.policy.kind, model: config.policy.model },
+    complete: !interrupted && records.length === config.tasks.length * config.samples,
+    elapsed_ms: Math.round(performance.now() - started),
+    ...summary,
+  }, null, 2)}\n`);
+  if (values.json) printJson(summary);
+  else console.log(formatSummary(summary, outDir));
+  if (interrupted) console.error(`Stopped early: ${records.length} of ${config.tasks.length * config.samples} samples done; continue with: patchgym rollout --resume ${outDir}`);
+  return interrupted ? 130 : 0;
+}
+
+/** The summary as a table for people. */
+export function formatSummary(summary: RunSummary, outDir: string): string {
+  const rows = summary.per_task.map((t) => [
+    t.task_id,
+    String(t.samples),
+    t.mean_reward.toFixed(3),
+    `${t.resolved}/${t.samples}`,
+    t.mean_turns.toFixed(1),
+    Object.entries(t.stop_reasons).map(([k, v]) => (t.samples > 1 ? `${k}:${v}` : k)).join(" "),
+  ]);
+  const header = ["task", "samples", "reward", "resolved", "turns", "stop"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const out = [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line), ""];
+  out.push(`samples ${summary.samples} over ${summary.tasks} tasks   mean reward ${summary.mean_reward.toFixed(3)}   pass@1 ${summary.pass_at_1.toFixed(3)}${
+    summary.pass_at_k ? `   pass@${summary.pass_at_k.k} ${summary.pass_at_k.value.toFixed(3)}` : ""
+  }`);
+  out.push(`tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`);
+  out.push(`trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${join(outDir, "summary.json")}`);
+  return out.join("\n");
+}

@@ -1,0 +1,60 @@
+/**
+ * End-to-end task validation: the reference patch applies and earns the full reward, the unchanged
+ * repository fails every `fail_to_pass` test and passes every `pass_to_pass` test, and a second
+ * graded run gives the same outcome.
+ */
+import { readFileSync } from "node:fs";
+import { TaskError } from "../errors.ts";
+import type { GradeResult } from "../reward/grade.ts";
+import type { Environment } from "./environment.ts";
+
+/** The verdict on one task. */
+export interface TaskValidation {
+  task_id: string;
+  ok: boolean;
+  problems: string[];
+  /** Milliseconds of the hidden test run on the reference solution (or the original repository). */
+  test_ms: number | null;
+}
+
+/** Validate one task; never throws for a broken task, only lists its problems. */
+export async function validateTask(env: Environment, id: string): Promise<TaskValidation> {
+  const problems: string[] = [];
+  let task;
+  try {
+    task = env.task(id);
+  } catch (error) {
+    if (!(error instanceof TaskError)) throw error;
+    return { task_id: id, ok: false, problems: error.problems, test_ms: null };
+  }
+  const before = await env.grade(task, "");
+  for (const [tid, outcome] of Object.entries(before.fail_to_pass.tests)) {
+    if (outcome === "passed") problems.push(`fail_to_pass test "${tid}" already passes on the unchanged repository`);
+  }
+  for (const [tid, outcome] of Object.entries(before.pass_to_pass.tests)) {
+    if (outcome !== "passed") problems.push(`pass_to_pass test "${tid}" is ${outcome} on the unchanged repository`);
+  }
+  let testMs = before.run.duration_ms;
+  if (task.solutionPath) {
+    const patch = readFileSync(task.solutionPath, "utf8");
+    const first = await env.grade(task, patch);
+    testMs = first.run.duration_ms;
+    if (!first.patch_applied) problems.push(`reference patch does not apply: ${first.patch_error}`);
+    else {
+      for (const list of ["fail_to_pass", "pass_to_pass"] as const) {
+        for (const [tid, outcome] of Object.entries(first[list].tests)) {
+          if (outcome !== "passed") problems.push(`${list} test "${tid}" is ${outcome} with the reference patch`);
+        }
+      }
+      const second = await env.grade(task, patch);
+      if (outcomeKey(second) !== outcomeKey(first)) {
+        problems.push("a second graded run of the reference patch gave a different outcome (flaky tests)");
+      }
+    }
+  }
+  return { task_id: id, ok: problems.length === 0, problems, test_ms: testMs };
+}
+
+function outcomeKey(grade: GradeResult): string {
+  return JSON.stringify([grade.patch_applied, grade.fail_to_pass.tests, grade.pass_to_pass.tests]);
+}

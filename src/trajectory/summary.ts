@@ -1,0 +1,95 @@
+/**
+ * Run summaries from trajectory records: per task reward, turns and stop reasons, and overall mean
+ * reward, pass@1 and pass@k (unbiased estimator over the samples of each task).
+ */
+import type { TrajectoryRecord } from "./record.ts";
+
+/** Format name and version of `summary.json`. */
+export const SUMMARY_FORMAT = "patchgym.summary.v1";
+
+/** One task's line of the summary. */
+export interface TaskSummary {
+  task_id: string;
+  samples: number;
+  mean_reward: number;
+  /** Samples whose hidden tests all passed. */
+  resolved: number;
+  mean_turns: number;
+  stop_reasons: Record<string, number>;
+}
+
+/** The whole run. */
+export interface RunSummary {
+  samples: number;
+  tasks: number;
+  mean_reward: number;
+  pass_at_1: number;
+  /** pass@k for k = the most samples any task has, when that is more than 1. */
+  pass_at_k: { k: number; value: number } | null;
+  stop_reasons: Record<string, number>;
+  tokens: { prompt: number; completion: number };
+  wall_ms: { total_sample: number; mean_sample: number };
+  per_task: TaskSummary[];
+}
+
+/** Summarize finished records. */
+export function summarize(records: TrajectoryRecord[]): RunSummary {
+  const byTask = new Map<string, TrajectoryRecord[]>();
+  for (const r of records) byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), r]);
+  const perTask: TaskSummary[] = [...byTask.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([id, rs]) => ({
+    task_id: id,
+    samples: rs.length,
+    mean_reward: round(mean(rs.map(reward))),
+    resolved: rs.filter(resolved).length,
+    mean_turns: round(mean(rs.map((r) => r.turns.length))),
+    stop_reasons: count(rs.map((r) => r.stop_reason)),
+  }));
+  const k = Math.max(0, ...perTask.map((t) => t.samples));
+  const wall = records.reduce((n, r) => n + r.timings.wall_ms, 0);
+  return {
+    samples: records.length,
+    tasks: perTask.length,
+    mean_reward: round(mean(records.map(reward))),
+    pass_at_1: round(mean(perTask.map((t) => passAtK(t.samples, t.resolved, 1)))),
+    pass_at_k: k > 1 ? { k, value: round(mean(perTask.map((t) => passAtK(t.samples, t.resolved, k)))) } : null,
+    stop_reasons: count(records.map((r) => r.stop_reason)),
+    tokens: {
+      prompt: records.reduce((n, r) => n + r.usage.prompt_tokens, 0),
+      completion: records.reduce((n, r) => n + r.usage.completion_tokens, 0),
+    },
+    wall_ms: { total_sample: wall, mean_sample: Math.round(records.length ? wall / records.length : 0) },
+    per_task: perTask,
+  };
+}
+
+/** Unbiased pass@k from n samples with c correct (Chen et al. 2021); k > n uses k = n. */
+export function passAtK(n: number, c: number, k: number): number {
+  if (n === 0) return 0;
+  const kk = Math.min(k, n);
+  if (n - c < kk) return 1;
+  let fail = 1;
+  for (let i = n - c + 1; i <= n; i++) fail *= 1 - kk / i;
+  return 1 - fail;
+}
+
+function reward(r: TrajectoryRecord): number {
+  return r.reward?.total ?? 0;
+}
+
+function resolved(r: TrajectoryRecord): boolean {
+  return r.reward?.resolved ?? false;
+}
+
+function mean(values: number[]): number {
+  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function count(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
