@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type GradeResult, gradePatch } from "../reward/grade.ts";
 import { type IsolationInfo, probeIsolation, Runner } from "../sandbox/runner.ts";
 import { listTaskIds, loadTask } from "../task/load.ts";
@@ -25,6 +26,26 @@ export interface EnvironmentOptions {
   hide?: string[];
   /** The `deno` children use for TypeScript tests (default: this process's own). */
   denoPath?: string;
+}
+
+/**
+ * The `deno` that runs TypeScript tests: this process's own executable, except in a compiled
+ * binary (which is not a full deno), where `PATCHGYM_DENO` or `deno` on PATH is used.
+ */
+export function defaultDenoPath(): string {
+  if (!Deno.build.standalone) return Deno.execPath();
+  try {
+    return Deno.env.get("PATCHGYM_DENO") || "deno";
+  } catch {
+    return "deno";
+  }
+}
+
+/** Whether a path is on the real disk (not inside a compiled binary's embedded files). */
+function onDisk(path: string): boolean {
+  if (!Deno.build.standalone) return true;
+  const embedded = fileURLToPath(new URL("../..", import.meta.url));
+  return !path.startsWith(embedded);
 }
 
 /** Tasks, snapshots, runner and workspace root for a run. */
@@ -49,7 +70,7 @@ export class Environment {
     const isolation = await probeIsolation(options.isolation ?? "auto");
     const home = Deno.env.get("HOME");
     const hide = [tasksDir, workRoot, ...(options.hide ?? []).map((p) => resolve(p)), ...(home && home !== "/" ? [home] : [])];
-    const runner = new Runner({ isolation, hide, denoPath: options.denoPath });
+    const runner = new Runner({ isolation, hide: hide.filter(onDisk), denoPath: options.denoPath ?? defaultDenoPath() });
     return new Environment(tasksDir, workRoot, runner);
   }
 

@@ -162,7 +162,7 @@ export class Runner {
   #env(request: RunRequest): Record<string, string> {
     const home = this.isolation.level === "bwrap" ? "/tmp" : request.cwd;
     return {
-      PATH: `${CHILD_PATH}:${dirname(this.#denoPath)}`,
+      PATH: this.#denoPath.includes("/") ? `${CHILD_PATH}:${dirname(this.#denoPath)}` : CHILD_PATH,
       HOME: home,
       TMPDIR: this.isolation.level === "bwrap" ? "/tmp" : request.cwd,
       LANG: "C.UTF-8",
@@ -191,7 +191,8 @@ export class Runner {
       "--tmpfs", "/tmp",
     ];
     for (const path of this.#hide) jail.push("--tmpfs", path);
-    if (program === "deno") jail.push("--ro-bind", this.#denoPath, this.#denoPath);
+    // The deno executable may live under a hidden folder (e.g. an npm cache in HOME).
+    if (program === "deno" && this.#denoPath.includes("/")) jail.push("--ro-bind", this.#denoPath, this.#denoPath);
     jail.push("--bind", request.cwd, request.cwd);
     for (const path of request.writable ?? []) jail.push("--bind", path, path);
     jail.push(

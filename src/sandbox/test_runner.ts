@@ -44,6 +44,11 @@ export function checkSelector(files: string[], selector: string): string | null 
   }); use a file or "file::Class::test_name"`;
 }
 
+/** Whether `selector` (a file or a test id) selects the test `id`. */
+function selects(selector: string, id: string): boolean {
+  return id === selector || id.startsWith(`${selector}::`);
+}
+
 /** Run tests in the sandbox and read the report. */
 export async function runTests(sandbox: Runner, request: TestRunRequest): Promise<TestRun> {
   const scratch = request.scratchDir ?? dirname(request.dir);
@@ -66,6 +71,16 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       report = null;
     }
     const tests = report === null ? new Map() : readReport(request.runner, report, request.files);
+    if (request.selector) {
+      // deno test lists tests its --filter left out as skipped; they were not selected, so drop them.
+      for (const id of [...tests.keys()]) if (!selects(request.selector, id)) tests.delete(id);
+    }
+    if (request.runner === "deno_test" && request.selector?.includes("::")) {
+      // deno's report lists the tests its --filter left out as skipped; they did not run.
+      for (const id of tests.keys()) {
+        if (id !== request.selector && !id.startsWith(`${request.selector} > `)) tests.delete(id);
+      }
+    }
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const outcome of tests.values()) {
       if (outcome === "passed") counts.passed++;
@@ -85,7 +100,7 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
     case "pytest":
       return [
         "python3", "-I", "-B", "-u", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-        `--junitxml=${report}`, "-o", "junit_family=xunit1", ...targets,
+        `--junitxml=${report}`, "-o", "junit_family=xunit1", "-o", "pythonpath=.", ...targets,
       ];
     case "deno_test": {
       const files = [...new Set(targets.map((t) => t.split("::")[0]))];
@@ -191,6 +206,7 @@ class Result(unittest.TextTestResult):
             record(test, "failed" if issubclass(err[0], test.failureException) else "error")
 suite = unittest.TestSuite()
 loader = unittest.TestLoader()
+load_failed = False
 for target in targets:
     path, _, rest = target.partition("::")
     name = path[:-3].replace("/", ".") + ("." + rest.replace("::", ".") if rest else "")
@@ -198,11 +214,12 @@ for target in targets:
         suite.addTests(loader.loadTestsFromName(name))
     except Exception as exc:
         print(f"Cannot load {target}: {type(exc).__name__}: {exc}", file=sys.stderr)
-        outcomes[name] = "error"
+        outcomes[target] = "error"
+        load_failed = True
 for error in loader.errors:
     print(error, file=sys.stderr)
 result = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=Result).run(suite)
 with open(report, "w") as f:
     json.dump(outcomes, f)
-sys.exit(0 if result.wasSuccessful() and not loader.errors else 1)
+sys.exit(0 if result.wasSuccessful() and not loader.errors and not load_failed else 1)
 `;

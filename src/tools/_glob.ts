@@ -27,7 +27,8 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf("]", i + 1);
       if (end === -1) source += "\\[";
       else {
-        source += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        // A negated class never matches "/": like `*` and `?`, it stays inside one name.
+        source += `[${glob.slice(i + 1, end).replace(/^[!^]/, "^/").replace(/\\/g, "\\\\")}]`;
         i = end;
       }
     } else if (c === "{") {

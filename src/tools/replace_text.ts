@@ -17,15 +17,35 @@ export const replaceTextTool = defineTool({
   run(input, ctx) {
     const target = ctx.workspace.resolve(input.path);
     if (!target.ok) return Promise.resolve(fail(target.code, target.message));
-    if (target.isDir) return Promise.resolve(fail("is_directory", `Path "${target.rel}" is a folder; name a file`));
-    if (isProtected(ctx.task, target.rel)) {
-      return Promise.resolve(fail("protected_path", `Cannot edit "${target.rel}": it is a protected path of this task; change the code under test instead`));
+    if (target.isDir) {
+      return Promise.resolve(fail("is_directory", `Path "${target.rel}" is a folder; name a file`));
+    }
+    // A symlink inside the workspace may lead to a protected file, so check the real path too.
+    const realRel = target.abs === ctx.workspace.dir
+      ? "."
+      : target.abs.slice(ctx.workspace.dir.length + 1);
+    if (isProtected(ctx.task, target.rel) || isProtected(ctx.task, realRel)) {
+      return Promise.resolve(
+        fail(
+          "protected_path",
+          `Cannot edit "${target.rel}": it is a protected path of this task; change the code under test instead`,
+        ),
+      );
     }
     const text = decodeText(readFileSync(target.abs));
-    if (text === null) return Promise.resolve(fail("binary_file", `File "${target.rel}" is binary; only text files can be edited`));
+    if (text === null) {
+      return Promise.resolve(
+        fail("binary_file", `File "${target.rel}" is binary; only text files can be edited`),
+      );
+    }
     const first = text.indexOf(input.old);
     if (first === -1) {
-      return Promise.resolve(fail("no_match", `Text not found in "${target.rel}"; read the file and copy the exact lines, including indentation`));
+      return Promise.resolve(
+        fail(
+          "no_match",
+          `Text not found in "${target.rel}"; read the file and copy the exact lines, including indentation`,
+        ),
+      );
     }
     const second = text.indexOf(input.old, first + 1);
     if (second !== -1) {
@@ -35,11 +55,19 @@ export const replaceTextTool = defineTool({
       }
       return Promise.resolve(fail(
         "ambiguous_match",
-        `Text occurs more than once in "${target.rel}" (lines ${lines.join(", ")}); include more surrounding lines so it is unique`,
+        `Text occurs more than once in "${target.rel}" (lines ${
+          lines.join(", ")
+        }); include more surrounding lines so it is unique`,
       ));
     }
-    writeFileSync(target.abs, text.slice(0, first) + input.new + text.slice(first + input.old.length));
+    writeFileSync(
+      target.abs,
+      text.slice(0, first) + input.new + text.slice(first + input.old.length),
+    );
     const line = text.slice(0, first).split("\n").length;
-    return Promise.resolve({ ok: true, output: `Replaced 1 occurrence in ${target.rel} at line ${line}` });
+    return Promise.resolve({
+      ok: true,
+      output: `Replaced 1 occurrence in ${target.rel} at line ${line}`,
+    });
   },
 });

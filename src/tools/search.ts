@@ -15,24 +15,38 @@ export const searchTool = defineTool({
   description:
     "Search file contents like ripgrep: prints 'path:line:text' for each matching line, sorted by path and line. The pattern is a JavaScript regular expression unless fixed_strings is true. Binary files, caches and .git are skipped.",
   input: z.strictObject({
-    pattern: z.string().min(1).describe("Regular expression (or literal text with fixed_strings) to find"),
-    path: z.string().default(".").describe("File or folder to search, relative to the workspace root (default: the root)"),
-    glob: z.string().optional().describe("Only search files whose path matches this glob, e.g. '*.py'"),
-    fixed_strings: z.boolean().default(false).describe("Treat the pattern as literal text, not a regex"),
+    pattern: z.string().min(1).describe(
+      "Regular expression (or literal text with fixed_strings) to find",
+    ),
+    path: z.string().default(".").describe(
+      "File or folder to search, relative to the workspace root (default: the root)",
+    ),
+    glob: z.string().optional().describe(
+      "Only search files whose path matches this glob, e.g. '*.py'",
+    ),
+    fixed_strings: z.boolean().default(false).describe(
+      "Treat the pattern as literal text, not a regex",
+    ),
     case_sensitive: z.boolean().default(true).describe("Match case exactly (default true)"),
-    max_results: z.number().int().min(1).max(1000).default(100).describe("Most matching lines to show (default 100)"),
+    max_results: z.number().int().min(1).max(1000).default(100).describe(
+      "Most matching lines to show (default 100)",
+    ),
   }),
   run(input, ctx) {
     const target = ctx.workspace.resolve(input.path);
     if (!target.ok) return Promise.resolve(fail(target.code, target.message));
-    const source = input.fixed_strings ? input.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : input.pattern;
+    const source = input.fixed_strings
+      ? input.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      : input.pattern;
     let regex: RegExp;
     try {
       regex = new RegExp(source, input.case_sensitive ? "gm" : "gim");
     } catch (error) {
       return Promise.resolve(fail(
         "invalid_regex",
-        `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}; fix it or pass fixed_strings: true`,
+        `Invalid regular expression ${JSON.stringify(input.pattern)}: ${
+          (error as Error).message.replace(/^Invalid regular expression: /, "")
+        }; fix it or pass fixed_strings: true`,
       ));
     }
     const glob = input.glob ? globToRegExp(input.glob) : null;
@@ -47,19 +61,36 @@ export const searchTool = defineTool({
       total += found;
       if (found > 0) filesWithHits++;
     }
-    if (total === 0) return Promise.resolve({ ok: true, output: `No matches for ${JSON.stringify(input.pattern)}` });
+    if (total === 0) {
+      return Promise.resolve({
+        ok: true,
+        output: `No matches for ${JSON.stringify(input.pattern)}`,
+      });
+    }
     const rest = total - hits.length;
     const footer = rest > 0
       ? `\n[${rest} more matching lines not shown (${total} in ${filesWithHits} files); narrow the pattern, path or glob]`
       : "";
-    return Promise.resolve({ ok: true, output: hits.join("\n") + footer, truncated: rest > 0, meta: { matches: total } });
+    return Promise.resolve({
+      ok: true,
+      output: hits.join("\n") + footer,
+      truncated: rest > 0,
+      meta: { matches: total },
+    });
   },
 });
 
-function* walkFiles(abs: string, prefix: string, glob: RegExp | null): Generator<readonly [string, string]> {
+function* walkFiles(
+  abs: string,
+  prefix: string,
+  glob: RegExp | null,
+): Generator<readonly [string, string]> {
   for (const entry of walk(abs, prefix)) {
     if (entry.kind !== "file" || (glob && !glob.test(entry.path))) continue;
-    yield [entry.path, `${abs}/${prefix ? entry.path.slice(prefix.length + 1) : entry.path}`] as const;
+    yield [
+      entry.path,
+      `${abs}/${prefix ? entry.path.slice(prefix.length + 1) : entry.path}`,
+    ] as const;
   }
 }
 
@@ -68,15 +99,26 @@ function searchFile(abs: string, rel: string, regex: RegExp, hits: string[], roo
   const bytes = readFileSync(abs);
   if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return 0;
   const text = decoder.decode(bytes);
+  // An empty match after the final newline (or in an empty file) is on no line: ripgrep skips it.
+  const exec = (): RegExpExecArray | null => {
+    const found = regex.exec(text);
+    return found && found.index === text.length && (text === "" || text.endsWith("\n"))
+      ? null
+      : found;
+  };
   regex.lastIndex = 0;
-  let match = regex.exec(text);
+  let match = exec();
   if (match === null) return 0;
   let count = 0;
   let line = 1;
   let scanned = 0;
   let lastLine = 0;
   while (match !== null) {
-    for (let i = text.indexOf("\n", scanned); i !== -1 && i < match.index; i = text.indexOf("\n", i + 1)) {
+    for (
+      let i = text.indexOf("\n", scanned);
+      i !== -1 && i < match.index;
+      i = text.indexOf("\n", i + 1)
+    ) {
       line++;
       scanned = i + 1;
     }
@@ -94,7 +136,7 @@ function searchFile(abs: string, rel: string, regex: RegExp, hits: string[], roo
     const next = text.indexOf("\n", match.index);
     if (next === -1) break;
     regex.lastIndex = next + 1;
-    match = regex.exec(text);
+    match = exec();
   }
   return count;
 }

@@ -16,13 +16,28 @@ export const writeFileTool = defineTool({
   run(input, ctx) {
     const target = ctx.workspace.resolve(input.path, { allowMissing: true });
     if (!target.ok) return Promise.resolve(fail(target.code, target.message));
-    if (target.isDir) return Promise.resolve(fail("is_directory", `Path "${target.rel}" is a folder; name a file inside it`));
-    if (isProtected(ctx.task, target.rel)) {
-      return Promise.resolve(fail("protected_path", `Cannot write "${target.rel}": it is a protected path of this task; change the code under test instead`));
+    if (target.isDir) {
+      return Promise.resolve(
+        fail("is_directory", `Path "${target.rel}" is a folder; name a file inside it`),
+      );
+    }
+    // A symlink inside the workspace may lead to a protected file, so check the real path too.
+    const realRel = target.abs === ctx.workspace.dir
+      ? "."
+      : target.abs.slice(ctx.workspace.dir.length + 1);
+    if (isProtected(ctx.task, target.rel) || isProtected(ctx.task, realRel)) {
+      return Promise.resolve(
+        fail(
+          "protected_path",
+          `Cannot write "${target.rel}": it is a protected path of this task; change the code under test instead`,
+        ),
+      );
     }
     mkdirSync(dirname(target.abs), { recursive: true });
     writeFileSync(target.abs, input.content);
-    const lines = input.content === "" ? 0 : input.content.split("\n").length - (input.content.endsWith("\n") ? 1 : 0);
+    const lines = input.content === ""
+      ? 0
+      : input.content.split("\n").length - (input.content.endsWith("\n") ? 1 : 0);
     return Promise.resolve({
       ok: true,
       output: `${target.exists ? "Overwrote" : "Created"} ${target.rel} (${lines} lines)`,

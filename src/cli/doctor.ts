@@ -1,0 +1,113 @@
+/**
+ * `doctor`: what this machine gives patchgym: Deno version, isolation level (bwrap, rlimits), the
+ * test runners as children see them, the Deno permissions in force, and whether the configured
+ * model endpoint answers.
+ */
+import { Environment } from "../rollout/environment.ts";
+import { VERSION } from "../version.ts";
+import { choiceFlag, env, parseFlags, printJson } from "./_args.ts";
+import { defaultTasksDir } from "./_paths.ts";
+
+const HELP = `patchgym doctor: report the environment patchgym runs in
+
+Usage: patchgym doctor [--json] [--base-url URL] [--isolation auto|bwrap|none]
+`;
+
+/** Run the `doctor` command; exits 1 when something needed is missing. */
+export async function doctorCommand(args: string[]): Promise<number> {
+  const { values } = parseFlags("doctor", args, {
+    json: { type: "boolean" },
+    "base-url": { type: "string" },
+    "tasks-dir": { type: "string" },
+    "work-dir": { type: "string" },
+    isolation: { type: "string" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const environment = await Environment.open({
+    tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
+    workRoot: values["work-dir"],
+    isolation: choiceFlag("isolation", values.isolation, ["auto", "bwrap", "none"] as const, "auto"),
+  });
+  const scratch = await Deno.makeTempDir({ dir: environment.workRoot, prefix: "doctor-" });
+  const probe = async (argv: string[]) => {
+    try {
+      const r = await environment.runner.run({ argv, cwd: scratch, timeoutMs: 10_000 });
+      return r.exitCode === 0 ? (r.stdout || r.stderr).trim().split("\n")[0] : null;
+    } catch {
+      return null;
+    }
+  };
+  const report = {
+    patchgym: VERSION,
+    deno: Deno.version.deno,
+    compiled: Deno.build.standalone,
+    isolation: environment.isolation.level,
+    isolation_note: environment.isolation.reason ?? null,
+    rlimits: environment.isolation.rlimits,
+    runners: {
+      python3: await probe(["python3", "--version"]),
+      unittest: await probe(["python3", "-c", "import unittest; print('unittest ok')"]),
+      pytest: await probe(["python3", "-c", "import pytest; print('pytest ' + pytest.__version__)"]),
+      deno_test: await probe(["deno", "--version"]),
+    },
+    network_in_sandbox: environment.isolation.level === "bwrap" ? "none (own network namespace)" : "host network (no bwrap)",
+    permissions: await permissions(),
+    model_endpoint: await endpoint(values["base-url"] ?? env("PATCHGYM_BASE_URL") ?? env("OPENAI_BASE_URL")),
+    tasks: safeCount(() => environment.taskIds().length),
+  };
+  await Deno.remove(scratch, { recursive: true });
+  const problems: string[] = [];
+  if (report.isolation !== "bwrap") problems.push("no bwrap jail: agent code runs with your user's access (install bubblewrap)");
+  if (!report.runners.python3) problems.push("python3 not found for children: Python tasks cannot run");
+  if (!report.runners.deno_test) problems.push("deno not found for children: TypeScript tasks cannot run (set PATCHGYM_DENO)");
+  if (report.model_endpoint.configured && !report.model_endpoint.reachable) problems.push(`model endpoint not reachable: ${report.model_endpoint.detail}`);
+  if (values.json) {
+    printJson({ ...report, problems });
+  } else {
+    const r = report.runners;
+    console.log([
+      `patchgym ${report.patchgym} on Deno ${report.deno}${report.compiled ? " (compiled binary)" : ""}`,
+      `isolation      ${report.isolation}${report.isolation_note ? ` (${report.isolation_note})` : ""}; rlimits ${report.rlimits ? "on" : "off"}; network in sandbox: ${report.network_in_sandbox}`,
+      `python3        ${r.python3 ?? "NOT FOUND"}`,
+      `unittest       ${r.unittest ?? "NOT FOUND"}`,
+      `pytest         ${r.pytest ?? "not installed (pytest tasks unavailable)"}`,
+      `deno (tests)   ${r.deno_test ?? "NOT FOUND"}`,
+      `permissions    ${Object.entries(report.permissions).map(([k, v]) => `${k}=${v}`).join(" ")}`,
+      `model endpoint ${report.model_endpoint.configured ? `${report.model_endpoint.url}: ${report.model_endpoint.reachable ? "reachable" : "NOT reachable"} (${report.model_endpoint.detail})` : "not configured (rollout uses the reference policy)"}`,
+      `tasks          ${report.tasks}`,
+      ...problems.map((p) => `problem: ${p}`),
+    ].join("\n"));
+  }
+  return problems.some((p) => !p.startsWith("no bwrap")) ? 1 : 0;
+}
+
+async function permissions(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of ["read", "write", "run", "env", "net", "ffi", "sys"] as const) {
+    out[name] = (await Deno.permissions.query({ name })).state;
+  }
+  return out;
+}
+
+async function endpoint(url: string | undefined) {
+  if (!url) return { configured: false, url: null, reachable: false, detail: "" };
+  const base = url.replace(/\/+$/, "");
+  try {
+    const response = await fetch(`${base}/models`, { signal: AbortSignal.timeout(5000) });
+    await response.body?.cancel();
+    return { configured: true, url: base, reachable: response.ok, detail: `GET /models -> HTTP ${response.status}` };
+  } catch (error) {
+    return { configured: true, url: base, reachable: false, detail: (error as Error).message };
+  }
+}
+
+function safeCount(fn: () => number): number | string {
+  try {
+    return fn();
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { executeTool } from "../../src/tools/registry.ts";
+import { runCommandTool } from "../../src/tools/run_command.ts";
+import { withContext } from "../_fixtures.ts";
+import { call, failMessage, okOutput } from "./_call.ts";
+
+Deno.test("runCommandTool.run() runs a program and shows its exit code and output", async () => {
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    const result = await call(runCommandTool, { argv: ["python3", "-c", "print(6 * 7)"] }, ctx);
+    assert.equal(okOutput(result), "exit code 0\n--- stdout ---\n42");
+    assert.ok(result.ok);
+    assert.equal(result.truncated, false);
+    assert.deepEqual(result.meta, { exit_code: 0 });
+  });
+});
+
+Deno.test("runCommandTool.run() runs in the workspace", async () => {
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    assert.equal(
+      okOutput(await call(runCommandTool, { argv: ["cat", "a.txt"] }, ctx)),
+      "exit code 0\n--- stdout ---\nhello",
+    );
+    assert.equal(
+      okOutput(await call(runCommandTool, { argv: ["pwd"] }, ctx)),
+      `exit code 0\n--- stdout ---\n${ctx.workspace.dir}`,
+    );
+    okOutput(
+      await call(
+        runCommandTool,
+        { argv: ["python3", "-c", "open('out.txt', 'w').write('made')"] },
+        ctx,
+      ),
+    );
+    assert.equal(readFileSync(join(ctx.workspace.dir, "out.txt"), "utf8"), "made");
+  });
+});
+
+Deno.test("runCommandTool.run() returns a non-zero exit as data, with stderr", async () => {
+  await withContext({ "a.txt": "" }, async (ctx) => {
+    const result = await call(runCommandTool, {
+      argv: [
+        "python3",
+        "-c",
+        "import sys; print('out'); print('boom', file=sys.stderr); sys.exit(3)",
+      ],
+    }, ctx);
+    assert.equal(okOutput(result), "exit code 3\n--- stdout ---\nout\n--- stderr ---\nboom");
+    assert.deepEqual(result.ok && result.meta, { exit_code: 3 });
+    const failed = await call(runCommandTool, { argv: ["false"] }, ctx);
+    assert.equal(okOutput(failed), "exit code 1");
+  });
+});
+
+Deno.test("runCommandTool.run() passes arguments without a shell", async () => {
+  await withContext({ "a.py": "", "b.py": "" }, async (ctx) => {
+    assert.equal(
+      okOutput(await call(runCommandTool, { argv: ["echo", "$HOME; ls"] }, ctx)),
+      "exit code 0\n--- stdout ---\n$HOME; ls",
+    );
+    assert.equal(
+      okOutput(
+        await call(
+          runCommandTool,
+          { argv: ["echo", "a", "|", "wc", ">", "x", "`id`", "$(id)"] },
+          ctx,
+        ),
+      ),
+      "exit code 0\n--- stdout ---\na | wc > x `id` $(id)",
+    );
+    // No glob expansion: ls is asked for a file literally named "*.py".
+    const listed = okOutput(await call(runCommandTool, { argv: ["ls", "*.py"] }, ctx));
+    assert.match(listed, /^exit code 2\n/);
+    assert.match(listed, /\*\.py/);
+  });
+});
+
+Deno.test("runCommandTool.run() marks cut output as truncated", async () => {
+  await withContext({ "a.txt": "" }, async (ctx) => {
+    const result = await call(
+      runCommandTool,
+      { argv: ["python3", "-c", "print('x' * 200000)"] },
+      ctx,
+    );
+    const output = okOutput(result);
+    assert.equal(result.ok && result.truncated, true);
+    assert.ok(output.length < 40_000, `output is ${output.length} characters`);
+    assert.match(output, /bytes omitted/);
+  });
+});
+
+Deno.test("runCommandTool.run() refuses programs off the allowlist with program_not_allowed", async () => {
+  await withContext({ "a.txt": "" }, async (ctx) => {
+    for (
+      const argv of [
+        ["bash", "-c", "id"],
+        ["/bin/sh", "-c", "id"],
+        ["curl", "http://example.com"],
+        ["/usr/bin/python3", "-V"],
+        ["sh"],
+        ["rm", "-rf", "."],
+        [""],
+      ]
+    ) {
+      const message = failMessage(await call(runCommandTool, { argv }, ctx), "program_not_allowed");
+      assert.ok(
+        message.startsWith(`Program "${argv[0]}" is not allowed; use one of: python3, deno`),
+        message,
+      );
+    }
+  });
+});
+
+Deno.test("runCommandTool.run() kills a command past the time limit and returns timeout", async () => {
+  await withContext({ "a.txt": "" }, async (ctx) => {
+    const started = performance.now();
+    const result = await call(runCommandTool, {
+      argv: ["python3", "-c", "import time; print('start', flush=True); time.sleep(600)"],
+    }, ctx);
+    const message = failMessage(result, "timeout");
+    assert.ok(performance.now() - started < 5000, "the command was not stopped at the time limit");
+    assert.match(
+      message,
+      /^Command timed out after 1s and was killed\nkilled: timed out\n--- stdout ---\nstart$/,
+    );
+    assert.ok(result.meta && "exit_code" in result.meta);
+  }, { limits: { max_turns: 5, command_timeout_s: 1 } });
+});
+
+Deno.test("executeTool() refuses an empty or missing argv for run_command with invalid_input", async () => {
+  await withContext({ "a.txt": "" }, async (ctx) => {
+    failMessage(await executeTool("run_command", { argv: [] }, ctx), "invalid_input");
+    failMessage(await executeTool("run_command", {}, ctx), "invalid_input");
+    failMessage(await executeTool("run_command", { argv: "ls -la" }, ctx), "invalid_input");
+  });
+});
