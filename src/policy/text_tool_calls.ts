@@ -490,7 +490,7 @@ class LenientJsonParser {
     }
   }
 
-  /** One or more values; stray closing braces after a value are dropped. */
+  /** One or more values (two calls in one block), optionally comma-separated; stray closers dropped. */
   #values(): unknown[] {
     const values: unknown[] = [];
     this.#skipWhitespace();
@@ -524,6 +524,7 @@ class LenientJsonParser {
   #object(stack: string): Record<string, unknown> {
     this.#checkDepth(stack);
     this.#pos++;
+    // Object.fromEntries defines own properties, so a "__proto__" key stays a plain key.
     const entries: [string, unknown][] = [];
     this.#skipWhitespace();
     if (this.#text[this.#pos] === "}") {
@@ -550,7 +551,6 @@ class LenientJsonParser {
         this.#pos++;
         continue;
       }
-      // Object.fromEntries defines own properties, so a "__proto__" key stays a plain key.
       if (after === "}") {
         this.#pos++;
         return Object.fromEntries(entries);

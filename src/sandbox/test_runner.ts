@@ -75,12 +75,6 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       // deno test lists tests its --filter left out as skipped; they were not selected, so drop them.
       for (const id of [...tests.keys()]) if (!selects(request.selector, id)) tests.delete(id);
     }
-    if (request.runner === "deno_test" && request.selector?.includes("::")) {
-      // deno's report lists the tests its --filter left out as skipped; they did not run.
-      for (const id of tests.keys()) {
-        if (id !== request.selector && !id.startsWith(`${request.selector} > `)) tests.delete(id);
-      }
-    }
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const outcome of tests.values()) {
       if (outcome === "passed") counts.passed++;
@@ -99,8 +93,8 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
       return ["python3", "-I", "-B", "-u", "-c", UNITTEST_REPORTER, report, ...targets];
     case "pytest":
       return [
-        "python3", "-I", "-B", "-u", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-        `--junitxml=${report}`, "-o", "junit_family=xunit1", "-o", "pythonpath=.", ...targets,
+        "python3", "-I", "-B", "-u", "-c", PYTEST_MAIN, "-q", "-p", "no:cacheprovider",
+        `--junitxml=${report}`, "-o", "junit_family=xunit1", ...targets,
       ];
     case "deno_test": {
       const files = [...new Set(targets.map((t) => t.split("::")[0]))];
@@ -172,6 +166,12 @@ const SEVERITY: Record<TestOutcome, number> = { passed: 0, skipped: 1, failed: 2
 function worst(a: TestOutcome | undefined, b: TestOutcome): TestOutcome {
   return a === undefined || SEVERITY[b] > SEVERITY[a] ? b : a;
 }
+
+/**
+ * `python3 -m pytest` with the repository root on sys.path, which `-I` leaves off. (`-o
+ * pythonpath=.` would do it, but pytest 7 fails an assertion when the repository has no ini file.)
+ */
+const PYTEST_MAIN = "import os, sys; sys.path.insert(0, os.getcwd()); import pytest; sys.exit(pytest.main())";
 
 /**
  * Runs unittest targets (`path.py` or `path.py::Class::test`) and writes `{test_id: outcome}`

@@ -585,6 +585,10 @@ async function writeEntries(entries: Entry[]): Promise<void> {
 
 /** Apply one file section to the in-memory entries: the change it makes, or why it cannot. */
 function stage(patch: FilePatch, src: Entry | null, dst: Entry | null): FileChange | Failure {
+  // `diff -N` shows a new file as a diff from an empty file with the same name.
+  const onlyAdds = patch.hunks.length > 0 &&
+    patch.hunks.every((hunk) => hunk.lines.every((line) => line.op === "+"));
+  if (src !== null && dst === src && src.content === null && !src.isDir && onlyAdds) src = null;
   if (src === null) {
     if (dst === null) {
       return failure("invalid_input", "Cannot apply patch: a section names no file");

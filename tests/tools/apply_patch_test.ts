@@ -119,6 +119,15 @@ Deno.test("applyPatchTool.run() creates, deletes and renames files from git head
   });
 });
 
+Deno.test("applyPatchTool.run() creates a file shown by diff -N as a diff from an empty file", async () => {
+  await withContext({ "pkg/a.py": "a = 1\n" }, async (ctx) => {
+    const patch =
+      "diff -ruN a/pkg/b.py b/pkg/b.py\n--- a/pkg/b.py\n+++ b/pkg/b.py\n@@ -0,0 +1,2 @@\n+b = 2\n+c = 3\n";
+    assertApplied(await apply(ctx, patch), "Applied patch: created pkg/b.py");
+    assert.equal(read(ctx, "pkg/b.py"), "b = 2\nc = 3\n");
+  });
+});
+
 Deno.test("applyPatchTool.run() adds and removes a missing final newline", async () => {
   await withContext({ "add.txt": "a\nb", "drop.txt": "a\nb\n" }, async (ctx) => {
     const patch = [
