@@ -18,7 +18,11 @@ if (import.meta.main) {
   const args = ["compile", ...flags, "--include", "tasks", "--output", OUTPUT, "main.ts"];
   const denort = Deno.env.get("DENORT_BIN");
   console.error(`deno ${args.join(" ")}${denort ? `  (DENORT_BIN=${denort})` : ""}`);
-  const { code, stderr } = await new Deno.Command("deno", { args, stdout: "inherit", stderr: "piped" }).output();
+  const { code, stderr } = await new Deno.Command("deno", {
+    args,
+    stdout: "inherit",
+    stderr: "piped",
+  }).output();
   const text = new TextDecoder().decode(stderr);
   if (code !== 0) {
     if (!denort && /dns error|download|dl\.deno\.land|error sending request|connect/i.test(text)) {

@@ -5,9 +5,15 @@
  */
 import type { ChatMessage, PolicyTurn, TurnTokens } from "../policy/types.ts";
 import { testCommandLine } from "../sandbox/test_runner.ts";
-import { executeTool, type ToolSchema, toolSchemas, TOOLS } from "../tools/registry.ts";
+import { executeTool, TOOLS, type ToolSchema, toolSchemas } from "../tools/registry.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
-import { DEFAULT_EPISODE_LIMITS, DEFAULT_PROMPTS, type EpisodeLimits, fillTemplate, type Prompts } from "./config.ts";
+import {
+  DEFAULT_EPISODE_LIMITS,
+  DEFAULT_PROMPTS,
+  type EpisodeLimits,
+  fillTemplate,
+  type Prompts,
+} from "./config.ts";
 
 /** Why an episode ended; a closed set written into the trajectory. */
 export type StopReason =
@@ -94,7 +100,9 @@ export class Episode {
     this.limits = {
       ...DEFAULT_EPISODE_LIMITS,
       max_turns: ctx.task.spec.limits.max_turns,
-      ...Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined)),
+      ...Object.fromEntries(
+        Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined),
+      ),
     };
     this.prompts = { ...DEFAULT_PROMPTS, ...options.prompts };
     this.tools = options.tools ?? TOOLS;
@@ -138,7 +146,10 @@ export class Episode {
 
   /** Tokens the next reply may use: the per-turn cap, bounded by what the conversation has left. */
   nextMaxTokens(): number {
-    return Math.max(1, Math.min(this.limits.max_tokens_per_turn, this.limits.max_total_tokens - this.contextTokens));
+    return Math.max(
+      1,
+      Math.min(this.limits.max_tokens_per_turn, this.limits.max_total_tokens - this.contextTokens),
+    );
   }
 
   /** End the episode. The first reason given wins. */
@@ -164,7 +175,12 @@ export class Episode {
       observation.push({ role: "user", content: this.prompts.no_tool_call });
     } else {
       const started = performance.now();
-      const result = await executeTool(call.function.name, call.function.arguments, this.ctx, this.tools);
+      const result = await executeTool(
+        call.function.name,
+        call.function.arguments,
+        this.ctx,
+        this.tools,
+      );
       const duration = performance.now() - started;
       this.envMs += duration;
       const content = result.ok ? result.output : `Error [${result.code}]: ${result.message}`;
@@ -215,7 +231,8 @@ export class Episode {
   /** Tool calls that failed validation or named no tool, plus replies whose calls could not be parsed. */
   invalidToolCalls(): number {
     return this.turns.filter((t) =>
-      t.model.parse_errors.length > 0 || t.tool?.code === "invalid_input" || t.tool?.code === "unknown_tool"
+      t.model.parse_errors.length > 0 || t.tool?.code === "invalid_input" ||
+      t.tool?.code === "unknown_tool"
     ).length;
   }
 }

@@ -18,7 +18,11 @@ export interface LoopOptions {
 }
 
 /** Run `episode` with `policy` until it stops. Never throws for policy or tool failures. */
-export async function runLoop(episode: Episode, policy: Policy, options: LoopOptions = {}): Promise<Episode> {
+export async function runLoop(
+  episode: Episode,
+  policy: Policy,
+  options: LoopOptions = {},
+): Promise<Episode> {
   while (!episode.done) {
     if (options.signal?.aborted) {
       episode.stop("interrupted");
@@ -59,5 +63,8 @@ export async function runLoop(episode: Episode, policy: Policy, options: LoopOpt
 
 function describe(error: unknown): { code: string; message: string } {
   if (error instanceof PatchgymError) return { code: error.code, message: error.message };
-  return { code: "unexpected", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  return {
+    code: "unexpected",
+    message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+  };
 }

@@ -20,16 +20,28 @@ export function parseFlags<F extends Flags>(
       allowPositionals: options.positionals ?? false,
     });
   } catch (error) {
-    throw new UsageError(`${command}: ${(error as Error).message.replace(/\. To specify.*$/s, "")}; run "patchgym ${command} --help"`);
+    throw new UsageError(
+      `${command}: ${
+        (error as Error).message.replace(/\. To specify.*$/s, "")
+      }; run "patchgym ${command} --help"`,
+    );
   }
 }
 
 /** A whole number flag within bounds, or the default. */
-export function intFlag(name: string, value: string | undefined, fallback: number, min = 1, max = 1_000_000): number {
+export function intFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min = 1,
+  max = 1_000_000,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(`--${name}: expected a whole number from ${min} to ${max}, got "${value}"`);
+    throw new UsageError(
+      `--${name}: expected a whole number from ${min} to ${max}, got "${value}"`,
+    );
   }
   return n;
 }
@@ -43,7 +55,12 @@ export function numberFlag(name: string, value: string | undefined): number | un
 }
 
 /** One of a closed set of values, or the default. */
-export function choiceFlag<T extends string>(name: string, value: string | undefined, choices: readonly T[], fallback: T): T {
+export function choiceFlag<T extends string>(
+  name: string,
+  value: string | undefined,
+  choices: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
   if (!(choices as readonly string[]).includes(value)) {
     throw new UsageError(`--${name}: expected one of ${choices.join(", ")}, got "${value}"`);

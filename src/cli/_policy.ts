@@ -53,14 +53,25 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
   if (kind === undefined) {
     kind = baseUrl ? "openai" : flags.script ? "scripted" : "reference";
     if (kind === "reference") {
-      note = "No model endpoint configured (--base-url or PATCHGYM_BASE_URL): running the reference policy, which replays each task's reference patch";
+      note =
+        "No model endpoint configured (--base-url or PATCHGYM_BASE_URL): running the reference policy, which replays each task's reference patch";
     }
   }
   if (kind === "openai") {
-    if (!baseUrl) throw new UsageError("--policy openai needs a model endpoint: pass --base-url http://HOST:PORT/v1 or set PATCHGYM_BASE_URL");
-    if (!model) throw new UsageError("--policy openai needs a model name: pass --model NAME or set PATCHGYM_MODEL");
+    if (!baseUrl) {
+      throw new UsageError(
+        "--policy openai needs a model endpoint: pass --base-url http://HOST:PORT/v1 or set PATCHGYM_BASE_URL",
+      );
+    }
+    if (!model) {
+      throw new UsageError(
+        "--policy openai needs a model name: pass --model NAME or set PATCHGYM_MODEL",
+      );
+    }
   }
-  if (kind === "scripted" && !flags.script) throw new UsageError("--policy scripted needs --script FILE.json");
+  if (kind === "scripted" && !flags.script) {
+    throw new UsageError("--policy scripted needs --script FILE.json");
+  }
   const sampling: Record<string, unknown> = {};
   if (flags.temperature !== undefined) sampling.temperature = flags.temperature;
   if (flags["top-p"] !== undefined) sampling.top_p = flags["top-p"];
@@ -97,7 +108,10 @@ export function makePolicy(
         model: config.model!,
         apiKey: env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY"),
         textToolCalls: config.text_tool_calls,
-        sampling: { ...config.sampling, ...(config.seed !== null ? { seed: config.seed + sample } : {}) },
+        sampling: {
+          ...config.sampling,
+          ...(config.seed !== null ? { seed: config.seed + sample } : {}),
+        },
       });
   }
 }

@@ -26,9 +26,17 @@ export class Progress {
       const width = 24;
       const filled = Math.round((this.#done / Math.max(1, this.#total)) * width);
       const bar = "#".repeat(filled) + ".".repeat(width - filled);
-      this.#write(`\r\x1b[2K[${bar}] ${this.#done}/${this.#total}  mean reward ${mean.toFixed(3)}  ${elapsed}s  ${label}`);
+      this.#write(
+        `\r\x1b[2K[${bar}] ${this.#done}/${this.#total}  mean reward ${
+          mean.toFixed(3)
+        }  ${elapsed}s  ${label}`,
+      );
     } else {
-      this.#write(`[${this.#done}/${this.#total}] ${label} reward=${reward ?? "n/a"} ${detail} (mean ${mean.toFixed(3)}, ${elapsed}s)\n`);
+      this.#write(
+        `[${this.#done}/${this.#total}] ${label} reward=${reward ?? "n/a"} ${detail} (mean ${
+          mean.toFixed(3)
+        }, ${elapsed}s)\n`,
+      );
     }
   }
 

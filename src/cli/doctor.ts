@@ -29,7 +29,12 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const environment = await Environment.open({
     tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
     workRoot: values["work-dir"],
-    isolation: choiceFlag("isolation", values.isolation, ["auto", "bwrap", "none"] as const, "auto"),
+    isolation: choiceFlag(
+      "isolation",
+      values.isolation,
+      ["auto", "bwrap", "none"] as const,
+      "auto",
+    ),
   });
   const scratch = await Deno.makeTempDir({ dir: environment.workRoot, prefix: "doctor-" });
   const probe = async (argv: string[]) => {
@@ -50,33 +55,61 @@ export async function doctorCommand(args: string[]): Promise<number> {
     runners: {
       python3: await probe(["python3", "--version"]),
       unittest: await probe(["python3", "-c", "import unittest; print('unittest ok')"]),
-      pytest: await probe(["python3", "-c", "import pytest; print('pytest ' + pytest.__version__)"]),
+      pytest: await probe([
+        "python3",
+        "-c",
+        "import pytest; print('pytest ' + pytest.__version__)",
+      ]),
       deno_test: await probe(["deno", "--version"]),
     },
-    network_in_sandbox: environment.isolation.level === "bwrap" ? "none (own network namespace)" : "host network (no bwrap)",
+    network_in_sandbox: environment.isolation.level === "bwrap"
+      ? "none (own network namespace)"
+      : "host network (no bwrap)",
     permissions: await permissions(),
-    model_endpoint: await endpoint(values["base-url"] ?? env("PATCHGYM_BASE_URL") ?? env("OPENAI_BASE_URL")),
+    model_endpoint: await endpoint(
+      values["base-url"] ?? env("PATCHGYM_BASE_URL") ?? env("OPENAI_BASE_URL"),
+    ),
     tasks: safeCount(() => environment.taskIds().length),
   };
   await Deno.remove(scratch, { recursive: true });
   const problems: string[] = [];
-  if (report.isolation !== "bwrap") problems.push("no bwrap jail: agent code runs with your user's access (install bubblewrap)");
-  if (!report.runners.python3) problems.push("python3 not found for children: Python tasks cannot run");
-  if (!report.runners.deno_test) problems.push("deno not found for children: TypeScript tasks cannot run (set PATCHGYM_DENO)");
-  if (report.model_endpoint.configured && !report.model_endpoint.reachable) problems.push(`model endpoint not reachable: ${report.model_endpoint.detail}`);
+  if (report.isolation !== "bwrap") {
+    problems.push("no bwrap jail: agent code runs with your user's access (install bubblewrap)");
+  }
+  if (!report.runners.python3) {
+    problems.push("python3 not found for children: Python tasks cannot run");
+  }
+  if (!report.runners.deno_test) {
+    problems.push("deno not found for children: TypeScript tasks cannot run (set PATCHGYM_DENO)");
+  }
+  if (report.model_endpoint.configured && !report.model_endpoint.reachable) {
+    problems.push(`model endpoint not reachable: ${report.model_endpoint.detail}`);
+  }
   if (values.json) {
     printJson({ ...report, problems });
   } else {
     const r = report.runners;
     console.log([
-      `patchgym ${report.patchgym} on Deno ${report.deno}${report.compiled ? " (compiled binary)" : ""}`,
-      `isolation      ${report.isolation}${report.isolation_note ? ` (${report.isolation_note})` : ""}; rlimits ${report.rlimits ? "on" : "off"}; network in sandbox: ${report.network_in_sandbox}`,
+      `patchgym ${report.patchgym} on Deno ${report.deno}${
+        report.compiled ? " (compiled binary)" : ""
+      }`,
+      `isolation      ${report.isolation}${
+        report.isolation_note ? ` (${report.isolation_note})` : ""
+      }; rlimits ${
+        report.rlimits ? "on" : "off"
+      }; network in sandbox: ${report.network_in_sandbox}`,
       `python3        ${r.python3 ?? "NOT FOUND"}`,
       `unittest       ${r.unittest ?? "NOT FOUND"}`,
       `pytest         ${r.pytest ?? "not installed (pytest tasks unavailable)"}`,
       `deno (tests)   ${r.deno_test ?? "NOT FOUND"}`,
       `permissions    ${Object.entries(report.permissions).map(([k, v]) => `${k}=${v}`).join(" ")}`,
-      `model endpoint ${report.model_endpoint.configured ? `${report.model_endpoint.url}: ${report.model_endpoint.reachable ? "reachable" : "NOT reachable"} (${report.model_endpoint.detail})` : "not configured (rollout uses the reference policy)"}`,
+      `model endpoint ${
+        report.model_endpoint.configured
+          ? `${report.model_endpoint.url}: ${
+            report.model_endpoint.reachable ? "reachable" : "NOT reachable"
+          } (${report.model_endpoint.detail})`
+          : "not configured (rollout uses the reference policy)"
+      }`,
       `tasks          ${report.tasks}`,
       ...problems.map((p) => `problem: ${p}`),
     ].join("\n"));
@@ -98,7 +131,12 @@ async function endpoint(url: string | undefined) {
   try {
     const response = await fetch(`${base}/models`, { signal: AbortSignal.timeout(5000) });
     await response.body?.cancel();
-    return { configured: true, url: base, reachable: response.ok, detail: `GET /models -> HTTP ${response.status}` };
+    return {
+      configured: true,
+      url: base,
+      reachable: response.ok,
+      detail: `GET /models -> HTTP ${response.status}`,
+    };
   } catch (error) {
     return { configured: true, url: base, reachable: false, detail: (error as Error).message };
   }

@@ -6,14 +6,35 @@ import { rolloutCommand } from "./rollout.ts";
 type Command = (args: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, { run: () => Promise<Command>; summary: string }> = {
-  rollout: { run: () => Promise.resolve(rolloutCommand), summary: "run a policy on tasks and write trajectories" },
+  rollout: {
+    run: () => Promise.resolve(rolloutCommand),
+    summary: "run a policy on tasks and write trajectories",
+  },
   tasks: { run: () => import("./tasks.ts").then((m) => m.tasksCommand), summary: "list the tasks" },
-  validate: { run: () => import("./validate.ts").then((m) => m.validateCommand), summary: "check every task end to end" },
-  score: { run: () => import("./score.ts").then((m) => m.scoreCommand), summary: "grade a patch file for a task" },
-  import: { run: () => import("./import.ts").then((m) => m.importCommand), summary: "convert SWE-bench-style records into tasks" },
-  export: { run: () => import("./export.ts").then((m) => m.exportCommand), summary: "convert trajectories for a trainer" },
-  serve: { run: () => import("./serve.ts").then((m) => m.serveCommand), summary: "trainer-driven mode over JSON lines (--stdio)" },
-  doctor: { run: () => import("./doctor.ts").then((m) => m.doctorCommand), summary: "report Deno, sandbox, runners and endpoint" },
+  validate: {
+    run: () => import("./validate.ts").then((m) => m.validateCommand),
+    summary: "check every task end to end",
+  },
+  score: {
+    run: () => import("./score.ts").then((m) => m.scoreCommand),
+    summary: "grade a patch file for a task",
+  },
+  import: {
+    run: () => import("./import.ts").then((m) => m.importCommand),
+    summary: "convert SWE-bench-style records into tasks",
+  },
+  export: {
+    run: () => import("./export.ts").then((m) => m.exportCommand),
+    summary: "convert trajectories for a trainer",
+  },
+  serve: {
+    run: () => import("./serve.ts").then((m) => m.serveCommand),
+    summary: "trainer-driven mode over JSON lines (--stdio)",
+  },
+  doctor: {
+    run: () => import("./doctor.ts").then((m) => m.doctorCommand),
+    summary: "report Deno, sandbox, runners and endpoint",
+  },
 };
 
 const HELP = `patchgym ${VERSION}: a sandboxed environment for training coding agents with RL
@@ -51,7 +72,11 @@ export async function runCli(args: string[]): Promise<number> {
       return error.code === "usage" ? 2 : 1;
     }
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-      console.error(`Permission denied: ${(error as Error).message}; patchgym runs with narrow Deno permissions (see README "Permissions")`);
+      console.error(
+        `Permission denied: ${
+          (error as Error).message
+        }; patchgym runs with narrow Deno permissions (see README "Permissions")`,
+      );
       return 1;
     }
     throw error;

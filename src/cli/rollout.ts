@@ -10,7 +10,7 @@ import { Environment } from "../rollout/environment.ts";
 import { runSample } from "../rollout/sample.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
-import { SUMMARY_FORMAT, summarize, type RunSummary } from "../trajectory/summary.ts";
+import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summary.ts";
 import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, env, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
@@ -58,7 +58,12 @@ interface RunConfig {
   tasks: string[];
   samples: number;
   policy: PolicyConfig;
-  limits: { max_turns?: number; max_tokens_per_turn: number; max_total_tokens: number; max_wall_s: number };
+  limits: {
+    max_turns?: number;
+    max_tokens_per_turn: number;
+    max_total_tokens: number;
+    max_wall_s: number;
+  };
   training: { trainable: "all" | "last"; onDrift: "split" | "zero_mask" };
 }
 
@@ -96,14 +101,23 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   }
   const tasksDir = values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS"));
   const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
-  const isolation = choiceFlag("isolation", values.isolation, ["auto", "bwrap", "none"] as const, "auto");
+  const isolation = choiceFlag(
+    "isolation",
+    values.isolation,
+    ["auto", "bwrap", "none"] as const,
+    "auto",
+  );
 
   let config: RunConfig;
   let outDir: string;
   if (values.resume) {
     outDir = resolve(values.resume);
     const path = join(outDir, "run.json");
-    if (!existsSync(path)) throw new UsageError(`--resume: "${values.resume}" has no run.json; give the folder of an earlier rollout`);
+    if (!existsSync(path)) {
+      throw new UsageError(
+        `--resume: "${values.resume}" has no run.json; give the folder of an earlier rollout`,
+      );
+    }
     config = JSON.parse(readFileSync(path, "utf8"));
   } else {
     const { config: policy, note } = resolvePolicy({
@@ -115,10 +129,14 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     if (note) console.error(note);
     const tasks = listFlag(values.tasks) ?? listTaskIds(tasksDir);
     loadTasks(tasksDir, tasks);
-    const runId = `run-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${crypto.randomUUID().slice(0, 6)}`;
+    const runId = `run-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${
+      crypto.randomUUID().slice(0, 6)
+    }`;
     outDir = resolve(values.out ?? join("runs", runId));
     if (existsSync(join(outDir, "trajectories.jsonl"))) {
-      throw new UsageError(`--out: "${outDir}" already holds a run; use --resume ${outDir} to continue it or choose another folder`);
+      throw new UsageError(
+        `--out: "${outDir}" already holds a run; use --resume ${outDir} to continue it or choose another folder`,
+      );
     }
     config = {
       format: "patchgym.run.v1",
@@ -128,21 +146,33 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       samples: intFlag("samples", values.samples, 1, 1, 10_000),
       policy,
       limits: {
-        ...(values["max-turns"] ? { max_turns: intFlag("max-turns", values["max-turns"], 30, 1, 500) } : {}),
+        ...(values["max-turns"]
+          ? { max_turns: intFlag("max-turns", values["max-turns"], 30, 1, 500) }
+          : {}),
         max_tokens_per_turn: intFlag("max-tokens", values["max-tokens"], 4096),
         max_total_tokens: intFlag("max-total-tokens", values["max-total-tokens"], 32768),
         max_wall_s: intFlag("time-limit", values["time-limit"], 900, 1, 86_400),
       },
       training: {
         trainable: choiceFlag("trainable", values.trainable, ["all", "last"] as const, "all"),
-        onDrift: choiceFlag("on-drift", values["on-drift"], ["split", "zero_mask"] as const, "split"),
+        onDrift: choiceFlag(
+          "on-drift",
+          values["on-drift"],
+          ["split", "zero_mask"] as const,
+          "split",
+        ),
       },
     };
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
   }
 
-  const environment = await Environment.open({ tasksDir, workRoot: values["work-dir"], isolation, hide: [outDir] });
+  const environment = await Environment.open({
+    tasksDir,
+    workRoot: values["work-dir"],
+    isolation,
+    hide: [outDir],
+  });
   const trajectories = join(outDir, "trajectories.jsonl");
   const previous = readJsonl<TrajectoryRecord>(trajectories);
   if (previous.partial) {
@@ -151,20 +181,34 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   }
   const finished = new Set(previous.records.map((r) => `${r.task_id}#${r.sample}`));
   const jobs = config.tasks.flatMap((id) =>
-    Array.from({ length: config.samples }, (_, sample) => ({ id, sample })).filter((j) => !finished.has(`${j.id}#${j.sample}`))
+    Array.from({ length: config.samples }, (_, sample) => ({ id, sample })).filter((j) =>
+      !finished.has(`${j.id}#${j.sample}`)
+    )
   );
-  if (values.resume) console.error(`Resuming ${config.run_id}: ${finished.size} samples done, ${jobs.length} to go`);
-  console.error(`Isolation: ${environment.isolation.level}${environment.isolation.reason ? ` (${environment.isolation.reason})` : ""}; output: ${outDir}`);
+  if (values.resume) {
+    console.error(`Resuming ${config.run_id}: ${finished.size} samples done, ${jobs.length} to go`);
+  }
+  console.error(
+    `Isolation: ${environment.isolation.level}${
+      environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
+    }; output: ${outDir}`,
+  );
 
   const writer = new JsonlWriter(trajectories);
   const records = [...previous.records];
-  const progress = new Progress(finished.size + jobs.length, finished.size, records.reduce((n, r) => n + (r.reward?.total ?? 0), 0));
+  const progress = new Progress(
+    finished.size + jobs.length,
+    finished.size,
+    records.reduce((n, r) => n + (r.reward?.total ?? 0), 0),
+  );
   const stop = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) Deno.exit(130);
-    console.error("\nInterrupted: finishing cleanly (Ctrl-C again to quit now). Finished samples are kept; continue with --resume.");
+    console.error(
+      "\nInterrupted: finishing cleanly (Ctrl-C again to quit now). Finished samples are kept; continue with --resume.",
+    );
     stop.abort();
   };
   Deno.addSignalListener("SIGINT", onSigint);
@@ -176,20 +220,37 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       while (!stop.signal.aborted && next < jobs.length) {
         const job = jobs[next++];
         const task = environment.task(job.id);
-        const record = await runSample(environment, task, makePolicy(config.policy, task, job.sample, scriptCache), {
-          run_id: config.run_id,
-          episode_id: `${config.run_id}/${job.id}/${job.sample}`,
-          task_id: job.id,
-          sample: job.sample,
-          group_id: `${config.run_id}/${job.id}`,
-        }, { limits: config.limits, training: config.training, keepWorkspace: values["keep-workspaces"], signal: stop.signal });
+        const record = await runSample(
+          environment,
+          task,
+          makePolicy(config.policy, task, job.sample, scriptCache),
+          {
+            run_id: config.run_id,
+            episode_id: `${config.run_id}/${job.id}/${job.sample}`,
+            task_id: job.id,
+            sample: job.sample,
+            group_id: `${config.run_id}/${job.id}`,
+          },
+          {
+            limits: config.limits,
+            training: config.training,
+            keepWorkspace: values["keep-workspaces"],
+            signal: stop.signal,
+          },
+        );
         if (record.stop_reason === "interrupted") continue;
         await writer.write(record);
         records.push(record);
-        progress.tick(`${job.id}#${job.sample}`, record.reward?.total ?? null, `${record.stop_reason} ${record.turns.length} turns`);
+        progress.tick(
+          `${job.id}#${job.sample}`,
+          record.reward?.total ?? null,
+          `${record.stop_reason} ${record.turns.length} turns`,
+        );
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker));
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
+    );
   } finally {
     Deno.removeSignalListener("SIGINT", onSigint);
     progress.finish();
@@ -197,18 +258,33 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   }
   const summary = summarize(records);
   const interrupted = stop.signal.aborted;
-  writeFileSync(join(outDir, "summary.json"), `${JSON.stringify({
-    format: SUMMARY_FORMAT,
-    run_id: config.run_id,
-    env_version: VERSION,
-    policy: { kind: config.policy.kind, model: config.policy.model },
-    complete: !interrupted && records.length === config.tasks.length * config.samples,
-    elapsed_ms: Math.round(performance.now() - started),
-    ...summary,
-  }, null, 2)}\n`);
+  writeFileSync(
+    join(outDir, "summary.json"),
+    `${
+      JSON.stringify(
+        {
+          format: SUMMARY_FORMAT,
+          run_id: config.run_id,
+          env_version: VERSION,
+          policy: { kind: config.policy.kind, model: config.policy.model },
+          complete: !interrupted && records.length === config.tasks.length * config.samples,
+          elapsed_ms: Math.round(performance.now() - started),
+          ...summary,
+        },
+        null,
+        2,
+      )
+    }\n`,
+  );
   if (values.json) printJson(summary);
   else console.log(formatSummary(summary, outDir));
-  if (interrupted) console.error(`Stopped early: ${records.length} of ${config.tasks.length * config.samples} samples done; continue with: patchgym rollout --resume ${outDir}`);
+  if (interrupted) {
+    console.error(
+      `Stopped early: ${records.length} of ${
+        config.tasks.length * config.samples
+      } samples done; continue with: patchgym rollout --resume ${outDir}`,
+    );
+  }
   return interrupted ? 130 : 0;
 }
 
@@ -226,10 +302,22 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
   const out = [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line), ""];
-  out.push(`samples ${summary.samples} over ${summary.tasks} tasks   mean reward ${summary.mean_reward.toFixed(3)}   pass@1 ${summary.pass_at_1.toFixed(3)}${
-    summary.pass_at_k ? `   pass@${summary.pass_at_k.k} ${summary.pass_at_k.value.toFixed(3)}` : ""
-  }`);
-  out.push(`tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`);
-  out.push(`trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${join(outDir, "summary.json")}`);
+  out.push(
+    `samples ${summary.samples} over ${summary.tasks} tasks   mean reward ${
+      summary.mean_reward.toFixed(3)
+    }   pass@1 ${summary.pass_at_1.toFixed(3)}${
+      summary.pass_at_k
+        ? `   pass@${summary.pass_at_k.k} ${summary.pass_at_k.value.toFixed(3)}`
+        : ""
+    }`,
+  );
+  out.push(
+    `tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`,
+  );
+  out.push(
+    `trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${
+      join(outDir, "summary.json")
+    }`,
+  );
   return out.join("\n");
 }

@@ -31,18 +31,29 @@ export async function scoreCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!values.task) throw new UsageError("score: --task ID is required; run \"patchgym tasks\" to list ids");
-  if (!values.patch) throw new UsageError("score: --patch FILE is required (a unified diff; - for stdin)");
+  if (!values.task) {
+    throw new UsageError('score: --task ID is required; run "patchgym tasks" to list ids');
+  }
+  if (!values.patch) {
+    throw new UsageError("score: --patch FILE is required (a unified diff; - for stdin)");
+  }
   let patch: string;
   try {
-    patch = values.patch === "-" ? await new Response(Deno.stdin.readable).text() : readFileSync(values.patch, "utf8");
+    patch = values.patch === "-"
+      ? await new Response(Deno.stdin.readable).text()
+      : readFileSync(values.patch, "utf8");
   } catch (error) {
     throw new UsageError(`score: cannot read patch "${values.patch}": ${(error as Error).message}`);
   }
   const environment = await Environment.open({
     tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
     workRoot: values["work-dir"],
-    isolation: choiceFlag("isolation", values.isolation, ["auto", "bwrap", "none"] as const, "auto"),
+    isolation: choiceFlag(
+      "isolation",
+      values.isolation,
+      ["auto", "bwrap", "none"] as const,
+      "auto",
+    ),
   });
   const task = environment.task(values.task);
   const grade = await environment.grade(task, patch);
@@ -58,11 +69,17 @@ export async function scoreCommand(args: string[]): Promise<number> {
     printJson({ task_id: task.spec.id, reward, grade });
   } else {
     const c = reward.components;
-    console.log(`${task.spec.id}: reward ${reward.total} (${reward.resolved ? "resolved" : "not resolved"})`);
-    console.log(`  fail_to_pass ${c.fail_to_pass.passed}/${c.fail_to_pass.total}   pass_to_pass ${c.pass_to_pass.passed}/${c.pass_to_pass.total}`);
+    console.log(
+      `${task.spec.id}: reward ${reward.total} (${reward.resolved ? "resolved" : "not resolved"})`,
+    );
+    console.log(
+      `  fail_to_pass ${c.fail_to_pass.passed}/${c.fail_to_pass.total}   pass_to_pass ${c.pass_to_pass.passed}/${c.pass_to_pass.total}`,
+    );
     if (!grade.patch_applied) console.log(`  patch did not apply: ${grade.patch_error}`);
     for (const [list, tests] of Object.entries(reward.tests)) {
-      for (const [id, outcome] of Object.entries(tests)) if (outcome !== "passed") console.log(`  ${list} ${outcome}: ${id}`);
+      for (const [id, outcome] of Object.entries(tests)) {
+        if (outcome !== "passed") console.log(`  ${list} ${outcome}: ${id}`);
+      }
     }
   }
   return 0;

@@ -30,11 +30,18 @@ export async function serveCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!values.stdio) throw new UsageError("serve: only --stdio is supported; run \"patchgym serve --stdio\"");
+  if (!values.stdio) {
+    throw new UsageError('serve: only --stdio is supported; run "patchgym serve --stdio"');
+  }
   const environment = await Environment.open({
     tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
     workRoot: values["work-dir"],
-    isolation: choiceFlag("isolation", values.isolation, ["auto", "bwrap", "none"] as const, "auto"),
+    isolation: choiceFlag(
+      "isolation",
+      values.isolation,
+      ["auto", "bwrap", "none"] as const,
+      "auto",
+    ),
   });
   const server = new EpisodeServer(environment);
   console.error(`patchgym serve: ready (isolation ${environment.isolation.level})`);

@@ -33,10 +33,20 @@ export function tasksCommand(args: string[]): Promise<number> {
     printJson(rows);
     return Promise.resolve(0);
   }
-  const header = { id: "id", language: "language", difficulty: "difficulty", kind: "kind", max_turns: "turns", title: "title" };
+  const header = {
+    id: "id",
+    language: "language",
+    difficulty: "difficulty",
+    kind: "kind",
+    max_turns: "turns",
+    title: "title",
+  };
   const keys = Object.keys(header) as (keyof typeof header)[];
-  const widths = keys.map((k) => Math.max(header[k].length, ...rows.map((r) => String(r[k]).length)));
-  const line = (r: Record<string, unknown>) => keys.map((k, i) => String(r[k]).padEnd(widths[i])).join("  ").trimEnd();
+  const widths = keys.map((k) =>
+    Math.max(header[k].length, ...rows.map((r) => String(r[k]).length))
+  );
+  const line = (r: Record<string, unknown>) =>
+    keys.map((k, i) => String(r[k]).padEnd(widths[i])).join("  ").trimEnd();
   console.log([line(header), ...rows.map(line), "", `${rows.length} tasks in ${dir}`].join("\n"));
   return Promise.resolve(0);
 }

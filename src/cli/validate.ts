@@ -31,7 +31,12 @@ export async function validateCommand(args: string[]): Promise<number> {
   const environment = await Environment.open({
     tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
     workRoot: values["work-dir"],
-    isolation: choiceFlag("isolation", values.isolation, ["auto", "bwrap", "none"] as const, "auto"),
+    isolation: choiceFlag(
+      "isolation",
+      values.isolation,
+      ["auto", "bwrap", "none"] as const,
+      "auto",
+    ),
   });
   const ids = listFlag(values.tasks) ?? environment.taskIds();
   const results: TaskValidation[] = [];
@@ -44,16 +49,24 @@ export async function validateCommand(args: string[]): Promise<number> {
       progress?.tick(result.task_id, result.ok ? 1 : 0, result.ok ? "ok" : "BROKEN");
     }
   };
-  await Promise.all(Array.from({ length: intFlag("concurrency", values.concurrency, 2, 1, 64) }, worker));
+  await Promise.all(
+    Array.from({ length: intFlag("concurrency", values.concurrency, 2, 1, 64) }, worker),
+  );
   progress?.finish();
   results.sort((a, b) => a.task_id.localeCompare(b.task_id));
   const broken = results.filter((r) => !r.ok);
   if (values.json) {
     printJson({ ok: broken.length === 0, tasks: results.length, broken: broken.length, results });
   } else {
-    for (const r of broken) console.log(`BROKEN ${r.task_id}\n${r.problems.map((p) => `  - ${p}`).join("\n")}`);
+    for (const r of broken) {
+      console.log(`BROKEN ${r.task_id}\n${r.problems.map((p) => `  - ${p}`).join("\n")}`);
+    }
     const slowest = results.reduce((m, r) => Math.max(m, r.test_ms ?? 0), 0);
-    console.log(`${results.length - broken.length}/${results.length} tasks valid; slowest hidden test run ${slowest} ms`);
+    console.log(
+      `${
+        results.length - broken.length
+      }/${results.length} tasks valid; slowest hidden test run ${slowest} ms`,
+    );
   }
   return broken.length === 0 ? 0 : 1;
 }

@@ -8,7 +8,14 @@
 import { z } from "zod";
 import { PolicyError } from "../errors.ts";
 import { parseTextToolCalls } from "./text_tool_calls.ts";
-import type { ChatMessage, ChatToolCall, Policy, PolicyRequest, PolicyTurn, TurnTokens } from "./types.ts";
+import type {
+  ChatMessage,
+  ChatToolCall,
+  Policy,
+  PolicyRequest,
+  PolicyTurn,
+  TurnTokens,
+} from "./types.ts";
 
 /** How to reach and sample the model. */
 export interface OpenAIPolicyOptions {
@@ -37,7 +44,10 @@ export interface OpenAIPolicyOptions {
 const ToolCallSchema = z.object({
   id: z.string().nullish(),
   type: z.string().nullish(),
-  function: z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish() }),
+  function: z.object({
+    name: z.string(),
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
+  }),
 });
 
 const ResponseSchema = z.object({
@@ -66,7 +76,9 @@ export class OpenAIPolicy implements Policy {
   readonly model: string;
   readonly sampling: Record<string, unknown>;
   readonly textToolCalls: boolean;
-  readonly #options: Required<Omit<OpenAIPolicyOptions, "apiKey" | "extraBody">> & OpenAIPolicyOptions;
+  readonly #options:
+    & Required<Omit<OpenAIPolicyOptions, "apiKey" | "extraBody">>
+    & OpenAIPolicyOptions;
   #calls = 0;
 
   constructor(options: OpenAIPolicyOptions) {
@@ -95,7 +107,11 @@ export class OpenAIPolicy implements Policy {
     const parsed = ResponseSchema.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new PolicyError(`Malformed chat completion from ${this.#options.baseUrl}: ${issue.path.join(".") || "response"}: ${issue.message}`);
+      throw new PolicyError(
+        `Malformed chat completion from ${this.#options.baseUrl}: ${
+          issue.path.join(".") || "response"
+        }: ${issue.message}`,
+      );
     }
     return this.#turn(parsed.data, performance.now() - started);
   }
@@ -133,7 +149,11 @@ export class OpenAIPolicy implements Policy {
       try {
         response = await o.fetch(url, { method: "POST", headers, body: payload, signal });
       } catch (error) {
-        if (episodeSignal?.aborted) throw new PolicyError("Model request cancelled: the episode ran out of time", { cause: error });
+        if (episodeSignal?.aborted) {
+          throw new PolicyError("Model request cancelled: the episode ran out of time", {
+            cause: error,
+          });
+        }
         lastProblem = timeout.aborted
           ? `request timed out after ${o.requestTimeoutMs} ms`
           : `network error: ${(error as Error).message}`;
@@ -144,7 +164,9 @@ export class OpenAIPolicy implements Policy {
         try {
           return JSON.parse(text);
         } catch {
-          throw new PolicyError(`Malformed chat completion from ${o.baseUrl}: body is not JSON: ${text.slice(0, 200)}`);
+          throw new PolicyError(
+            `Malformed chat completion from ${o.baseUrl}: body is not JSON: ${text.slice(0, 200)}`,
+          );
         }
       }
       lastProblem = `HTTP ${response.status}: ${text.slice(0, 500)}`;
@@ -195,7 +217,12 @@ export class OpenAIPolicy implements Policy {
       raw: { content, reasoning, tool_calls: message.tool_calls ?? null },
       parse_errors: parseErrors,
       tokens: tokensOf(data, choice),
-      usage: data.usage ? { prompt_tokens: data.usage.prompt_tokens, completion_tokens: data.usage.completion_tokens } : null,
+      usage: data.usage
+        ? {
+          prompt_tokens: data.usage.prompt_tokens,
+          completion_tokens: data.usage.completion_tokens,
+        }
+        : null,
       finish_reason: choice.finish_reason ?? null,
       latency_ms: latency,
     };
@@ -238,7 +265,9 @@ function retryAfterMs(header: string | null): number | null {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new PolicyError("Model request cancelled: the episode ran out of time"));
+    if (signal?.aborted) {
+      return reject(new PolicyError("Model request cancelled: the episode ran out of time"));
+    }
     const id = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => {
       clearTimeout(id);

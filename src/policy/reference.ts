@@ -33,7 +33,10 @@ export function referencePlan(task: Task): PlannedCall[] {
   const plan: PlannedCall[] = [{ name: "inspect_tree", arguments: {} }];
   if (task.solutionPath === null) {
     plan.push({ name: "run_tests", arguments: {} });
-    plan.push({ name: "submit", arguments: { status: "blocked", summary: "The task has no reference patch" } });
+    plan.push({
+      name: "submit",
+      arguments: { status: "blocked", summary: "The task has no reference patch" },
+    });
     return plan;
   }
   const patch = readFileSync(task.solutionPath, "utf8");
@@ -42,7 +45,10 @@ export function referencePlan(task: Task): PlannedCall[] {
   }
   plan.push({ name: "apply_patch", arguments: { patch } });
   plan.push({ name: "run_tests", arguments: {} });
-  plan.push({ name: "submit", arguments: { status: "solved", summary: "Applied the reference patch" } });
+  plan.push({
+    name: "submit",
+    arguments: { status: "solved", summary: "Applied the reference patch" },
+  });
   return plan;
 }
 

@@ -16,7 +16,11 @@ const CallSchema = z.strictObject({
 });
 
 const StepSchema = z.union([
-  z.strictObject({ tool: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}), content: z.string().optional() }),
+  z.strictObject({
+    tool: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    content: z.string().optional(),
+  }),
   z.strictObject({ tool_calls: z.array(CallSchema), content: z.string().optional() }),
   z.strictObject({ content: z.string() }),
 ]);
@@ -43,7 +47,9 @@ export class ScriptedPolicy implements Policy {
   next(_request: PolicyRequest): Promise<PolicyTurn> {
     const step = this.#steps[this.#index];
     if (!step) {
-      return Promise.reject(new PolicyError(`Script exhausted after ${this.#steps.length} replies`));
+      return Promise.reject(
+        new PolicyError(`Script exhausted after ${this.#steps.length} replies`),
+      );
     }
     return Promise.resolve(plannedTurn(this.#index++, step.calls, step.content));
   }
@@ -62,7 +68,10 @@ export function parseScript(text: string, label = "script"): ScriptStep[] {
       throw new UsageError(`${label}: not valid JSON or JSONL: ${(error as Error).message}`);
     }
   }
-  if (isRecord(data) && typeof data.format === "string" && data.format.startsWith("patchgym.trajectory")) {
+  if (
+    isRecord(data) && typeof data.format === "string" &&
+    data.format.startsWith("patchgym.trajectory")
+  ) {
     return replaySteps(data, label);
   }
   const list = isRecord(data) && Array.isArray(data.steps) ? data.steps : data;
@@ -70,11 +79,18 @@ export function parseScript(text: string, label = "script"): ScriptStep[] {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new UsageError(
-      `${label}: step ${issue.path.join(".") || "(top level)"}: ${issue.message}; a step is {"tool", "arguments"}, {"tool_calls": [...]} or {"content"}`,
+      `${label}: step ${
+        issue.path.join(".") || "(top level)"
+      }: ${issue.message}; a step is {"tool", "arguments"}, {"tool_calls": [...]} or {"content"}`,
     );
   }
   return parsed.data.map((step) => {
-    if ("tool" in step) return { calls: [{ name: step.tool, arguments: step.arguments }], content: step.content ?? null };
+    if ("tool" in step) {
+      return {
+        calls: [{ name: step.tool, arguments: step.arguments }],
+        content: step.content ?? null,
+      };
+    }
     if ("tool_calls" in step) return { calls: step.tool_calls, content: step.content ?? null };
     return { calls: [], content: step.content };
   });
@@ -92,7 +108,9 @@ export function loadScript(path: string): ScriptStep[] {
 }
 
 function replaySteps(record: Record<string, unknown>, label: string): ScriptStep[] {
-  if (!Array.isArray(record.turns)) throw new UsageError(`${label}: trajectory record has no turns`);
+  if (!Array.isArray(record.turns)) {
+    throw new UsageError(`${label}: trajectory record has no turns`);
+  }
   return record.turns.map((turn) => {
     const model = isRecord(turn) && isRecord(turn.model) ? turn.model : {};
     const calls = Array.isArray(model.tool_calls) ? model.tool_calls : [];

@@ -53,8 +53,15 @@ export interface GradeOptions {
 }
 
 /** Grade a diff (the workspace's final diff, or any patch file) against `task`'s hidden tests. */
-export async function gradePatch(task: Task, patch: string, options: GradeOptions): Promise<GradeResult> {
-  const copy = createWorkspace(options.snapshot, { root: options.workRoot, prefix: `grade-${task.spec.id}` });
+export async function gradePatch(
+  task: Task,
+  patch: string,
+  options: GradeOptions,
+): Promise<GradeResult> {
+  const copy = createWorkspace(options.snapshot, {
+    root: options.workRoot,
+    prefix: `grade-${task.spec.id}`,
+  });
   try {
     const { text, binary } = dropBinarySections(patch);
     const touched = patchedPaths(text).filter((p) => isProtected(task, p) || isTestConfig(p));
@@ -90,7 +97,11 @@ export async function gradePatch(task: Task, patch: string, options: GradeOption
     const list = (ids: string[]): ListResult => {
       const tests: Record<string, GradedOutcome> = {};
       for (const id of ids) tests[id] = outcomes.get(id) ?? "missing";
-      return { passed: ids.filter((id) => tests[id] === "passed").length, total: ids.length, tests };
+      return {
+        passed: ids.filter((id) => tests[id] === "passed").length,
+        total: ids.length,
+        tests,
+      };
     };
     return {
       fail_to_pass: list(task.spec.fail_to_pass),
@@ -115,12 +126,16 @@ function restoreTestFiles(task: Task, snapshot: Snapshot, dir: string): void {
   const configNames = new Set<string>(TEST_CONFIG_FILES);
   for (const path of readTree(dir).keys()) {
     const name = path.slice(path.lastIndexOf("/") + 1);
-    const guarded = isProtected(task, path) || task.spec.visible_tests.includes(path) || configNames.has(name);
+    const guarded = isProtected(task, path) || task.spec.visible_tests.includes(path) ||
+      configNames.has(name);
     if (guarded && !snapshot.byPath.has(path)) rmSync(join(dir, path));
   }
   for (const file of snapshot.files) {
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
-    if (isProtected(task, file.path) || task.spec.visible_tests.includes(file.path) || configNames.has(name)) {
+    if (
+      isProtected(task, file.path) || task.spec.visible_tests.includes(file.path) ||
+      configNames.has(name)
+    ) {
       write(join(dir, file.path), file.content);
     }
   }
@@ -144,7 +159,9 @@ function dropBinarySections(patch: string): { text: string; binary: string[] } {
   const sections = patch.split(/^(?=diff --git )/m);
   const binary: string[] = [];
   const kept = sections.filter((section) => {
-    if (!/^Binary files .* differ$/m.test(section) && !/^GIT binary patch$/m.test(section)) return true;
+    if (!/^Binary files .* differ$/m.test(section) && !/^GIT binary patch$/m.test(section)) {
+      return true;
+    }
     const match = /^diff --git a\/(\S+)/.exec(section);
     binary.push(match ? match[1] : "(unknown)");
     return false;
@@ -158,6 +175,8 @@ function patchedPaths(patch: string): string[] {
   for (const match of patch.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\n]+)/gm)) {
     if (match[1] !== "/dev/null") paths.add(match[1].trim());
   }
-  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) paths.add(match[1].trim());
+  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) {
+    paths.add(match[1].trim());
+  }
   return [...paths].sort();
 }

@@ -111,7 +111,10 @@ export function computeReward(
 export function changedLines(patch: string): number {
   let count = 0;
   for (const line of patch.split("\n")) {
-    if ((line.startsWith("+") && !line.startsWith("+++")) || (line.startsWith("-") && !line.startsWith("---"))) count++;
+    if (
+      (line.startsWith("+") && !line.startsWith("+++")) ||
+      (line.startsWith("-") && !line.startsWith("---"))
+    ) count++;
   }
   return count;
 }

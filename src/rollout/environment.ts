@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type GradeResult, gradePatch } from "../reward/grade.ts";
+import { gradePatch, type GradeResult } from "../reward/grade.ts";
 import { type IsolationInfo, probeIsolation, Runner } from "../sandbox/runner.ts";
 import { listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
@@ -69,8 +69,17 @@ export class Environment {
     mkdirSync(workRoot, { recursive: true });
     const isolation = await probeIsolation(options.isolation ?? "auto");
     const home = Deno.env.get("HOME");
-    const hide = [tasksDir, workRoot, ...(options.hide ?? []).map((p) => resolve(p)), ...(home && home !== "/" ? [home] : [])];
-    const runner = new Runner({ isolation, hide: hide.filter(onDisk), denoPath: options.denoPath ?? defaultDenoPath() });
+    const hide = [
+      tasksDir,
+      workRoot,
+      ...(options.hide ?? []).map((p) => resolve(p)),
+      ...(home && home !== "/" ? [home] : []),
+    ];
+    const runner = new Runner({
+      isolation,
+      hide: hide.filter(onDisk),
+      denoPath: options.denoPath ?? defaultDenoPath(),
+    });
     return new Environment(tasksDir, workRoot, runner);
   }
 
@@ -111,6 +120,10 @@ export class Environment {
 
   /** Grade a patch against the task's hidden tests. */
   grade(task: Task, patch: string): Promise<GradeResult> {
-    return gradePatch(task, patch, { runner: this.runner, workRoot: this.workRoot, snapshot: this.snapshot(task) });
+    return gradePatch(task, patch, {
+      runner: this.runner,
+      workRoot: this.workRoot,
+      snapshot: this.snapshot(task),
+    });
   }
 }

@@ -8,7 +8,13 @@ import { Episode } from "../agent/episode.ts";
 import { type OnTurn, runLoop } from "../agent/loop.ts";
 import { PatchgymError } from "../errors.ts";
 import type { Policy } from "../policy/types.ts";
-import { changedLines, computeReward, DEFAULT_REWARD_CONFIG, type Reward, type RewardConfig } from "../reward/reward.ts";
+import {
+  changedLines,
+  computeReward,
+  DEFAULT_REWARD_CONFIG,
+  type Reward,
+  type RewardConfig,
+} from "../reward/reward.ts";
 import type { Task } from "../task/spec.ts";
 import { buildRecord, type SampleIdentity, type TrajectoryRecord } from "../trajectory/record.ts";
 import type { TrainingViewOptions } from "../trajectory/training_view.ts";

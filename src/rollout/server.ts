@@ -22,7 +22,10 @@ import { scoreEpisode } from "./sample.ts";
 const ToolCallSchema = z.object({
   id: z.string().optional(),
   type: z.literal("function").optional(),
-  function: z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional() }),
+  function: z.object({
+    name: z.string(),
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  }),
 });
 
 const RequestSchema = z.discriminatedUnion("op", [
@@ -49,7 +52,13 @@ const RequestSchema = z.discriminatedUnion("op", [
 ]);
 
 /** Error codes of the protocol. */
-export type ServeErrorCode = "bad_json" | "bad_request" | "unknown_task" | "unknown_episode" | "episode_done" | "internal";
+export type ServeErrorCode =
+  | "bad_json"
+  | "bad_request"
+  | "unknown_task"
+  | "unknown_episode"
+  | "episode_done"
+  | "internal";
 
 interface Session {
   episode: Episode;
@@ -82,16 +91,32 @@ export class EpisodeServer {
       return failure("bad_json", `Line is not valid JSON: ${(error as Error).message}`);
     }
     const parsed = RequestSchema.safeParse(data);
-    const id = typeof data === "object" && data !== null && "id" in data ? { id: (data as { id: unknown }).id } : {};
+    const id = typeof data === "object" && data !== null && "id" in data
+      ? { id: (data as { id: unknown }).id }
+      : {};
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { ...id, ...failure("bad_request", `${issue.path.join(".") || "request"}: ${issue.message}; ops are reset, step and close`) };
+      return {
+        ...id,
+        ...failure(
+          "bad_request",
+          `${issue.path.join(".") || "request"}: ${issue.message}; ops are reset, step and close`,
+        ),
+      };
     }
     try {
       const request = parsed.data;
       if (request.op === "reset") return { ...id, ...this.#reset(request) };
       const session = this.#sessions.get(request.episode_id);
-      if (!session) return { ...id, ...failure("unknown_episode", `No open episode "${request.episode_id}"; call reset first`) };
+      if (!session) {
+        return {
+          ...id,
+          ...failure(
+            "unknown_episode",
+            `No open episode "${request.episode_id}"; call reset first`,
+          ),
+        };
+      }
       if (request.op === "close") {
         this.#sessions.delete(request.episode_id);
         await session.queue.catch(() => {});
@@ -102,9 +127,14 @@ export class EpisodeServer {
       session.queue = result.catch(() => {});
       return { ...id, ...(await result) };
     } catch (error) {
-      if (error instanceof TaskError) return { ...id, ...failure("unknown_task", error.problems.join("; ")) };
+      if (error instanceof TaskError) {
+        return { ...id, ...failure("unknown_task", error.problems.join("; ")) };
+      }
       if (error instanceof PatchgymError) return { ...id, ...failure("internal", error.message) };
-      return { ...id, ...failure("internal", error instanceof Error ? error.message : String(error)) };
+      return {
+        ...id,
+        ...failure("internal", error instanceof Error ? error.message : String(error)),
+      };
     }
   }
 
@@ -117,7 +147,9 @@ export class EpisodeServer {
     }
   }
 
-  #reset(request: { task_id: string; seed?: number; max_turns?: number; text_tool_calls?: boolean }) {
+  #reset(
+    request: { task_id: string; seed?: number; max_turns?: number; text_tool_calls?: boolean },
+  ) {
     const task = this.#env.task(request.task_id);
     const workspace = this.#env.newWorkspace(task);
     const episode = new Episode({ task, workspace, runner: this.#env.runner }, {
@@ -126,12 +158,26 @@ export class EpisodeServer {
     });
     const episodeId = `${task.spec.id}-${++this.#counter}-${crypto.randomUUID().slice(0, 8)}`;
     this.#sessions.set(episodeId, { episode, workspace, queue: Promise.resolve() });
-    return { episode_id: episodeId, messages: episode.messages, tools: episode.schemas, seed: request.seed ?? null };
+    return {
+      episode_id: episodeId,
+      messages: episode.messages,
+      tools: episode.schemas,
+      seed: request.seed ?? null,
+    };
   }
 
-  async #step(session: Session, message: z.infer<typeof RequestSchema> & { op: "step" } extends { message: infer M } ? M : never) {
+  async #step(
+    session: Session,
+    message: z.infer<typeof RequestSchema> & { op: "step" } extends { message: infer M } ? M
+      : never,
+  ) {
     const { episode } = session;
-    if (episode.done) return failure("episode_done", `Episode already ended (${episode.stopReason}); close it and reset`);
+    if (episode.done) {
+      return failure(
+        "episode_done",
+        `Episode already ended (${episode.stopReason}); close it and reset`,
+      );
+    }
     const limit = episode.limitReached();
     if (limit) {
       episode.stop(limit);
@@ -142,7 +188,15 @@ export class EpisodeServer {
     if (!episode.done && after) episode.stop(after);
     if (!episode.done) {
       const last = episode.turns[episode.turns.length - 1];
-      return { observation, done: false, reward: null, info: { turn: last.index, tool: last.tool && { name: last.tool.name, ok: last.tool.ok, code: last.tool.code } } };
+      return {
+        observation,
+        done: false,
+        reward: null,
+        info: {
+          turn: last.index,
+          tool: last.tool && { name: last.tool.name, ok: last.tool.ok, code: last.tool.code },
+        },
+      };
     }
     return { observation, ...(await this.#finish(session)) };
   }
@@ -154,20 +208,35 @@ export class EpisodeServer {
     return {
       done: true,
       reward: reward.total,
-      info: { stop_reason: episode.stopReason, turns: episode.turns.length, resolved: reward.resolved, components: reward.components, final_diff: diff.patch },
+      info: {
+        stop_reason: episode.stopReason,
+        turns: episode.turns.length,
+        resolved: reward.resolved,
+        components: reward.components,
+        final_diff: diff.patch,
+      },
     };
   }
 }
 
 /** Turn a trainer's assistant message into a policy turn (native tool calls, else text ones). */
-function toTurn(message: { content?: string | null; tool_calls?: z.infer<typeof ToolCallSchema>[] | null; reasoning_content?: string | null }, index: number): PolicyTurn {
+function toTurn(
+  message: {
+    content?: string | null;
+    tool_calls?: z.infer<typeof ToolCallSchema>[] | null;
+    reasoning_content?: string | null;
+  },
+  index: number,
+): PolicyTurn {
   const content = message.content ?? null;
   let calls: ChatToolCall[] = (message.tool_calls ?? []).map((call, i) => ({
     id: call.id ?? `call_${index}_${i}`,
     type: "function",
     function: {
       name: call.function.name,
-      arguments: typeof call.function.arguments === "string" ? call.function.arguments : JSON.stringify(call.function.arguments ?? {}),
+      arguments: typeof call.function.arguments === "string"
+        ? call.function.arguments
+        : JSON.stringify(call.function.arguments ?? {}),
     },
   }));
   const parseErrors: string[] = [];
@@ -177,9 +246,17 @@ function toTurn(message: { content?: string | null; tool_calls?: z.infer<typeof 
     const parsed = parseTextToolCalls(content);
     reasoning ??= parsed.reasoning;
     parseErrors.push(...parsed.errors.map((e) => e.message));
-    calls = parsed.calls.map((c, i) => ({ id: `call_${index}_${i}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+    calls = parsed.calls.map((c, i) => ({
+      id: `call_${index}_${i}`,
+      type: "function",
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    }));
   }
-  const assistant: AssistantMessage = { role: "assistant", content, ...(native ? { tool_calls: calls } : {}) };
+  const assistant: AssistantMessage = {
+    role: "assistant",
+    content,
+    ...(native ? { tool_calls: calls } : {}),
+  };
   return {
     message: assistant,
     calls,

@@ -29,10 +29,14 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
   }
   const before = await env.grade(task, "");
   for (const [tid, outcome] of Object.entries(before.fail_to_pass.tests)) {
-    if (outcome === "passed") problems.push(`fail_to_pass test "${tid}" already passes on the unchanged repository`);
+    if (outcome === "passed") {
+      problems.push(`fail_to_pass test "${tid}" already passes on the unchanged repository`);
+    }
   }
   for (const [tid, outcome] of Object.entries(before.pass_to_pass.tests)) {
-    if (outcome !== "passed") problems.push(`pass_to_pass test "${tid}" is ${outcome} on the unchanged repository`);
+    if (outcome !== "passed") {
+      problems.push(`pass_to_pass test "${tid}" is ${outcome} on the unchanged repository`);
+    }
   }
   let testMs = before.run.duration_ms;
   if (task.solutionPath) {
@@ -43,12 +47,16 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
     else {
       for (const list of ["fail_to_pass", "pass_to_pass"] as const) {
         for (const [tid, outcome] of Object.entries(first[list].tests)) {
-          if (outcome !== "passed") problems.push(`${list} test "${tid}" is ${outcome} with the reference patch`);
+          if (outcome !== "passed") {
+            problems.push(`${list} test "${tid}" is ${outcome} with the reference patch`);
+          }
         }
       }
       const second = await env.grade(task, patch);
       if (outcomeKey(second) !== outcomeKey(first)) {
-        problems.push("a second graded run of the reference patch gave a different outcome (flaky tests)");
+        problems.push(
+          "a second graded run of the reference patch gave a different outcome (flaky tests)",
+        );
       }
     }
   }

@@ -39,7 +39,9 @@ export function parseJunit(xml: string): JunitCase[] {
 
 function parseAttributes(text: string): Record<string, string> {
   const attrs: Record<string, string> = {};
-  for (const match of text.matchAll(/([\w:-]+)="([^"]*)"/g)) attrs[match[1]] = unescapeXml(match[2]);
+  for (const match of text.matchAll(/([\w:-]+)="([^"]*)"/g)) {
+    attrs[match[1]] = unescapeXml(match[2]);
+  }
   return attrs;
 }
 

@@ -181,25 +181,35 @@ export class Runner {
   #wrap(request: RunRequest): string[] {
     const [program, ...args] = request.argv;
     const command = [this.#program(program), ...args];
-    const limited = this.isolation.rlimits ? [...this.#prlimit(program, request), ...command] : command;
+    const limited = this.isolation.rlimits
+      ? [...this.#prlimit(program, request), ...command]
+      : command;
     if (this.isolation.level !== "bwrap") return limited;
     const jail = [
       "bwrap",
-      "--ro-bind", "/", "/",
-      "--dev", "/dev",
-      "--proc", "/proc",
-      "--tmpfs", "/tmp",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/tmp",
     ];
     for (const path of this.#hide) jail.push("--tmpfs", path);
     // The deno executable may live under a hidden folder (e.g. an npm cache in HOME).
-    if (program === "deno" && this.#denoPath.includes("/")) jail.push("--ro-bind", this.#denoPath, this.#denoPath);
+    if (program === "deno" && this.#denoPath.includes("/")) {
+      jail.push("--ro-bind", this.#denoPath, this.#denoPath);
+    }
     jail.push("--bind", request.cwd, request.cwd);
     for (const path of request.writable ?? []) jail.push("--bind", path, path);
     jail.push(
       "--unshare-all",
       "--die-with-parent",
       "--new-session",
-      "--chdir", request.cwd,
+      "--chdir",
+      request.cwd,
       "--",
     );
     return [...jail, ...limited];
@@ -224,16 +234,36 @@ export class Runner {
  * Find out once what isolation this machine allows: bwrap when it can start a jail, rlimits when
  * `prlimit` runs. `wanted: "none"` skips the bwrap probe.
  */
-export async function probeIsolation(wanted: "auto" | "bwrap" | "none" = "auto"): Promise<IsolationInfo> {
+export async function probeIsolation(
+  wanted: "auto" | "bwrap" | "none" = "auto",
+): Promise<IsolationInfo> {
   const rlimits = await succeeds("prlimit", ["--nofile=64", "--", "true"]);
-  if (wanted === "none") return { level: "process", rlimits, reason: "isolation \"none\" was requested" };
+  if (wanted === "none") {
+    return { level: "process", rlimits, reason: 'isolation "none" was requested' };
+  }
   const bwrapOk = await succeeds("bwrap", [
-    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-    "--unshare-all", "--die-with-parent", "--new-session", "--", "true",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    "--",
+    "true",
   ]);
   if (bwrapOk) return { level: "bwrap", rlimits };
   const reason = "bwrap is not installed or cannot create namespaces here";
-  if (wanted === "bwrap") throw new SandboxError(`Cannot use bwrap isolation: ${reason}; install bubblewrap or pass --isolation auto`);
+  if (wanted === "bwrap") {
+    throw new SandboxError(
+      `Cannot use bwrap isolation: ${reason}; install bubblewrap or pass --isolation auto`,
+    );
+  }
   return { level: "process", rlimits, reason };
 }
 

@@ -6,7 +6,7 @@
 import { dirname } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
-import type { RunResult, Runner } from "./runner.ts";
+import type { Runner, RunResult } from "./runner.ts";
 
 /** What to run. */
 export interface TestRunRequest {
@@ -81,7 +81,13 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       else if (outcome === "skipped") counts.skipped++;
       else counts.failed++;
     }
-    return { result, tests, counts, reportFound: report !== null, display: testCommandLine(request.runner, targets) };
+    return {
+      result,
+      tests,
+      counts,
+      reportFound: report !== null,
+      display: testCommandLine(request.runner, targets),
+    };
   } finally {
     await Deno.remove(reportDir, { recursive: true });
   }
@@ -93,20 +99,42 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
       return ["python3", "-I", "-B", "-u", "-c", UNITTEST_REPORTER, report, ...targets];
     case "pytest":
       return [
-        "python3", "-I", "-B", "-u", "-c", PYTEST_MAIN, "-q", "-p", "no:cacheprovider",
-        `--junitxml=${report}`, "-o", "junit_family=xunit1", ...targets,
+        "python3",
+        "-I",
+        "-B",
+        "-u",
+        "-c",
+        PYTEST_MAIN,
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        `--junitxml=${report}`,
+        "-o",
+        "junit_family=xunit1",
+        ...targets,
       ];
     case "deno_test": {
       const files = [...new Set(targets.map((t) => t.split("::")[0]))];
-      const names = targets.filter((t) => t.includes("::")).map((t) => t.split("::").slice(1).join("::"));
+      const names = targets.filter((t) => t.includes("::")).map((t) =>
+        t.split("::").slice(1).join("::")
+      );
       const filter = names.length > 0
         ? [`--filter=/^(${names.map(escapeRegExp).join("|")})$/`]
         : [];
       return [
-        "deno", "test", "--no-config", "--no-lock", "--no-check", "--cached-only", "--no-prompt",
-        `--allow-read=${dir}`, `--allow-write=${dir}`,
+        "deno",
+        "test",
+        "--no-config",
+        "--no-lock",
+        "--no-check",
+        "--cached-only",
+        "--no-prompt",
+        `--allow-read=${dir}`,
+        `--allow-write=${dir}`,
         "--v8-flags=--max-old-space-size=512",
-        `--junit-path=${report}`, ...filter, ...files,
+        `--junit-path=${report}`,
+        ...filter,
+        ...files,
       ];
     }
   }
@@ -116,7 +144,10 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
 export function testCommandLine(runner: RunnerName, targets: string[]): string {
   switch (runner) {
     case "unittest":
-      return `python3 -m unittest ${targets.map((t) => t.replace(/\.py(::|$)/, "$1").replaceAll("/", ".").replaceAll("::", ".")).join(" ")}`;
+      return `python3 -m unittest ${
+        targets.map((t) => t.replace(/\.py(::|$)/, "$1").replaceAll("/", ".").replaceAll("::", "."))
+          .join(" ")
+      }`;
     case "pytest":
       return `python3 -m pytest ${targets.join(" ")}`;
     case "deno_test":
@@ -171,7 +202,8 @@ function worst(a: TestOutcome | undefined, b: TestOutcome): TestOutcome {
  * `python3 -m pytest` with the repository root on sys.path, which `-I` leaves off. (`-o
  * pythonpath=.` would do it, but pytest 7 fails an assertion when the repository has no ini file.)
  */
-const PYTEST_MAIN = "import os, sys; sys.path.insert(0, os.getcwd()); import pytest; sys.exit(pytest.main())";
+const PYTEST_MAIN =
+  "import os, sys; sys.path.insert(0, os.getcwd()); import pytest; sys.exit(pytest.main())";
 
 /**
  * Runs unittest targets (`path.py` or `path.py::Class::test`) and writes `{test_id: outcome}`

@@ -29,7 +29,10 @@ export function loadTask(dir: string): Task {
   }
   const parsed = TaskSpecSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new TaskError("task_invalid", parsed.error.issues.map((i) => `${label}: ${formatIssue(i)}`));
+    throw new TaskError(
+      "task_invalid",
+      parsed.error.issues.map((i) => `${label}: ${formatIssue(i)}`),
+    );
   }
   const spec = parsed.data;
   const task: Task = {
@@ -53,7 +56,9 @@ export function loadTasks(root: string, ids?: string[]): Task[] {
     throw new TaskError(
       "task_not_found",
       missing.map((id) =>
-        `${displayPath(join(root, id))}: no such task; run "tasks" to list the ${available.length} available`
+        `${
+          displayPath(join(root, id))
+        }: no such task; run "tasks" to list the ${available.length} available`
       ),
     );
   }
@@ -87,7 +92,9 @@ function checkTaskFiles(task: Task): string[] {
   const problems: string[] = [];
   const folder = task.dir.split("/").pop();
   if (spec.id !== folder) {
-    problems.push(`id: "${spec.id}" does not match the folder name "${folder}"; rename one of them`);
+    problems.push(
+      `id: "${spec.id}" does not match the folder name "${folder}"; rename one of them`,
+    );
   }
   const expectedLanguage = spec.runner === "deno_test" ? "typescript" : "python";
   if (spec.language !== expectedLanguage) {
@@ -96,7 +103,9 @@ function checkTaskFiles(task: Task): string[] {
     );
   }
   if (!isDir(task.repoDir)) {
-    problems.push(`repo/: folder not found; put the starting repository in ${displayPath(task.repoDir)}`);
+    problems.push(
+      `repo/: folder not found; put the starting repository in ${displayPath(task.repoDir)}`,
+    );
     return problems;
   }
   const defined = new Set<string>();
@@ -106,7 +115,9 @@ function checkTaskFiles(task: Task): string[] {
       problems.push(`visible_tests[${i}]: "${path}" not found in repo/; add it or fix the path`);
       return;
     }
-    for (const id of discoverTestIds(path, readFileSync(file, "utf8"), spec.runner)) defined.add(id);
+    for (const id of discoverTestIds(path, readFileSync(file, "utf8"), spec.runner)) {
+      defined.add(id);
+    }
   });
   spec.hidden_tests.forEach((path, i) => {
     const file = join(task.hiddenDir, path);
@@ -119,7 +130,9 @@ function checkTaskFiles(task: Task): string[] {
         `hidden_tests[${i}]: "${path}" also exists in repo/, so the agent would see it; rename one`,
       );
     }
-    for (const id of discoverTestIds(path, readFileSync(file, "utf8"), spec.runner)) defined.add(id);
+    for (const id of discoverTestIds(path, readFileSync(file, "utf8"), spec.runner)) {
+      defined.add(id);
+    }
   });
   for (const list of ["fail_to_pass", "pass_to_pass"] as const) {
     spec[list].forEach((id, i) => {
@@ -144,7 +157,8 @@ function checkTaskFiles(task: Task): string[] {
 
 function formatIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.reduce<string>(
-    (acc, key) => typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key),
+    (acc, key) =>
+      typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key),
     "",
   );
   const where = path || "(top level)";

@@ -28,7 +28,12 @@ export interface TrajectoryRecord {
   policy: { name: string; model: string | null; sampling: Record<string, unknown> };
   env_version: string;
   isolation: IsolationLevel;
-  task: { language: TaskSpec["language"]; difficulty: TaskSpec["difficulty"]; kind: TaskSpec["kind"]; max_turns: number };
+  task: {
+    language: TaskSpec["language"];
+    difficulty: TaskSpec["difficulty"];
+    kind: TaskSpec["kind"];
+    max_turns: number;
+  };
   tools: ToolSchema[];
   messages: ChatMessage[];
   turns: TurnRecord[];
@@ -41,7 +46,13 @@ export interface TrajectoryRecord {
   reward: Reward | null;
   training: TrainingView;
   usage: { prompt_tokens: number; completion_tokens: number };
-  timings: { started_at: string; wall_ms: number; model_ms: number; env_ms: number; grade_ms: number };
+  timings: {
+    started_at: string;
+    wall_ms: number;
+    model_ms: number;
+    env_ms: number;
+    grade_ms: number;
+  };
 }
 
 /** Identity of a sample within a run. */
@@ -81,7 +92,12 @@ export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRec
     policy: parts.policy,
     env_version: parts.env_version,
     isolation: parts.isolation,
-    task: { language: spec.language, difficulty: spec.difficulty, kind: spec.kind, max_turns: episode.limits.max_turns },
+    task: {
+      language: spec.language,
+      difficulty: spec.difficulty,
+      kind: spec.kind,
+      max_turns: episode.limits.max_turns,
+    },
     tools: episode.schemas,
     messages: episode.messages,
     turns: episode.turns,

@@ -36,7 +36,9 @@ export interface RunSummary {
 export function summarize(records: TrajectoryRecord[]): RunSummary {
   const byTask = new Map<string, TrajectoryRecord[]>();
   for (const r of records) byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), r]);
-  const perTask: TaskSummary[] = [...byTask.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([id, rs]) => ({
+  const perTask: TaskSummary[] = [...byTask.entries()].sort(([a], [b]) => a.localeCompare(b)).map((
+    [id, rs],
+  ) => ({
     task_id: id,
     samples: rs.length,
     mean_reward: round(mean(rs.map(reward))),
@@ -51,13 +53,18 @@ export function summarize(records: TrajectoryRecord[]): RunSummary {
     tasks: perTask.length,
     mean_reward: round(mean(records.map(reward))),
     pass_at_1: round(mean(perTask.map((t) => passAtK(t.samples, t.resolved, 1)))),
-    pass_at_k: k > 1 ? { k, value: round(mean(perTask.map((t) => passAtK(t.samples, t.resolved, k)))) } : null,
+    pass_at_k: k > 1
+      ? { k, value: round(mean(perTask.map((t) => passAtK(t.samples, t.resolved, k)))) }
+      : null,
     stop_reasons: count(records.map((r) => r.stop_reason)),
     tokens: {
       prompt: records.reduce((n, r) => n + r.usage.prompt_tokens, 0),
       completion: records.reduce((n, r) => n + r.usage.completion_tokens, 0),
     },
-    wall_ms: { total_sample: wall, mean_sample: Math.round(records.length ? wall / records.length : 0) },
+    wall_ms: {
+      total_sample: wall,
+      mean_sample: Math.round(records.length ? wall / records.length : 0),
+    },
     per_task: perTask,
   };
 }

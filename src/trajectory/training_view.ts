@@ -64,10 +64,13 @@ export function buildTrainingView(
   }
   const missing = turns.findIndex((t) => !t?.prompt_ids || !t?.completion_ids);
   if (missing !== -1) {
-    view.reason = `the server returned no token ids for turn ${missing} (vLLM: run a version that supports "return_token_ids"); patchgym does not re-tokenize`;
+    view.reason =
+      `the server returned no token ids for turn ${missing} (vLLM: run a version that supports "return_token_ids"); patchgym does not re-tokenize`;
     return view;
   }
-  const withLogprobs = turns.every((t) => t!.logprobs && t!.logprobs.length === t!.completion_ids!.length);
+  const withLogprobs = turns.every((t) =>
+    t!.logprobs && t!.logprobs.length === t!.completion_ids!.length
+  );
   let segment: TrainingSegment | null = null;
   const lastTurn = turns.length - 1;
   turns.forEach((tokens, index) => {
@@ -85,7 +88,13 @@ export function buildTrainingView(
       }
     }
     if (segment === null) {
-      segment = { first_turn: index, prompt_ids: [...prompt], response_ids: [], loss_mask: [], rollout_logprobs: withLogprobs ? [] : null };
+      segment = {
+        first_turn: index,
+        prompt_ids: [...prompt],
+        response_ids: [],
+        loss_mask: [],
+        rollout_logprobs: withLogprobs ? [] : null,
+      };
       view.segments.push(segment);
     }
     append(segment, completion, trainableTurn ? 1 : 0, withLogprobs ? tokens!.logprobs! : null);
@@ -97,7 +106,12 @@ export function buildTrainingView(
   return view;
 }
 
-function append(segment: TrainingSegment, ids: number[], mask: 0 | 1, logprobs: number[] | null): void {
+function append(
+  segment: TrainingSegment,
+  ids: number[],
+  mask: 0 | 1,
+  logprobs: number[] | null,
+): void {
   for (let i = 0; i < ids.length; i++) {
     segment.response_ids.push(ids[i]);
     segment.loss_mask.push(mask);

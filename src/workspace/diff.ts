@@ -73,7 +73,9 @@ export function fileDiff(
     } differ\n`;
   }
   const patch = structuredPatch(path, path, oldText, newText, "", "", { context: 3 });
-  let body = `--- ${before ? `a/${path}` : "/dev/null"}\n+++ ${after ? `b/${path}` : "/dev/null"}\n`;
+  let body = `--- ${before ? `a/${path}` : "/dev/null"}\n+++ ${
+    after ? `b/${path}` : "/dev/null"
+  }\n`;
   for (const hunk of patch.hunks) {
     const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
     const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;

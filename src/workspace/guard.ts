@@ -8,7 +8,11 @@ import { lstatSync, realpathSync, statSync } from "node:fs";
 import { posix } from "node:path";
 
 /** Why a path was refused. */
-export type GuardCode = "invalid_input" | "path_outside_workspace" | "path_not_allowed" | "not_found";
+export type GuardCode =
+  | "invalid_input"
+  | "path_outside_workspace"
+  | "path_not_allowed"
+  | "not_found";
 
 /** A resolved path or the reason it was refused. */
 export type GuardResult =
@@ -29,7 +33,12 @@ const VCS_DIRS = new Set([".git", ".hg", ".svn"]);
  */
 export function guardPath(root: string, path: string, options: GuardOptions = {}): GuardResult {
   if (typeof path !== "string" || path.trim() === "" || path.includes("\0")) {
-    return refuse("invalid_input", `Path ${JSON.stringify(path)} is empty or contains a NUL byte; give a path relative to the workspace root such as "src/app.py"`);
+    return refuse(
+      "invalid_input",
+      `Path ${
+        JSON.stringify(path)
+      } is empty or contains a NUL byte; give a path relative to the workspace root such as "src/app.py"`,
+    );
   }
   const given = path.replaceAll("\\", "/");
   if (given.startsWith("/") || given.startsWith("~") || /^[A-Za-z]:/.test(given)) {
@@ -40,10 +49,16 @@ export function guardPath(root: string, path: string, options: GuardOptions = {}
   }
   const rel = posix.normalize(given).replace(/\/+$/, "") || ".";
   if (rel === ".." || rel.startsWith("../")) {
-    return refuse("path_outside_workspace", `Path "${path}" leaves the workspace through ".."; use a path inside the workspace`);
+    return refuse(
+      "path_outside_workspace",
+      `Path "${path}" leaves the workspace through ".."; use a path inside the workspace`,
+    );
   }
   if (rel.split("/").some((part) => VCS_DIRS.has(part))) {
-    return refuse("path_not_allowed", `Path "${path}" is inside version-control data, which tools do not touch; work on the project files instead`);
+    return refuse(
+      "path_not_allowed",
+      `Path "${path}" is inside version-control data, which tools do not touch; work on the project files instead`,
+    );
   }
   const target = rel === "." ? root : `${root}/${rel}`;
   let exists = true;
@@ -54,7 +69,10 @@ export function guardPath(root: string, path: string, options: GuardOptions = {}
   }
   if (!exists) {
     if (!options.allowMissing) {
-      return refuse("not_found", `Path "${rel}" does not exist; list the files to see what is there`);
+      return refuse(
+        "not_found",
+        `Path "${rel}" does not exist; list the files to see what is there`,
+      );
     }
     // The deepest existing ancestor decides where a new file would land.
     let parent = posix.dirname(rel);
@@ -69,23 +87,38 @@ export function guardPath(root: string, path: string, options: GuardOptions = {}
     const parentAbs = parent === "." ? root : `${root}/${parent}`;
     const realParent = safeRealpath(parentAbs);
     if (realParent === null || !inside(root, realParent)) {
-      return refuse("path_outside_workspace", `Path "${path}" resolves outside the workspace through a symlink; use a path inside the workspace`);
+      return refuse(
+        "path_outside_workspace",
+        `Path "${path}" resolves outside the workspace through a symlink; use a path inside the workspace`,
+      );
     }
     if (!statSync(realParent).isDirectory()) {
       return refuse("invalid_input", `Cannot create "${rel}": "${parent}" is a file, not a folder`);
     }
-    return { ok: true, abs: realParent + target.slice(parentAbs.length), rel, exists: false, isDir: false };
+    return {
+      ok: true,
+      abs: realParent + target.slice(parentAbs.length),
+      rel,
+      exists: false,
+      isDir: false,
+    };
   }
   const real = safeRealpath(target);
   if (real === null) {
     return refuse("not_found", `Path "${rel}" is a broken symlink; remove it or use another path`);
   }
   if (!inside(root, real)) {
-    return refuse("path_outside_workspace", `Path "${path}" resolves outside the workspace through a symlink; use a path inside the workspace`);
+    return refuse(
+      "path_outside_workspace",
+      `Path "${path}" resolves outside the workspace through a symlink; use a path inside the workspace`,
+    );
   }
   const stat = statSync(real);
   if (!stat.isFile() && !stat.isDirectory()) {
-    return refuse("path_not_allowed", `Path "${rel}" is a device, socket or pipe, not a regular file; tools only work on files and folders`);
+    return refuse(
+      "path_not_allowed",
+      `Path "${rel}" is a device, socket or pipe, not a regular file; tools only work on files and folders`,
+    );
   }
   return { ok: true, abs: real, rel, exists: true, isDir: stat.isDirectory() };
 }

@@ -65,7 +65,9 @@ export function snapshotDir(dir: string): Snapshot {
         const mode = Deno.statSync(abs).mode ?? 0o644;
         files.push({ path, content: readFileSync(abs), mode: mode & 0o777 });
       } else {
-        throw new Error(`Cannot snapshot "${join(dir, path)}": only regular files and folders are allowed`);
+        throw new Error(
+          `Cannot snapshot "${join(dir, path)}": only regular files and folders are allowed`,
+        );
       }
     }
   };

@@ -4,7 +4,7 @@
  */
 import { realpathSync } from "node:fs";
 import { diffTree, type WorkspaceDiff } from "./diff.ts";
-import { guardPath, type GuardOptions, type GuardResult } from "./guard.ts";
+import { type GuardOptions, guardPath, type GuardResult } from "./guard.ts";
 import { type Snapshot, writeSnapshot } from "./snapshot.ts";
 
 /** Options for {@linkcode createWorkspace}. */
