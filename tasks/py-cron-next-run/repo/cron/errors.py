@@ -1,0 +1,5 @@
+"""Cron errors."""
+
+
+class CronError(ValueError):
+    """Invalid cron expression, or a schedule that never fires."""
