@@ -87,7 +87,10 @@ export class Episode {
   stopReason: StopReason | null = null;
   error: { code: string; message: string } | null = null;
   submission: Submission | null = null;
-  /** Tokens of the conversation as of the latest turn (prompt + completion), when the server said. */
+  /**
+   * Tokens of the conversation so far: the latest turn's prompt + completion as the server counted
+   * them (estimated when it did not), plus an estimate for the tool results appended since.
+   */
   contextTokens = 0;
   modelMs = 0;
   envMs = 0;
@@ -166,8 +169,11 @@ export class Episode {
   async act(turn: PolicyTurn): Promise<ChatMessage[]> {
     if (this.done) throw new Error(`Episode already ended (${this.stopReason})`);
     this.modelMs += turn.latency_ms;
-    if (turn.usage) this.contextTokens = turn.usage.prompt_tokens + turn.usage.completion_tokens;
     this.messages.push(turn.message);
+    // The server's count when it gives one; otherwise an estimate (4 characters a token).
+    const conversation = turn.usage
+      ? turn.usage.prompt_tokens + turn.usage.completion_tokens
+      : estimateTokens(this.messages);
     const observation: ChatMessage[] = [];
     const [call, ...extra] = turn.calls;
     let tool: ToolRecord | null = null;
@@ -209,6 +215,7 @@ export class Episode {
       }
     }
     this.messages.push(...observation);
+    this.contextTokens = conversation + estimateTokens(observation);
     this.turns.push({
       index: this.turns.length,
       model: {
@@ -235,6 +242,16 @@ export class Episode {
       t.tool?.code === "unknown_tool"
     ).length;
   }
+}
+
+/** A rough token count (4 characters a token) for limits when the server gives no usage. */
+function estimateTokens(messages: ChatMessage[]): number {
+  let chars = 0;
+  for (const m of messages) {
+    chars += (m.content ?? "").length;
+    if (m.role === "assistant") chars += JSON.stringify(m.tool_calls ?? []).length;
+  }
+  return Math.ceil(chars / 4);
 }
 
 function parseArguments(text: string): unknown {

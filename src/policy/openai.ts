@@ -159,7 +159,20 @@ export class OpenAIPolicy implements Policy {
           : `network error: ${(error as Error).message}`;
         continue;
       }
-      const text = await response.text().catch(() => "");
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        if (episodeSignal?.aborted) {
+          throw new PolicyError("Model request cancelled: the episode ran out of time", {
+            cause: error,
+          });
+        }
+        lastProblem = timeout.aborted
+          ? `request timed out after ${o.requestTimeoutMs} ms while reading the response`
+          : `network error while reading the response: ${(error as Error).message}`;
+        continue;
+      }
       if (response.ok) {
         try {
           return JSON.parse(text);
@@ -193,7 +206,9 @@ export class OpenAIPolicy implements Policy {
       },
     }));
     const parseErrors: string[] = [];
-    let native = calls.length > 0;
+    // Calls found in the text stay in the text: also adding them as tool_calls would make the
+    // next prompt render them twice.
+    const native = calls.length > 0;
     if (calls.length === 0 && content) {
       const text = parseTextToolCalls(content);
       reasoning ??= text.reasoning;
@@ -203,7 +218,6 @@ export class OpenAIPolicy implements Policy {
         type: "function",
         function: { name: call.name, arguments: JSON.stringify(call.arguments) },
       }));
-      native = !this.textToolCalls && calls.length > 0;
     }
     const assistant: ChatMessage = {
       role: "assistant",

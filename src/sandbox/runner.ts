@@ -66,6 +66,8 @@ export interface RunRequest {
   writable?: string[];
   /** Extra environment variables on top of the fixed scrubbed set. */
   env?: Record<string, string>;
+  /** Bytes written to the child's stdin, which is then closed (default: no stdin at all). */
+  stdin?: Uint8Array;
 }
 
 /** What a child did. A non-zero exit is data, not an error. */
@@ -116,7 +118,7 @@ export class Runner {
         cwd: request.cwd,
         env: this.#env(request),
         clearEnv: true,
-        stdin: "null",
+        stdin: request.stdin ? "piped" : "null",
         stdout: "piped",
         stderr: "piped",
         detached: true,
@@ -125,6 +127,12 @@ export class Runner {
       throw new SandboxError(`Cannot start "${argv[0]}" for "${program}": ${String(error)}`, {
         cause: error,
       });
+    }
+    if (request.stdin) {
+      const writer = child.stdin.getWriter();
+      // A child that exits without reading its stdin must not fail the run.
+      await writer.write(request.stdin).catch(() => {});
+      await writer.close().catch(() => {});
     }
     const cap = request.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES;
     const stdout = new CappedReader(child.stdout, cap);

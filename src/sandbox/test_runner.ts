@@ -6,6 +6,7 @@
 import { dirname } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
+import { PYTEST_REPORTER, UNITTEST_REPORTER } from "./_python_reporter.ts";
 import type { Runner, RunResult } from "./runner.ts";
 
 /** What to run. */
@@ -31,6 +32,8 @@ export interface TestRun {
   counts: { passed: number; failed: number; skipped: number };
   /** Whether the runner wrote a report at all (no report: it crashed, timed out or was killed). */
   reportFound: boolean;
+  /** Why the report cannot be trusted fully (forged signature, tampering), or null. */
+  reportProblem: string | null;
   /** The command as a person would type it (for the model's benefit). */
   display: string;
 }
@@ -56,13 +59,17 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
   try {
     const reportPath = `${reportDir}/report`;
     const targets = request.selector ? [request.selector] : request.files;
-    const argv = commandFor(request.runner, request.dir, targets, reportPath);
+    const python = request.runner !== "deno_test";
+    const key = python ? randomHex(32) : "";
     const result = await sandbox.run({
-      argv,
+      argv: commandFor(request.runner, request.dir, targets, reportPath),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
       maxOutputBytes: request.maxOutputBytes,
+      ...(python
+        ? { stdin: encoder.encode(`${JSON.stringify({ key, report: reportPath, targets })}\n`) }
+        : {}),
     });
     let report: string | null = null;
     try {
@@ -70,7 +77,25 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
     } catch {
       report = null;
     }
-    const tests = report === null ? new Map() : readReport(request.runner, report, request.files);
+    let reportProblem: string | null = null;
+    let tests = new Map<string, TestOutcome>();
+    if (report !== null) {
+      if (python) {
+        const verified = await verifySigned(report, key);
+        if (verified === null) {
+          reportProblem = "the test report is not signed by patchgym's reporter";
+        } else {
+          tests = pythonOutcomes(verified.outcomes, request.files);
+          if (verified.tampered.length > 0) {
+            reportProblem = `the code under test replaced parts of the test framework: ${
+              verified.tampered.slice(0, 5).join(", ")
+            }`;
+          }
+        }
+      } else {
+        tests = denoOutcomes(report);
+      }
+    }
     if (request.selector) {
       // deno test lists tests its --filter left out as skipped; they were not selected, so drop them.
       for (const id of [...tests.keys()]) if (!selects(request.selector, id)) tests.delete(id);
@@ -85,7 +110,8 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       result,
       tests,
       counts,
-      reportFound: report !== null,
+      reportFound: report !== null && !reportProblem?.includes("not signed"),
+      reportProblem,
       display: testCommandLine(request.runner, targets),
     };
   } finally {
@@ -96,23 +122,9 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
 function commandFor(runner: RunnerName, dir: string, targets: string[], report: string): string[] {
   switch (runner) {
     case "unittest":
-      return ["python3", "-I", "-B", "-u", "-c", UNITTEST_REPORTER, report, ...targets];
+      return ["python3", "-I", "-B", "-u", "-c", UNITTEST_REPORTER];
     case "pytest":
-      return [
-        "python3",
-        "-I",
-        "-B",
-        "-u",
-        "-c",
-        PYTEST_MAIN,
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        `--junitxml=${report}`,
-        "-o",
-        "junit_family=xunit1",
-        ...targets,
-      ];
+      return ["python3", "-I", "-B", "-u", "-c", PYTEST_REPORTER];
     case "deno_test": {
       const files = [...new Set(targets.map((t) => t.split("::")[0]))];
       const names = targets.filter((t) => t.includes("::")).map((t) =>
@@ -159,26 +171,78 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
-/** Map a report to test ids (`file::Class::name` or `file::name`). */
-function readReport(runner: RunnerName, report: string, files: string[]): Map<string, TestOutcome> {
+/** Test ids (`file::name`) from a deno test JUnit report. */
+function denoOutcomes(report: string): Map<string, TestOutcome> {
   const tests = new Map<string, TestOutcome>();
-  if (runner === "unittest") {
-    let parsed: Record<string, TestOutcome>;
-    try {
-      parsed = JSON.parse(report);
-    } catch {
-      return tests;
-    }
-    for (const [id, outcome] of Object.entries(parsed)) tests.set(pythonId(id, files), outcome);
-    return tests;
-  }
   for (const testcase of parseJunit(report)) {
-    const id = runner === "deno_test"
-      ? `${testcase.classname.replace(/^\.\//, "")}::${testcase.name}`
-      : pythonId(`${testcase.classname}.${testcase.name}`, files);
+    const id = `${testcase.classname.replace(/^\.\//, "")}::${testcase.name}`;
     tests.set(id, worst(tests.get(id), testcase.outcome));
   }
   return tests;
+}
+
+/** Test ids from a Python report: pytest node ids as they are, unittest dotted ids mapped. */
+function pythonOutcomes(
+  outcomes: Record<string, TestOutcome>,
+  files: string[],
+): Map<string, TestOutcome> {
+  const tests = new Map<string, TestOutcome>();
+  for (const [id, outcome] of Object.entries(outcomes)) {
+    const key = id.includes("::") || id.endsWith(".py") ? id : pythonId(id, files);
+    tests.set(key, worst(tests.get(key), outcome));
+  }
+  return tests;
+}
+
+/** The signed payload of a Python report, or null when the signature does not verify. */
+async function verifySigned(
+  text: string,
+  keyHex: string,
+): Promise<{ outcomes: Record<string, TestOutcome>; tampered: string[] } | null> {
+  try {
+    const { payload, mac } = JSON.parse(text);
+    if (typeof payload !== "string" || typeof mac !== "string") return null;
+    const key = await crypto.subtle.importKey(
+      "raw",
+      fromHex(keyHex),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      [
+        "verify",
+      ],
+    );
+    if (!await crypto.subtle.verify("HMAC", key, fromHex(mac), encoder.encode(payload))) {
+      return null;
+    }
+    const parsed = JSON.parse(payload);
+    const outcomes: Record<string, TestOutcome> = {};
+    for (const [id, outcome] of Object.entries(parsed.outcomes ?? {})) {
+      if (
+        outcome === "passed" || outcome === "failed" || outcome === "error" || outcome === "skipped"
+      ) {
+        outcomes[id] = outcome;
+      }
+    }
+    return {
+      outcomes,
+      tampered: Array.isArray(parsed.tampered) ? parsed.tampered.map(String) : [],
+    };
+  } catch {
+    return null;
+  }
+}
+
+const encoder = new TextEncoder();
+
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) =>
+    b.toString(16).padStart(2, "0")
+  ).join("");
+}
+
+function fromHex(hex: string): Uint8Array<ArrayBuffer> {
+  if (!/^([0-9a-f]{2})*$/.test(hex)) throw new Error("not hex");
+  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 }
 
 /** `tests.test_x.Class.test_y` to `tests/test_x.py::Class::test_y`, using the known files. */
@@ -197,61 +261,3 @@ const SEVERITY: Record<TestOutcome, number> = { passed: 0, skipped: 1, failed: 2
 function worst(a: TestOutcome | undefined, b: TestOutcome): TestOutcome {
   return a === undefined || SEVERITY[b] > SEVERITY[a] ? b : a;
 }
-
-/**
- * `python3 -m pytest` with the repository root on sys.path, which `-I` leaves off. (`-o
- * pythonpath=.` would do it, but pytest 7 fails an assertion when the repository has no ini file.)
- */
-const PYTEST_MAIN =
-  "import os, sys; sys.path.insert(0, os.getcwd()); import pytest; sys.exit(pytest.main())";
-
-/**
- * Runs unittest targets (`path.py` or `path.py::Class::test`) and writes `{test_id: outcome}`
- * JSON to argv[1]. Subtest failures fail their test; import errors are printed and recorded.
- */
-const UNITTEST_REPORTER = String.raw`
-import json, os, sys, unittest
-report, targets = sys.argv[1], sys.argv[2:]
-sys.path.insert(0, os.getcwd())
-outcomes = {}
-def record(test, outcome):
-    tid = test.id() if hasattr(test, "id") else str(test)
-    order = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
-    if order[outcome] >= order.get(outcomes.get(tid, "passed"), 0):
-        outcomes[tid] = outcome
-class Result(unittest.TextTestResult):
-    def addSuccess(self, test):
-        super().addSuccess(test); record(test, "passed")
-    def addFailure(self, test, err):
-        super().addFailure(test, err); record(test, "failed")
-    def addError(self, test, err):
-        super().addError(test, err); record(test, "error")
-    def addSkip(self, test, reason):
-        super().addSkip(test, reason); record(test, "skipped")
-    def addExpectedFailure(self, test, err):
-        super().addExpectedFailure(test, err); record(test, "passed")
-    def addUnexpectedSuccess(self, test):
-        super().addUnexpectedSuccess(test); record(test, "failed")
-    def addSubTest(self, test, subtest, err):
-        super().addSubTest(test, subtest, err)
-        if err is not None:
-            record(test, "failed" if issubclass(err[0], test.failureException) else "error")
-suite = unittest.TestSuite()
-loader = unittest.TestLoader()
-load_failed = False
-for target in targets:
-    path, _, rest = target.partition("::")
-    name = path[:-3].replace("/", ".") + ("." + rest.replace("::", ".") if rest else "")
-    try:
-        suite.addTests(loader.loadTestsFromName(name))
-    except Exception as exc:
-        print(f"Cannot load {target}: {type(exc).__name__}: {exc}", file=sys.stderr)
-        outcomes[target] = "error"
-        load_failed = True
-for error in loader.errors:
-    print(error, file=sys.stderr)
-result = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=Result).run(suite)
-with open(report, "w") as f:
-    json.dump(outcomes, f)
-sys.exit(0 if result.wasSuccessful() and not loader.errors and not load_failed else 1)
-`;

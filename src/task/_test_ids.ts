@@ -32,6 +32,9 @@ function discoverPython(file: string, source: string, runner: RunnerName): strin
 function discoverDeno(file: string, source: string): string[] {
   const ids: string[] = [];
   const pattern = /Deno\.test\(\s*(?:\{\s*name:\s*)?(["'`])((?:\\.|(?!\1).)*)\1/g;
-  for (const match of source.matchAll(pattern)) ids.push(`${file}::${match[2]}`);
+  for (const match of source.matchAll(pattern)) {
+    // The name as deno reports it: escaped quotes and backslashes unescaped.
+    ids.push(`${file}::${match[2].replace(/\\(["'`\\])/g, "$1")}`);
+  }
   return ids;
 }

@@ -100,7 +100,11 @@ export function buildTrainingView(
     append(segment, completion, trainableTurn ? 1 : 0, withLogprobs ? tokens!.logprobs! : null);
   });
   if (view.token_drift && rule === "zero_mask") {
-    for (const s of view.segments) s.loss_mask.fill(0);
+    // Keep the documented invariant: a logprob is 0 wherever the mask is 0.
+    for (const s of view.segments) {
+      s.loss_mask.fill(0);
+      s.rollout_logprobs?.fill(0);
+    }
   }
   view.available = true;
   return view;

@@ -124,7 +124,10 @@ Deno.test("OpenAIPolicy.next() leaves out logprobs and token ids when turned off
       assert.equal("max_tokens" in body, false);
       assert.deepEqual(body.chat_template_kwargs, { x: 1 });
       assert.equal(turn.tokens, null);
-      assert.deepEqual(turn.usage, { prompt_tokens: fake.served[0].prompt_ids.length, completion_tokens: 3 });
+      assert.deepEqual(turn.usage, {
+        prompt_tokens: fake.served[0].prompt_ids.length,
+        completion_tokens: 3,
+      });
     },
   );
 });
@@ -189,7 +192,9 @@ Deno.test("OpenAIPolicy.next() stringifies object arguments and names calls with
     choices: [{
       message: {
         content: null,
-        tool_calls: [{ function: { name: "run_tests", arguments: { selector: "tests/test_summary.py" } } }],
+        tool_calls: [{
+          function: { name: "run_tests", arguments: { selector: "tests/test_summary.py" } },
+        }],
       },
       finish_reason: "tool_calls",
     }],
@@ -285,7 +290,10 @@ Deno.test("OpenAIPolicy.next() fails with PolicyError after maxRetries + 1 serve
   const errors = Array.from({ length: 3 }, () => ({ status: 500, body: { error: "boom" } }));
   await withPolicy(errors, { maxRetries: 2 }, async (policy, fake) => {
     const error = await policyError(policy.next(request()));
-    assert.match(error.message, /^Model request to http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions failed: HTTP 500: /);
+    assert.match(
+      error.message,
+      /^Model request to http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions failed: HTTP 500: /,
+    );
     assert.match(error.message, /boom/);
     assert.equal(fake.requests.length, 3);
   });
@@ -317,7 +325,10 @@ Deno.test("OpenAIPolicy.next() fails with PolicyError when every attempt times o
 Deno.test("OpenAIPolicy.next() rejects a body that is not JSON as malformed", async () => {
   await withPolicy([{ status: 200, body: "<html>oops" }], {}, async (policy, fake) => {
     const error = await policyError(policy.next(request()));
-    assert.match(error.message, /^Malformed chat completion from http:\/\/127\.0\.0\.1:\d+\/v1: body is not JSON: <html>oops$/);
+    assert.match(
+      error.message,
+      /^Malformed chat completion from http:\/\/127\.0\.0\.1:\d+\/v1: body is not JSON: <html>oops$/,
+    );
     assert.equal(fake.requests.length, 1);
   });
 });

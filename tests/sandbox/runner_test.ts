@@ -1,0 +1,452 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SandboxError } from "../../src/errors.ts";
+import { ALLOWED_PROGRAMS, isAllowedProgram } from "../../src/sandbox/programs.ts";
+import { probeIsolation, Runner } from "../../src/sandbox/runner.ts";
+import { testRunner } from "../_fixtures.ts";
+
+/** Run `fn` with a fresh workspace folder (real path) inside a temp folder. */
+async function withWorkspace(fn: (ws: string, base: string) => Promise<void>): Promise<void> {
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-runner-" }));
+  try {
+    const ws = join(base, "ws");
+    mkdirSync(ws);
+    await fn(ws, base);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+/**
+ * A temp folder outside /tmp: under bwrap /tmp is a private tmpfs, so a folder there is invisible
+ * anyway and would prove nothing about read-only binds or `hide`.
+ */
+async function withOutsideDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const parent = ["/var/tmp", Deno.cwd()].find((p) => existsSync(p) && !p.startsWith("/tmp"))!;
+  const dir = realpathSync(await Deno.makeTempDir({ dir: parent, prefix: ".patchgym-outside-" }));
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Log why a test's assertions were skipped on this machine. */
+function skip(reason: string): void {
+  console.warn(`skipped: ${reason}`);
+}
+
+function python(script: string, ...args: string[]): string[] {
+  return ["python3", "-c", script, ...args];
+}
+
+/** Host pids of processes whose command line contains `token` (through `pgrep`: Deno needs
+ * --allow-all to list /proc). */
+async function pidsWith(token: string): Promise<number[]> {
+  const { stdout } = await new Deno.Command("pgrep", { args: ["-f", token], stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
+}
+
+/** Whether `pid` is a live process (a zombie awaiting its reaper counts as dead). */
+async function alive(pid: number): Promise<boolean> {
+  const { success, stdout } = await new Deno.Command("ps", {
+    args: ["-o", "stat=", "-p", String(pid)],
+    stdout: "piped",
+  }).output();
+  return success && !new TextDecoder().decode(stdout).trim().startsWith("Z");
+}
+
+async function aliveOf(pids: number[]): Promise<number[]> {
+  const live: number[] = [];
+  for (const pid of pids) if (await alive(pid)) live.push(pid);
+  return live;
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return check();
+}
+
+/**
+ * Forks a grandchild that re-executes itself with `<token>-grandchild` in its command line (so
+ * the host can find it) and writes its own pid to `grandchild.pid`; both ignore SIGTERM. The
+ * parent then sleeps ("wait") or exits once the test creates `go` ("exit").
+ */
+const FORKING = `
+import os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if os.fork() == 0:
+    if sys.argv[2] == "setsid":
+        os.setsid()
+    os.execv(sys.executable, [sys.executable, "-c", sys.argv[4], sys.argv[3] + "-grandchild"])
+if sys.argv[1] == "wait":
+    while True:
+        time.sleep(1)
+# Exit only once the test has found the grandchild, leaving it behind.
+while not os.path.exists("go"):
+    time.sleep(0.01)
+print("parent exits")
+`;
+
+const GRANDCHILD = `
+import os, signal, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+with open("grandchild.pid.tmp", "w") as f:
+    f.write(str(os.getpid()))
+os.rename("grandchild.pid.tmp", "grandchild.pid")
+while True:
+    time.sleep(1)
+`;
+
+/**
+ * Run FORKING under `runner`, find the grandchild's host pid while the run is under way, and
+ * return it with every process of the run that was seen.
+ */
+async function runForking(runner: Runner, ws: string, parent: "wait" | "exit", session = "same") {
+  const token = `patchgym-token-${crypto.randomUUID()}`;
+  const running = runner.run({
+    argv: python(FORKING, parent, session, token, GRANDCHILD),
+    cwd: ws,
+    timeoutMs: 1500,
+  });
+  let grandchild: number | undefined;
+  let seen: number[] = [];
+  await waitFor(async () => {
+    if (!existsSync(join(ws, "grandchild.pid"))) return false;
+    seen = await pidsWith(token);
+    [grandchild] = await pidsWith(`${token}-grandchild`);
+    return grandchild !== undefined;
+  }, 5000);
+  writeFileSync(join(ws, "go"), "");
+  const result = await running;
+  if (runner.isolation.level === "process" && grandchild !== undefined) {
+    // Without a PID namespace the pid the grandchild wrote is its host pid.
+    assert.equal(Number(readFileSync(join(ws, "grandchild.pid"), "utf8")), grandchild);
+  }
+  return { result, grandchild, seen };
+}
+
+Deno.test("Runner.run() kills a grandchild that ignores SIGTERM on timeout", async () => {
+  const runner = await testRunner();
+  await withWorkspace(async (ws) => {
+    const { result, grandchild, seen } = await runForking(runner, ws, "wait");
+    assert.ok(grandchild !== undefined, "the grandchild's host pid was not found while it ran");
+    assert.equal(result.timedOut, true);
+    assert.ok(result.durationMs < 1500 + 1500, `took ${result.durationMs} ms`);
+    assert.ok(
+      await waitFor(async () => !(await alive(grandchild!)), 1000),
+      `grandchild ${grandchild} survived`,
+    );
+    assert.deepEqual(await aliveOf(seen), [], "some process of the run survived");
+  });
+});
+
+Deno.test("Runner.run() kills a grandchild left behind when the child exits", async () => {
+  const runner = await testRunner();
+  await withWorkspace(async (ws) => {
+    const { result, grandchild, seen } = await runForking(runner, ws, "exit");
+    assert.ok(grandchild !== undefined, "the grandchild's host pid was not found while it ran");
+    assert.equal(result.timedOut, false);
+    assert.equal(result.exitCode, 0);
+    assert.equal(result.stdout, "parent exits\n");
+    assert.ok(
+      await waitFor(async () => !(await alive(grandchild!)), 1000),
+      `grandchild ${grandchild} survived`,
+    );
+    assert.deepEqual(await aliveOf(seen), [], "some process of the run survived");
+  });
+});
+
+Deno.test("Runner.run() under bwrap also kills a grandchild that left the process group", async () => {
+  const runner = await testRunner();
+  if (runner.isolation.level !== "bwrap") {
+    // Without a PID namespace a setsid() grandchild escapes the process-group kill.
+    return skip(`isolation is "${runner.isolation.level}", not bwrap`);
+  }
+  await withWorkspace(async (ws) => {
+    const { result, grandchild } = await runForking(runner, ws, "wait", "setsid");
+    assert.ok(grandchild !== undefined, "the grandchild's host pid was not found while it ran");
+    assert.equal(result.timedOut, true);
+    assert.ok(
+      await waitFor(async () => !(await alive(grandchild!)), 1000),
+      `grandchild ${grandchild} survived`,
+    );
+  });
+});
+
+Deno.test("Runner.run() caps an output flood, keeping head, tail and a marker", async () => {
+  const runner = await testRunner();
+  await withWorkspace(async (ws) => {
+    const size = 5 * 1024 * 1024;
+    const result = await runner.run({
+      argv: python(
+        `import sys\nsys.stdout.write("HEAD-" + "x" * ${size} + "-TAIL")\nsys.stderr.write("e" * 100)`,
+      ),
+      cwd: ws,
+      timeoutMs: 10_000,
+      maxOutputBytes: 4096,
+    });
+    assert.equal(result.exitCode, 0);
+    assert.equal(result.timedOut, false);
+    assert.equal(result.truncated, true);
+    assert.equal(result.outputBytes, size + 10 + 100);
+    assert.ok(result.stdout.startsWith("HEAD-xxx"));
+    assert.ok(result.stdout.endsWith("xxx-TAIL"));
+    const omitted = size + 10 - 4096;
+    assert.ok(
+      result.stdout.includes(
+        `[... ${omitted} bytes omitted: output capped at 4096 bytes, first and last parts kept ...]`,
+      ),
+      result.stdout.slice(2000, 2200),
+    );
+    assert.ok(result.stdout.length < 4096 + 200);
+    assert.equal(result.stderr, "e".repeat(100));
+  });
+});
+
+Deno.test("Runner.run() keeps output at exactly the cap whole", async () => {
+  const runner = await testRunner();
+  await withWorkspace(async (ws) => {
+    const result = await runner.run({
+      argv: python(`import sys\nsys.stdout.write("a" * 50 + "b" * 50)`),
+      cwd: ws,
+      timeoutMs: 10_000,
+      maxOutputBytes: 100,
+    });
+    assert.equal(result.truncated, false);
+    assert.equal(result.stdout, "a".repeat(50) + "b".repeat(50));
+  });
+});
+
+Deno.test("Runner.run() does not pass the parent's environment to the child", async () => {
+  const runner = await testRunner();
+  Deno.env.set("PATCHGYM_TEST_SECRET", "hunter2");
+  try {
+    await withWorkspace(async (ws) => {
+      const result = await runner.run({
+        argv: python(
+          `import os, json\nprint(json.dumps(dict(os.environ)))`,
+        ),
+        cwd: ws,
+        timeoutMs: 10_000,
+        env: { EXTRA_VAR: "given" },
+      });
+      assert.equal(result.exitCode, 0, result.stderr);
+      const env = JSON.parse(result.stdout);
+      assert.equal(env.PATCHGYM_TEST_SECRET, undefined);
+      assert.ok(!result.stdout.includes("hunter2"));
+      assert.equal(env.EXTRA_VAR, "given");
+      assert.equal(env.PYTHONDONTWRITEBYTECODE, "1");
+      assert.ok(env.PATH.startsWith("/usr/local/bin:/usr/bin:/bin:"), env.PATH);
+      assert.equal(env.HOME, runner.isolation.level === "bwrap" ? "/tmp" : ws);
+    });
+  } finally {
+    Deno.env.delete("PATCHGYM_TEST_SECRET");
+  }
+});
+
+Deno.test("Runner.run() under bwrap blocks network access to the host's loopback", async () => {
+  const runner = await testRunner();
+  if (runner.isolation.level !== "bwrap") {
+    return skip(`isolation is "${runner.isolation.level}", not bwrap; children have network`);
+  }
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const { port } = listener.addr as Deno.NetAddr;
+    await withWorkspace(async (ws) => {
+      const result = await runner.run({
+        argv: python(
+          `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=3)\n    print("connected")\nexcept OSError as e:\n    print("blocked", e)`,
+        ),
+        cwd: ws,
+        timeoutMs: 10_000,
+      });
+      assert.match(result.stdout, /^blocked/, result.stdout + result.stderr);
+    });
+  } finally {
+    listener.close();
+  }
+});
+
+Deno.test("Runner.run() refuses a program that is not allowlisted", async () => {
+  const runner = await testRunner();
+  await withWorkspace(async (ws) => {
+    for (const argv of [["bash", "-c", "echo hi"], ["/usr/bin/python3", "-c", "1"], ["sh"], []]) {
+      await assert.rejects(
+        runner.run({ argv, cwd: ws, timeoutMs: 1000 }),
+        (error: unknown) => {
+          assert.ok(error instanceof SandboxError);
+          assert.equal(error.code, "sandbox_failed");
+          assert.match(error.message, /^Cannot run ".*": not an allowlisted program$/);
+          return true;
+        },
+      );
+    }
+  });
+});
+
+Deno.test("Runner.run() throws SandboxError when the child cannot start", async () => {
+  const runner = await testRunner();
+  await withWorkspace(async (ws) => {
+    await assert.rejects(
+      runner.run({ argv: ["true"], cwd: join(ws, "missing"), timeoutMs: 1000 }),
+      SandboxError,
+    );
+  });
+});
+
+Deno.test("Runner.run() reports a non-zero exit as data", async () => {
+  const runner = await testRunner();
+  await withWorkspace(async (ws) => {
+    const result = await runner.run({
+      argv: python("import sys; sys.exit(3)"),
+      cwd: ws,
+      timeoutMs: 10_000,
+    });
+    assert.equal(result.exitCode, 3);
+    assert.equal(result.timedOut, false);
+    assert.deepEqual(result.argv, python("import sys; sys.exit(3)"));
+  });
+});
+
+Deno.test("Runner.run() under bwrap lets the child write the workspace only", async () => {
+  const runner = await testRunner();
+  if (runner.isolation.level !== "bwrap") {
+    return skip(`isolation is "${runner.isolation.level}", not bwrap; no read-only root`);
+  }
+  await withOutsideDir(async (outside) => {
+    writeFileSync(join(outside, "keep.txt"), "original");
+    await withWorkspace(async (ws, base) => {
+      writeFileSync(join(base, "sibling.txt"), "original");
+      const script = `
+import sys
+for path in sys.argv[1:]:
+    try:
+        with open(path, "w") as f:
+            f.write("changed")
+        print(path, "written")
+    except OSError as e:
+        print(path, "refused", e.errno)
+`;
+      const targets = [
+        join(ws, "made.txt"),
+        join(outside, "keep.txt"),
+        join(outside, "new.txt"),
+        join(base, "sibling.txt"),
+        "/tmp/patchgym-private.txt",
+      ];
+      const result = await runner.run({
+        argv: python(script, ...targets),
+        cwd: ws,
+        timeoutMs: 10_000,
+      });
+      const lines = result.stdout.trim().split("\n");
+      assert.equal(lines[0], `${targets[0]} written`);
+      assert.match(lines[1], / refused 30$/, "EROFS outside the workspace");
+      assert.match(lines[2], / refused 30$/);
+      assert.equal(readFileSync(join(ws, "made.txt"), "utf8"), "changed");
+      assert.equal(readFileSync(join(outside, "keep.txt"), "utf8"), "original");
+      assert.equal(existsSync(join(outside, "new.txt")), false);
+      // The sibling is in /tmp or read-only: either way the host file is untouched.
+      assert.equal(readFileSync(join(base, "sibling.txt"), "utf8"), "original");
+      // /tmp inside the jail is private: the write lands in a tmpfs, not on the host.
+      assert.equal(lines[4], `${targets[4]} written`);
+      assert.equal(existsSync("/tmp/patchgym-private.txt"), false);
+    });
+  });
+});
+
+Deno.test("Runner.run() under bwrap hides the paths in RunnerOptions.hide", async () => {
+  const isolation = await probeIsolation();
+  if (isolation.level !== "bwrap") {
+    return skip(`isolation is "${isolation.level}", not bwrap; hide needs bwrap`);
+  }
+  await withOutsideDir(async (secretDir) => {
+    writeFileSync(join(secretDir, "answer.txt"), "42");
+    const script = `
+import os, sys
+print(os.path.exists(sys.argv[1]), sorted(os.listdir(sys.argv[2])) if os.path.isdir(sys.argv[2]) else None)
+`;
+    const argv = python(script, join(secretDir, "answer.txt"), secretDir);
+    await withWorkspace(async (ws) => {
+      // Control: without hide the file is visible (read-only) to the child.
+      const open = await new Runner({ isolation }).run({ argv, cwd: ws, timeoutMs: 10_000 });
+      assert.equal(open.stdout.trim(), "True ['answer.txt']");
+      const hidden = await new Runner({ isolation, hide: [secretDir] }).run({
+        argv,
+        cwd: ws,
+        timeoutMs: 10_000,
+      });
+      assert.equal(hidden.stdout.trim(), "False []", hidden.stderr);
+    });
+  });
+});
+
+Deno.test("Runner.run() closes stdin and runs in the workspace", async () => {
+  const runner = await testRunner();
+  await withWorkspace(async (ws) => {
+    writeFileSync(join(ws, "here.txt"), "");
+    const result = await runner.run({
+      argv: python(
+        "import os, sys\nprint(repr(sys.stdin.read()))\nprint(os.getcwd())\nprint(os.listdir('.'))",
+      ),
+      cwd: ws,
+      timeoutMs: 10_000,
+    });
+    assert.equal(result.stdout, `''\n${ws}\n['here.txt']\n`);
+    const pwd = await runner.run({ argv: ["pwd"], cwd: ws, timeoutMs: 10_000 });
+    assert.equal(pwd.stdout.trim(), ws);
+  });
+});
+
+Deno.test("Runner.run() applies rlimits", async () => {
+  const isolation = await probeIsolation();
+  if (!isolation.rlimits) {
+    return skip("prlimit is not usable here");
+  }
+  const runner = new Runner({
+    isolation,
+    limits: { openFiles: 77, cpuSeconds: 30, fileSizeBytes: 1_000_000 },
+  });
+  await withWorkspace(async (ws) => {
+    const result = await runner.run({
+      argv: python(
+        "import resource as r\nfor k in ('NOFILE', 'CPU', 'FSIZE', 'AS'):\n    print(k, *r.getrlimit(getattr(r, 'RLIMIT_' + k)))",
+      ),
+      cwd: ws,
+      timeoutMs: 4000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.deepEqual(result.stdout.trim().split("\n"), [
+      "NOFILE 77 77",
+      // CPU seconds follow the timeout (4 s + 1) when that is below the limit.
+      "CPU 5 5",
+      "FSIZE 1000000 1000000",
+      `AS ${4 * 1024 ** 3} ${4 * 1024 ** 3}`,
+    ]);
+    const big = await runner.run({
+      argv: python("open('big', 'wb').write(b'x' * 2_000_000)"),
+      cwd: ws,
+      timeoutMs: 4000,
+    });
+    assert.notEqual(big.exitCode, 0);
+  });
+});
+
+Deno.test("isAllowedProgram() accepts bare allowlisted names only", () => {
+  assert.equal(isAllowedProgram("python3"), true);
+  assert.equal(isAllowedProgram("deno"), true);
+  assert.equal(isAllowedProgram("/usr/bin/python3"), false);
+  assert.equal(isAllowedProgram("bash"), false);
+  assert.equal(isAllowedProgram("sh"), false);
+  assert.equal(isAllowedProgram(""), false);
+  for (const shell of ["sh", "bash", "env", "xargs", "find", "bwrap", "prlimit"]) {
+    assert.equal(ALLOWED_PROGRAMS.has(shell), false, shell);
+  }
+});

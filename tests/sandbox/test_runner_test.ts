@@ -1,0 +1,511 @@
+import assert from "node:assert/strict";
+import { existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { checkSelector, runTests, type TestRun } from "../../src/sandbox/test_runner.ts";
+import type { RunnerName } from "../../src/task/spec.ts";
+import { testRunner, writeFiles } from "../_fixtures.ts";
+
+/** Write `files` as a repository in a temp folder and run its tests there. */
+async function runRepo(
+  runner: RunnerName,
+  files: Record<string, string>,
+  testFiles: string[],
+  selector?: string,
+): Promise<TestRun> {
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-tests-" }));
+  try {
+    const dir = join(base, "repo");
+    writeFiles(dir, files);
+    const run = await runTests(await testRunner(), {
+      runner,
+      dir,
+      files: testFiles,
+      selector,
+      timeoutMs: 20_000,
+    });
+    // The private report folder is removed and never placed inside the repository.
+    assert.deepEqual([...Deno.readDirSync(base)].map((e) => e.name), ["repo"]);
+    return run;
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+function outcomes(run: TestRun): Record<string, string> {
+  return Object.fromEntries([...run.tests].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+function describe(run: TestRun): string {
+  return `exit ${run.result.exitCode}\n${run.result.stdout}\n${run.result.stderr}`;
+}
+
+const PY_CALC = "def add(a, b):\n    return a + b\n";
+
+const UNITTEST_FILE = `import unittest
+from calc import add
+
+
+class CalcTest(unittest.TestCase):
+    def test_pass(self):
+        self.assertEqual(add(1, 2), 3)
+
+    def test_fail(self):
+        self.assertEqual(add(1, 2), 4)
+
+    def test_error(self):
+        raise ValueError("boom")
+
+    @unittest.skip("later")
+    def test_skip(self):
+        pass
+
+    def test_subtest(self):
+        for i in range(3):
+            with self.subTest(i=i):
+                self.assertLess(i, 2)
+
+    @unittest.expectedFailure
+    def test_expected_failure(self):
+        self.assertEqual(add(1, 1), 3)
+`;
+
+const T = "tests/test_calc.py::CalcTest";
+
+Deno.test("runTests() reads per-test unittest outcomes from the report", async () => {
+  const run = await runRepo("unittest", {
+    "calc.py": PY_CALC,
+    "tests/__init__.py": "",
+    "tests/test_calc.py": UNITTEST_FILE,
+  }, ["tests/test_calc.py"]);
+  assert.equal(run.reportFound, true, describe(run));
+  assert.deepEqual(outcomes(run), {
+    [`${T}::test_error`]: "error",
+    [`${T}::test_expected_failure`]: "passed",
+    [`${T}::test_fail`]: "failed",
+    [`${T}::test_pass`]: "passed",
+    [`${T}::test_skip`]: "skipped",
+    [`${T}::test_subtest`]: "failed",
+  });
+  assert.deepEqual(run.counts, { passed: 2, failed: 3, skipped: 1 });
+  assert.equal(run.result.exitCode, 1);
+  assert.equal(run.display, "python3 -m unittest tests.test_calc");
+});
+
+Deno.test("runTests() runs only the selected unittest test", async () => {
+  const run = await runRepo(
+    "unittest",
+    {
+      "calc.py": PY_CALC,
+      "tests/__init__.py": "",
+      "tests/test_calc.py": UNITTEST_FILE,
+    },
+    ["tests/test_calc.py"],
+    `${T}::test_pass`,
+  );
+  assert.deepEqual(outcomes(run), { [`${T}::test_pass`]: "passed" });
+  assert.equal(run.result.exitCode, 0);
+  assert.equal(run.display, "python3 -m unittest tests.test_calc.CalcTest.test_pass");
+});
+
+Deno.test("runTests() reports a unittest file with a syntax error as an error", async () => {
+  const run = await runRepo("unittest", {
+    "tests/__init__.py": "",
+    "tests/test_ok.py":
+      "import unittest\n\nclass A(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+    "tests/test_broken.py":
+      "import unittest\n\nclass B(unittest.TestCase):\n    def test_b(self)\n        pass\n",
+  }, ["tests/test_ok.py", "tests/test_broken.py"]);
+  assert.equal(run.tests.get("tests/test_ok.py::A::test_a"), "passed");
+  assert.equal(run.tests.get("tests/test_broken.py::B::test_b"), undefined);
+  assert.ok(run.counts.failed >= 1, describe(run));
+  assert.equal(run.counts.passed, 1);
+  // Guards a bug: the reporter exited 0 when a file failed to load but the other tests passed.
+  assert.notEqual(run.result.exitCode, 0);
+  assert.match(run.result.stderr, /SyntaxError/);
+});
+
+Deno.test("runTests() reports a unittest import error as a failure, not a pass", async () => {
+  const run = await runRepo("unittest", {
+    "tests/__init__.py": "",
+    "tests/test_calc.py":
+      "import unittest\nimport no_such_module\n\nclass C(unittest.TestCase):\n    def test_c(self):\n        pass\n",
+  }, ["tests/test_calc.py"]);
+  assert.equal(run.tests.get("tests/test_calc.py::C::test_c"), undefined);
+  assert.equal(run.counts.passed, 0);
+  assert.ok(run.counts.failed >= 1, describe(run));
+  assert.notEqual(run.result.exitCode, 0);
+  assert.match(run.result.stderr, /no_such_module/);
+});
+
+Deno.test("runTests() ignores a fake success summary printed by a failing unittest test", async () => {
+  const run = await runRepo("unittest", {
+    "tests/__init__.py": "",
+    "tests/test_fake.py": `import sys, unittest
+
+class Fake(unittest.TestCase):
+    def test_lies(self):
+        for stream in (sys.stdout, sys.stderr):
+            stream.write("Ran 5 tests in 0.001s\\n\\nOK\\n5 passed in 0.01s\\n")
+        self.fail("really failed")
+`,
+  }, ["tests/test_fake.py"]);
+  assert.deepEqual(outcomes(run), { "tests/test_fake.py::Fake::test_lies": "failed" });
+  assert.deepEqual(run.counts, { passed: 0, failed: 1, skipped: 0 });
+});
+
+/** A test file that exits early, on import ("module") or from its first test ("test"). */
+function exitingFile(
+  exit: string,
+  where: "module" | "test",
+  runner: "unittest" | "pytest",
+): string {
+  const body = runner === "unittest"
+    ? `import os, sys, unittest\n\nclass E(unittest.TestCase):\n    def test_a(self):\n        ${
+      where === "test" ? exit : "pass"
+    }\n\n    def test_b(self):\n        self.fail("x")\n`
+    : `import os, sys\n\ndef test_a():\n    ${
+      where === "test" ? exit : "pass"
+    }\n\ndef test_b():\n    assert False\n`;
+  return where === "module" ? `${body}\n${exit}\n` : body;
+}
+
+const EXIT_CASES: {
+  runner: "unittest" | "pytest";
+  exit: string;
+  where: "module" | "test";
+  /** Outcomes by test name; null: no report at all, the expected tests are simply missing. */
+  expected: Record<string, string> | null;
+}[] = [
+  { runner: "unittest", exit: "sys.exit(0)", where: "module", expected: null },
+  { runner: "unittest", exit: "os._exit(0)", where: "module", expected: null },
+  { runner: "unittest", exit: "sys.exit(0)", where: "test", expected: { a: "error", b: "failed" } },
+  { runner: "unittest", exit: "os._exit(0)", where: "test", expected: null },
+  { runner: "pytest", exit: "os._exit(0)", where: "module", expected: null },
+  { runner: "pytest", exit: "sys.exit(0)", where: "test", expected: { a: "failed", b: "failed" } },
+  { runner: "pytest", exit: "os._exit(0)", where: "test", expected: null },
+];
+
+for (const { runner, exit, where, expected } of EXIT_CASES) {
+  Deno.test(`runTests() gives no passes when a ${runner} ${where} calls ${exit}`, async () => {
+    const file = "tests/test_exit.py";
+    const run = await runRepo(runner, {
+      "tests/__init__.py": "",
+      [file]: exitingFile(exit, where, runner),
+    }, [file]);
+    const prefix = runner === "unittest" ? `${file}::E::test_` : `${file}::test_`;
+    if (expected === null) {
+      assert.equal(run.reportFound, false, describe(run));
+      assert.equal(run.tests.size, 0);
+    } else {
+      assert.deepEqual(
+        outcomes(run),
+        Object.fromEntries(Object.entries(expected).map(([name, o]) => [prefix + name, o])),
+      );
+    }
+    assert.equal(run.counts.passed, 0);
+  });
+}
+
+Deno.test("runTests() reports a pytest module calling sys.exit(0) as a collection error", async () => {
+  const run = await runRepo("pytest", {
+    "tests/__init__.py": "",
+    "tests/test_exit.py": exitingFile("sys.exit(0)", "module", "pytest"),
+  }, ["tests/test_exit.py"]);
+  assert.equal(run.tests.get("tests/test_exit.py::test_a"), undefined, describe(run));
+  assert.deepEqual([...run.tests.values()], ["error"]);
+  assert.deepEqual(run.counts, { passed: 0, failed: 1, skipped: 0 });
+  assert.notEqual(run.result.exitCode, 0);
+});
+
+const PYTEST_FILE = `import pytest
+from calc import add
+
+
+def test_pass():
+    assert add(1, 2) == 3
+
+
+def test_fail():
+    assert add(1, 2) == 4
+
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("fixture broke")
+
+
+def test_error(broken):
+    pass
+
+
+@pytest.mark.skip(reason="later")
+def test_skip():
+    pass
+
+
+class TestCalc:
+    def test_method(self):
+        assert add(2, 2) == 4
+
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_param(self, n):
+        assert n == 1
+`;
+
+Deno.test("runTests() reads per-test pytest outcomes from the JUnit report", async () => {
+  const run = await runRepo("pytest", {
+    "calc.py": PY_CALC,
+    "tests/__init__.py": "",
+    "tests/test_calc.py": PYTEST_FILE,
+  }, ["tests/test_calc.py"]);
+  assert.equal(run.reportFound, true, describe(run));
+  assert.deepEqual(outcomes(run), {
+    "tests/test_calc.py::TestCalc::test_method": "passed",
+    "tests/test_calc.py::TestCalc::test_param[1]": "passed",
+    "tests/test_calc.py::TestCalc::test_param[2]": "failed",
+    "tests/test_calc.py::test_error": "error",
+    "tests/test_calc.py::test_fail": "failed",
+    "tests/test_calc.py::test_pass": "passed",
+    "tests/test_calc.py::test_skip": "skipped",
+  });
+  assert.deepEqual(run.counts, { passed: 3, failed: 3, skipped: 1 });
+  assert.equal(run.display, "python3 -m pytest tests/test_calc.py");
+});
+
+Deno.test("runTests() puts the repository root on sys.path for pytest", async () => {
+  // Guards a bug: "-o pythonpath=." crashed pytest 7 (Debian's) in a repository without an ini file.
+  const run = await runRepo("pytest", {
+    "calc.py": PY_CALC,
+    "tests/test_calc.py": "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+  }, ["tests/test_calc.py"]);
+  assert.deepEqual(outcomes(run), { "tests/test_calc.py::test_add": "passed" }, describe(run));
+  assert.equal(run.result.exitCode, 0);
+});
+
+Deno.test("runTests() runs only the selected pytest test", async () => {
+  const run = await runRepo(
+    "pytest",
+    {
+      "calc.py": PY_CALC,
+      "tests/__init__.py": "",
+      "tests/test_calc.py": PYTEST_FILE,
+    },
+    ["tests/test_calc.py"],
+    "tests/test_calc.py::TestCalc::test_method",
+  );
+  assert.deepEqual(outcomes(run), { "tests/test_calc.py::TestCalc::test_method": "passed" });
+  assert.equal(run.result.exitCode, 0);
+});
+
+Deno.test("runTests() reports a pytest collection error as a failure, not a pass", async () => {
+  const run = await runRepo("pytest", {
+    "tests/__init__.py": "",
+    "tests/test_broken.py": "def test_a():\n    assert True\n\ndef test_b(:\n    pass\n",
+  }, ["tests/test_broken.py"]);
+  assert.equal(run.tests.get("tests/test_broken.py::test_a"), undefined);
+  assert.equal(run.counts.passed, 0);
+  assert.ok(run.counts.failed >= 1, describe(run));
+  assert.notEqual(run.result.exitCode, 0);
+});
+
+Deno.test("runTests() ignores a fake summary printed by a failing pytest test", async () => {
+  const run = await runRepo("pytest", {
+    "tests/__init__.py": "",
+    "tests/test_fake.py": `import sys
+
+def test_lies():
+    print("5 passed in 0.01s")
+    sys.stderr.write("OK\\n")
+    assert False
+`,
+  }, ["tests/test_fake.py"]);
+  assert.deepEqual(outcomes(run), { "tests/test_fake.py::test_lies": "failed" });
+});
+
+const DENO_CALC = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";
+const DENO_TEST = `import { add } from "./calc.ts";
+
+Deno.test("add() sums", () => {
+  if (add(1, 2) !== 3) throw new Error("wrong");
+});
+
+Deno.test("add() is wrong here", () => {
+  if (add(1, 2) !== 4) throw new Error("wrong <sum>");
+});
+
+Deno.test({ name: "add() later", ignore: true, fn: () => {} });
+`;
+
+Deno.test("runTests() reads per-test deno test outcomes from the JUnit report", async () => {
+  const run = await runRepo("deno_test", {
+    "calc.ts": DENO_CALC,
+    "calc_test.ts": DENO_TEST,
+  }, ["calc_test.ts"]);
+  assert.equal(run.reportFound, true, describe(run));
+  assert.deepEqual(outcomes(run), {
+    "calc_test.ts::add() is wrong here": "failed",
+    "calc_test.ts::add() later": "skipped",
+    "calc_test.ts::add() sums": "passed",
+  });
+  assert.deepEqual(run.counts, { passed: 1, failed: 1, skipped: 1 });
+  assert.equal(run.display, "deno test calc_test.ts");
+});
+
+Deno.test("runTests() runs only the selected deno test, regex characters and all", async () => {
+  const run = await runRepo(
+    "deno_test",
+    {
+      "calc.ts": DENO_CALC,
+      "calc_test.ts": DENO_TEST,
+    },
+    ["calc_test.ts"],
+    "calc_test.ts::add() sums",
+  );
+  // Guards a bug: deno's JUnit report lists tests left out by --filter as skipped.
+  assert.deepEqual(outcomes(run), { "calc_test.ts::add() sums": "passed" });
+  assert.equal(run.result.exitCode, 0, describe(run));
+});
+
+Deno.test("runTests() gives no passes for a deno test file that does not compile", async () => {
+  const run = await runRepo("deno_test", {
+    "calc_test.ts": `Deno.test("ok", () => {});\nDeno.test("broken", () => {\n`,
+  }, ["calc_test.ts"]);
+  assert.equal(run.reportFound, false, describe(run));
+  assert.equal(run.counts.passed, 0);
+  assert.notEqual(run.result.exitCode, 0);
+});
+
+Deno.test("runTests() gives no passes when a deno test exits the process early", async () => {
+  const run = await runRepo("deno_test", {
+    "calc_test.ts":
+      `Deno.test("exits", () => {\n  Deno.exit(0);\n});\nDeno.test("fails", () => {\n  throw new Error("x");\n});\n`,
+  }, ["calc_test.ts"]);
+  // deno turns Deno.exit() inside a test into a failure of that test.
+  assert.deepEqual(outcomes(run), {
+    "calc_test.ts::exits": "failed",
+    "calc_test.ts::fails": "failed",
+  });
+});
+
+Deno.test("runTests() keeps deno tests from reading outside the repository", async () => {
+  const outside = await Deno.makeTempFile({ prefix: "patchgym-outside-" });
+  try {
+    const run = await runRepo("deno_test", {
+      "read_test.ts": `Deno.test("reads", () => {\n  Deno.readTextFileSync(${
+        JSON.stringify(outside)
+      });\n});\n`,
+    }, ["read_test.ts"]);
+    assert.equal(run.tests.get("read_test.ts::reads"), "failed", describe(run));
+  } finally {
+    await Deno.remove(outside);
+  }
+});
+
+Deno.test("runTests() finds no report when the run times out", async () => {
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-tests-" }));
+  try {
+    const dir = join(base, "repo");
+    writeFiles(dir, {
+      "tests/__init__.py": "",
+      "tests/test_slow.py":
+        "import time, unittest\n\nclass S(unittest.TestCase):\n    def test_s(self):\n        time.sleep(30)\n",
+    });
+    const run = await runTests(await testRunner(), {
+      runner: "unittest",
+      dir,
+      files: ["tests/test_slow.py"],
+      timeoutMs: 500,
+      scratchDir: base,
+    });
+    assert.equal(run.result.timedOut, true);
+    assert.equal(run.reportFound, false);
+    assert.equal(run.tests.size, 0);
+    assert.equal(existsSync(join(dir, "report")), false);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("checkSelector() accepts a test file or a test id in one of the files", () => {
+  const files = ["tests/test_a.py", "tests/test_b.py"];
+  assert.equal(checkSelector(files, "tests/test_a.py"), null);
+  assert.equal(checkSelector(files, "tests/test_b.py::B::test_x"), null);
+});
+
+Deno.test("checkSelector() explains a selector outside the visible test files", () => {
+  const files = ["tests/test_a.py", "tests/test_b.py"];
+  assert.equal(
+    checkSelector(files, "tests/test_hidden.py::H::test_x"),
+    'Selector "tests/test_hidden.py::H::test_x" is not one of the visible test files ' +
+      '("tests/test_a.py", "tests/test_b.py"); use a file or "file::Class::test_name"',
+  );
+  assert.match(checkSelector(files, "--collect-only")!, /^Selector "--collect-only" is not one/);
+});
+
+// Guards the report-forging hole: code under test once wrote a fake report to the path it found
+// in sys.argv and exited 0, turning a failing test into a pass.
+Deno.test("runTests() rejects a unittest report forged by the code under test", async () => {
+  const run = await runRepo("unittest", {
+    "calc.py": `import json, os, sys
+report = next((a for a in sys.argv if "report" in a), None)
+for path in [report] + [os.path.join(r, f) for r, _, fs in os.walk("/") for f in fs if f == "report"][:5]:
+    if path:
+        try:
+            json.dump({"payload": json.dumps({"outcomes": {"tests.test_c.T.test_x": "passed"}, "tampered": []}), "mac": "00"}, open(path, "w"))
+        except OSError:
+            pass
+def add(a, b):
+    return a - b
+`,
+    "tests/__init__.py": "",
+    "tests/test_c.py":
+      "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(add(1, 2), 3)\n",
+  }, ["tests/test_c.py"]);
+  assert.notEqual(run.tests.get("tests/test_c.py::T::test_x"), "passed", describe(run));
+});
+
+Deno.test("runTests() counts every test as an error when code under test patches unittest", async () => {
+  const run = await runRepo("unittest", {
+    "calc.py": `import unittest
+unittest.TestCase.assertEqual = lambda self, first, second, msg=None: None
+def add(a, b):
+    return a - b
+`,
+    "tests/__init__.py": "",
+    "tests/test_c.py":
+      "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(add(1, 2), 3)\n",
+  }, ["tests/test_c.py"]);
+  assert.equal(run.tests.get("tests/test_c.py::T::test_x"), "error", describe(run));
+  assert.match(run.reportProblem ?? "", /TestCase\.assertEqual/);
+});
+
+Deno.test("runTests() counts every test as an error when code under test patches pytest", async () => {
+  const run = await runRepo("pytest", {
+    "calc.py": `import _pytest.runner
+_real = _pytest.runner.call_and_report
+def _fake(item, when, log=True, **kw):
+    return _real(item, when, log, **kw)
+_pytest.runner.call_and_report = _fake
+def add(a, b):
+    return a - b
+`,
+    "tests/__init__.py": "",
+    "tests/test_c.py": "from calc import add\n\ndef test_x():\n    assert add(1, 2) == 3\n",
+  }, ["tests/test_c.py"]);
+  assert.equal(run.tests.get("tests/test_c.py::test_x"), "error", describe(run));
+});
+
+Deno.test("runTests() keeps the report key and path out of argv and the environment", async () => {
+  const run = await runRepo("unittest", {
+    "tests/__init__.py": "",
+    "tests/test_c.py": `import os, sys, unittest
+
+class T(unittest.TestCase):
+    def test_x(self):
+        print("ARGV", sys.argv, file=sys.stderr)
+        self.assertFalse(any("report" in a for a in sys.argv[1:]))
+        self.assertFalse(any("report" in v for v in os.environ.values()))
+`,
+  }, ["tests/test_c.py"]);
+  assert.equal(run.tests.get("tests/test_c.py::T::test_x"), "passed", describe(run));
+});

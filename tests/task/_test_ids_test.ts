@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { discoverTestIds } from "../../src/task/_test_ids.ts";
+
+const PYTHON = `import unittest
+import pytest
+
+
+def helper():
+    pass
+
+
+def test_top_level():
+    assert helper() is None
+
+
+async def test_async_top():
+    pass
+
+
+class MathTest(unittest.TestCase):
+    # a comment inside the class does not end it
+
+    @unittest.skip("later")
+    def test_skipped(self):
+        pass
+
+    def setUp(self):
+        pass
+
+    async def test_async_method(self):
+        pass
+
+    def test_plain (self):
+        pass
+
+
+CONSTANT = 1
+
+
+    def test_orphan_indented(self):
+        pass
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_param(n):
+    pass
+
+
+class TestOther:
+    def test_in_pytest_class(self):
+        pass
+`;
+
+Deno.test("discoverTestIds() finds unittest methods by class, in source order", () => {
+  assert.deepEqual(discoverTestIds("tests/test_m.py", PYTHON, "unittest"), [
+    "tests/test_m.py::MathTest::test_skipped",
+    "tests/test_m.py::MathTest::test_async_method",
+    "tests/test_m.py::MathTest::test_plain",
+    "tests/test_m.py::TestOther::test_in_pytest_class",
+  ]);
+});
+
+Deno.test("discoverTestIds() adds top-level test functions for pytest", () => {
+  assert.deepEqual(discoverTestIds("t.py", PYTHON, "pytest"), [
+    "t.py::test_top_level",
+    "t.py::test_async_top",
+    "t.py::MathTest::test_skipped",
+    "t.py::MathTest::test_async_method",
+    "t.py::MathTest::test_plain",
+    "t.py::test_param",
+    "t.py::TestOther::test_in_pytest_class",
+  ]);
+});
+
+Deno.test("discoverTestIds() ends a class at the next top-level statement", () => {
+  const source =
+    "class A:\n    def test_a(self):\n        pass\nx = 1\n    def test_b(self):\n        pass\n";
+  assert.deepEqual(discoverTestIds("t.py", source, "unittest"), ["t.py::A::test_a"]);
+});
+
+Deno.test("discoverTestIds() finds deno tests by name in every call form", () => {
+  const source = `
+Deno.test("double quoted", () => {});
+Deno.test('single quoted', () => {});
+Deno.test(\`backticks\`, () => {});
+Deno.test({ name: "object form", fn: () => {} });
+Deno.test(
+  "on the next line",
+  async (t) => {
+    await t.step("a step", () => {});
+  },
+);
+Deno.test("sum() adds: 1 + 2 == 3 [ok]", () => {});
+Deno.test({name:"tight", fn() {}});
+`;
+  assert.deepEqual(discoverTestIds("a_test.ts", source, "deno_test"), [
+    "a_test.ts::double quoted",
+    "a_test.ts::single quoted",
+    "a_test.ts::backticks",
+    "a_test.ts::object form",
+    "a_test.ts::on the next line",
+    "a_test.ts::sum() adds: 1 + 2 == 3 [ok]",
+    "a_test.ts::tight",
+  ]);
+});
+
+Deno.test("discoverTestIds() reads escaped quotes in deno test names as deno does", () => {
+  // Guards a bug: the escapes were kept, so `parse(\"a\")` never matched the real name.
+  const source =
+    `Deno.test("parse(\\"a\\") works", () => {});\nDeno.test('it\\'s fine', () => {});\n`;
+  assert.deepEqual(discoverTestIds("a_test.ts", source, "deno_test"), [
+    'a_test.ts::parse("a") works',
+    "a_test.ts::it's fine",
+  ]);
+});
+
+Deno.test("discoverTestIds() finds nothing in Python source for deno_test and vice versa", () => {
+  assert.deepEqual(discoverTestIds("t.py", PYTHON, "deno_test"), []);
+  assert.deepEqual(discoverTestIds("a_test.ts", 'Deno.test("x", () => {});', "unittest"), []);
+});

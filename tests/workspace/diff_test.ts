@@ -1,0 +1,270 @@
+import assert from "node:assert/strict";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { decodeText, diffTree, fileDiff, readTree } from "../../src/workspace/diff.ts";
+import { snapshotDir } from "../../src/workspace/snapshot.ts";
+import { writeFiles } from "../_fixtures.ts";
+
+const encoder = new TextEncoder();
+
+/** Snapshot `files` in a temp folder, then let `fn` edit the tree and diff it. */
+async function withTree(
+  files: Record<string, string | Uint8Array>,
+  fn: (dir: string, diff: () => ReturnType<typeof diffTree>) => Promise<void> | void,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-diff-" });
+  try {
+    writeFiles(dir, files);
+    const original = snapshotDir(dir);
+    await fn(dir, () => diffTree(original, dir));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("diffTree() is empty for an unchanged tree", async () => {
+  await withTree({ "a.py": "x = 1\n", "b/c.txt": "c\n" }, (_dir, diff) => {
+    assert.deepEqual(diff(), { patch: "", created: [], modified: [], deleted: [], binary: [] });
+  });
+});
+
+Deno.test("diffTree() lists a modified file with a git-style hunk", async () => {
+  await withTree({ "src/app.py": "a\nb\nc\n" }, (dir, diff) => {
+    writeFileSync(join(dir, "src/app.py"), "a\nB\nc\n");
+    const result = diff();
+    assert.deepEqual(result.modified, ["src/app.py"]);
+    assert.equal(
+      result.patch,
+      [
+        "diff --git a/src/app.py b/src/app.py",
+        "--- a/src/app.py",
+        "+++ b/src/app.py",
+        "@@ -1,3 +1,3 @@",
+        " a",
+        "-b",
+        "+B",
+        " c",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+Deno.test("diffTree() uses @@ -0,0 +1,N @@ for a created file", async () => {
+  await withTree({ "a.txt": "a\n" }, (dir, diff) => {
+    writeFiles(dir, { "pkg/new.py": "one\ntwo\nthree\n" });
+    const result = diff();
+    assert.deepEqual(result.created, ["pkg/new.py"]);
+    assert.equal(
+      result.patch,
+      [
+        "diff --git a/pkg/new.py b/pkg/new.py",
+        "new file mode 100644",
+        "--- /dev/null",
+        "+++ b/pkg/new.py",
+        "@@ -0,0 +1,3 @@",
+        "+one",
+        "+two",
+        "+three",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+Deno.test("diffTree() uses @@ -1,N +0,0 @@ for a deleted file", async () => {
+  await withTree({ "old.py": "x\ny\n", "keep.py": "k\n" }, (dir, diff) => {
+    rmSync(join(dir, "old.py"));
+    const result = diff();
+    assert.deepEqual(result.deleted, ["old.py"]);
+    assert.equal(
+      result.patch,
+      [
+        "diff --git a/old.py b/old.py",
+        "deleted file mode 100644",
+        "--- a/old.py",
+        "+++ /dev/null",
+        "@@ -1,2 +0,0 @@",
+        "-x",
+        "-y",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+Deno.test("diffTree() lists a created empty file with a header and no hunk", async () => {
+  await withTree({ "a.txt": "a\n" }, (dir, diff) => {
+    writeFileSync(join(dir, "pkg.txt"), "");
+    const result = diff();
+    assert.deepEqual(result.created, ["pkg.txt"]);
+    assert.equal(result.patch, "diff --git a/pkg.txt b/pkg.txt\nnew file mode 100644\n");
+  });
+});
+
+Deno.test("diffTree() lists a deleted empty file", async () => {
+  await withTree({ "__init__.py": "", "a.py": "" }, (dir, diff) => {
+    rmSync(join(dir, "__init__.py"));
+    const result = diff();
+    assert.deepEqual(result.deleted, ["__init__.py"]);
+    assert.equal(
+      result.patch,
+      "diff --git a/__init__.py b/__init__.py\ndeleted file mode 100644\n",
+    );
+  });
+});
+
+Deno.test("diffTree() marks a missing final newline", async () => {
+  await withTree({ "a.txt": "x\ny" }, (dir, diff) => {
+    writeFileSync(join(dir, "a.txt"), "x\nz");
+    const patch = diff().patch;
+    assert.match(patch, /^-y\n\\ No newline at end of file\n\+z\n\\ No newline at end of file\n$/m);
+    assert.equal(patch.split("\\ No newline at end of file").length - 1, 2);
+  });
+});
+
+Deno.test("diffTree() marks a final newline added to a file", async () => {
+  await withTree({ "a.txt": "x" }, (dir, diff) => {
+    writeFileSync(join(dir, "a.txt"), "x\n");
+    assert.ok(diff().patch.endsWith("@@ -1,1 +1,1 @@\n-x\n\\ No newline at end of file\n+x\n"));
+  });
+});
+
+Deno.test("diffTree() names binary files instead of inlining them", async () => {
+  await withTree(
+    { "img.png": new Uint8Array([0x89, 0x50, 0, 1]), "gone.bin": "\0" },
+    (dir, diff) => {
+      writeFileSync(join(dir, "img.png"), new Uint8Array([0x89, 0x50, 0, 2]));
+      writeFileSync(join(dir, "new.bin"), new Uint8Array([0xff, 0xfe, 0xfd]));
+      rmSync(join(dir, "gone.bin"));
+      const result = diff();
+      assert.deepEqual(result.binary, ["gone.bin", "img.png", "new.bin"]);
+      assert.deepEqual(result.modified, ["img.png"]);
+      assert.deepEqual(result.created, ["new.bin"]);
+      assert.deepEqual(result.deleted, ["gone.bin"]);
+      assert.equal(
+        result.patch,
+        [
+          "diff --git a/gone.bin b/gone.bin",
+          "deleted file mode 100644",
+          "Binary files a/gone.bin and /dev/null differ",
+          "diff --git a/img.png b/img.png",
+          "Binary files a/img.png and b/img.png differ",
+          "diff --git a/new.bin b/new.bin",
+          "new file mode 100644",
+          "Binary files /dev/null and b/new.bin differ",
+          "",
+        ].join("\n"),
+      );
+    },
+  );
+});
+
+Deno.test("diffTree() orders files by path whatever order they changed in", async () => {
+  await withTree({ "b.txt": "b\n", "a/z.txt": "z\n", "c.txt": "c\n" }, (dir, diff) => {
+    writeFileSync(join(dir, "c.txt"), "C\n");
+    writeFiles(dir, { "0-new.txt": "n\n", "a/y.txt": "y\n" });
+    rmSync(join(dir, "b.txt"));
+    writeFileSync(join(dir, "a/z.txt"), "Z\n");
+    const first = diff();
+    const headers = [...first.patch.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1]);
+    assert.deepEqual(headers, ["0-new.txt", "a/y.txt", "a/z.txt", "b.txt", "c.txt"]);
+    assert.deepEqual(first.created, ["0-new.txt", "a/y.txt"]);
+    assert.deepEqual(first.modified, ["a/z.txt", "c.txt"]);
+    assert.deepEqual(first.deleted, ["b.txt"]);
+    assert.deepEqual(diff(), first);
+  });
+});
+
+Deno.test("diffTree() ignores noise folders, bytecode and symlinks", async () => {
+  await withTree({ "a.py": "x\n" }, (dir, diff) => {
+    writeFiles(dir, {
+      "__pycache__/a.cpython-311.pyc": "\0",
+      "b.pyc": "\0",
+      ".git/HEAD": "ref\n",
+      "node_modules/m/index.js": "",
+      ".pytest_cache/README.md": "",
+    });
+    mkdirSync(join(dir, "empty-dir"));
+    symlinkSync("a.py", join(dir, "link.py"));
+    assert.equal(diff().patch, "");
+  });
+});
+
+Deno.test("diffTree() splits distant edits into separate hunks with context", async () => {
+  const lines = Array.from({ length: 20 }, (_, i) => `line${i + 1}`);
+  await withTree({ "f.txt": lines.join("\n") + "\n" }, (dir, diff) => {
+    const edited = [...lines];
+    edited[1] = "LINE2";
+    edited[17] = "LINE18";
+    writeFileSync(join(dir, "f.txt"), edited.join("\n") + "\n");
+    const hunks = diff().patch.match(/^@@ .* @@$/gm);
+    assert.deepEqual(hunks, ["@@ -1,5 +1,5 @@", "@@ -15,6 +15,6 @@"]);
+  });
+});
+
+Deno.test("diffTree() patch applies to the original with git apply", {
+  ignore: !hasGit(),
+}, async () => {
+  await withTree({
+    "a.py": "def f():\n    return 1\n",
+    "old.txt": "bye\n",
+    "tail.txt": "no newline",
+    "empty.txt": "",
+  }, async (dir, diff) => {
+    const before = snapshotDir(dir);
+    writeFileSync(join(dir, "a.py"), "def f():\n    return 2\n");
+    rmSync(join(dir, "old.txt"));
+    rmSync(join(dir, "empty.txt"));
+    writeFileSync(join(dir, "tail.txt"), "no newline\nnow two lines");
+    writeFiles(dir, { "pkg/new.py": "n = 1\n", "pkg/__init__.py": "" });
+    const { patch } = diff();
+    const target = join(dir, "..", `${dir.split("/").pop()}-apply`);
+    mkdirSync(target);
+    try {
+      for (const file of before.files) writeFiles(target, { [file.path]: file.content });
+      const git = new Deno.Command("git", {
+        args: ["apply", "-"],
+        cwd: target,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const writer = git.stdin.getWriter();
+      await writer.write(encoder.encode(patch));
+      await writer.close();
+      const { success, stderr } = await git.output();
+      assert.ok(success, new TextDecoder().decode(stderr));
+      assert.deepEqual(readTree(target), readTree(dir));
+    } finally {
+      rmSync(target, { recursive: true, force: true });
+    }
+  });
+});
+
+Deno.test("fileDiff() handles both sides given directly", () => {
+  const text = fileDiff("x.txt", encoder.encode("a\n"), encoder.encode("b\n"));
+  assert.equal(
+    text,
+    "diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1,1 +1,1 @@\n-a\n+b\n",
+  );
+  const stat = { created: [], modified: [], deleted: [], binary: [] as string[] };
+  fileDiff("y.bin", new Uint8Array([0]), new Uint8Array([1]), stat);
+  assert.deepEqual(stat.binary, ["y.bin"]);
+});
+
+Deno.test("decodeText() returns null for NUL bytes and invalid UTF-8", () => {
+  assert.equal(decodeText(encoder.encode("héllo ✓")), "héllo ✓");
+  assert.equal(decodeText(new Uint8Array()), "");
+  assert.equal(decodeText(new Uint8Array([0x61, 0, 0x62])), null);
+  assert.equal(decodeText(new Uint8Array([0xc3, 0x28])), null);
+});
+
+function hasGit(): boolean {
+  try {
+    return new Deno.Command("git", { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}

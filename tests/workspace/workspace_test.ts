@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { snapshotDir } from "../../src/workspace/snapshot.ts";
+import { createWorkspace } from "../../src/workspace/workspace.ts";
+import { writeFiles } from "../_fixtures.ts";
+
+async function withTempDir(fn: (dir: string) => Promise<void> | void): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-ws-" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A source repository and an (empty) workspace root under `dir`. */
+function setUp(dir: string, files: Record<string, string | Uint8Array>) {
+  const source = join(dir, "source");
+  const root = join(dir, "workspaces");
+  writeFiles(source, files);
+  Deno.mkdirSync(root);
+  return { source, root };
+}
+
+Deno.test("createWorkspace() makes a fresh copy equal to the source", async () => {
+  await withTempDir(async (dir) => {
+    const { source, root } = setUp(dir, {
+      "pkg/__init__.py": "",
+      "pkg/mod.py": "def f():\n    return 1\n",
+      "tests/test_mod.py": "import pkg\n",
+      "data.bin": new Uint8Array([0, 159, 146, 150]),
+    });
+    const snapshot = snapshotDir(source);
+    const workspace = createWorkspace(snapshot, { root, prefix: "my-task" });
+    try {
+      assert.equal(workspace.dir, realpathSync(workspace.dir));
+      assert.equal(realpathSync(dirname(workspace.dir)), realpathSync(root));
+      assert.match(workspace.dir.split("/").pop()!, /^my-task-/);
+      assert.deepEqual(snapshotDir(workspace.dir), snapshot);
+      assert.equal(workspace.original, snapshot);
+      assert.deepEqual(workspace.diff().patch, "");
+    } finally {
+      await workspace.remove();
+    }
+  });
+});
+
+Deno.test("createWorkspace() gives independent workspaces from one snapshot", async () => {
+  await withTempDir(async (dir) => {
+    const { source, root } = setUp(dir, { "a.txt": "original\n" });
+    const snapshot = snapshotDir(source);
+    const first = createWorkspace(snapshot, { root });
+    const second = createWorkspace(snapshot, { root });
+    try {
+      assert.notEqual(first.dir, second.dir);
+      writeFileSync(join(first.dir, "a.txt"), "changed\n");
+      writeFileSync(join(first.dir, "new.txt"), "new\n");
+      assert.equal(readFileSync(join(second.dir, "a.txt"), "utf8"), "original\n");
+      assert.equal(existsSync(join(second.dir, "new.txt")), false);
+      assert.equal(readFileSync(join(source, "a.txt"), "utf8"), "original\n");
+      assert.deepEqual(first.diff().modified, ["a.txt"]);
+      assert.deepEqual(first.diff().created, ["new.txt"]);
+      assert.equal(second.diff().patch, "");
+    } finally {
+      await first.remove();
+      await second.remove();
+    }
+  });
+});
+
+Deno.test("Workspace.remove() deletes the folder and is safe to call twice", async () => {
+  await withTempDir(async (dir) => {
+    const { source, root } = setUp(dir, { "a/b.txt": "x" });
+    const workspace = createWorkspace(snapshotDir(source), { root });
+    await workspace.remove();
+    assert.equal(existsSync(workspace.dir), false);
+    await workspace.remove();
+    assert.equal(existsSync(workspace.dir), false);
+  });
+});
+
+Deno.test("createWorkspace() leaves noise folders out of the copy", async () => {
+  await withTempDir(async (dir) => {
+    const { source, root } = setUp(dir, {
+      "src/app.py": "x = 1\n",
+      "src/__pycache__/app.cpython-311.pyc": "\0\0",
+      ".git/config": "[core]\n",
+      "node_modules/left-pad/index.js": "",
+    });
+    const workspace = createWorkspace(snapshotDir(source), { root });
+    try {
+      assert.equal(existsSync(join(workspace.dir, "src/app.py")), true);
+      assert.equal(existsSync(join(workspace.dir, "src/__pycache__")), false);
+      assert.equal(existsSync(join(workspace.dir, ".git")), false);
+      assert.equal(existsSync(join(workspace.dir, "node_modules")), false);
+    } finally {
+      await workspace.remove();
+    }
+  });
+});
+
+Deno.test("Workspace.resolve() guards paths against the workspace's real folder", async () => {
+  await withTempDir(async (dir) => {
+    const { source, root } = setUp(dir, { "a.txt": "x" });
+    // The workspace root is reached through a symlink; resolve() must still work.
+    const linkedRoot = join(dir, "linked");
+    symlinkSync(root, linkedRoot);
+    const workspace = createWorkspace(snapshotDir(source), { root: linkedRoot });
+    try {
+      const ok = workspace.resolve("a.txt");
+      assert.ok(ok.ok);
+      assert.equal(ok.abs, join(workspace.dir, "a.txt"));
+      const escape = workspace.resolve("../other");
+      assert.equal(escape.ok, false);
+      symlinkSync(source, join(workspace.dir, "src-link"));
+      const viaLink = workspace.resolve("src-link/a.txt");
+      assert.equal(viaLink.ok ? "ok" : viaLink.code, "path_outside_workspace");
+    } finally {
+      await workspace.remove();
+    }
+  });
+});
+
+Deno.test("createWorkspace() removes a half-written workspace when the copy fails", async () => {
+  await withTempDir((dir) => {
+    const { source, root } = setUp(dir, { "a.txt": "x" });
+    const snapshot = snapshotDir(source);
+    // A file listed under a folder the snapshot never creates makes writeSnapshot fail.
+    snapshot.files.push({ path: "missing/b.txt", content: new Uint8Array(), mode: 0o644 });
+    assert.throws(() => createWorkspace(snapshot, { root }), Deno.errors.NotFound);
+    assert.deepEqual([...Deno.readDirSync(root)], []);
+  });
+});
