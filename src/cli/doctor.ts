@@ -3,10 +3,9 @@
  * test runners as children see them, the Deno permissions in force, and whether the configured
  * model endpoint answers.
  */
-import { Environment } from "../rollout/environment.ts";
 import { VERSION } from "../version.ts";
-import { choiceFlag, env, parseFlags, printJson } from "./_args.ts";
-import { defaultTasksDir } from "./_paths.ts";
+import { env, parseFlags, printJson } from "./_args.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
 
 const HELP = `patchgym doctor: report the environment patchgym runs in
 
@@ -18,24 +17,13 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const { values } = parseFlags("doctor", args, {
     json: { type: "boolean" },
     "base-url": { type: "string" },
-    "tasks-dir": { type: "string" },
-    "work-dir": { type: "string" },
-    isolation: { type: "string" },
+    ...ENVIRONMENT_FLAGS,
   });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
-  const environment = await Environment.open({
-    tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
-    workRoot: values["work-dir"],
-    isolation: choiceFlag(
-      "isolation",
-      values.isolation,
-      ["auto", "bwrap", "none"] as const,
-      "auto",
-    ),
-  });
+  const environment = await openEnvironment(values);
   const scratch = await Deno.makeTempDir({ dir: environment.workRoot, prefix: "doctor-" });
   const probe = async (argv: string[]) => {
     try {

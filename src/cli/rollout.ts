@@ -6,15 +6,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { Environment } from "../rollout/environment.ts";
 import { runSample } from "../rollout/sample.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
 import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summary.ts";
 import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
-import { choiceFlag, env, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
-import { defaultTasksDir } from "./_paths.ts";
+import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment, tasksDirOf } from "./_environment.ts";
 import { makePolicy, type PolicyConfig, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
@@ -89,9 +88,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     "on-drift": { type: "string" },
     out: { type: "string" },
     resume: { type: "string" },
-    "tasks-dir": { type: "string" },
-    "work-dir": { type: "string" },
-    isolation: { type: "string" },
+    ...ENVIRONMENT_FLAGS,
     "keep-workspaces": { type: "boolean" },
     json: { type: "boolean" },
   });
@@ -99,14 +96,8 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const tasksDir = values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS"));
+  const tasksDir = tasksDirOf(values);
   const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
-  const isolation = choiceFlag(
-    "isolation",
-    values.isolation,
-    ["auto", "bwrap", "none"] as const,
-    "auto",
-  );
 
   let config: RunConfig;
   let outDir: string;
@@ -167,12 +158,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
   }
 
-  const environment = await Environment.open({
-    tasksDir,
-    workRoot: values["work-dir"],
-    isolation,
-    hide: [outDir],
-  });
+  const environment = await openEnvironment(values, [outDir]);
   const trajectories = join(outDir, "trajectories.jsonl");
   const previous = readJsonl<TrajectoryRecord>(trajectories);
   if (previous.partial) {

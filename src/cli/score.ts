@@ -3,10 +3,9 @@ import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { computeReward } from "../reward/reward.ts";
 import { changedLines } from "../reward/reward.ts";
-import { Environment } from "../rollout/environment.ts";
 import { referencePatchLines } from "../rollout/sample.ts";
-import { choiceFlag, env, parseFlags, printJson } from "./_args.ts";
-import { defaultTasksDir } from "./_paths.ts";
+import { parseFlags, printJson } from "./_args.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
 
 const HELP = `patchgym score: grade a patch against a task's hidden tests
 
@@ -23,9 +22,7 @@ export async function scoreCommand(args: string[]): Promise<number> {
     task: { type: "string" },
     patch: { type: "string" },
     json: { type: "boolean" },
-    "tasks-dir": { type: "string" },
-    "work-dir": { type: "string" },
-    isolation: { type: "string" },
+    ...ENVIRONMENT_FLAGS,
   });
   if (values.help) {
     console.log(HELP);
@@ -45,16 +42,7 @@ export async function scoreCommand(args: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError(`score: cannot read patch "${values.patch}": ${(error as Error).message}`);
   }
-  const environment = await Environment.open({
-    tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
-    workRoot: values["work-dir"],
-    isolation: choiceFlag(
-      "isolation",
-      values.isolation,
-      ["auto", "bwrap", "none"] as const,
-      "auto",
-    ),
-  });
+  const environment = await openEnvironment(values);
   const task = environment.task(values.task);
   const grade = await environment.grade(task, patch);
   const reward = computeReward(grade, {

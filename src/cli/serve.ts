@@ -1,9 +1,8 @@
 /** `serve --stdio`: trainer-driven mode over JSON lines on stdin/stdout. */
 import { UsageError } from "../errors.ts";
-import { Environment } from "../rollout/environment.ts";
 import { EpisodeServer } from "../rollout/server.ts";
-import { choiceFlag, env, parseFlags } from "./_args.ts";
-import { defaultTasksDir } from "./_paths.ts";
+import { parseFlags } from "./_args.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
 
 const HELP = `patchgym serve --stdio: trainer-driven episodes over JSON lines
 
@@ -22,9 +21,7 @@ Usage: patchgym serve --stdio [--tasks-dir DIR] [--work-dir DIR] [--isolation MO
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseFlags("serve", args, {
     stdio: { type: "boolean" },
-    "tasks-dir": { type: "string" },
-    "work-dir": { type: "string" },
-    isolation: { type: "string" },
+    ...ENVIRONMENT_FLAGS,
   });
   if (values.help) {
     console.log(HELP);
@@ -33,16 +30,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (!values.stdio) {
     throw new UsageError('serve: only --stdio is supported; run "patchgym serve --stdio"');
   }
-  const environment = await Environment.open({
-    tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
-    workRoot: values["work-dir"],
-    isolation: choiceFlag(
-      "isolation",
-      values.isolation,
-      ["auto", "bwrap", "none"] as const,
-      "auto",
-    ),
-  });
+  const environment = await openEnvironment(values);
   const server = new EpisodeServer(environment);
   console.error(`patchgym serve: ready (isolation ${environment.isolation.level})`);
   const encoder = new TextEncoder();

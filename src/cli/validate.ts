@@ -1,8 +1,7 @@
 /** `validate`: check every task end to end; exits non-zero naming each broken task and why. */
-import { Environment } from "../rollout/environment.ts";
 import { type TaskValidation, validateTask } from "../rollout/validate.ts";
-import { choiceFlag, env, intFlag, listFlag, parseFlags, printJson } from "./_args.ts";
-import { defaultTasksDir } from "./_paths.ts";
+import { intFlag, listFlag, parseFlags, printJson } from "./_args.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
 import { Progress } from "./_progress.ts";
 
 const HELP = `patchgym validate: check that every task is sound
@@ -18,26 +17,15 @@ Usage: patchgym validate [--tasks ID,ID] [--concurrency N] [--json] [--tasks-dir
 export async function validateCommand(args: string[]): Promise<number> {
   const { values } = parseFlags("validate", args, {
     tasks: { type: "string" },
-    "tasks-dir": { type: "string" },
-    "work-dir": { type: "string" },
     concurrency: { type: "string" },
-    isolation: { type: "string" },
+    ...ENVIRONMENT_FLAGS,
     json: { type: "boolean" },
   });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
-  const environment = await Environment.open({
-    tasksDir: values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS")),
-    workRoot: values["work-dir"],
-    isolation: choiceFlag(
-      "isolation",
-      values.isolation,
-      ["auto", "bwrap", "none"] as const,
-      "auto",
-    ),
-  });
+  const environment = await openEnvironment(values);
   const ids = listFlag(values.tasks) ?? environment.taskIds();
   const results: TaskValidation[] = [];
   const progress = values.json ? null : new Progress(ids.length);

@@ -7,15 +7,8 @@
  */
 import { z } from "zod";
 import { PolicyError } from "../errors.ts";
-import { parseTextToolCalls } from "./text_tool_calls.ts";
-import type {
-  ChatMessage,
-  ChatToolCall,
-  Policy,
-  PolicyRequest,
-  PolicyTurn,
-  TurnTokens,
-} from "./types.ts";
+import { assistantTurn } from "./assistant_turn.ts";
+import type { ChatMessage, Policy, PolicyRequest, PolicyTurn, TurnTokens } from "./types.ts";
 
 /** How to reach and sample the model. */
 export interface OpenAIPolicyOptions {
@@ -191,55 +184,22 @@ export class OpenAIPolicy implements Policy {
 
   #turn(data: z.infer<typeof ResponseSchema>, latency: number): PolicyTurn {
     const choice = data.choices[0];
-    const message = choice.message;
-    const content = message.content ?? null;
-    let reasoning = message.reasoning_content ?? message.reasoning ?? null;
-    const index = this.#calls++;
-    let calls: ChatToolCall[] = (message.tool_calls ?? []).map((call, i) => ({
-      id: call.id ?? `call_${index}_${i}`,
-      type: "function",
-      function: {
-        name: call.function.name,
-        arguments: typeof call.function.arguments === "string"
-          ? call.function.arguments
-          : JSON.stringify(call.function.arguments ?? {}),
+    const { content, tool_calls, reasoning_content, reasoning } = choice.message;
+    return assistantTurn(
+      { content, tool_calls, reasoning: reasoning_content ?? reasoning },
+      this.#calls++,
+      {
+        tokens: tokensOf(data, choice),
+        usage: data.usage
+          ? {
+            prompt_tokens: data.usage.prompt_tokens,
+            completion_tokens: data.usage.completion_tokens,
+          }
+          : null,
+        finish_reason: choice.finish_reason ?? null,
+        latency_ms: latency,
       },
-    }));
-    const parseErrors: string[] = [];
-    // Calls found in the text stay in the text: also adding them as tool_calls would make the
-    // next prompt render them twice.
-    const native = calls.length > 0;
-    if (calls.length === 0 && content) {
-      const text = parseTextToolCalls(content);
-      reasoning ??= text.reasoning;
-      parseErrors.push(...text.errors.map((e) => e.message));
-      calls = text.calls.map((call, i) => ({
-        id: `call_${index}_${i}`,
-        type: "function",
-        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-      }));
-    }
-    const assistant: ChatMessage = {
-      role: "assistant",
-      content,
-      ...(native ? { tool_calls: calls } : {}),
-      ...(reasoning ? { reasoning_content: reasoning } : {}),
-    };
-    return {
-      message: assistant as Extract<ChatMessage, { role: "assistant" }>,
-      calls,
-      raw: { content, reasoning, tool_calls: message.tool_calls ?? null },
-      parse_errors: parseErrors,
-      tokens: tokensOf(data, choice),
-      usage: data.usage
-        ? {
-          prompt_tokens: data.usage.prompt_tokens,
-          completion_tokens: data.usage.completion_tokens,
-        }
-        : null,
-      finish_reason: choice.finish_reason ?? null,
-      latency_ms: latency,
-    };
+    );
   }
 }
 

@@ -13,8 +13,7 @@
 import { z } from "zod";
 import { Episode } from "../agent/episode.ts";
 import { PatchgymError, TaskError } from "../errors.ts";
-import { parseTextToolCalls } from "../policy/text_tool_calls.ts";
-import type { AssistantMessage, ChatToolCall, PolicyTurn } from "../policy/types.ts";
+import { assistantTurn } from "../policy/assistant_turn.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Environment } from "./environment.ts";
 import { scoreEpisode } from "./sample.ts";
@@ -183,7 +182,17 @@ export class EpisodeServer {
       episode.stop(limit);
       return { observation: [], ...(await this.#finish(session)) };
     }
-    const observation = await episode.act(toTurn(message, episode.turns.length));
+    const observation = await episode.act(
+      assistantTurn(
+        {
+          content: message.content,
+          tool_calls: message.tool_calls,
+          reasoning: message.reasoning_content,
+        },
+        episode.turns.length,
+        { tokens: null, usage: null, finish_reason: null, latency_ms: 0 },
+      ),
+    );
     const after = episode.limitReached();
     if (!episode.done && after) episode.stop(after);
     if (!episode.done) {
@@ -217,56 +226,6 @@ export class EpisodeServer {
       },
     };
   }
-}
-
-/** Turn a trainer's assistant message into a policy turn (native tool calls, else text ones). */
-function toTurn(
-  message: {
-    content?: string | null;
-    tool_calls?: z.infer<typeof ToolCallSchema>[] | null;
-    reasoning_content?: string | null;
-  },
-  index: number,
-): PolicyTurn {
-  const content = message.content ?? null;
-  let calls: ChatToolCall[] = (message.tool_calls ?? []).map((call, i) => ({
-    id: call.id ?? `call_${index}_${i}`,
-    type: "function",
-    function: {
-      name: call.function.name,
-      arguments: typeof call.function.arguments === "string"
-        ? call.function.arguments
-        : JSON.stringify(call.function.arguments ?? {}),
-    },
-  }));
-  const parseErrors: string[] = [];
-  let reasoning = message.reasoning_content ?? null;
-  const native = calls.length > 0;
-  if (!native && content) {
-    const parsed = parseTextToolCalls(content);
-    reasoning ??= parsed.reasoning;
-    parseErrors.push(...parsed.errors.map((e) => e.message));
-    calls = parsed.calls.map((c, i) => ({
-      id: `call_${index}_${i}`,
-      type: "function",
-      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-    }));
-  }
-  const assistant: AssistantMessage = {
-    role: "assistant",
-    content,
-    ...(native ? { tool_calls: calls } : {}),
-  };
-  return {
-    message: assistant,
-    calls,
-    raw: { content, reasoning, tool_calls: message.tool_calls ?? null },
-    parse_errors: parseErrors,
-    tokens: null,
-    usage: null,
-    finish_reason: null,
-    latency_ms: 0,
-  };
 }
 
 function failure(code: ServeErrorCode, message: string) {

@@ -22,7 +22,7 @@ export const TASK_KINDS = [
 
 const relativePath = z.string().min(1).refine(
   (p) => !p.startsWith("/") && !p.split("/").includes("..") && !p.includes("\\"),
-  { message: "must be a relative path inside the repository without \"..\"" },
+  { message: 'must be a relative path inside the repository without ".."' },
 );
 
 /** Stable test id: `<file>::<name>` or `<file>::<Class>::<name>` (pytest style for every runner). */
@@ -43,9 +43,11 @@ export const TaskSpecSchema = z.strictObject({
   runner: z.enum(RUNNERS).describe("Test runner used for visible and hidden tests"),
   visible_tests: z.array(relativePath).min(1)
     .describe("Test files in repo/ the agent's run_tests runs (also graded, restored pristine)"),
-  hidden_tests: z.array(relativePath).min(1)
-    .describe("Test files under hidden/, at their path relative to the repository root"),
-  fail_to_pass: z.array(testId).min(1).describe("Tests that fail before the fix and must pass after"),
+  hidden_tests: z.array(relativePath).default([])
+    .describe("Test files under hidden/ by repository path; empty when visible ones are graded"),
+  fail_to_pass: z.array(testId).min(1).describe(
+    "Tests that fail before the fix and must pass after",
+  ),
   pass_to_pass: z.array(testId).describe("Tests that pass before the fix and must keep passing"),
   protected_paths: z.array(relativePath).default([])
     .describe("Paths (files or folder prefixes ending in '/') the agent must not edit"),

@@ -510,8 +510,7 @@ export async function applyFilePatches(
     const guarded = guardPath(realRoot, path, { allowMissing: true });
     if (!guarded.ok) return guarded;
     // A symlink inside the workspace may lead to a protected file, so check the real path too.
-    const realRel = guarded.abs === realRoot ? "." : guarded.abs.slice(realRoot.length + 1);
-    if (options.isProtected?.(guarded.rel) || options.isProtected?.(realRel)) {
+    if (options.isProtected?.(guarded.rel) || options.isProtected?.(guarded.realRel)) {
       return {
         ok: false,
         code: "protected_path",

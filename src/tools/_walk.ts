@@ -14,7 +14,12 @@ export interface WalkEntry {
  * Entries under `dir` (absolute) in sorted depth-first order, paths prefixed with `prefix`.
  * Symlinks are reported, never followed. Stops descending below `maxDepth` (1 = direct children).
  */
-export function* walk(dir: string, prefix = "", maxDepth = Infinity, depth = 1): Generator<WalkEntry> {
+export function* walk(
+  dir: string,
+  prefix = "",
+  maxDepth = Infinity,
+  depth = 1,
+): Generator<WalkEntry> {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });

@@ -11,14 +11,23 @@ export const inspectTreeTool = defineTool({
   description:
     "Show the folder tree of the workspace (or of one folder in it), a few levels deep. Folders end with '/'; caches and .git are skipped. Start here to see how the project is laid out.",
   input: z.strictObject({
-    path: z.string().default(".").describe("Folder to show, relative to the workspace root (default: the root)"),
-    depth: z.number().int().min(1).max(8).default(3).describe("How many levels to show (1-8, default 3)"),
+    path: z.string().default(".").describe(
+      "Folder to show, relative to the workspace root (default: the root)",
+    ),
+    depth: z.number().int().min(1).max(8).default(3).describe(
+      "How many levels to show (1-8, default 3)",
+    ),
   }),
   run(input, ctx) {
     const target = ctx.workspace.resolve(input.path);
     if (!target.ok) return Promise.resolve(fail(target.code, target.message));
     if (!target.isDir) {
-      return Promise.resolve(fail("invalid_input", `Path "${target.rel}" is a file, not a folder; use read_file to read it`));
+      return Promise.resolve(
+        fail(
+          "invalid_input",
+          `Path "${target.rel}" is a file, not a folder; use read_file to read it`,
+        ),
+      );
     }
     const prefix = target.rel === "." ? "" : target.rel;
     const lines = [`${prefix || "."}/`];
@@ -34,7 +43,11 @@ export const inspectTreeTool = defineTool({
       lines.push(`${"  ".repeat(entry.depth)}${name}${suffix}`);
       shown++;
     }
-    if (omitted > 0) lines.push(`[${omitted} more entries not shown; inspect a subfolder or use list_files with a glob]`);
+    if (omitted > 0) {
+      lines.push(
+        `[${omitted} more entries not shown; inspect a subfolder or use list_files with a glob]`,
+      );
+    }
     return Promise.resolve({ ok: true, output: lines.join("\n"), truncated: omitted > 0 });
   },
 });

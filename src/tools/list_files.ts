@@ -13,7 +13,9 @@ export const listFilesTool = defineTool({
     "List the files of the workspace, one relative path per line, sorted. Optionally filter with a glob such as '*.py' (matches in any folder) or 'src/**/*.ts'. Caches and .git are skipped.",
   input: z.strictObject({
     glob: z.string().optional().describe("Glob to filter paths, e.g. '*.py' or 'src/**/test_*.py'"),
-    path: z.string().default(".").describe("Folder to list, relative to the workspace root (default: the root)"),
+    path: z.string().default(".").describe(
+      "Folder to list, relative to the workspace root (default: the root)",
+    ),
   }),
   run(input, ctx) {
     const target = ctx.workspace.resolve(input.path);
@@ -28,7 +30,9 @@ export const listFilesTool = defineTool({
     for (const entry of walk(target.abs, prefix)) {
       if (entry.kind === "dir" || (pattern && !pattern.test(entry.path))) continue;
       total++;
-      if (files.length < MAX_FILES) files.push(entry.kind === "symlink" ? `${entry.path} (symlink)` : entry.path);
+      if (files.length < MAX_FILES) {
+        files.push(entry.kind === "symlink" ? `${entry.path} (symlink)` : entry.path);
+      }
     }
     if (total === 0) {
       return Promise.resolve({
@@ -36,7 +40,13 @@ export const listFilesTool = defineTool({
         output: input.glob ? `No files match "${input.glob}"` : "No files",
       });
     }
-    const note = total > files.length ? `\n[${total - files.length} more files not shown; narrow the glob or path]` : "";
-    return Promise.resolve({ ok: true, output: files.join("\n") + note, truncated: total > files.length });
+    const note = total > files.length
+      ? `\n[${total - files.length} more files not shown; narrow the glob or path]`
+      : "";
+    return Promise.resolve({
+      ok: true,
+      output: files.join("\n") + note,
+      truncated: total > files.length,
+    });
   },
 });

@@ -39,8 +39,14 @@ export interface ToolSchema {
 /** The tool list for the model, from the zod schemas. */
 export function toolSchemas(tools: readonly Tool[] = TOOLS): ToolSchema[] {
   return tools.map((tool) => {
-    const { $schema: _, ...parameters } = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
-    return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
+    const { $schema: _, ...parameters } = z.toJSONSchema(tool.input, { io: "input" }) as Record<
+      string,
+      unknown
+    >;
+    return {
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters },
+    };
   });
 }
 
@@ -57,30 +63,48 @@ export async function executeTool(
 ): Promise<ToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
-    return fail("unknown_tool", `Unknown tool "${name}"; use one of: ${tools.map((t) => t.name).join(", ")}`);
+    return fail(
+      "unknown_tool",
+      `Unknown tool "${name}"; use one of: ${tools.map((t) => t.name).join(", ")}`,
+    );
   }
   let args = rawArguments ?? {};
   if (typeof args === "string") {
     try {
       args = args.trim() === "" ? {} : JSON.parse(args);
     } catch (error) {
-      return fail("invalid_input", `Arguments of "${name}" are not valid JSON: ${(error as Error).message}; send a JSON object`);
+      return fail(
+        "invalid_input",
+        `Arguments of "${name}" are not valid JSON: ${
+          (error as Error).message
+        }; send a JSON object`,
+      );
     }
   }
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const where = issue.path.length > 0 ? issue.path.join(".") : "arguments";
-      if (issue.code === "unrecognized_keys") return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+      if (issue.code === "unrecognized_keys") {
+        return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+      }
       if (issue.code === "invalid_type" && issue.input === undefined) return `${where}: required`;
       return `${where}: ${issue.message}`;
     });
-    return fail("invalid_input", `Invalid arguments for "${name}": ${problems.join("; ")}; see the tool's parameters`);
+    return fail(
+      "invalid_input",
+      `Invalid arguments for "${name}": ${problems.join("; ")}; see the tool's parameters`,
+    );
   }
   try {
     return await tool.run(parsed.data, ctx);
   } catch (error) {
     if (error instanceof PatchgymError) throw error;
-    return fail("internal_error", `Tool "${name}" failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(
+      "internal_error",
+      `Tool "${name}" failed unexpectedly: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
   }
 }

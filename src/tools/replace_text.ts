@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { decodeText } from "../workspace/diff.ts";
-import { defineTool, fail, isProtected } from "./types.ts";
+import { defineTool, fail, touchesProtected } from "./types.ts";
 
 /** Replace one exact occurrence of `old` with `new` in a file. */
 export const replaceTextTool = defineTool({
@@ -20,11 +20,7 @@ export const replaceTextTool = defineTool({
     if (target.isDir) {
       return Promise.resolve(fail("is_directory", `Path "${target.rel}" is a folder; name a file`));
     }
-    // A symlink inside the workspace may lead to a protected file, so check the real path too.
-    const realRel = target.abs === ctx.workspace.dir
-      ? "."
-      : target.abs.slice(ctx.workspace.dir.length + 1);
-    if (isProtected(ctx.task, target.rel) || isProtected(ctx.task, realRel)) {
+    if (touchesProtected(ctx.task, target)) {
       return Promise.resolve(
         fail(
           "protected_path",

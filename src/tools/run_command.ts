@@ -12,18 +12,32 @@ export const runCommandTool = defineTool({
       [...ALLOWED_PROGRAMS].join(", ")
     }. Shows exit code and truncated output. No network.`,
   input: z.strictObject({
-    argv: z.array(z.string()).min(1).describe("Program and arguments, e.g. [\"python3\", \"-c\", \"print(1)\"]"),
+    argv: z.array(z.string()).min(1).describe(
+      'Program and arguments, e.g. ["python3", "-c", "print(1)"]',
+    ),
   }),
   async run(input, ctx) {
     const [program] = input.argv;
     if (!isAllowedProgram(program)) {
-      return fail("program_not_allowed", `Program "${program}" is not allowed; use one of: ${[...ALLOWED_PROGRAMS].join(", ")}`);
+      return fail(
+        "program_not_allowed",
+        `Program "${program}" is not allowed; use one of: ${[...ALLOWED_PROGRAMS].join(", ")}`,
+      );
     }
     const timeout = ctx.task.spec.limits.command_timeout_s;
-    const result = await ctx.runner.run({ argv: input.argv, cwd: ctx.workspace.dir, timeoutMs: timeout * 1000 });
+    const result = await ctx.runner.run({
+      argv: input.argv,
+      cwd: ctx.workspace.dir,
+      timeoutMs: timeout * 1000,
+    });
     const meta = { exit_code: result.exitCode };
     if (result.timedOut) {
-      return { ok: false, code: "timeout", message: `Command timed out after ${timeout}s and was killed\n${formatRun(result)}`, meta };
+      return {
+        ok: false,
+        code: "timeout",
+        message: `Command timed out after ${timeout}s and was killed\n${formatRun(result)}`,
+        meta,
+      };
     }
     return { ok: true, output: formatRun(result), truncated: result.truncated, meta };
   },

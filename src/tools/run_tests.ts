@@ -10,7 +10,9 @@ export const runTestsTool = defineTool({
   description:
     "Run the project's visible tests in the sandbox and show the exit code, pass/fail counts and the (possibly truncated) output. Optionally select one test file or one test id like 'tests/test_x.py::Class::test_y'.",
   input: z.strictObject({
-    selector: z.string().optional().describe("A visible test file, or a test id 'file::Class::name' / 'file::name'; default all visible tests"),
+    selector: z.string().optional().describe(
+      "A visible test file, or a test id 'file::Class::name' / 'file::name'; default all visible tests",
+    ),
   }),
   async run(input, ctx) {
     const { spec } = ctx.task;
@@ -32,7 +34,13 @@ export const runTestsTool = defineTool({
     const meta = { exit_code: run.result.exitCode, passed, failed, skipped };
     const output = `$ ${run.display}\n${summary}\n${formatRun(run.result)}`;
     if (run.result.timedOut) {
-      return { ok: false, code: "timeout", message: `Tests timed out after ${spec.limits.command_timeout_s}s and were killed; look for an infinite loop or a blocking call\n${output}`, meta };
+      return {
+        ok: false,
+        code: "timeout",
+        message:
+          `Tests timed out after ${spec.limits.command_timeout_s}s and were killed; look for an infinite loop or a blocking call\n${output}`,
+        meta,
+      };
     }
     return { ok: true, output, truncated: run.result.truncated, meta };
   },

@@ -8,7 +8,9 @@ export const submitTool = defineTool({
   description:
     "Finish the task. Call it once, when the change is complete and the tests pass (status 'solved'), or when you cannot make progress (status 'blocked'). The workspace as it is then gets graded by hidden tests.",
   input: z.strictObject({
-    status: z.enum(["solved", "blocked"]).describe("'solved' if the task is done, 'blocked' if you cannot finish it"),
+    status: z.enum(["solved", "blocked"]).describe(
+      "'solved' if the task is done, 'blocked' if you cannot finish it",
+    ),
     summary: z.string().max(4000).describe("A short summary of what you changed and why"),
   }),
   run(input) {

@@ -62,9 +62,19 @@ export function fail(code: ToolErrorCode, message: string): ToolResult {
   return { ok: false, code, message };
 }
 
+/**
+ * Whether a guarded path is protected: as named, or where it really leads (a symlink inside the
+ * workspace may point at a protected file).
+ */
+export function touchesProtected(task: Task, target: { rel: string; realRel: string }): boolean {
+  return isProtected(task, target.rel) || isProtected(task, target.realRel);
+}
+
 /** Whether `path` (relative, normalized) is under one of the task's protected paths. */
 export function isProtected(task: Task, path: string): boolean {
   return task.spec.protected_paths.some((p) =>
-    p.endsWith("/") ? path.startsWith(p) || `${path}/` === p : path === p || path.startsWith(`${p}/`)
+    p.endsWith("/")
+      ? path.startsWith(p) || `${path}/` === p
+      : path === p || path.startsWith(`${p}/`)
   );
 }

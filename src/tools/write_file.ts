@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { defineTool, fail, isProtected } from "./types.ts";
+import { defineTool, fail, touchesProtected } from "./types.ts";
 
 /** Create or overwrite one file with the given content. */
 export const writeFileTool = defineTool({
@@ -21,11 +21,7 @@ export const writeFileTool = defineTool({
         fail("is_directory", `Path "${target.rel}" is a folder; name a file inside it`),
       );
     }
-    // A symlink inside the workspace may lead to a protected file, so check the real path too.
-    const realRel = target.abs === ctx.workspace.dir
-      ? "."
-      : target.abs.slice(ctx.workspace.dir.length + 1);
-    if (isProtected(ctx.task, target.rel) || isProtected(ctx.task, realRel)) {
+    if (touchesProtected(ctx.task, target)) {
       return Promise.resolve(
         fail(
           "protected_path",

@@ -16,7 +16,17 @@ export type GuardCode =
 
 /** A resolved path or the reason it was refused. */
 export type GuardResult =
-  | { ok: true; abs: string; rel: string; exists: boolean; isDir: boolean }
+  | {
+    ok: true;
+    /** Absolute real path to operate on. */
+    abs: string;
+    /** The path as the agent named it, normalized. */
+    rel: string;
+    /** Where it really is, relative to the root (differs from `rel` through symlinks). */
+    realRel: string;
+    exists: boolean;
+    isDir: boolean;
+  }
   | { ok: false; code: GuardCode; message: string };
 
 /** What the caller needs the path to be. */
@@ -95,13 +105,8 @@ export function guardPath(root: string, path: string, options: GuardOptions = {}
     if (!statSync(realParent).isDirectory()) {
       return refuse("invalid_input", `Cannot create "${rel}": "${parent}" is a file, not a folder`);
     }
-    return {
-      ok: true,
-      abs: realParent + target.slice(parentAbs.length),
-      rel,
-      exists: false,
-      isDir: false,
-    };
+    const abs = realParent + target.slice(parentAbs.length);
+    return { ok: true, abs, rel, realRel: relativeTo(root, abs), exists: false, isDir: false };
   }
   const real = safeRealpath(target);
   if (real === null) {
@@ -120,7 +125,18 @@ export function guardPath(root: string, path: string, options: GuardOptions = {}
       `Path "${rel}" is a device, socket or pipe, not a regular file; tools only work on files and folders`,
     );
   }
-  return { ok: true, abs: real, rel, exists: true, isDir: stat.isDirectory() };
+  return {
+    ok: true,
+    abs: real,
+    rel,
+    realRel: relativeTo(root, real),
+    exists: true,
+    isDir: stat.isDirectory(),
+  };
+}
+
+function relativeTo(root: string, abs: string): string {
+  return abs === root ? "." : abs.slice(root.length + 1);
 }
 
 function inside(root: string, real: string): boolean {

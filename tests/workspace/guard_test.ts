@@ -35,6 +35,7 @@ Deno.test("guardPath() resolves a relative file path inside the workspace", asyn
       ok: true,
       abs: join(root, "src/app.py"),
       rel: "src/app.py",
+      realRel: "src/app.py",
       exists: true,
       isDir: false,
     });
@@ -124,6 +125,7 @@ Deno.test("guardPath() allows a new nested file with allowMissing", async () => 
       ok: true,
       abs: join(root, "src/new/deep/mod.py"),
       rel: "src/new/deep/mod.py",
+      realRel: "src/new/deep/mod.py",
       exists: false,
       isDir: false,
     });
@@ -206,9 +208,11 @@ Deno.test("guardPath() allows a symlink that points inside and returns its real 
     assert.ok(file.ok);
     assert.equal(file.abs, join(root, "src/app.py"));
     assert.equal(file.rel, "alias.py");
+    assert.equal(file.realRel, "src/app.py");
     const nested = guardPath(root, "srcdir/new.py", { allowMissing: true });
     assert.ok(nested.ok);
     assert.equal(nested.abs, join(root, "src/new.py"));
+    assert.equal(nested.realRel, "src/new.py");
   });
 });
 

@@ -1,0 +1,183 @@
+/**
+ * Runs the real entry point exactly as `deno task patchgym` does: the `patchgym` task of deno.json
+ * split on whitespace, its leading `deno` replaced by this Deno, cwd the repository root, so every
+ * test here runs under the narrow permission flags users get.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The `patchgym` task of deno.json, split on whitespace. */
+export function patchgymTask(): string[] {
+  const config = JSON.parse(readFileSync(join(ROOT, "deno.json"), "utf8"));
+  return config.tasks.patchgym.trim().split(/\s+/);
+}
+
+/** The flags between `deno run` and `main.ts` in the `patchgym` task. */
+export function taskFlags(): string[] {
+  const task = patchgymTask();
+  if (task[0] !== "deno" || task[1] !== "run" || task[task.length - 1] !== "main.ts") {
+    throw new Error(`Unexpected shape of the patchgym task: "${task.join(" ")}"`);
+  }
+  return task.slice(2, -1);
+}
+
+/** The argv of `deno task patchgym ARGS` with this Deno's absolute path. */
+export function patchgymArgv(args: string[] = []): string[] {
+  const [, ...rest] = patchgymTask();
+  return [Deno.execPath(), ...rest, ...args];
+}
+
+/** The test's own environment without model endpoint settings, so the default policy is reference. */
+export function childEnv(): Record<string, string> {
+  const env = Deno.env.toObject();
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("PATCHGYM_") || name.startsWith("OPENAI_")) delete env[name];
+  }
+  return { ...env, NO_COLOR: "1" };
+}
+
+/** What a finished process left. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `argv` in the repository root, optionally feeding `stdin`. */
+export async function runArgv(
+  argv: string[],
+  options: { stdin?: string } = {},
+): Promise<RunResult> {
+  const child = new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    cwd: ROOT,
+    clearEnv: true,
+    env: childEnv(),
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const { code, stdout, stderr } = await child.output();
+  const decoder = new TextDecoder();
+  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+/** Run `deno task patchgym ARGS`. */
+export function runPatchgym(args: string[], options: { stdin?: string } = {}): Promise<RunResult> {
+  return runArgv(patchgymArgv(args), options);
+}
+
+/** A fresh folder under `runs/` (the only writable output root); returns its path relative to the root. */
+export function makeRunDir(prefix: string): string {
+  mkdirSync(join(ROOT, "runs"), { recursive: true });
+  const name = `runs/test-${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+  mkdirSync(join(ROOT, name));
+  return name;
+}
+
+/** Remove a folder made by {@linkcode makeRunDir}. */
+export function removeRunDir(dir: string): void {
+  Deno.removeSync(join(ROOT, dir), { recursive: true });
+}
+
+/** Parse each non-empty line of JSONL text. */
+export function jsonLines(text: string): Record<string, unknown>[] {
+  return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+}
+
+/** A running `serve --stdio`: send request lines, read answer lines. */
+export class ServeProcess {
+  readonly #child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #reader: ReadableStreamDefaultReader<string>;
+  readonly #stderr: Promise<string>;
+  readonly #encoder = new TextEncoder();
+  #buffer = "";
+  #stdinClosed = false;
+
+  constructor() {
+    const argv = patchgymArgv(["serve", "--stdio"]);
+    this.#child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      cwd: ROOT,
+      clearEnv: true,
+      env: childEnv(),
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    this.#stderr = new Response(this.#child.stderr).text();
+  }
+
+  /** Write one request line: an object as JSON, a string as is. */
+  async send(request: Record<string, unknown> | string): Promise<void> {
+    const line = typeof request === "string" ? request : JSON.stringify(request);
+    await this.#writer.write(this.#encoder.encode(`${line}\n`));
+  }
+
+  /** The next answer line parsed, or null at the end of the output. */
+  async next(): Promise<Record<string, unknown> | null> {
+    while (!this.#buffer.includes("\n")) {
+      const { value, done } = await this.#reader.read();
+      if (done) {
+        const rest = this.#buffer.trim();
+        this.#buffer = "";
+        return rest === "" ? null : JSON.parse(rest);
+      }
+      this.#buffer += value;
+    }
+    const newline = this.#buffer.indexOf("\n");
+    const line = this.#buffer.slice(0, newline);
+    this.#buffer = this.#buffer.slice(newline + 1);
+    return line.trim() === "" ? this.next() : JSON.parse(line);
+  }
+
+  /** Send a request and read the next answer (for one request in flight at a time). */
+  async request(request: Record<string, unknown>): Promise<Record<string, unknown>> {
+    await this.send(request);
+    const answer = await this.next();
+    if (answer === null) {
+      throw new Error(`Server closed its output before answering ${JSON.stringify(request)}`);
+    }
+    return answer;
+  }
+
+  /** Close stdin, read the remaining answers and wait for the exit. */
+  async finish(): Promise<{ code: number; answers: Record<string, unknown>[]; stderr: string }> {
+    this.#stdinClosed = true;
+    await this.#writer.close();
+    const answers: Record<string, unknown>[] = [];
+    for (let answer = await this.next(); answer !== null; answer = await this.next()) {
+      answers.push(answer);
+    }
+    const { code } = await this.#child.status;
+    return { code, answers, stderr: await this.#stderr };
+  }
+
+  /** Stop the server if a test failed before {@linkcode finish}. */
+  async kill(): Promise<void> {
+    if (!this.#stdinClosed) {
+      this.#stdinClosed = true;
+      await this.#writer.abort().catch(() => {});
+    }
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+    await this.#child.status;
+    await this.#reader.cancel().catch(() => {});
+    await this.#stderr.catch(() => {});
+  }
+}

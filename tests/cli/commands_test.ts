@@ -1,0 +1,112 @@
+/** The smaller commands (`tasks`, `score`, `validate`, `doctor`) and dispatch, through the real entry point. */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeRunDir, removeRunDir, ROOT, runPatchgym } from "./_run.ts";
+
+Deno.test("tasksCommand() --json lists the bundled tasks with their metadata", async () => {
+  const result = await runPatchgym(["tasks", "--json"]);
+  assert.equal(result.code, 0, result.stderr);
+  const rows = JSON.parse(result.stdout) as Record<string, unknown>[];
+  assert.ok(rows.length >= 3, `only ${rows.length} tasks`);
+  for (const row of rows) {
+    assert.equal(typeof row.id, "string");
+    assert.ok(
+      ["python", "typescript"].includes(row.language as string),
+      `${row.id}: language ${row.language}`,
+    );
+    assert.equal(typeof row.difficulty, "string", `${row.id}: difficulty`);
+    assert.equal(typeof row.kind, "string", `${row.id}: kind`);
+    assert.ok(
+      Number.isInteger(row.max_turns) && (row.max_turns as number) > 0,
+      `${row.id}: max_turns`,
+    );
+  }
+  assert.ok(rows.some((row) => row.id === "py-median-even"));
+});
+
+Deno.test("scoreCommand() gives the reference patch reward 1 and an empty patch reward 0", async () => {
+  const dir = makeRunDir("score");
+  try {
+    const solved = await runPatchgym([
+      "score",
+      "--task",
+      "py-median-even",
+      "--patch",
+      "tasks/py-median-even/solution.patch",
+      "--json",
+    ]);
+    assert.equal(solved.code, 0, solved.stderr);
+    const good = JSON.parse(solved.stdout);
+    assert.equal(good.task_id, "py-median-even");
+    assert.equal(good.reward.total, 1);
+    assert.equal(good.reward.resolved, true);
+
+    const empty = join(dir, "empty.patch");
+    writeFileSync(join(ROOT, empty), "");
+    const unsolved = await runPatchgym([
+      "score",
+      "--task",
+      "py-median-even",
+      "--patch",
+      empty,
+      "--json",
+    ]);
+    assert.equal(unsolved.code, 0, unsolved.stderr);
+    const bad = JSON.parse(unsolved.stdout);
+    assert.equal(bad.reward.total, 0);
+    assert.equal(bad.reward.resolved, false);
+  } finally {
+    removeRunDir(dir);
+  }
+});
+
+Deno.test("scoreCommand() reads the patch from stdin with --patch -", async () => {
+  const solution = Deno.readTextFileSync(join(ROOT, "tasks/py-median-even/solution.patch"));
+  const result = await runPatchgym(
+    ["score", "--task", "py-median-even", "--patch", "-", "--json"],
+    { stdin: solution },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(JSON.parse(result.stdout).reward.total, 1);
+});
+
+Deno.test("validateCommand() --json reports a sound task as ok", async () => {
+  const result = await runPatchgym(["validate", "--tasks", "py-median-even", "--json"]);
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.ok, true);
+  assert.equal(report.tasks, 1);
+  assert.equal(report.results[0].task_id, "py-median-even");
+});
+
+Deno.test("doctorCommand() --json reports isolation, runners and no broad permission", async () => {
+  const result = await runPatchgym(["doctor", "--json"]);
+  const report = JSON.parse(result.stdout);
+  assert.equal(
+    result.code,
+    report.problems.some((p: string) => !p.startsWith("no bwrap")) ? 1 : 0,
+    result.stderr,
+  );
+  assert.ok(["bwrap", "process"].includes(report.isolation), `isolation ${report.isolation}`);
+  assert.match(report.runners.python3, /^Python 3\./);
+  assert.deepEqual(Object.keys(report.permissions).sort(), [
+    "env",
+    "ffi",
+    "net",
+    "read",
+    "run",
+    "sys",
+    "write",
+  ]);
+  // Every grant is scoped, so no permission is granted as a whole.
+  for (const [name, state] of Object.entries(report.permissions)) {
+    assert.notEqual(state, "granted", name);
+  }
+});
+
+Deno.test("runCli() exits 2 for an unknown command", async () => {
+  const result = await runPatchgym(["frobnicate"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /Unknown command "frobnicate"/);
+});

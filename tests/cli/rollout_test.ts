@@ -1,0 +1,219 @@
+/** `patchgym rollout` end to end through the real entry point and its permission flags. */
+import assert from "node:assert/strict";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  childEnv,
+  jsonLines,
+  makeRunDir,
+  patchgymArgv,
+  removeRunDir,
+  ROOT,
+  runPatchgym,
+} from "./_run.ts";
+
+const REFERENCE_NOTE = "running the reference policy, which replays each task's reference patch";
+
+function readRun(out: string) {
+  const text = readFileSync(join(ROOT, out, "trajectories.jsonl"), "utf8");
+  const summary = JSON.parse(readFileSync(join(ROOT, out, "summary.json"), "utf8"));
+  return { text, records: jsonLines(text), summary };
+}
+
+Deno.test("rolloutCommand() groups --samples of one task and reports pass@k", async () => {
+  const out = makeRunDir("samples");
+  try {
+    const result = await runPatchgym([
+      "rollout",
+      "--tasks",
+      "py-median-even",
+      "--samples",
+      "2",
+      "--concurrency",
+      "2",
+      "--out",
+      out,
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const { records, summary } = readRun(out);
+    assert.equal(records.length, 2);
+    assert.equal(new Set(records.map((r) => r.group_id)).size, 1);
+    assert.deepEqual(records.map((r) => r.sample).sort(), [0, 1]);
+    assert.equal(summary.pass_at_k.k, 2);
+    assert.equal(summary.complete, true);
+  } finally {
+    removeRunDir(out);
+  }
+});
+
+Deno.test("rolloutCommand() --resume finishes an interrupted run after a line cut short", async () => {
+  const out = makeRunDir("resume");
+  const tasks = ["py-median-even", "py-units-fahrenheit"];
+  try {
+    const first = await runPatchgym([
+      "rollout",
+      "--tasks",
+      tasks.join(","),
+      "--samples",
+      "2",
+      "--out",
+      out,
+    ]);
+    assert.equal(first.code, 0, first.stderr);
+    const path = join(ROOT, out, "trajectories.jsonl");
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    assert.equal(lines.length, 4);
+    // Drop the last sample (the run was interrupted), then leave half a line (a crash mid-write).
+    writeFileSync(path, lines.slice(0, -1).map((line) => `${line}\n`).join(""));
+    appendFileSync(path, lines[3].slice(0, Math.floor(lines[3].length / 2)));
+
+    const resumed = await runPatchgym(["rollout", "--resume", out]);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, /Resuming run-\S+: 3 samples done, 1 to go/);
+    const { text, records, summary } = readRun(out);
+    assert.ok(text.endsWith("\n"));
+    const done = records.map((r) => `${r.task_id}#${r.sample}`).sort();
+    assert.deepEqual(done, tasks.flatMap((id) => [`${id}#0`, `${id}#1`]).sort());
+    assert.equal(new Set(records.map((r) => r.run_id)).size, 1);
+    assert.equal(summary.complete, true);
+    assert.equal(summary.samples, 4);
+  } finally {
+    removeRunDir(out);
+  }
+});
+
+Deno.test("rolloutCommand() stops cleanly on Ctrl-C with exit 130 and resumes", async () => {
+  const out = makeRunDir("sigint");
+  const tasks = ["py-median-even", "py-units-fahrenheit", "py-text-ngrams"];
+  try {
+    const argv = patchgymArgv([
+      "rollout",
+      "--tasks",
+      tasks.join(","),
+      "--samples",
+      "3",
+      "--concurrency",
+      "1",
+      "--out",
+      out,
+    ]);
+    const child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      cwd: ROOT,
+      clearEnv: true,
+      env: childEnv(),
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    let interrupted = false;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      stderr += chunk.value;
+      if (!interrupted && stderr.includes("[1/9]")) {
+        interrupted = true;
+        child.kill("SIGINT");
+      }
+    }
+    const { code } = await child.status;
+    assert.equal(code, 130, stderr);
+    assert.match(
+      stderr,
+      /Stopped early: \d of 9 samples done; continue with: patchgym rollout --resume /,
+    );
+    const stopped = readRun(out);
+    assert.ok(
+      stopped.records.length >= 1 && stopped.records.length < 9,
+      `${stopped.records.length} records`,
+    );
+    assert.equal(stopped.summary.complete, false);
+
+    const resumed = await runPatchgym(["rollout", "--resume", out]);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const { records, summary } = readRun(out);
+    const done = records.map((r) => `${r.task_id}#${r.sample}`).sort();
+    assert.deepEqual(
+      done,
+      tasks.flatMap((id) => [0, 1, 2].map((sample) => `${id}#${sample}`)).sort(),
+    );
+    assert.equal(summary.complete, true);
+  } finally {
+    removeRunDir(out);
+  }
+});
+
+Deno.test("rolloutCommand() says on stderr when it falls back to the reference policy", async () => {
+  const out = makeRunDir("note");
+  try {
+    const result = await runPatchgym(["rollout", "--tasks", "py-median-even", "--out", out]);
+    assert.equal(result.code, 0, result.stderr);
+    const notes = result.stderr.split("\n").filter((line) => line.includes(REFERENCE_NOTE));
+    assert.equal(notes.length, 1);
+    assert.ok(!result.stdout.includes(REFERENCE_NOTE));
+  } finally {
+    removeRunDir(out);
+  }
+});
+
+Deno.test("rolloutCommand() rejects bad flags with exit 2 naming the flag", async () => {
+  const cases: [string[], RegExp][] = [
+    [["--samples", "0"], /--samples: expected a whole number from 1/],
+    [["--policy", "nope"], /--policy: expected one of reference, openai, scripted, got "nope"/],
+    [["--frobnicate"], /--frobnicate/],
+    [["--concurrency", "x"], /--concurrency: expected a whole number/],
+  ];
+  for (const [flags, message] of cases) {
+    const result = await runPatchgym(["rollout", "--tasks", "py-median-even", ...flags]);
+    assert.equal(result.code, 2, `${flags.join(" ")}: ${result.stderr}`);
+    assert.match(result.stderr, message);
+  }
+});
+
+Deno.test("rolloutCommand() exits 1 naming an unknown task", async () => {
+  const result = await runPatchgym(["rollout", "--tasks", "no-such-task"]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /no-such-task/);
+});
+
+Deno.test("rolloutCommand() runs a --policy scripted --script to its submit", async () => {
+  const out = makeRunDir("scripted");
+  try {
+    const script = join(out, "script.json");
+    writeFileSync(
+      join(ROOT, script),
+      JSON.stringify([
+        { tool: "inspect_tree", arguments: {} },
+        { tool: "submit", arguments: { status: "blocked", summary: "cannot fix it" } },
+      ]),
+    );
+    const result = await runPatchgym([
+      "rollout",
+      "--tasks",
+      "py-median-even",
+      "--policy",
+      "scripted",
+      "--script",
+      script,
+      "--out",
+      join(out, "run"),
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(!result.stderr.includes(REFERENCE_NOTE));
+    const { records } = readRun(join(out, "run"));
+    assert.equal(records.length, 1);
+    assert.equal(records[0].stop_reason, "submitted");
+    assert.equal((records[0].reward as { total: number }).total, 0);
+    assert.equal((records[0].turns as unknown[]).length, 2);
+  } finally {
+    removeRunDir(out);
+  }
+});
+
+Deno.test("rolloutCommand() --help prints the usage and exits 0", async () => {
+  const result = await runPatchgym(["rollout", "--help"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /Usage: patchgym rollout/);
+  const top = await runPatchgym(["--help"]);
+  assert.equal(top.code, 0, top.stderr);
+  assert.match(top.stdout, /Usage: patchgym <command>/);
+});
