@@ -53,7 +53,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     network_in_sandbox: environment.isolation.level === "bwrap"
       ? "none (own network namespace)"
       : "host network (no bwrap)",
-    permissions: await permissions(),
+    permissions: await permissions(environment.workRoot),
     model_endpoint: await endpoint(
       values["base-url"] ?? env("PATCHGYM_BASE_URL") ?? env("OPENAI_BASE_URL"),
     ),
@@ -105,10 +105,24 @@ export async function doctorCommand(args: string[]): Promise<number> {
   return problems.some((p) => !p.startsWith("no bwrap")) ? 1 : 0;
 }
 
-async function permissions(): Promise<Record<string, string>> {
+/**
+ * Each permission as `all`, `scoped` (granted for the targets patchgym needs, not in general) or
+ * `none`. Deno answers "prompt" for a partly granted permission, so specific targets are asked too.
+ */
+async function permissions(workRoot: string): Promise<Record<string, string>> {
+  const targeted: Record<string, Deno.PermissionDescriptor> = {
+    read: { name: "read", path: workRoot },
+    write: { name: "write", path: workRoot },
+    run: { name: "run", command: "bwrap" },
+    env: { name: "env", variable: "PATCHGYM_BASE_URL" },
+    net: { name: "net", host: "127.0.0.1" },
+  };
   const out: Record<string, string> = {};
   for (const name of ["read", "write", "run", "env", "net", "ffi", "sys"] as const) {
-    out[name] = (await Deno.permissions.query({ name })).state;
+    if ((await Deno.permissions.query({ name })).state === "granted") out[name] = "all";
+    else if (targeted[name] && (await Deno.permissions.query(targeted[name])).state === "granted") {
+      out[name] = "scoped";
+    } else out[name] = "none";
   }
   return out;
 }

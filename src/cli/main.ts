@@ -72,10 +72,9 @@ export async function runCli(args: string[]): Promise<number> {
       return error.code === "usage" ? 2 : 1;
     }
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      const detail = (error as Error).message.replace(/, run again with the --allow-\S+ flag/, "");
       console.error(
-        `Permission denied: ${
-          (error as Error).message
-        }; patchgym runs with narrow Deno permissions (see README "Permissions")`,
+        `Permission denied: ${detail}; "deno task patchgym" reads only tasks/, runs/ and /tmp/patchgym and writes only runs/ and /tmp/patchgym (README "Safety model"): put the file there, or run main.ts with your own flags`,
       );
       return 1;
     }

@@ -40,6 +40,7 @@ export async function scoreCommand(args: string[]): Promise<number> {
       ? await new Response(Deno.stdin.readable).text()
       : readFileSync(values.patch, "utf8");
   } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
     throw new UsageError(`score: cannot read patch "${values.patch}": ${(error as Error).message}`);
   }
   const environment = await openEnvironment(values);
