@@ -117,7 +117,6 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       "top-p": numberFlag("top-p", values["top-p"]),
       seed: values.seed === undefined ? undefined : intFlag("seed", values.seed, 0, 0, 2 ** 31),
     });
-    if (note) console.error(note);
     const tasks = listFlag(values.tasks) ?? listTaskIds(tasksDir);
     loadTasks(tasksDir, tasks);
     const runId = `run-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${
@@ -154,6 +153,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
         ),
       },
     };
+    if (note) console.error(note);
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
   }

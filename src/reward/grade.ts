@@ -6,7 +6,7 @@
  * not run, was skipped or is missing counts as failed.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, posix } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Runner } from "../sandbox/runner.ts";
 import { runTests } from "../sandbox/test_runner.ts";
@@ -64,7 +64,8 @@ export async function gradePatch(
   });
   try {
     const { text, binary } = dropBinarySections(patch);
-    const touched = patchedPaths(text).filter((p) => isProtected(task, p) || isTestConfig(p));
+    const touched = [...new Set([...patchedPaths(text), ...binary])].sort()
+      .filter((p) => isProtected(task, p) || isTestConfig(p));
     let applied = true;
     let patchError: string | null = null;
     if (text.trim() !== "") {
@@ -123,18 +124,17 @@ export async function gradePatch(
  * (added ones deleted anywhere in the tree), and the hidden tests from the task.
  */
 function restoreTestFiles(task: Task, snapshot: Snapshot, dir: string): void {
-  const configNames = new Set<string>(TEST_CONFIG_FILES);
   for (const path of readTree(dir).keys()) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     const guarded = isProtected(task, path) || task.spec.visible_tests.includes(path) ||
-      configNames.has(name);
+      CONFIG_NAMES.has(name);
     if (guarded && !snapshot.byPath.has(path)) rmSync(join(dir, path));
   }
   for (const file of snapshot.files) {
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
     if (
       isProtected(task, file.path) || task.spec.visible_tests.includes(file.path) ||
-      configNames.has(name)
+      CONFIG_NAMES.has(name)
     ) {
       write(join(dir, file.path), file.content);
     }
@@ -150,33 +150,63 @@ function write(path: string, content: Uint8Array): void {
   writeFileSync(path, content);
 }
 
+/**
+ * Test-configuration file names. pytest (7+) also reads `.pytest.ini` and (9+) `pytest.toml` and
+ * `.pytest.toml`, which `TEST_CONFIG_FILES` lacks: a `.pytest.ini` with `addopts = -p <module>`
+ * loaded a plugin that reported every test as passed.
+ */
+const CONFIG_NAMES: ReadonlySet<string> = new Set([
+  ...TEST_CONFIG_FILES,
+  ".pytest.ini",
+  "pytest.toml",
+  ".pytest.toml",
+]);
+
 function isTestConfig(path: string): boolean {
-  return (TEST_CONFIG_FILES as readonly string[]).includes(path.slice(path.lastIndexOf("/") + 1));
+  return CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1));
 }
 
-/** Split off `diff --git` sections of binary files, which text patches cannot carry. */
+/**
+ * Split off binary files, which text patches cannot carry: whole `diff --git` sections, and the
+ * lone `Binary files A and B differ` lines plain diffs (`diff -ruN`) print between other sections.
+ */
 function dropBinarySections(patch: string): { text: string; binary: string[] } {
-  const sections = patch.split(/^(?=diff --git )/m);
   const binary: string[] = [];
-  const kept = sections.filter((section) => {
-    if (!/^Binary files .* differ$/m.test(section) && !/^GIT binary patch$/m.test(section)) {
-      return true;
+  const kept = patch.split(/^(?=diff )/m).map((section) => {
+    if (section.startsWith("diff --git ")) {
+      if (!/^Binary files .* differ$/m.test(section) && !/^GIT binary patch$/m.test(section)) {
+        return section;
+      }
+      const match = /^diff --git a\/(\S+)/.exec(section);
+      binary.push(match ? match[1] : "(unknown)");
+      return "";
     }
-    const match = /^diff --git a\/(\S+)/.exec(section);
-    binary.push(match ? match[1] : "(unknown)");
-    return false;
+    return section.replace(
+      /^Binary files (.+?) and (.+) differ\r?(?:\n|$)/gm,
+      (_line, a: string, b: string) => {
+        binary.push((b === "/dev/null" ? a : b).replace(/^[ab]\//, ""));
+        return "";
+      },
+    );
   });
   return { text: kept.join(""), binary };
 }
 
-/** Paths named by `---`/`+++` headers of a patch. */
+/**
+ * Paths a patch names: `---`/`+++` headers, `diff --git` lines (a mode change or an empty file's
+ * deletion has no `---`/`+++`), renames and Codex sections; normalized, so `./tests/x` is `tests/x`.
+ */
 function patchedPaths(patch: string): string[] {
   const paths = new Set<string>();
-  for (const match of patch.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\n]+)/gm)) {
-    if (match[1] !== "/dev/null") paths.add(match[1].trim());
+  const add = (path: string) => {
+    if (path.trim() !== "/dev/null") paths.add(posix.normalize(path.trim()));
+  };
+  for (const match of patch.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\n]+)/gm)) add(match[1]);
+  for (const match of patch.matchAll(/^diff --git a\/(\S+) b\/(\S+)$/gm)) {
+    [match[1], match[2]].forEach(add);
   }
-  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) {
-    paths.add(match[1].trim());
-  }
+  for (const match of patch.matchAll(/^(?:rename|copy) (?:from|to) (.+)$/gm)) add(match[1]);
+  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) add(match[1]);
+  for (const match of patch.matchAll(/^\*\*\* Move to: (.+)$/gm)) add(match[1]);
   return [...paths].sort();
 }
