@@ -1,0 +1,248 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import type { GradedOutcome, GradeResult, ListResult } from "../../src/reward/grade.ts";
+import {
+  changedLines,
+  computeReward,
+  DEFAULT_REWARD_CONFIG,
+  type EpisodeFacts,
+  type RewardConfig,
+} from "../../src/reward/reward.ts";
+import { referencePatchLines } from "../../src/rollout/sample.ts";
+import { loadTask } from "../../src/task/load.ts";
+import { fileDiff } from "../../src/workspace/diff.ts";
+
+const FACTS: EpisodeFacts = {
+  submitted: true,
+  submit_status: "solved",
+  invalid_tool_calls: 0,
+  turns: 4,
+  patch_lines: 6,
+  reference_patch_lines: 4,
+};
+
+/** A list result as the grader builds it: only a `passed` outcome counts as passed. */
+function list(tests: Record<string, GradedOutcome>): ListResult {
+  const outcomes = Object.values(tests);
+  return { passed: outcomes.filter((o) => o === "passed").length, total: outcomes.length, tests };
+}
+
+function grade(
+  f2p: Record<string, GradedOutcome>,
+  p2p: Record<string, GradedOutcome>,
+  overrides: Partial<GradeResult> = {},
+): GradeResult {
+  return {
+    fail_to_pass: list(f2p),
+    pass_to_pass: list(p2p),
+    patch_applied: true,
+    patch_error: null,
+    binary_files_ignored: [],
+    protected_paths_touched: [],
+    run: { exit_code: 0, timed_out: false, report_found: true, duration_ms: 120 },
+    ...overrides,
+  };
+}
+
+function config(overrides: Partial<RewardConfig>): RewardConfig {
+  return { ...DEFAULT_REWARD_CONFIG, ...overrides };
+}
+
+Deno.test("DEFAULT_REWARD_CONFIG is a binary reward with no penalties", () => {
+  assert.deepEqual(DEFAULT_REWARD_CONFIG, {
+    partial_credit: false,
+    fail_to_pass_weight: 1,
+    pass_to_pass_weight: 1,
+    protected_edit_penalty: 0,
+    invalid_call_penalty: 0,
+  });
+});
+
+Deno.test("computeReward() gives 1 only when every expected test passes", () => {
+  const all = computeReward(grade({ a: "passed", b: "passed" }, { c: "passed" }), FACTS);
+  assert.equal(all.total, 1);
+  assert.equal(all.resolved, true);
+
+  const f2pFails = computeReward(grade({ a: "passed", b: "failed" }, { c: "passed" }), FACTS);
+  assert.equal(f2pFails.total, 0);
+  assert.equal(f2pFails.resolved, false);
+
+  const p2pFails = computeReward(grade({ a: "passed", b: "passed" }, { c: "error" }), FACTS);
+  assert.equal(p2pFails.total, 0);
+  assert.equal(p2pFails.resolved, false);
+});
+
+Deno.test("computeReward() counts a skipped or missing expected test as failed", () => {
+  for (const outcome of ["skipped", "missing"] as const) {
+    const reward = computeReward(grade({ a: "passed", b: outcome }, { c: "passed" }), FACTS);
+    assert.equal(reward.total, 0, outcome);
+    assert.equal(reward.resolved, false, outcome);
+    assert.deepEqual(reward.components.fail_to_pass, { passed: 1, total: 2 });
+    assert.equal(reward.tests.fail_to_pass.b, outcome);
+
+    const partial = computeReward(
+      grade({ a: "passed", b: outcome }, { c: outcome }),
+      FACTS,
+      config({ partial_credit: true }),
+    );
+    assert.equal(partial.total, 0.25, outcome);
+  }
+});
+
+Deno.test("computeReward() gives nothing when the patch did not apply", () => {
+  // The grader marks every test missing then; even consistent-looking counts must not score.
+  const reward = computeReward(
+    grade({ a: "passed" }, { b: "passed" }, { patch_applied: false }),
+    FACTS,
+  );
+  assert.equal(reward.total, 0);
+  assert.equal(reward.resolved, false);
+  assert.equal(reward.components.patch_applied, false);
+});
+
+Deno.test("computeReward() gives weighted partial credit when enabled", () => {
+  const g = grade(
+    { a: "passed", b: "failed", c: "failed", d: "missing" },
+    { e: "passed", f: "passed", g: "passed" },
+  );
+  const equal = computeReward(g, FACTS, config({ partial_credit: true }));
+  assert.equal(equal.total, (0.25 + 1) / 2);
+  assert.equal(equal.resolved, false);
+
+  const weighted = computeReward(
+    g,
+    FACTS,
+    config({ partial_credit: true, fail_to_pass_weight: 3, pass_to_pass_weight: 1 }),
+  );
+  assert.equal(weighted.total, (3 * 0.25 + 1 * 1) / 4);
+
+  const thirds = computeReward(
+    grade({ a: "passed", b: "failed", c: "failed" }, { d: "passed" }),
+    FACTS,
+    config({ partial_credit: true, fail_to_pass_weight: 1, pass_to_pass_weight: 0 }),
+  );
+  assert.equal(thirds.total, 0.333333);
+
+  const noWeights = computeReward(
+    g,
+    FACTS,
+    config({ partial_credit: true, fail_to_pass_weight: 0, pass_to_pass_weight: 0 }),
+  );
+  assert.equal(noWeights.total, 0);
+
+  // Binary by default: the same grade earns nothing.
+  assert.equal(computeReward(g, FACTS).total, 0);
+});
+
+Deno.test("computeReward() counts an empty pass_to_pass list as rate 1", () => {
+  const solved = grade({ a: "passed", b: "passed" }, {});
+  assert.equal(computeReward(solved, FACTS).total, 1);
+  assert.equal(computeReward(solved, FACTS).resolved, true);
+  assert.equal(computeReward(solved, FACTS, config({ partial_credit: true })).total, 1);
+
+  const half = grade({ a: "passed", b: "failed" }, {});
+  assert.equal(computeReward(half, FACTS, config({ partial_credit: true })).total, 0.75);
+  assert.deepEqual(computeReward(half, FACTS).components.pass_to_pass, { passed: 0, total: 0 });
+});
+
+Deno.test("computeReward() subtracts the configured penalties", () => {
+  const touched = grade({ a: "passed" }, { b: "passed" }, {
+    protected_paths_touched: ["tests/test_a.py"],
+  });
+  const penalties = config({ protected_edit_penalty: 0.5, invalid_call_penalty: 0.1 });
+  const facts = { ...FACTS, invalid_tool_calls: 3 };
+
+  // Reported only by default.
+  const plain = computeReward(touched, facts);
+  assert.equal(plain.total, 1);
+  assert.deepEqual(plain.components.protected_path_edits, ["tests/test_a.py"]);
+  assert.equal(plain.components.invalid_tool_calls, 3);
+
+  // 1 - 0.5 - 3 * 0.1, rounded so floating-point noise does not show.
+  assert.equal(computeReward(touched, facts, penalties).total, 0.2);
+  // The protected-edit penalty applies once, and only when a protected path was touched.
+  const clean = grade({ a: "passed" }, { b: "passed" });
+  assert.equal(computeReward(clean, facts, penalties).total, 0.7);
+  assert.equal(computeReward(clean, FACTS, penalties).total, 1);
+});
+
+Deno.test("computeReward() reports the episode facts and the patch size ratio", () => {
+  const g = grade({ a: "passed" }, { b: "failed" }, { protected_paths_touched: ["tests/x.py"] });
+  const reward = computeReward(g, { ...FACTS, patch_lines: 7, reference_patch_lines: 3 });
+  assert.deepEqual(reward.components, {
+    fail_to_pass: { passed: 1, total: 1 },
+    pass_to_pass: { passed: 0, total: 1 },
+    submitted: true,
+    submit_status: "solved",
+    patch_applied: true,
+    protected_path_edits: ["tests/x.py"],
+    invalid_tool_calls: 0,
+    turns: 4,
+    patch_lines: 7,
+    reference_patch_lines: 3,
+    patch_size_ratio: 2.333,
+  });
+  assert.deepEqual(reward.tests, { fail_to_pass: { a: "passed" }, pass_to_pass: { b: "failed" } });
+
+  const noReference = computeReward(g, { ...FACTS, reference_patch_lines: null });
+  assert.equal(noReference.components.patch_size_ratio, null);
+  const emptyReference = computeReward(g, { ...FACTS, reference_patch_lines: 0 });
+  assert.equal(emptyReference.components.patch_size_ratio, null);
+  const unsubmitted = computeReward(g, { ...FACTS, submitted: false, submit_status: null });
+  assert.equal(unsubmitted.components.submitted, false);
+  assert.equal(unsubmitted.components.submit_status, null);
+});
+
+Deno.test("computeReward() is pure", () => {
+  const g = grade({ a: "passed", b: "failed" }, { c: "passed" }, {
+    protected_paths_touched: ["t"],
+  });
+  const before = structuredClone(g);
+  const cfg = config({ partial_credit: true, protected_edit_penalty: 0.1 });
+  const first = computeReward(g, FACTS, cfg);
+  const second = computeReward(g, FACTS, cfg);
+  assert.deepEqual(first, second);
+  assert.deepEqual(g, before);
+});
+
+Deno.test("changedLines() counts added and removed lines but not headers", () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const patch =
+    fileDiff("a.py", encode("x = 1\ny = 2\nz = 3\n"), encode("x = 1\ny = 20\nz = 3\nw = 4\n")) +
+    fileDiff("new.py", undefined, encode("print('hi')\n")) +
+    fileDiff("old.py", encode("gone\n"), undefined);
+  assert.match(patch, /^--- a\/a\.py$/m);
+  assert.equal(changedLines(patch), 2 + 1 + 1 + 1);
+  assert.equal(changedLines(""), 0);
+
+  const envelope = "*** Begin Patch\n*** Update File: a.py\n@@\n-y = 2\n+y = 20\n*** End Patch\n";
+  assert.equal(changedLines(envelope), 2);
+
+  const noNewline = "--- a/a\n+++ b/a\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n";
+  assert.equal(changedLines(noNewline), 2);
+});
+
+Deno.test("changedLines() counts removed and added lines that start with dashes or pluses", () => {
+  // Regression: a removed "--" line ("---" in the patch) or an added "++" line ("+++") was taken
+  // for a file header and not counted.
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const patch = fileDiff(
+    "doc.md",
+    encode("---\ntitle: a\n---\nbody\n-- sig\n"),
+    encode("title: b\nbody\n++ more\n"),
+  );
+  assert.equal(changedLines(patch), 4 + 2);
+
+  // Models miscount hunks: extra lines still count, and a hunk promising too many ends at `diff`.
+  const short = "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n-b\n+c\n";
+  assert.equal(changedLines(short), 3);
+  const long = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,9 +1,9 @@\n-a\n+b\n" +
+    "diff --git a/y b/y\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-c\n+d\n";
+  assert.equal(changedLines(long), 4);
+});
+
+Deno.test("referencePatchLines() counts the changed lines of a task's solution", () => {
+  const task = loadTask(fileURLToPath(new URL("../../tasks/py-median-even", import.meta.url)));
+  assert.equal(referencePatchLines(task), 2);
+  assert.equal(referencePatchLines({ ...task, solutionPath: null }), null);
+});

@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Environment } from "../../src/rollout/environment.ts";
+import { validateTask } from "../../src/rollout/validate.ts";
+
+const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
+const ID = "py-median-even";
+const HIDDEN = "tests/test_median_hidden.py::MedianEvenTest";
+
+/**
+ * Copy bundled task `id` into a temp task folder, let `breakTask` change the copy, and run `fn`
+ * with an environment over it; everything is removed afterwards.
+ */
+async function withTaskCopy(
+  id: string,
+  breakTask: (taskDir: string) => void,
+  fn: (env: Environment) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-validate-test-" });
+  try {
+    const taskDir = join(root, "tasks", id);
+    cpSync(join(TASKS_DIR, id), taskDir, { recursive: true });
+    breakTask(taskDir);
+    await fn(
+      await Environment.open({ tasksDir: join(root, "tasks"), workRoot: join(root, "work") }),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** Rewrite the copy's task.json. */
+function editSpec(taskDir: string, change: (spec: Record<string, string[]>) => void): void {
+  const path = join(taskDir, "task.json");
+  const spec = JSON.parse(readFileSync(path, "utf8"));
+  change(spec);
+  writeFileSync(path, JSON.stringify(spec, null, 2));
+}
+
+/** Move test `id` from one expected list to the other. */
+function move(
+  spec: Record<string, string[]>,
+  id: string,
+  to: "fail_to_pass" | "pass_to_pass",
+): void {
+  const from = to === "fail_to_pass" ? "pass_to_pass" : "fail_to_pass";
+  assert.ok(spec[from].includes(id), `${id} is in ${from}`);
+  spec[from] = spec[from].filter((t) => t !== id);
+  spec[to].push(id);
+}
+
+Deno.test("validateTask() accepts good bundled Python and TypeScript tasks", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-validate-test-" });
+  try {
+    const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root });
+    for (const id of [ID, "ts-cart-discounts"]) {
+      const result = await validateTask(env, id);
+      assert.deepEqual(result.problems, [], id);
+      assert.equal(result.ok, true);
+      assert.equal(result.task_id, id);
+      assert.equal(typeof result.test_ms, "number");
+    }
+    // Every scoring copy was removed.
+    assert.deepEqual([...Deno.readDirSync(root)], []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("validateTask() lists each fail_to_pass test a solution that does not fix the bug leaves failing", async () => {
+  const breakTask = (taskDir: string) => {
+    // A reference patch that applies but only touches a docstring.
+    writeFileSync(
+      join(taskDir, "solution.patch"),
+      '--- a/stats/__init__.py\n+++ b/stats/__init__.py\n@@ -1,1 +1,1 @@\n-"""Small descriptive statistics helpers."""\n+"""Descriptive statistics helpers."""\n',
+    );
+  };
+  await withTaskCopy(ID, breakTask, async (env) => {
+    const result = await validateTask(env, ID);
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.problems, [
+      `fail_to_pass test "${HIDDEN}::test_median_even_count" is failed with the reference patch`,
+      `fail_to_pass test "${HIDDEN}::test_median_two_values" is failed with the reference patch`,
+      `fail_to_pass test "${HIDDEN}::test_summary_uses_even_median" is failed with the reference patch`,
+    ]);
+  });
+});
+
+Deno.test("validateTask() lists a fail_to_pass test that already passes", async () => {
+  const breakTask = (taskDir: string) =>
+    editSpec(taskDir, (spec) => move(spec, `${HIDDEN}::test_median_odd_unchanged`, "fail_to_pass"));
+  await withTaskCopy(ID, breakTask, async (env) => {
+    const result = await validateTask(env, ID);
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.problems, [
+      `fail_to_pass test "${HIDDEN}::test_median_odd_unchanged" already passes on the unchanged repository`,
+    ]);
+  });
+});
+
+Deno.test("validateTask() lists a pass_to_pass test that fails on the unchanged repository", async () => {
+  const breakTask = (taskDir: string) =>
+    editSpec(taskDir, (spec) => move(spec, `${HIDDEN}::test_median_two_values`, "pass_to_pass"));
+  await withTaskCopy(ID, breakTask, async (env) => {
+    const result = await validateTask(env, ID);
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.problems, [
+      `pass_to_pass test "${HIDDEN}::test_median_two_values" is failed on the unchanged repository`,
+    ]);
+  });
+});
+
+Deno.test("validateTask() lists a pass_to_pass test the reference solution breaks", async () => {
+  const breakTask = (taskDir: string) => {
+    const path = join(taskDir, "solution.patch");
+    const broken = readFileSync(path, "utf8") +
+      "--- a/stats/__init__.py\n+++ b/stats/__init__.py\n@@ -1,3 +1,5 @@\n" +
+      ' """Small descriptive statistics helpers."""\n from .summary import mean, median, summarize\n' +
+      "+\n+mean = lambda values: 0\n \n";
+    writeFileSync(path, broken);
+  };
+  await withTaskCopy(ID, breakTask, async (env) => {
+    const result = await validateTask(env, ID);
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.problems, [
+      `pass_to_pass test "tests/test_summary.py::MeanTest::test_mean_of_integers" is failed with the reference patch`,
+      `pass_to_pass test "tests/test_summary.py::MeanTest::test_mean_empty_raises" is failed with the reference patch`,
+    ]);
+  });
+});
+
+Deno.test("validateTask() reports a reference patch that does not apply", async () => {
+  const breakTask = (taskDir: string) => {
+    const path = join(taskDir, "solution.patch");
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8").replace(
+        "middle = len(ordered) // 2",
+        "middle = len(ordered) >> 1",
+      ),
+    );
+  };
+  await withTaskCopy(ID, breakTask, async (env) => {
+    const result = await validateTask(env, ID);
+    assert.equal(result.ok, false);
+    assert.equal(result.problems.length, 1);
+    assert.match(result.problems[0], /^reference patch does not apply: .*stats\/summary\.py/);
+  });
+});
+
+Deno.test("validateTask() lists the problems of a task that does not load instead of throwing", async () => {
+  const breakTask = (taskDir: string) =>
+    editSpec(taskDir, (spec) => {
+      spec.fail_to_pass = ["tests/test_median_hidden.py::MedianEvenTest::test_not_there"];
+      delete (spec as Record<string, unknown>).runner;
+    });
+  await withTaskCopy(ID, breakTask, async (env) => {
+    const result = await validateTask(env, ID);
+    assert.equal(result.ok, false);
+    assert.equal(result.test_ms, null);
+    assert.ok(result.problems.length > 0);
+    assert.ok(result.problems.every((p) => p.includes("task.json")), result.problems.join("\n"));
+    assert.ok(result.problems.some((p) => p.includes("runner")), result.problems.join("\n"));
+
+    const absent = await validateTask(env, "no-such-task");
+    assert.equal(absent.ok, false);
+    assert.equal(absent.problems.length, 1);
+    assert.match(absent.problems[0], /not found/);
+  });
+});
