@@ -38,7 +38,14 @@ export interface GradeResult {
   binary_files_ignored: string[];
   /** Protected paths the diff touched (they were restored before the tests ran). */
   protected_paths_touched: string[];
-  run: { exit_code: number; timed_out: boolean; report_found: boolean; duration_ms: number };
+  run: {
+    exit_code: number;
+    timed_out: boolean;
+    report_found: boolean;
+    /** Why the report could not be trusted (unsigned, or the test framework was patched). */
+    report_problem: string | null;
+    duration_ms: number;
+  };
 }
 
 /** Where and how grading runs. */
@@ -78,7 +85,13 @@ export async function gradePatch(
     }
     restoreTestFiles(task, options.snapshot, copy.dir);
     let outcomes = new Map<string, TestOutcome>();
-    let run = { exit_code: -1, timed_out: false, report_found: false, duration_ms: 0 };
+    let run: GradeResult["run"] = {
+      exit_code: -1,
+      timed_out: false,
+      report_found: false,
+      report_problem: null,
+      duration_ms: 0,
+    };
     if (applied) {
       const testRun = await runTests(options.runner, {
         runner: task.spec.runner,
@@ -86,12 +99,14 @@ export async function gradePatch(
         files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
         timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
         scratchDir: options.workRoot,
+        readOnly: [...readTree(copy.dir).keys()].filter(isTestConfig),
       });
       outcomes = testRun.tests;
       run = {
         exit_code: testRun.result.exitCode,
         timed_out: testRun.result.timedOut,
         report_found: testRun.reportFound,
+        report_problem: testRun.reportProblem,
         duration_ms: Math.round(testRun.result.durationMs),
       };
     }
@@ -150,17 +165,7 @@ function write(path: string, content: Uint8Array): void {
   writeFileSync(path, content);
 }
 
-/**
- * Test-configuration file names. pytest (7+) also reads `.pytest.ini` and (9+) `pytest.toml` and
- * `.pytest.toml`, which `TEST_CONFIG_FILES` lacks: a `.pytest.ini` with `addopts = -p <module>`
- * loaded a plugin that reported every test as passed.
- */
-const CONFIG_NAMES: ReadonlySet<string> = new Set([
-  ...TEST_CONFIG_FILES,
-  ".pytest.ini",
-  "pytest.toml",
-  ".pytest.toml",
-]);
+const CONFIG_NAMES: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);
 
 function isTestConfig(path: string): boolean {
   return CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1));

@@ -52,6 +52,8 @@ export interface Reward {
     submitted: boolean;
     submit_status: "solved" | "blocked" | null;
     patch_applied: boolean;
+    /** Set when the test report could not be trusted (e.g. the code under test patched the framework). */
+    test_report_problem: string | null;
     protected_path_edits: string[];
     invalid_tool_calls: number;
     turns: number;
@@ -94,6 +96,7 @@ export function computeReward(
       submitted: facts.submitted,
       submit_status: facts.submit_status,
       patch_applied: grade.patch_applied,
+      test_report_problem: grade.run.report_problem,
       protected_path_edits: grade.protected_paths_touched,
       invalid_tool_calls: facts.invalid_tool_calls,
       turns: facts.turns,

@@ -64,6 +64,11 @@ export interface RunRequest {
   maxOutputBytes?: number;
   /** Extra folders the child may write (e.g. a report folder). */
   writable?: string[];
+  /**
+   * Paths inside the workspace the child may read but not change (under bwrap; e.g. the test files
+   * during grading, so code under test cannot rewrite a test before it is loaded).
+   */
+  readOnly?: string[];
   /** Extra environment variables on top of the fixed scrubbed set. */
   env?: Record<string, string>;
   /** Bytes written to the child's stdin, which is then closed (default: no stdin at all). */
@@ -212,6 +217,7 @@ export class Runner {
     }
     jail.push("--bind", request.cwd, request.cwd);
     for (const path of request.writable ?? []) jail.push("--bind", path, path);
+    for (const path of request.readOnly ?? []) jail.push("--ro-bind", path, path);
     jail.push(
       "--unshare-all",
       "--die-with-parent",

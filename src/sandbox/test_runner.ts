@@ -3,6 +3,7 @@
  * machine-readable report written outside the workspace: JUnit from `deno test` and pytest, a
  * small JSON results writer for `unittest`. Text the code under test prints is never parsed.
  */
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
@@ -22,6 +23,8 @@ export interface TestRunRequest {
   /** Folder in which the private report folder is made; defaults to the parent of `dir`. */
   scratchDir?: string;
   maxOutputBytes?: number;
+  /** Files relative to `dir` the tests may not change while they run (besides the test files). */
+  readOnly?: string[];
 }
 
 /** Outcome of a test run. */
@@ -60,12 +63,17 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
     const reportPath = `${reportDir}/report`;
     const targets = request.selector ? [request.selector] : request.files;
     const python = request.runner !== "deno_test";
+    if (!python) await Deno.writeTextFile(`${reportDir}/preload.js`, DENO_PRELOAD);
     const key = python ? randomHex(32) : "";
     const result = await sandbox.run({
       argv: commandFor(request.runner, request.dir, targets, reportPath),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
+      // Code under test must not rewrite a test file before the runner loads it.
+      readOnly: [...new Set([...request.files, ...(request.readOnly ?? [])])]
+        .map((f) => `${request.dir}/${f}`)
+        .filter((p) => existsSync(p)),
       maxOutputBytes: request.maxOutputBytes,
       ...(python
         ? { stdin: encoder.encode(`${JSON.stringify({ key, report: reportPath, targets })}\n`) }
@@ -145,6 +153,7 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
         `--allow-write=${dir}`,
         "--v8-flags=--max-old-space-size=512",
         `--junit-path=${report}`,
+        `--preload=${dirname(report)}/preload.js`,
         ...filter,
         ...files,
       ];
@@ -261,3 +270,22 @@ const SEVERITY: Record<TestOutcome, number> = { passed: 0, skipped: 1, failed: 2
 function worst(a: TestOutcome | undefined, b: TestOutcome): TestOutcome {
   return a === undefined || SEVERITY[b] > SEVERITY[a] ? b : a;
 }
+
+/**
+ * Loaded before any test or code under test: freezes `node:assert` and `Deno.test`, so code under
+ * test cannot turn assertions into no-ops or re-register tests with empty bodies (the attempt
+ * throws at import, failing the tests).
+ */
+const DENO_PRELOAD = `
+import strict from "node:assert/strict";
+import loose from "node:assert";
+for (const assert of [strict, loose]) {
+  for (const key of Object.keys(assert)) {
+    if (typeof assert[key] === "function") Object.freeze(assert[key]);
+  }
+  Object.freeze(assert);
+}
+Object.freeze(Deno.test);
+Object.defineProperty(Deno, "test", { writable: false, configurable: false });
+Object.defineProperty(globalThis, "Deno", { writable: false, configurable: false });
+`;

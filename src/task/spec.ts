@@ -75,10 +75,17 @@ export interface Task {
   solutionPath: string | null;
 }
 
-/** Files that configure a runner; always restored from the pristine task at grading. */
+/**
+ * Files that configure a runner; always restored from the pristine task at grading. pytest 7+
+ * also reads `.pytest.ini`, and pytest 9+ `pytest.toml` and `.pytest.toml` (a `.pytest.ini` with
+ * `addopts = -p <module>` once loaded a plugin that reported every test as passed).
+ */
 export const TEST_CONFIG_FILES = [
   "conftest.py",
   "pytest.ini",
+  ".pytest.ini",
+  "pytest.toml",
+  ".pytest.toml",
   "tox.ini",
   "setup.cfg",
   "pyproject.toml",

@@ -39,7 +39,13 @@ function grade(
     patch_error: null,
     binary_files_ignored: [],
     protected_paths_touched: [],
-    run: { exit_code: 0, timed_out: false, report_found: true, duration_ms: 120 },
+    run: {
+      exit_code: 0,
+      timed_out: false,
+      report_found: true,
+      report_problem: null,
+      duration_ms: 120,
+    },
     ...overrides,
   };
 }
@@ -175,6 +181,7 @@ Deno.test("computeReward() reports the episode facts and the patch size ratio", 
     submitted: true,
     submit_status: "solved",
     patch_applied: true,
+    test_report_problem: null,
     protected_path_edits: ["tests/x.py"],
     invalid_tool_calls: 0,
     turns: 4,

@@ -509,3 +509,58 @@ class T(unittest.TestCase):
   }, ["tests/test_c.py"]);
   assert.equal(run.tests.get("tests/test_c.py::T::test_x"), "passed", describe(run));
 });
+
+// Guards a grading hole: code under test turned node:assert into no-ops so failing tests passed.
+Deno.test("runTests() stops code under test from disabling node:assert in deno tests", async () => {
+  const run = await runRepo("deno_test", {
+    "src/x.ts": `import assert from "node:assert/strict";
+try { assert.equal = () => {}; } catch { /* frozen */ }
+export const f = () => 3;
+`,
+    "tests/x_test.ts": `import assert from "node:assert/strict";
+import { f } from "../src/x.ts";
+Deno.test("f is 2", () => { assert.equal(f(), 2); });
+`,
+  }, ["tests/x_test.ts"]);
+  assert.equal(run.tests.get("tests/x_test.ts::f is 2"), "failed", describe(run));
+});
+
+// Guards a grading hole: code under test wrapped Deno.test to register empty test bodies.
+Deno.test("runTests() stops code under test from replacing Deno.test", async () => {
+  const run = await runRepo("deno_test", {
+    "src/x.ts": `const real = Deno.test;
+try { (Deno as any).test = (name: string) => real(name, () => {}); } catch { /* frozen */ }
+export const f = () => 3;
+`,
+    "tests/x_test.ts": `import assert from "node:assert/strict";
+import { f } from "../src/x.ts";
+Deno.test("f is 2", () => { assert.equal(f(), 2); });
+`,
+  }, ["tests/x_test.ts"]);
+  assert.equal(run.tests.get("tests/x_test.ts::f is 2"), "failed", describe(run));
+});
+
+// Guards a grading hole: a module imported by one test file rewrote another test file on disk
+// before unittest loaded it.
+Deno.test("runTests() keeps test files read-only while the tests run", async () => {
+  const runner = await testRunner();
+  if (runner.isolation.level !== "bwrap") {
+    console.log("skipped: read-only test files need bwrap isolation");
+    return;
+  }
+  const run = await runRepo("unittest", {
+    "calc.py": `try:
+    open("tests/test_b.py", "w").write("import unittest\\nclass B(unittest.TestCase):\\n    def test_b(self):\\n        pass\\n")
+except OSError:
+    pass
+def add(a, b):
+    return a - b
+`,
+    "tests/__init__.py": "",
+    "tests/test_a.py":
+      "import unittest\nimport calc\n\nclass A(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+    "tests/test_b.py":
+      "import unittest\nfrom calc import add\n\nclass B(unittest.TestCase):\n    def test_b(self):\n        self.assertEqual(add(1, 2), 3)\n",
+  }, ["tests/test_a.py", "tests/test_b.py"]);
+  assert.equal(run.tests.get("tests/test_b.py::B::test_b"), "failed", describe(run));
+});

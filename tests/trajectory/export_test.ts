@@ -80,6 +80,7 @@ function record(
         submitted: true,
         submit_status: "solved",
         patch_applied: true,
+        test_report_problem: null,
         protected_path_edits: [],
         invalid_tool_calls: 0,
         turns: tokens.length,
