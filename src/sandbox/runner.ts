@@ -91,6 +91,10 @@ export interface RunResult {
 }
 
 const DEFAULT_OUTPUT_BYTES = 32 * 1024;
+/** bwrap: a read-only view of the host with fresh /dev, /proc and a private /tmp. */
+const JAIL_ROOT = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+/** bwrap: own namespaces (no network), killed with its parent, no terminal to inject into. */
+const JAIL_NAMESPACES = ["--unshare-all", "--die-with-parent", "--new-session"];
 /** How long to wait for pipes to drain after the child is gone. */
 const DRAIN_GRACE_MS = 500;
 
@@ -198,18 +202,7 @@ export class Runner {
       ? [...this.#prlimit(program, request), ...command]
       : command;
     if (this.isolation.level !== "bwrap") return limited;
-    const jail = [
-      "bwrap",
-      "--ro-bind",
-      "/",
-      "/",
-      "--dev",
-      "/dev",
-      "--proc",
-      "/proc",
-      "--tmpfs",
-      "/tmp",
-    ];
+    const jail = ["bwrap", ...JAIL_ROOT];
     for (const path of this.#hide) jail.push("--tmpfs", path);
     // The deno executable may live under a hidden folder (e.g. an npm cache in HOME).
     if (program === "deno" && this.#denoPath.includes("/")) {
@@ -218,14 +211,7 @@ export class Runner {
     jail.push("--bind", request.cwd, request.cwd);
     for (const path of request.writable ?? []) jail.push("--bind", path, path);
     for (const path of request.readOnly ?? []) jail.push("--ro-bind", path, path);
-    jail.push(
-      "--unshare-all",
-      "--die-with-parent",
-      "--new-session",
-      "--chdir",
-      request.cwd,
-      "--",
-    );
+    jail.push(...JAIL_NAMESPACES, "--chdir", request.cwd, "--");
     return [...jail, ...limited];
   }
 
@@ -255,22 +241,7 @@ export async function probeIsolation(
   if (wanted === "none") {
     return { level: "process", rlimits, reason: 'isolation "none" was requested' };
   }
-  const bwrapOk = await succeeds("bwrap", [
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-    "--unshare-all",
-    "--die-with-parent",
-    "--new-session",
-    "--",
-    "true",
-  ]);
+  const bwrapOk = await succeeds("bwrap", [...JAIL_ROOT, ...JAIL_NAMESPACES, "--", "true"]);
   if (bwrapOk) return { level: "bwrap", rlimits };
   const reason = "bwrap is not installed or cannot create namespaces here";
   if (wanted === "bwrap") {
