@@ -180,6 +180,8 @@ export class Episode {
     if (!call) {
       observation.push({ role: "user", content: this.prompts.no_tool_call });
     } else {
+      // A workspace may still be being written (see startWorkspace); tools need its files.
+      await this.ctx.workspace.ready;
       const started = performance.now();
       const result = await executeTool(
         call.function.name,

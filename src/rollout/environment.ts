@@ -11,7 +11,7 @@ import { type IsolationInfo, probeIsolation, Runner } from "../sandbox/runner.ts
 import { listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
-import { createWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { createWorkspace, startWorkspace, type Workspace } from "../workspace/workspace.ts";
 
 /** The default workspace root; also named in the permission flags of deno.json. */
 export const DEFAULT_WORK_ROOT = "/tmp/patchgym";
@@ -113,9 +113,13 @@ export class Environment {
     return snapshot;
   }
 
-  /** A fresh private copy of the task repository. */
-  newWorkspace(task: Task): Workspace {
-    return createWorkspace(this.snapshot(task), { root: this.workRoot, prefix: task.spec.id });
+  /**
+   * A fresh private copy of the task repository; with `background`, its files are written while
+   * the caller goes on (see {@linkcode startWorkspace}).
+   */
+  newWorkspace(task: Task, options: { background?: boolean } = {}): Workspace {
+    const create = options.background ? startWorkspace : createWorkspace;
+    return create(this.snapshot(task), { root: this.workRoot, prefix: task.spec.id });
   }
 
   /** Grade a patch against the task's hidden tests. */

@@ -45,7 +45,8 @@ export async function runSample(
   options: SampleOptions = {},
 ): Promise<TrajectoryRecord> {
   const startedAt = new Date();
-  const workspace = env.newWorkspace(task);
+  // Written while the first model request is in flight; tools wait for it (Episode.act).
+  const workspace = env.newWorkspace(task, { background: true });
   try {
     const episode = new Episode({ task, workspace, runner: env.runner }, {
       limits: options.limits,
@@ -54,6 +55,7 @@ export async function runSample(
     });
     await runLoop(episode, policy, { onTurn: options.onTurn, signal: options.signal });
     if (!episode.done) episode.stop("policy_error");
+    await workspace.ready;
     const diff = workspace.diff();
     const gradeStarted = performance.now();
     let reward: Reward | null = null;

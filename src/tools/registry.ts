@@ -36,18 +36,37 @@ export interface ToolSchema {
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
-/** The tool list for the model, from the zod schemas. */
+/** Schemas already generated, per tool list: every episode asks, and generating them is slow. */
+const schemaCache = new WeakMap<readonly Tool[], ToolSchema[]>();
+
+/**
+ * The tool list for the model, from the zod schemas. Generated once per tool list and frozen,
+ * since every episode shares the same array.
+ */
 export function toolSchemas(tools: readonly Tool[] = TOOLS): ToolSchema[] {
-  return tools.map((tool) => {
-    const { $schema: _, ...parameters } = z.toJSONSchema(tool.input, { io: "input" }) as Record<
-      string,
-      unknown
-    >;
-    return {
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters },
-    };
-  });
+  let schemas = schemaCache.get(tools);
+  if (!schemas) {
+    schemas = deepFreeze(tools.map((tool): ToolSchema => {
+      const { $schema: _, ...parameters } = z.toJSONSchema(tool.input, { io: "input" }) as Record<
+        string,
+        unknown
+      >;
+      return {
+        type: "function",
+        function: { name: tool.name, description: tool.description, parameters },
+      };
+    }));
+    schemaCache.set(tools, schemas);
+  }
+  return schemas;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /**

@@ -75,10 +75,31 @@ export function snapshotDir(dir: string): Snapshot {
   return { dirs, files, byPath: new Map(files.map((f) => [f.path, f])) };
 }
 
-/** Write a snapshot under `root` (which must exist and be empty). Synchronous: it is faster for many small files. */
+/**
+ * Write a snapshot under `root` (which must exist and be empty). Synchronous: it is faster for
+ * many small files; {@linkcode writeSnapshotAsync} leaves the thread free instead.
+ */
 export function writeSnapshot(snapshot: Snapshot, root: string): void {
   for (const dir of snapshot.dirs) Deno.mkdirSync(`${root}/${dir}`);
   for (const file of snapshot.files) {
     Deno.writeFileSync(`${root}/${file.path}`, file.content, { mode: file.mode });
+  }
+}
+
+/** Files written at once by {@linkcode writeSnapshotAsync}. */
+const WRITE_BATCH = 64;
+
+/**
+ * Write a snapshot under `root` (which must exist and be empty) with asynchronous file-system
+ * calls, so the thread stays free for other work (e.g. other rollouts' model requests) meanwhile.
+ */
+export async function writeSnapshotAsync(snapshot: Snapshot, root: string): Promise<void> {
+  for (const dir of snapshot.dirs) await Deno.mkdir(`${root}/${dir}`);
+  for (let i = 0; i < snapshot.files.length; i += WRITE_BATCH) {
+    await Promise.all(
+      snapshot.files.slice(i, i + WRITE_BATCH).map((file) =>
+        Deno.writeFile(`${root}/${file.path}`, file.content, { mode: file.mode })
+      ),
+    );
   }
 }

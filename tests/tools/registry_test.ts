@@ -257,3 +257,12 @@ Deno.test("executeTool() rethrows a PatchgymError from a handler", async () => {
     );
   });
 });
+
+Deno.test("toolSchemas() generates once per tool list and hands out a frozen copy", () => {
+  const first = toolSchemas();
+  assert.equal(toolSchemas(), first);
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0].function.parameters));
+  assert.throws(() => {
+    (first[0].function as { name: string }).name = "changed";
+  }, TypeError);
+});

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { snapshotDir } from "../../src/workspace/snapshot.ts";
-import { createWorkspace } from "../../src/workspace/workspace.ts";
+import { createWorkspace, startWorkspace } from "../../src/workspace/workspace.ts";
 import { writeFiles } from "../_fixtures.ts";
 
 async function withTempDir(fn: (dir: string) => Promise<void> | void): Promise<void> {
@@ -129,6 +129,34 @@ Deno.test("createWorkspace() removes a half-written workspace when the copy fail
     // A file listed under a folder the snapshot never creates makes writeSnapshot fail.
     snapshot.files.push({ path: "missing/b.txt", content: new Uint8Array(), mode: 0o644 });
     assert.throws(() => createWorkspace(snapshot, { root }), Deno.errors.NotFound);
+    assert.deepEqual([...Deno.readDirSync(root)], []);
+  });
+});
+
+Deno.test("startWorkspace() writes the same copy in the background, ready when settled", async () => {
+  await withTempDir(async (dir) => {
+    const files = { "pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 2\n", "run.sh": "echo\n" };
+    const { source, root } = setUp(dir, files);
+    const snapshot = snapshotDir(source);
+    const workspace = startWorkspace(snapshot, { root, prefix: "bg" });
+    await workspace.ready;
+    for (const [path, content] of Object.entries(files)) {
+      assert.equal(readFileSync(join(workspace.dir, path), "utf8"), content);
+    }
+    assert.equal(workspace.diff().patch, "");
+    await workspace.remove();
+    assert.equal(existsSync(workspace.dir), false);
+  });
+});
+
+Deno.test("startWorkspace() removed before it is ready leaves nothing behind", async () => {
+  await withTempDir(async (dir) => {
+    const files = Object.fromEntries(
+      Array.from({ length: 100 }, (_, i) => [`f${i}.txt`, `${i}\n`]),
+    );
+    const { source, root } = setUp(dir, files);
+    const workspace = startWorkspace(snapshotDir(source), { root });
+    await workspace.remove();
     assert.deepEqual([...Deno.readDirSync(root)], []);
   });
 });

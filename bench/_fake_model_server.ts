@@ -1,0 +1,90 @@
+/**
+ * The fake OpenAI-compatible server, run as its own process (as a real model server is), so that
+ * neither its CPU time, memory nor file descriptors count as the environment's. Every chat
+ * completion answers after the delay named in the model (`fake-delay-<ms>`) with the next call of
+ * a fixed five-turn plan, chosen by the number of assistant messages in the request.
+ *
+ * Protocol on stdio, one JSON line each: it prints `{port, timerLateMs}` once listening; a
+ * `holds` line on stdin is answered with `{holds}` (ms each reply was held since the last ask);
+ * end of stdin shuts it down.
+ */
+
+/** The fixed plan; the last entry repeats. */
+const PLAN: { name: string; arguments: Record<string, unknown> }[] = [
+  { name: "inspect_tree", arguments: {} },
+  { name: "read_file", arguments: { path: "stats/summary.py" } },
+  { name: "search", arguments: { pattern: "def " } },
+  { name: "list_files", arguments: {} },
+  { name: "submit", arguments: { status: "solved", summary: "Benchmark plan done" } },
+];
+
+/** How late a timer fires here, measured at start; delays are shortened by it (see `hold`). */
+const timerLateMs = await measureTimerLateness();
+/** How long each reply was actually held, ms, for the report. */
+const holds: number[] = [];
+const encoder = new TextEncoder();
+
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handle);
+say({ port: server.addr.port, timerLateMs });
+for await (const line of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
+  if (line.includes("holds")) say({ holds: holds.splice(0) });
+}
+await server.shutdown();
+
+function say(message: unknown): void {
+  Deno.stdout.writeSync(encoder.encode(`${JSON.stringify(message)}\n`));
+}
+
+/**
+ * Wait until `delayMs` after `since`. Timers fire a few ms late here, which would show up as
+ * environment overhead, so the wait is shortened by the lateness measured at start.
+ */
+async function hold(since: number, delayMs: number): Promise<void> {
+  const wait = delayMs - (performance.now() - since) - timerLateMs;
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+async function measureTimerLateness(): Promise<number> {
+  const late: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    late.push(performance.now() - started - 20);
+  }
+  return late.sort((a, b) => a - b)[Math.floor(late.length / 2)];
+}
+
+async function handle(request: Request): Promise<Response> {
+  if (request.method !== "POST" || !new URL(request.url).pathname.endsWith("/chat/completions")) {
+    return new Response("not found", { status: 404 });
+  }
+  const arrived = performance.now();
+  const body = await request.json() as { model?: string; messages?: { role: string }[] };
+  const delay = Number(/delay-(\d+)/.exec(body.model ?? "")?.[1] ?? 0);
+  const turn = (body.messages ?? []).filter((m) => m.role === "assistant").length;
+  const call = PLAN[Math.min(turn, PLAN.length - 1)];
+  if (delay > 0) {
+    await hold(arrived, delay);
+    holds.push(performance.now() - arrived);
+  }
+  return Response.json({
+    id: `chatcmpl-${turn}`,
+    object: "chat.completion",
+    created: 0,
+    model: body.model,
+    choices: [{
+      index: 0,
+      message: {
+        role: "assistant",
+        content: null,
+        tool_calls: [{
+          id: `call_${turn}`,
+          type: "function",
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        }],
+      },
+      finish_reason: "tool_calls",
+    }],
+    usage: { prompt_tokens: 1000 + 200 * turn, completion_tokens: 30 },
+  });
+}

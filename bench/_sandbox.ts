@@ -1,0 +1,179 @@
+/** Section 3: the sandboxed runner against bare spawns, and visible test runs through `runTests`. */
+import { type IsolationInfo, probeIsolation, Runner } from "../src/sandbox/runner.ts";
+import { runTests } from "../src/sandbox/test_runner.ts";
+import { loadTask } from "../src/task/load.ts";
+import type { Task } from "../src/task/spec.ts";
+import { snapshotDir } from "../src/workspace/snapshot.ts";
+import { createWorkspace } from "../src/workspace/workspace.ts";
+import { type BenchContext, spawnChecked, subdir } from "./_context.ts";
+import { makeRow, type Row, type Target } from "./_report.ts";
+import { sampleCases, type SampleOptions, summarize, timedAsync, type Trial } from "./_stats.ts";
+import { resolveChildProgram } from "./_system.ts";
+import { twoFileTree } from "./_trees.ts";
+
+const SPAWN: SampleOptions = { warmup: 3, min: 20, max: 100, budgetMs: 4000 };
+const TESTS: SampleOptions = { warmup: 2, min: 10, max: 40, budgetMs: 4000 };
+const COMMANDS = [["true"], ["python3", "-c", "pass"]];
+/** Test runs: one TypeScript task, one Python unittest task, and their targets in ms. */
+const TEST_TASKS: [string, number][] = [["ts-cart-discounts", 120], ["py-median-even", 80]];
+
+/** Measure the runner per isolation level and the visible test runs. */
+export async function benchSandbox(
+  ctx: BenchContext,
+): Promise<{ rows: Row[]; isolation: IsolationInfo }> {
+  const isolation = await probeIsolation();
+  const rlimits = isolation.rlimits;
+  const runners: [string, Runner][] = [];
+  if (isolation.level === "bwrap") {
+    runners.push(["bwrap", new Runner({ isolation: { level: "bwrap", rlimits } })]);
+  }
+  runners.push(["process", new Runner({ isolation: { level: "process", rlimits } })]);
+  const rows: Row[] = [];
+  const section = "3 sandbox";
+  const cwd = createWorkspace(twoFileTree(), { root: subdir(ctx, "sandbox") }).dir;
+  const skipped = isolation.level === "bwrap" ? "" : `; bwrap rows skipped: ${isolation.reason}`;
+  ctx.log(`sandbox: isolation ${isolation.level}, rlimits ${rlimits}${skipped}`);
+
+  for (const argv of COMMANDS) {
+    const label = argv.join(" ");
+    const program = resolveChildProgram(argv[0]);
+    const bare: Trial = () => timedAsync(() => spawnChecked(program, argv.slice(1), cwd));
+    const viaRunner = runners.map(([, runner]): Trial => () =>
+      timedAsync(async () => {
+        const result = await runner.run({ argv, cwd, timeoutMs: 10_000 });
+        if (result.exitCode !== 0) throw new Error(`Runner failed on "${label}": ${result.stderr}`);
+      })
+    );
+    const [bareMs, ...runnerMs] = await sampleCases([bare, ...viaRunner], SPAWN);
+    const bareMedian = summarize(bareMs).median;
+    rows.push(makeRow({
+      section,
+      figure: `${label}: bare Deno.Command`,
+      unit: "ms",
+      values: bareMs,
+      note: argv[0] === "python3"
+        ? `Bare spawns run ${program}, the executable the sandbox finds on its fixed PATH (the caller's PATH may hold a slower shim)`
+        : undefined,
+    }));
+    runners.forEach(([level], i) => {
+      const runnerMedian = summarize(runnerMs[i]).median;
+      rows.push(
+        makeRow({
+          section,
+          figure: `${label}: Runner.run (${level})`,
+          unit: "ms",
+          values: runnerMs[i],
+          baseline: { name: "bare", value: bareMedian },
+        }),
+        makeRow({
+          section,
+          figure: `${label}: Runner overhead (${level})`,
+          unit: "ms",
+          summary: { median: runnerMedian - bareMedian, p95: null, n: runnerMs[i].length },
+          baseline: { name: "bare", value: bareMedian },
+          target: { text: "< 12 ms", metric: "median", op: "<", value: 12 },
+        }),
+      );
+    });
+  }
+
+  const [level, runner] = runners[0];
+  for (const [id, limit] of TEST_TASKS) {
+    const task = loadTask(`${ctx.tasksDir}/${id}`);
+    ctx.log(`sandbox: runTests ${id} (${level})`);
+    rows.push(await benchTestRun(ctx, task, runner, level, limit));
+  }
+  return { rows, isolation };
+}
+
+async function benchTestRun(
+  ctx: BenchContext,
+  task: Task,
+  runner: Runner,
+  level: string,
+  limitMs: number,
+): Promise<Row> {
+  const workspace = createWorkspace(snapshotDir(task.repoDir), {
+    root: subdir(ctx, "tests"),
+    prefix: task.spec.id,
+  });
+  try {
+    const { spec } = task;
+    const viaRunner: Trial = () =>
+      timedAsync(async () => {
+        const run = await runTests(runner, {
+          runner: spec.runner,
+          dir: workspace.dir,
+          files: spec.visible_tests,
+          timeoutMs: 60_000,
+        });
+        if (!run.reportFound || run.counts.passed === 0) {
+          throw new Error(
+            `runTests on ${spec.id} ran no tests: ${run.result.stderr.slice(0, 500)}`,
+          );
+        }
+      });
+    const [program, ...args] = bareTestCommand(task, workspace.dir);
+    const bare: Trial = () => timedAsync(() => spawnChecked(program, args, workspace.dir));
+    const [runnerMs, bareMs] = await sampleCases([viaRunner, bare], TESTS);
+    const target: Target = { text: `< ${limitMs} ms`, metric: "median", op: "<", value: limitMs };
+    return makeRow({
+      section: "3 sandbox",
+      figure: `runTests visible tests, ${spec.id} (${spec.runner}, ${level})`,
+      unit: "ms",
+      values: runnerMs,
+      baseline: {
+        name: `bare ${BARE_NAMES[spec.runner]}`,
+        value: summarize(bareMs).median,
+      },
+      target,
+    });
+  } finally {
+    await workspace.remove();
+  }
+}
+
+const BARE_NAMES = {
+  deno_test: "deno test",
+  unittest: "python3 -m unittest",
+  pytest: "python3 -m pytest",
+};
+
+/** The same tests run bare: the runner's own command line without the sandbox or the report. */
+function bareTestCommand(task: Task, dir: string): string[] {
+  const { spec } = task;
+  switch (spec.runner) {
+    case "deno_test":
+      return [
+        resolveChildProgram("deno"),
+        "test",
+        "--no-config",
+        "--no-lock",
+        "--no-check",
+        "--cached-only",
+        "--no-prompt",
+        `--allow-read=${dir}`,
+        `--allow-write=${dir}`,
+        ...spec.visible_tests,
+      ];
+    case "unittest":
+      return [
+        resolveChildProgram("python3"),
+        "-B",
+        "-m",
+        "unittest",
+        ...spec.visible_tests.map((f) => f.replace(/\.py$/, "").replaceAll("/", ".")),
+      ];
+    case "pytest":
+      return [
+        resolveChildProgram("python3"),
+        "-B",
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        ...spec.visible_tests,
+      ];
+  }
+}
