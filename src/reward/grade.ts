@@ -83,7 +83,7 @@ export async function gradePatch(
         patchError = result.message;
       }
     }
-    restoreTestFiles(task, options.snapshot, copy.dir);
+    const configFiles = restoreTestFiles(task, options.snapshot, copy.dir);
     let outcomes = new Map<string, TestOutcome>();
     let run: GradeResult["run"] = {
       exit_code: -1,
@@ -99,7 +99,7 @@ export async function gradePatch(
         files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
         timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
         scratchDir: options.workRoot,
-        readOnly: [...readTree(copy.dir).keys()].filter(isTestConfig),
+        readOnly: configFiles,
       });
       outcomes = testRun.tests;
       run = {
@@ -136,27 +136,22 @@ export async function gradePatch(
 /**
  * Put back everything that decides how tests run: visible tests and protected paths from the
  * pristine repository (files the agent added under them are deleted), test-configuration files
- * (added ones deleted anywhere in the tree), and the hidden tests from the task.
+ * (added ones deleted anywhere in the tree), and the hidden tests from the task. Returns the
+ * test-configuration files now in `dir`: exactly the pristine ones.
  */
-function restoreTestFiles(task: Task, snapshot: Snapshot, dir: string): void {
+function restoreTestFiles(task: Task, snapshot: Snapshot, dir: string): string[] {
+  const decidesTests = (path: string) =>
+    isProtected(task, path) || task.spec.visible_tests.includes(path) || isTestConfig(path);
   for (const path of readTree(dir).keys()) {
-    const name = path.slice(path.lastIndexOf("/") + 1);
-    const guarded = isProtected(task, path) || task.spec.visible_tests.includes(path) ||
-      CONFIG_NAMES.has(name);
-    if (guarded && !snapshot.byPath.has(path)) rmSync(join(dir, path));
+    if (decidesTests(path) && !snapshot.byPath.has(path)) rmSync(join(dir, path));
   }
   for (const file of snapshot.files) {
-    const name = file.path.slice(file.path.lastIndexOf("/") + 1);
-    if (
-      isProtected(task, file.path) || task.spec.visible_tests.includes(file.path) ||
-      CONFIG_NAMES.has(name)
-    ) {
-      write(join(dir, file.path), file.content);
-    }
+    if (decidesTests(file.path)) write(join(dir, file.path), file.content);
   }
   for (const path of task.spec.hidden_tests) {
     write(join(dir, path), readFileSync(join(task.hiddenDir, path)));
   }
+  return snapshot.files.map((f) => f.path).filter(isTestConfig);
 }
 
 function write(path: string, content: Uint8Array): void {
