@@ -1,5 +1,7 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
-import { Environment } from "../rollout/environment.ts";
+import { resolve } from "node:path";
+import { DEFAULT_WORK_ROOT, Environment } from "../rollout/environment.ts";
+import { claimRoot, exitOnSignal } from "../workspace/root.ts";
 import { choiceFlag, env } from "./_args.ts";
 import { defaultTasksDir } from "./_paths.ts";
 
@@ -22,14 +24,29 @@ export function tasksDirOf(values: EnvironmentFlagValues): string {
   return values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS"));
 }
 
-/** Open the environment the flags describe; `hide` adds paths children must not see. */
+/**
+ * Open the environment the flags describe; `hide` adds paths children must not see. Workspaces go
+ * to this process's own folder under the workspace root (see `claimRoot`): folders left there by
+ * dead processes are removed first, and this one is removed at exit, also on SIGTERM.
+ */
 export function openEnvironment(
   values: EnvironmentFlagValues,
   hide: string[] = [],
 ): Promise<Environment> {
+  const owned = claimRoot(resolve(values["work-dir"] ?? DEFAULT_WORK_ROOT));
+  exitOnSignal("SIGTERM");
+  if (owned.swept.length > 0) {
+    console.error(
+      `Removed ${owned.swept.length} workspace folder(s) left by processes that died: ${
+        owned.swept.join(", ")
+      }`,
+    );
+  }
   return Environment.open({
     tasksDir: tasksDirOf(values),
-    workRoot: values["work-dir"],
+    workRoot: owned.dir,
+    keepRoot: owned.parent,
+    hide: [...hide, owned.parent],
     isolation: choiceFlag(
       "isolation",
       values.isolation,

@@ -67,7 +67,7 @@ function patchOf(
 ): Promise<string> {
   return withRepoCopy(env, task, async (dir) => {
     await mutate(dir);
-    return diffTree(snapshotDir(task.repoDir), dir).patch;
+    return (await diffTree(snapshotDir(task.repoDir), dir)).patch;
   });
 }
 
