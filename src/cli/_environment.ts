@@ -1,6 +1,7 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
 import { resolve } from "node:path";
 import { DEFAULT_WORK_ROOT, Environment } from "../rollout/environment.ts";
+import type { ToolLimits } from "../tools/types.ts";
 import { claimRoot, exitOnSignal } from "../workspace/root.ts";
 import { choiceFlag, env } from "./_args.ts";
 import { defaultTasksDir } from "./_paths.ts";
@@ -32,6 +33,7 @@ export function tasksDirOf(values: EnvironmentFlagValues): string {
 export function openEnvironment(
   values: EnvironmentFlagValues,
   hide: string[] = [],
+  limits?: Partial<ToolLimits>,
 ): Promise<Environment> {
   const owned = claimRoot(resolve(values["work-dir"] ?? DEFAULT_WORK_ROOT));
   exitOnSignal("SIGTERM");
@@ -47,12 +49,12 @@ export function openEnvironment(
     workRoot: owned.dir,
     keepRoot: owned.parent,
     hide: [...hide, owned.parent],
+    limits,
     isolation: choiceFlag(
       "isolation",
       values.isolation,
       ["auto", "bwrap", "none"] as const,
       "auto",
     ),
-    hide,
   });
 }

@@ -2,9 +2,16 @@
 import { UsageError } from "../errors.ts";
 import { readLines } from "../rollout/lines.ts";
 import { DEFAULT_SERVER_LIMITS, EpisodeServer } from "../rollout/server.ts";
+import { DEFAULT_TOOL_LIMITS } from "../tools/types.ts";
 import { exitOnSignal } from "../workspace/root.ts";
 import { intFlag, numberFlag, parseFlags } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
+
+/** Default cap on a request line: far above any real step, far below what stalls the server. */
+const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** Longest pause between sweeps for idle episodes. */
+const MAX_SWEEP_MS = 30_000;
 
 const HELP = `patchgym serve --stdio: trainer-driven episodes over JSON lines
 
@@ -24,16 +31,13 @@ Usage: patchgym serve --stdio [flags]
                          (default ${DEFAULT_SERVER_LIMITS.maxEpisodes})
   --idle-timeout S       close an episode after S seconds without a request; 0 never
                          (default ${DEFAULT_SERVER_LIMITS.idleTimeoutMs / 1000})
+  --search-timeout S     stop a search tool call after S seconds (default ${
+  DEFAULT_TOOL_LIMITS.searchTimeoutMs / 1000
+})
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
 `;
-
-/** Default cap on a request line: far above any real step, far below what stalls the server. */
-const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
-
-/** Longest pause between sweeps for idle episodes. */
-const MAX_SWEEP_MS = 30_000;
 
 /** Run the `serve` command until stdin closes. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -42,6 +46,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     "max-line-bytes": { type: "string" },
     "max-episodes": { type: "string" },
     "idle-timeout": { type: "string" },
+    "search-timeout": { type: "string" },
     ...ENVIRONMENT_FLAGS,
   });
   if (values.help) {
@@ -59,20 +64,31 @@ export async function serveCommand(args: string[]): Promise<number> {
   );
   const idleSeconds = numberFlag("idle-timeout", values["idle-timeout"]) ??
     DEFAULT_SERVER_LIMITS.idleTimeoutMs / 1000;
+  const searchSeconds = numberFlag("search-timeout", values["search-timeout"]) ??
+    DEFAULT_TOOL_LIMITS.searchTimeoutMs / 1000;
+  if (!(searchSeconds > 0)) {
+    throw new UsageError(
+      `--search-timeout: expected seconds > 0, got "${values["search-timeout"]}"`,
+    );
+  }
   if (idleSeconds < 0) {
     throw new UsageError(`--idle-timeout: expected seconds >= 0, got "${values["idle-timeout"]}"`);
   }
   // Ctrl-C and SIGTERM end the process; the exit removes every workspace it still has.
   exitOnSignal("SIGINT");
-  const environment = await openEnvironment(values);
+  const environment = await openEnvironment(values, [], { searchTimeoutMs: searchSeconds * 1000 });
   const server = new EpisodeServer(environment, {
     maxEpisodes,
     idleTimeoutMs: idleSeconds * 1000,
   });
-  let sweep: number | undefined;
+  let sweep: ReturnType<typeof setInterval> | undefined;
   if (idleSeconds > 0) {
-    sweep = setInterval(() => void server.reapIdle(), Math.min(idleSeconds * 500, MAX_SWEEP_MS));
-    Deno.unrefTimer(sweep);
+    const timer = setInterval(
+      () => void server.reapIdle(),
+      Math.min(idleSeconds * 500, MAX_SWEEP_MS),
+    );
+    Deno.unrefTimer(timer);
+    sweep = timer;
   }
   console.error(`patchgym serve: ready (isolation ${environment.isolation.level})`);
   const encoder = new TextEncoder();
