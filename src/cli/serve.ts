@@ -56,7 +56,13 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (!values.stdio) {
     throw new UsageError('serve: only --stdio is supported; run "patchgym serve --stdio"');
   }
-  const maxLineBytes = intFlag("max-line-bytes", values["max-line-bytes"], DEFAULT_MAX_LINE_BYTES);
+  const maxLineBytes = intFlag(
+    "max-line-bytes",
+    values["max-line-bytes"],
+    DEFAULT_MAX_LINE_BYTES,
+    1,
+    1024 ** 3,
+  );
   const maxEpisodes = intFlag(
     "max-episodes",
     values["max-episodes"],

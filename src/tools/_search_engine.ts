@@ -1,13 +1,17 @@
 /**
  * The search itself: walk the files, match each line, collect `path:line:text` hits. Plain
  * synchronous code, run inside a worker (see `_search_pool.ts`) so that a slow pattern or a big
- * tree never holds up the orchestrator's thread.
+ * tree never holds up the orchestrator's thread. The worker is built from these functions' text
+ * (`_search_worker.ts`): they may use only each other, `walk`, `readFileSync`, `Deno` and the
+ * constants here.
  */
 import { readFileSync } from "node:fs";
 import { walk } from "./_walk.ts";
 
-const MAX_LINE_CHARS = 300;
-const BINARY_SNIFF_BYTES = 8192;
+/** Longest matching line shown whole. */
+export const MAX_LINE_CHARS = 300;
+/** Bytes checked for a NUL to call a file binary. */
+export const BINARY_SNIFF_BYTES = 8192;
 
 /** What to search: everything is plain data, so it can be posted to a worker. */
 export interface SearchRequest {
@@ -51,7 +55,8 @@ export function searchTree(request: SearchRequest): SearchAnswer {
   return { hits, total, filesWithHits };
 }
 
-function* walkFiles(
+/** Files under `abs` matching `glob`, as [path, absolute path]. */
+export function* walkFiles(
   abs: string,
   prefix: string,
   glob: RegExp | null,
@@ -66,7 +71,13 @@ function* walkFiles(
 }
 
 /** Append up to `room` hits of one file to `hits`; return how many matching lines it has. */
-function searchFile(abs: string, rel: string, regex: RegExp, hits: string[], room: number): number {
+export function searchFile(
+  abs: string,
+  rel: string,
+  regex: RegExp,
+  hits: string[],
+  room: number,
+): number {
   const text = readText(abs);
   if (text === null) return 0;
   // An empty match after the final newline (or in an empty file) is on no line: ripgrep skips it.
@@ -118,7 +129,7 @@ function searchFile(abs: string, rel: string, regex: RegExp, hits: string[], roo
  * first N bytes is a NUL character in the first N characters; the exact byte check runs only for
  * the rare file that has one there.
  */
-function readText(abs: string): string | null {
+export function readText(abs: string): string | null {
   const text = Deno.readTextFileSync(abs);
   const nul = text.indexOf("\0");
   if (

@@ -12,10 +12,12 @@
  */
 import { Worker } from "node:worker_threads";
 import type { SearchAnswer, SearchRequest } from "./_search_engine.ts";
+import { searchWorkerSource } from "./_search_worker.ts";
 
 /** Searches running at once; more wait for a free worker. */
 const MAX_WORKERS = 4;
 
+let source: string | null = null;
 const idle: Worker[] = [];
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -30,7 +32,7 @@ export async function runSearch(
 ): Promise<SearchAnswer | "timeout"> {
   while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
-  const worker = idle.pop() ?? new Worker(new URL("./_search_worker.ts", import.meta.url));
+  const worker = idle.pop() ?? new Worker(source ??= searchWorkerSource(), { eval: true });
   worker.ref();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {

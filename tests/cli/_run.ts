@@ -89,6 +89,35 @@ export function removeRunDir(dir: string): void {
   Deno.removeSync(join(ROOT, dir), { recursive: true });
 }
 
+/**
+ * A fresh workspace root under /tmp/patchgym (the only one the task's flags allow), for tests that
+ * look at what a process leaves there; removed by {@linkcode removeWorkRoot}.
+ */
+export function makeWorkRoot(prefix: string): string {
+  const dir = `/tmp/patchgym/test-${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Remove a folder made by {@linkcode makeWorkRoot}. */
+export function removeWorkRoot(dir: string): void {
+  Deno.removeSync(dir, { recursive: true });
+}
+
+/** Everything under `dir`, as paths relative to it, sorted (for "nothing left behind" checks). */
+export function listTree(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of Deno.readDirSync(rel ? `${dir}/${rel}` : dir)) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      out.push(path);
+      if (entry.isDirectory) walk(path);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
 /** Parse each non-empty line of JSONL text. */
 export function jsonLines(text: string): Record<string, unknown>[] {
   return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
@@ -104,8 +133,8 @@ export class ServeProcess {
   #buffer = "";
   #stdinClosed = false;
 
-  constructor() {
-    const argv = patchgymArgv(["serve", "--stdio"]);
+  constructor(args: string[] = []) {
+    const argv = patchgymArgv(["serve", "--stdio", ...args]);
     this.#child = new Deno.Command(argv[0], {
       args: argv.slice(1),
       cwd: ROOT,
@@ -163,6 +192,13 @@ export class ServeProcess {
     }
     const { code } = await this.#child.status;
     return { code, answers, stderr: await this.#stderr };
+  }
+
+  /** Send `signal` and wait for the exit; returns the exit code. */
+  async signal(signal: Deno.Signal): Promise<number> {
+    this.#child.kill(signal);
+    const { code } = await this.#child.status;
+    return code;
   }
 
   /** Stop the server if a test failed before {@linkcode finish}. */
