@@ -276,3 +276,55 @@ function hasGit(): boolean {
     return false;
   }
 }
+
+// Issue 10: a 60 MB file was read whole, diffed and shipped back in the reply.
+Deno.test("diffTree() over maxBytes gives no patch and names the biggest changed files", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-diff-" });
+  try {
+    writeFiles(dir, { "a.txt": "a\n", "b.txt": "b\n" });
+    const original = snapshotDir(dir);
+    writeFileSync(join(dir, "big.bin"), new Uint8Array(5000));
+    writeFileSync(join(dir, "a.txt"), "changed\n");
+    const result = await diffTree(original, dir, { maxBytes: 1000 });
+    assert.deepEqual(result, {
+      patch: "",
+      created: [],
+      modified: [],
+      deleted: [],
+      binary: [],
+      tooLarge: {
+        bytes: 5010,
+        limit: 1000,
+        largest: [{ path: "big.bin", bytes: 5000 }, { path: "a.txt", bytes: 10 }],
+      },
+    });
+    // Same-size edits count once read: under the cap the diff is built as usual.
+    Deno.removeSync(join(dir, "big.bin"));
+    writeFileSync(join(dir, "b.txt"), "B\n");
+    const small = await diffTree(original, dir, { maxBytes: 1000 });
+    assert.equal(small.tooLarge, undefined);
+    assert.deepEqual(small.modified, ["a.txt", "b.txt"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// A full rewrite of a big file made the line diff take minutes (Myers' cost grows with edits).
+Deno.test("diffTree() shows a file rewritten past the edit bound as removed and added whole", async () => {
+  const before = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n") + "\n";
+  const after = Array.from({ length: 3000 }, (_, i) => `other ${i}`).join("\n");
+  await withTree({ "f.txt": before }, async (dir, diff) => {
+    writeFileSync(join(dir, "f.txt"), after);
+    const result = await diff();
+    const lines = result.patch.split("\n");
+    assert.deepEqual(lines.slice(0, 4), [
+      "diff --git a/f.txt b/f.txt",
+      "--- a/f.txt",
+      "+++ b/f.txt",
+      "@@ -1,3000 +1,3000 @@",
+    ]);
+    assert.equal(lines.filter((l) => l.startsWith("-line ")).length, 3000);
+    assert.equal(lines.filter((l) => l.startsWith("+other ")).length, 3000);
+    assert.equal(lines[lines.length - 2], "\\ No newline at end of file");
+  });
+});
