@@ -3,9 +3,12 @@ import { formatBytes } from "../workspace/limits.ts";
 import { decodeText } from "../workspace/diff.ts";
 import { fail, limitsOf, type ToolContext, type ToolResult } from "./types.ts";
 
+/** Files up to this size are read synchronously: faster, and it blocks for well under 1 ms. */
+const SYNC_READ_BYTES = 256 * 1024;
+
 /**
- * The text of the file at `abs` (shown to the model as `rel`), read asynchronously; or a
- * `file_too_large` error when it is over the limit, or `binary_file`.
+ * The text of the file at `abs` (shown to the model as `rel`); or a `file_too_large` error when it
+ * is over the limit, or `binary_file`. Big files are read asynchronously, off the thread.
  */
 export async function readTextFile(
   ctx: ToolContext,
@@ -13,7 +16,7 @@ export async function readTextFile(
   action: "read" | "edited",
 ): Promise<{ ok: true; text: string } | ToolResult & { ok: false }> {
   const limit = limitsOf(ctx).maxFileBytes;
-  const { size } = await Deno.stat(target.abs);
+  const { size } = Deno.statSync(target.abs);
   if (size > limit) {
     return fail(
       "file_too_large",
@@ -22,7 +25,9 @@ export async function readTextFile(
       } limit for files that can be ${action}; use search to find the lines you need`,
     ) as ToolResult & { ok: false };
   }
-  const text = decodeText(await Deno.readFile(target.abs));
+  const text = decodeText(
+    size <= SYNC_READ_BYTES ? Deno.readFileSync(target.abs) : await Deno.readFile(target.abs),
+  );
   if (text === null) {
     return fail(
       "binary_file",
