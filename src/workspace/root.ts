@@ -8,7 +8,7 @@
  * On exit (including `Deno.exit` from a signal listener) the folder is removed with everything in
  * it: in-flight workspaces, scoring copies and test report folders.
  */
-import { basename, join } from "node:path";
+import { join } from "node:path";
 
 /** Format of the `.owner` file. */
 export const OWNER_FORMAT = "patchgym.owner.v1";
@@ -151,9 +151,4 @@ function isMark(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether `dir` is a folder that {@linkcode claimRoot} makes (by its name). */
-export function isOwnedRootName(dir: string): boolean {
-  return FOLDER.test(basename(dir));
 }

@@ -38,13 +38,12 @@ export class Workspace {
   constructor(
     dir: string,
     original: Snapshot,
-    ready: Promise<void> = Promise.resolve(),
-    keepRoot?: string,
+    options: { ready?: Promise<void>; keepRoot?: string } = {},
   ) {
     this.dir = dir;
     this.original = original;
-    this.ready = ready;
-    this.#keepRoot = keepRoot;
+    this.ready = options.ready ?? Promise.resolve();
+    this.#keepRoot = options.keepRoot;
   }
 
   /** Resolve a path the agent named; see {@linkcode guardPath}. */
@@ -88,7 +87,7 @@ export function createWorkspace(snapshot: Snapshot, options: WorkspaceOptions): 
     Deno.removeSync(dir, { recursive: true });
     throw error;
   }
-  return new Workspace(realpathSync(dir), snapshot, undefined, options.keepRoot);
+  return new Workspace(realpathSync(dir), snapshot, { keepRoot: options.keepRoot });
 }
 
 /**
@@ -110,5 +109,5 @@ export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): W
   });
   // Whoever awaits `ready` sees a failure; until then it must not count as unhandled.
   ready.catch(() => {});
-  return new Workspace(dir, snapshot, ready, options.keepRoot);
+  return new Workspace(dir, snapshot, { ready, keepRoot: options.keepRoot });
 }

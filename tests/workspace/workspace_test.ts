@@ -160,3 +160,20 @@ Deno.test("startWorkspace() removed before it is ready leaves nothing behind", a
     assert.deepEqual([...Deno.readDirSync(root)], []);
   });
 });
+
+Deno.test("Workspace.keep() moves the folder to the keep root, or leaves it where it is", async () => {
+  await withTempDir(async (dir) => {
+    const { source, root } = setUp(dir, { "a.txt": "x" });
+    const keepRoot = join(dir, "kept");
+    Deno.mkdirSync(keepRoot);
+    const snapshot = snapshotDir(source);
+    const moved = createWorkspace(snapshot, { root, keepRoot });
+    const kept = await moved.keep();
+    assert.equal(kept, join(keepRoot, moved.dir.split("/").pop()!));
+    assert.equal(readFileSync(join(kept, "a.txt"), "utf8"), "x");
+    assert.equal(existsSync(moved.dir), false);
+    const stays = createWorkspace(snapshot, { root });
+    assert.equal(await stays.keep(), stays.dir);
+    assert.equal(existsSync(stays.dir), true);
+  });
+});
