@@ -297,6 +297,12 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
         : ""
     }`,
   );
+  const hacks = Object.entries(summary.integrity.codes).map(([code, n]) => `${code}:${n}`);
+  out.push(
+    `reward hacks caught ${summary.integrity.tampered} (rate ${summary.integrity.rate.toFixed(3)})${
+      hacks.length > 0 ? `   ${hacks.join(" ")}` : ""
+    }`,
+  );
   out.push(
     `tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`,
   );

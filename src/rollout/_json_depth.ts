@@ -61,7 +61,8 @@ export function scanLine(text: string, maxDepth: number): LineScan {
 function parseScalar(raw: string, kind: "string" | "number"): string | number | null {
   try {
     const value = JSON.parse(raw);
-    return typeof value === kind ? value : null;
+    if (kind === "string") return typeof value === "string" ? value : null;
+    return typeof value === "number" ? value : null;
   } catch {
     return null;
   }

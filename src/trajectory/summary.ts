@@ -27,6 +27,11 @@ export interface RunSummary {
   /** pass@k for k = the most samples any task has, when that is more than 1. */
   pass_at_k: { k: number; value: number } | null;
   stop_reasons: Record<string, number>;
+  /**
+   * Graded samples whose test run could not be trusted (a reward hack caught by the grader):
+   * how many, their share of graded samples, and counts per integrity code.
+   */
+  integrity: { tampered: number; rate: number; codes: Record<string, number> };
   tokens: { prompt: number; completion: number };
   wall_ms: { total_sample: number; mean_sample: number };
   per_task: TaskSummary[];
@@ -57,6 +62,7 @@ export function summarize(records: TrajectoryRecord[]): RunSummary {
       ? { k, value: round(mean(perTask.map((t) => passAtK(t.samples, t.resolved, k)))) }
       : null,
     stop_reasons: count(records.map((r) => r.stop_reason)),
+    integrity: integrity(records),
     tokens: {
       prompt: records.reduce((n, r) => n + r.usage.prompt_tokens, 0),
       completion: records.reduce((n, r) => n + r.usage.completion_tokens, 0),
@@ -77,6 +83,18 @@ export function passAtK(n: number, c: number, k: number): number {
   let fail = 1;
   for (let i = n - c + 1; i <= n; i++) fail *= 1 - kk / i;
   return 1 - fail;
+}
+
+function integrity(records: TrajectoryRecord[]): RunSummary["integrity"] {
+  const graded = records.filter((r) => r.reward !== null);
+  // Records written before integrity codes existed have none.
+  const codes = graded.map((r) => r.reward?.components.integrity ?? []);
+  const tampered = codes.filter((c) => c.length > 0).length;
+  return {
+    tampered,
+    rate: round(graded.length === 0 ? 0 : tampered / graded.length),
+    codes: count(codes.flat()),
+  };
 }
 
 function reward(r: TrajectoryRecord): number {
