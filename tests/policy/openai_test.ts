@@ -82,13 +82,20 @@ Deno.test("OpenAIPolicy.next() sends tools, sampling, logprobs and token-id requ
       assert.equal(body.seed, 42);
       assert.equal(body.logprobs, true);
       assert.equal(body.return_token_ids, true);
+      assert.equal(body.return_prompt_token_ids, true);
+      assert.equal(body.return_meta_info, true);
       assert.equal(body.n, 1);
       assert.equal(body.stream, false);
       const { reasoning_content: _, ...wireAssistant } = history[2] as Extract<
         ChatMessage,
         { role: "assistant" }
       >;
-      assert.deepEqual(body.messages, [...CONVERSATION, wireAssistant, history[3]]);
+      // The reasoning goes back folded into the content, so the template re-renders it.
+      assert.deepEqual(body.messages, [
+        ...CONVERSATION,
+        { ...wireAssistant, content: "<think>look first</think>" },
+        history[3],
+      ]);
       assert.ok(!JSON.stringify(body.messages).includes("reasoning_content"));
       assert.equal(policy.name, "openai");
       assert.deepEqual(policy.sampling, { temperature: 0.7, top_p: 0.95, seed: 42 });
@@ -353,5 +360,53 @@ Deno.test("OpenAIPolicy.next() stops when the episode signal is already aborted"
     );
     assert.match(error.message, /^Model request cancelled: the episode ran out of time$/);
     assert.equal(fake.requests.length, 0);
+  });
+});
+
+Deno.test("OpenAIPolicy.next() reads vLLM's reasoning field as the turn's reasoning", async () => {
+  const body = {
+    choices: [{
+      message: { content: "\n\n", reasoning: "check the median" },
+      finish_reason: "stop",
+    }],
+  };
+  await withPolicy([{ status: 200, body }], {}, async (policy) => {
+    const turn = await policy.next(request());
+    assert.equal(turn.raw.reasoning, "check the median");
+    assert.equal(turn.message.reasoning_content, "check the median");
+  });
+});
+
+Deno.test("OpenAIPolicy.next() reads SGLang's prompt_token_ids and meta_info", async () => {
+  const body = {
+    choices: [{
+      message: { content: "ok" },
+      finish_reason: "stop",
+      prompt_token_ids: [1, 2, 3],
+      meta_info: { output_token_logprobs: [[-0.5, 7, "o"], [-0.25, 8, "k"]] },
+    }],
+  };
+  await withPolicy([{ status: 200, body }], {}, async (policy) => {
+    const turn = await policy.next(request());
+    assert.deepEqual(turn.tokens, {
+      prompt_ids: [1, 2, 3],
+      completion_ids: [7, 8],
+      logprobs: [-0.5, -0.25],
+    });
+  });
+});
+
+Deno.test("OpenAIPolicy.next() does not fold reasoning that the content already carries", async () => {
+  // The text tool-call path keeps <think> in the content; folding it again would render it twice.
+  const content =
+    '<think>plan</think>\n<tool_call>{"name": "inspect_tree", "arguments": {}}</tool_call>';
+  await withPolicy([{ content: "done" }], { textToolCalls: true }, async (policy, fake) => {
+    await policy.next(request([
+      ...CONVERSATION,
+      { role: "assistant", content, reasoning_content: "plan" },
+      { role: "user", content: "next" },
+    ]));
+    const sent = (fake.requests[0].body.messages as ChatMessage[])[2];
+    assert.deepEqual(sent, { role: "assistant", content });
   });
 });
