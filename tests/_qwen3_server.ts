@@ -37,12 +37,20 @@ export function qwen3(): Qwen3 {
 // deno-lint-ignore no-explicit-any
 export type TemplateMessage = Record<string, any>;
 
-/** Render messages with the Qwen3 template, as vLLM does (tool-call arguments parsed to objects). */
+/**
+ * Render messages with the Qwen3 template as vLLM does: null content as "" and tool-call
+ * arguments parsed to objects.
+ */
 export function renderQwen3(
   messages: TemplateMessage[],
   options: { tools?: unknown[]; generation: boolean; kwargs?: Record<string, unknown> },
 ): string {
-  const prepared = messages.map((m) =>
+  const prepared = messages.map((message): TemplateMessage => ({
+    ...message,
+    content: message.content ?? "",
+  })).map((
+    m,
+  ) =>
     m.tool_calls
       ? {
         ...m,
