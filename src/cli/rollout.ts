@@ -9,7 +9,12 @@ import { UsageError } from "../errors.ts";
 import { runSample } from "../rollout/sample.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
-import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summary.ts";
+import {
+  formatTraining,
+  type RunSummary,
+  summarize,
+  SUMMARY_FORMAT,
+} from "../trajectory/summary.ts";
 import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
@@ -300,6 +305,7 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
   out.push(
     `tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`,
   );
+  out.push(formatTraining(summary));
   out.push(
     `trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${
       join(outDir, "summary.json")

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildTrainingView } from "../../src/trajectory/training_view.ts";
 import { startQwen3Server } from "../_qwen3_server.ts";
-import { converse, PLAIN_OUTPUTS, THINKING_OUTPUTS } from "./_conversation.ts";
+import { converse, PLAIN_OUTPUTS, THINKING_OUTPUTS } from "../_conversation.ts";
 import { PolicyError } from "../../src/errors.ts";
 import { OpenAIPolicy, type OpenAIPolicyOptions } from "../../src/policy/openai.ts";
 import type { ChatMessage, PolicyRequest } from "../../src/policy/types.ts";

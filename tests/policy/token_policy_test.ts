@@ -5,7 +5,7 @@ import { TokenPolicy } from "../../src/policy/token_policy.ts";
 import { toolSchemas } from "../../src/tools/registry.ts";
 import { buildTrainingView } from "../../src/trajectory/training_view.ts";
 import { IM_END, qwen3, renderQwen3, startQwen3Server } from "../_qwen3_server.ts";
-import { converse, PLAIN_OUTPUTS, THINKING_OUTPUTS } from "./_conversation.ts";
+import { converse, PLAIN_OUTPUTS, THINKING_OUTPUTS } from "../_conversation.ts";
 
 const MODEL = "Qwen/Qwen3-8B";
 

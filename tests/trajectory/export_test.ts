@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
+import { OpenAIPolicy } from "../../src/policy/openai.ts";
+import { toolSchemas } from "../../src/tools/registry.ts";
+import { qwen3, renderQwen3, startQwen3Server } from "../_qwen3_server.ts";
+import { converse, THINKING_OUTPUTS } from "../_conversation.ts";
 import type { TurnTokens } from "../../src/policy/types.ts";
 import {
   ATROPOS_IGNORE,
   exportTrajectories,
   parseTrajectories,
+  type SftRow,
   type SkyrlRow,
   toAtropos,
   toSft,
@@ -384,4 +389,29 @@ Deno.test("parseTrajectories() lists bad lines and ignores a cut-short last line
   assert.equal(parsed.problems.length, 2);
   assert.match(parsed.problems[0], /^line 2: not valid JSON/);
   assert.match(parsed.problems[1], /^line 3: format: must be "patchgym\.trajectory\.v1"/);
+});
+
+Deno.test("toSft() renders back to the generated tokens with the model's template", async () => {
+  const server = startQwen3Server(THINKING_OUTPUTS, { reasoningParser: true, toolParser: true });
+  try {
+    const policy = new OpenAIPolicy({ baseUrl: server.baseUrl, model: "Qwen/Qwen3-8B" });
+    const { messages, turns } = await converse(policy, 3);
+    const sample = { ...SOLVED, messages, tools: toolSchemas() };
+    sample.training = buildTrainingView(turns.map((t) => t.tokens));
+    const [segment] = sample.training.segments;
+    const generated = [...segment.prompt_ids, ...segment.response_ids];
+    const row = JSON.parse(exportTrajectories([sample], "sft").lines[0]) as SftRow;
+    const rendered = qwen3().encode(
+      renderQwen3(row.messages, { tools: row.tools, generation: false }),
+    );
+    assert.deepEqual(rendered.slice(0, generated.length), generated);
+    // What the record keeps apart (reasoning beside the content) would not render them.
+    const apart = messages.map((m) =>
+      m.role === "assistant" ? { ...m, reasoning_content: undefined } : m
+    );
+    const lost = qwen3().encode(renderQwen3(apart, { tools: row.tools, generation: false }));
+    assert.notDeepEqual(lost.slice(0, generated.length), generated);
+  } finally {
+    await server.close();
+  }
 });

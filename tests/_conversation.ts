@@ -1,6 +1,6 @@
 /** Driving a policy through a conversation the way the episode does, for the Qwen3 fixture tests. */
-import type { ChatMessage, Policy, PolicyTurn } from "../../src/policy/types.ts";
-import { toolSchemas } from "../../src/tools/registry.ts";
+import type { ChatMessage, Policy, PolicyTurn } from "../src/policy/types.ts";
+import { toolSchemas } from "../src/tools/registry.ts";
 
 /** The opening messages. */
 export const OPENING: ChatMessage[] = [
