@@ -128,6 +128,9 @@ export function startQwen3Server(
     requests.push({ path, body });
     const kwargs = body.chat_template_kwargs as Record<string, unknown> | undefined;
     try {
+      if (path === "/v1/models") {
+        return Response.json({ object: "list", data: [{ id: "Qwen/Qwen3-8B", object: "model" }] });
+      }
       if (path === "/tokenize") {
         const ids = body.messages
           ? q.encode(renderQwen3(body.messages as TemplateMessage[], {

@@ -34,6 +34,10 @@ Usage: patchgym rollout [flags]
                          PATCHGYM_API_KEY or OPENAI_API_KEY)
   --model NAME           model name (env PATCHGYM_MODEL)
   --text-tool-calls      tool calls as text (<tool_call> blocks) for servers without a tool parser
+  --api chat|tokens      chat completions (default), or tokens in and out: the server's /tokenize
+                         for new messages and /v1/completions with token ids (no drift; vLLM)
+  --chat-template-kwargs JSON   arguments for the chat template, e.g. '{"enable_thinking":false}'
+  --extra-body JSON      extra fields for every model request
   --temperature X        sampling temperature        --top-p X     nucleus sampling
   --seed N               base seed; sample i uses N + i
   --script FILE          actions for --policy scripted
@@ -79,6 +83,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     "base-url": { type: "string" },
     model: { type: "string" },
     "text-tool-calls": { type: "boolean" },
+    api: { type: "string" },
+    "chat-template-kwargs": { type: "string" },
+    "extra-body": { type: "string" },
     temperature: { type: "string" },
     "top-p": { type: "string" },
     seed: { type: "string" },
