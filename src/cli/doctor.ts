@@ -95,7 +95,13 @@ export async function doctorCommand(args: string[]): Promise<number> {
         report.model_endpoint.configured
           ? `${report.model_endpoint.url}: ${
             report.model_endpoint.reachable ? "reachable" : "NOT reachable"
-          } (${report.model_endpoint.detail})`
+          } (${report.model_endpoint.detail})${
+            report.model_endpoint.reachable
+              ? `; --api ${
+                report.model_endpoint.apis.join(", ")
+              } (${report.model_endpoint.api_note})`
+              : ""
+          }`
           : "not configured (rollout uses the reference policy)"
       }`,
       `tasks          ${report.tasks}`,
@@ -128,19 +134,57 @@ async function permissions(workRoot: string): Promise<Record<string, string>> {
 }
 
 async function endpoint(url: string | undefined) {
-  if (!url) return { configured: false, url: null, reachable: false, detail: "" };
+  if (!url) {
+    return { configured: false, url: null, reachable: false, detail: "", apis: [], api_note: "" };
+  }
   const base = url.replace(/\/+$/, "");
   try {
     const response = await fetch(`${base}/models`, { signal: AbortSignal.timeout(5000) });
     await response.body?.cancel();
+    const tokens = response.ok ? await tokenizesMessages(base) : { ok: false, note: "" };
     return {
       configured: true,
       url: base,
       reachable: response.ok,
       detail: `GET /models -> HTTP ${response.status}`,
+      apis: response.ok ? (tokens.ok ? ["chat", "tokens"] : ["chat"]) : [],
+      api_note: tokens.note,
     };
   } catch (error) {
-    return { configured: true, url: base, reachable: false, detail: (error as Error).message };
+    return {
+      configured: true,
+      url: base,
+      reachable: false,
+      detail: (error as Error).message,
+      apis: [],
+      api_note: "",
+    };
+  }
+}
+
+/**
+ * Whether `--api tokens` can work: the server's `/tokenize` (at the root, beside `/v1`) must
+ * render chat messages with the template, as vLLM's does (SGLang's takes text only).
+ */
+async function tokenizesMessages(base: string): Promise<{ ok: boolean; note: string }> {
+  const url = `${base.replace(/\/v1$/, "")}/tokenize`;
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = await response.json().catch(() => null);
+    const ok = response.ok && Array.isArray(body?.tokens);
+    return {
+      ok,
+      note: ok
+        ? "POST /tokenize renders chat messages"
+        : `POST /tokenize with chat messages -> HTTP ${response.status}`,
+    };
+  } catch (error) {
+    return { ok: false, note: `POST /tokenize: ${(error as Error).message}` };
   }
 }
 
