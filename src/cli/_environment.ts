@@ -22,11 +22,8 @@ export function tasksDirOf(values: EnvironmentFlagValues): string {
   return values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS"));
 }
 
-/** Open the environment the flags describe; `hide` adds paths children must not see. */
-export function openEnvironment(
-  values: EnvironmentFlagValues,
-  hide: string[] = [],
-): Promise<Environment> {
+/** Open the environment the flags describe. */
+export function openEnvironment(values: EnvironmentFlagValues): Promise<Environment> {
   return Environment.open({
     tasksDir: tasksDirOf(values),
     workRoot: values["work-dir"],
@@ -36,6 +33,5 @@ export function openEnvironment(
       ["auto", "bwrap", "none"] as const,
       "auto",
     ),
-    hide,
   });
 }

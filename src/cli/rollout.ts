@@ -158,7 +158,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
   }
 
-  const environment = await openEnvironment(values, [outDir]);
+  const environment = await openEnvironment(values);
   const trajectories = join(outDir, "trajectories.jsonl");
   const previous = readJsonl<TrajectoryRecord>(trajectories);
   if (previous.partial) {
