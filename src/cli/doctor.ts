@@ -113,7 +113,7 @@ async function permissions(workRoot: string): Promise<Record<string, string>> {
   const targeted: Record<string, Deno.PermissionDescriptor> = {
     read: { name: "read", path: workRoot },
     write: { name: "write", path: workRoot },
-    run: { name: "run", command: "bwrap" },
+    run: { name: "run", command: "sh" },
     env: { name: "env", variable: "PATCHGYM_BASE_URL" },
     net: { name: "net", host: "127.0.0.1" },
   };

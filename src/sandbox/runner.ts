@@ -40,6 +40,8 @@ export interface IsolationInfo {
   mounts: MountPlan | null;
   /** Whether `setsid` gives unjailed children their own session (else `detached: true`). */
   setsid: boolean;
+  /** Whether patchgym runs as root (then `RLIMIT_NPROC` does not apply to its children). */
+  hostRoot: boolean;
 }
 
 /** What holds for children, in words a trajectory or `doctor` can carry. */
@@ -61,12 +63,11 @@ export interface SandboxSummary {
 /** Summarize what holds for children under `info`. */
 export function sandboxSummary(info: IsolationInfo): SandboxSummary {
   const jailed = info.level === "bwrap";
-  const root = Deno.uid() === 0;
   return {
     level: info.level,
     filesystem: jailed ? "allowlist" : "host",
     uid: jailed ? "unprivileged" : "host_user",
-    process_cap: info.cgroup ? "cgroup" : info.rlimits && !root ? "rlimit" : "none",
+    process_cap: info.cgroup ? "cgroup" : info.rlimits && !info.hostRoot ? "rlimit" : "none",
     memory_cap: info.cgroup?.memory ? "cgroup" : info.rlimits ? "rlimit" : "none",
     kill: jailed || info.cgroup ? "sandbox" : "process_group",
     network: jailed ? "none" : "host",
@@ -379,15 +380,18 @@ function jailArgs(plan: MountPlan, limits: ResourceLimits, places: JailPlaces): 
 export async function probeIsolation(
   wanted: "auto" | "bwrap" | "none" = "auto",
 ): Promise<IsolationInfo> {
-  const [prlimit, cgroups] = await Promise.all([
+  const [prlimit, cgroups, uid] = await Promise.all([
     runSh("exec prlimit --nofile=64 -- true"),
     probeCgroups(),
+    // Deno.uid() needs --allow-sys; the shell reads it from /proc instead.
+    runSh('while read -r k v rest; do [ "$k" = Uid: ] && echo "$v"; done < /proc/self/status'),
   ]);
   const base = {
     rlimits: prlimit.success,
     cgroup: cgroups.support,
     ...(cgroups.reason ? { cgroupReason: cgroups.reason } : {}),
     setsid: findProgram("setsid") !== null,
+    hostRoot: uid.stdout.trim() === "0",
   };
   if (wanted === "none") {
     return { level: "process", ...base, mounts: null, reason: 'isolation "none" was requested' };
