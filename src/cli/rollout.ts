@@ -13,7 +13,12 @@ import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summar
 import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment, tasksDirOf } from "./_environment.ts";
+import {
+  ENVIRONMENT_FLAGS,
+  openEnvironment,
+  SANDBOX_FLAGS_HELP,
+  tasksDirOf,
+} from "./_environment.ts";
 import { makePolicy, type PolicyConfig, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
@@ -45,6 +50,7 @@ Usage: patchgym rollout [flags]
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
+${SANDBOX_FLAGS_HELP}
   --keep-workspaces      do not delete workspaces afterwards
   --json                 print the summary as JSON instead of a table
 `;

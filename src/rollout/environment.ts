@@ -6,7 +6,12 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { gradePatch, type GradeResult } from "../reward/grade.ts";
-import { type IsolationInfo, probeIsolation, Runner } from "../sandbox/runner.ts";
+import {
+  type IsolationInfo,
+  probeIsolation,
+  type ResourceLimits,
+  Runner,
+} from "../sandbox/runner.ts";
 import { listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
@@ -23,6 +28,8 @@ export interface EnvironmentOptions {
   isolation?: "auto" | "bwrap" | "none";
   /** The `deno` children use for TypeScript tests (default: this process's own). */
   denoPath?: string;
+  /** Caps for every child (default: the runner's `DEFAULT_LIMITS`). */
+  limits?: Partial<ResourceLimits>;
 }
 
 /**
@@ -61,6 +68,7 @@ export class Environment {
     const runner = new Runner({
       isolation,
       denoPath: options.denoPath ?? defaultDenoPath(),
+      limits: options.limits,
     });
     return new Environment(tasksDir, workRoot, runner);
   }

@@ -185,12 +185,15 @@ const LAUNCH_FAILED = 125;
 /** Runs children under the isolation found on this machine. */
 export class Runner {
   readonly isolation: IsolationInfo;
+  /** The `deno` executable children get (bound alone into the jail for `deno` runs). */
+  readonly denoPath: string;
   readonly #denoPath: string;
   readonly #limits: ResourceLimits;
 
   constructor(options: RunnerOptions) {
     this.isolation = options.isolation;
     this.#denoPath = options.denoPath ?? Deno.execPath();
+    this.denoPath = this.#denoPath;
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
   }
 
