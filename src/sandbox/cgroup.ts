@@ -122,11 +122,12 @@ export function parseCgroupFiles(text: string): {
   };
 }
 
-let sandboxCount = 0;
-
-/** The cgroups of a new sandbox, named after this process so stale ones can be told apart. */
+/**
+ * The cgroups of a new sandbox, named after this process (so stale ones can be told apart) and a
+ * random part (workers of one process, such as parallel `deno test` files, share its pid).
+ */
 export function sandboxCgroup(support: CgroupSupport, caps: CgroupCaps): SandboxCgroup {
-  const name = `${NAME_PREFIX}${Deno.pid}-${++sandboxCount}`;
+  const name = `${NAME_PREFIX}${Deno.pid}-${crypto.randomUUID().slice(0, 13)}`;
   const pids = `${support.pids}/${name}`;
   const memory = support.memory === null
     ? null
