@@ -18,7 +18,12 @@ import {
 import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment, tasksDirOf } from "./_environment.ts";
+import {
+  ENVIRONMENT_FLAGS,
+  openEnvironment,
+  SANDBOX_FLAGS_HELP,
+  tasksDirOf,
+} from "./_environment.ts";
 import { makePolicy, type PolicyConfig, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
@@ -54,6 +59,7 @@ Usage: patchgym rollout [flags]
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
+${SANDBOX_FLAGS_HELP}
   --keep-workspaces      do not delete workspaces afterwards
   --json                 print the summary as JSON instead of a table
 `;
@@ -170,7 +176,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
   }
 
-  const environment = await openEnvironment(values, [outDir]);
+  const environment = await openEnvironment(values);
   const trajectories = join(outDir, "trajectories.jsonl");
   const previous = readJsonl<TrajectoryRecord>(trajectories);
   if (previous.partial) {

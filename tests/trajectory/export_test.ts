@@ -56,6 +56,15 @@ function record(
     policy: { name: "scripted", model: null, sampling: {} },
     env_version: "0.1.0",
     isolation: "process",
+    sandbox: {
+      level: "process",
+      filesystem: "host",
+      uid: "host_user",
+      process_cap: "none",
+      memory_cap: "none",
+      kill: "process_group",
+      network: "host",
+    },
     task: { language: "python", difficulty: "easy", kind: "one_line_bug", max_turns: 10 },
     tools: TOOLS,
     messages: [
