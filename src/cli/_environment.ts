@@ -1,23 +1,35 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
 import { resolve } from "node:path";
 import { DEFAULT_WORK_ROOT, Environment } from "../rollout/environment.ts";
+import { DEFAULT_LIMITS } from "../sandbox/runner.ts";
 import type { ToolLimits } from "../tools/types.ts";
 import { claimRoot, exitOnSignal } from "../workspace/root.ts";
-import { choiceFlag, env } from "./_args.ts";
+import { choiceFlag, env, intFlag } from "./_args.ts";
 import { defaultTasksDir } from "./_paths.ts";
 
-/** `--tasks-dir`, `--work-dir`, `--isolation`. */
+/** `--tasks-dir`, `--work-dir`, `--isolation`, and the per-sandbox caps. */
 export const ENVIRONMENT_FLAGS = {
   "tasks-dir": { type: "string" },
   "work-dir": { type: "string" },
   isolation: { type: "string" },
+  "sandbox-processes": { type: "string" },
+  "sandbox-memory-mb": { type: "string" },
 } as const;
+
+/** Help text for {@linkcode ENVIRONMENT_FLAGS}' sandbox caps. */
+export const SANDBOX_FLAGS_HELP =
+  `  --sandbox-processes N  processes and threads per sandbox (cgroup; default ${DEFAULT_LIMITS.processes})
+  --sandbox-memory-mb N  memory per sandbox in MiB (cgroup; default ${
+    DEFAULT_LIMITS.memoryBytes / 1024 ** 2
+  })`;
 
 /** Values of {@linkcode ENVIRONMENT_FLAGS} after parsing. */
 export interface EnvironmentFlagValues {
   "tasks-dir"?: string;
   "work-dir"?: string;
   isolation?: string;
+  "sandbox-processes"?: string;
+  "sandbox-memory-mb"?: string;
 }
 
 /** The tasks folder the flags name (or the default). */
@@ -26,15 +38,36 @@ export function tasksDirOf(values: EnvironmentFlagValues): string {
 }
 
 /**
- * Open the environment the flags describe; `hide` adds paths children must not see. Workspaces go
- * to this process's own folder under the workspace root (see `claimRoot`): folders left there by
- * dead processes are removed first, and this one is removed at exit, also on SIGTERM.
+ * Open the environment the flags describe, with `toolLimits` for every episode's tool calls.
+ * Workspaces go to this process's own folder under the workspace root (see `claimRoot`): folders
+ * left there by dead processes are removed first, and this one is removed at exit, also on SIGTERM.
  */
 export function openEnvironment(
   values: EnvironmentFlagValues,
-  hide: string[] = [],
-  limits?: Partial<ToolLimits>,
+  toolLimits?: Partial<ToolLimits>,
 ): Promise<Environment> {
+  const isolation = choiceFlag(
+    "isolation",
+    values.isolation,
+    ["auto", "bwrap", "none"] as const,
+    "auto",
+  );
+  const sandboxLimits = {
+    processes: intFlag(
+      "sandbox-processes",
+      values["sandbox-processes"],
+      DEFAULT_LIMITS.processes,
+      8,
+      100_000,
+    ),
+    memoryBytes: intFlag(
+      "sandbox-memory-mb",
+      values["sandbox-memory-mb"],
+      DEFAULT_LIMITS.memoryBytes / 1024 ** 2,
+      32,
+      1024 ** 2,
+    ) * 1024 ** 2,
+  };
   const owned = claimRoot(resolve(values["work-dir"] ?? DEFAULT_WORK_ROOT));
   exitOnSignal("SIGTERM");
   if (owned.swept.length > 0) {
@@ -48,13 +81,8 @@ export function openEnvironment(
     tasksDir: tasksDirOf(values),
     workRoot: owned.dir,
     keepRoot: owned.parent,
-    hide: [...hide, owned.parent],
-    limits,
-    isolation: choiceFlag(
-      "isolation",
-      values.isolation,
-      ["auto", "bwrap", "none"] as const,
-      "auto",
-    ),
+    isolation,
+    limits: toolLimits,
+    sandboxLimits,
   });
 }

@@ -6,6 +6,7 @@
 import { UsageError } from "../errors.ts";
 import { OpenAIPolicy } from "../policy/openai.ts";
 import { ReferencePolicy } from "../policy/reference.ts";
+import { TokenPolicy } from "../policy/token_policy.ts";
 import { loadScript, ScriptedPolicy, type ScriptStep } from "../policy/scripted.ts";
 import type { Policy } from "../policy/types.ts";
 import type { Task } from "../task/spec.ts";
@@ -13,6 +14,9 @@ import { env } from "./_args.ts";
 
 /** Policy kinds. */
 export const POLICIES = ["reference", "openai", "scripted"] as const;
+
+/** Which server API the `openai` policy drives: chat completions, or tokens in and out. */
+export const APIS = ["chat", "tokens"] as const;
 
 /** A resolved policy choice. */
 export interface PolicyConfig {
@@ -24,6 +28,10 @@ export interface PolicyConfig {
   sampling: Record<string, unknown>;
   /** Added to each sample's index to seed it, when set. */
   seed: number | null;
+  /** `chat` (default; absent in runs saved before it existed) or `tokens`. */
+  api?: (typeof APIS)[number];
+  /** Extra request fields, `chat_template_kwargs` among them. */
+  extra_body?: Record<string, unknown>;
 }
 
 /** Flags that choose the policy. */
@@ -36,6 +44,11 @@ export interface PolicyFlags {
   temperature?: number;
   "top-p"?: number;
   seed?: number;
+  api?: string;
+  /** JSON object of extra request fields. */
+  "extra-body"?: string;
+  /** JSON object for the chat template (e.g. `{"enable_thinking": false}`). */
+  "chat-template-kwargs"?: string;
 }
 
 /**
@@ -72,6 +85,18 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
   if (kind === "scripted" && !flags.script) {
     throw new UsageError("--policy scripted needs --script FILE.json");
   }
+  const api = flags.api ?? "chat";
+  if (!(APIS as readonly string[]).includes(api)) {
+    throw new UsageError(`--api: expected one of ${APIS.join(", ")}, got "${api}"`);
+  }
+  const extraBody = jsonObjectFlag("extra-body", flags["extra-body"]) ?? {};
+  const kwargs = jsonObjectFlag("chat-template-kwargs", flags["chat-template-kwargs"]);
+  if (kwargs) {
+    extraBody.chat_template_kwargs = {
+      ...(extraBody.chat_template_kwargs as Record<string, unknown> | undefined),
+      ...kwargs,
+    };
+  }
   const sampling: Record<string, unknown> = {};
   if (flags.temperature !== undefined) sampling.temperature = flags.temperature;
   if (flags["top-p"] !== undefined) sampling.top_p = flags["top-p"];
@@ -84,6 +109,8 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
       text_tool_calls: flags["text-tool-calls"] ?? false,
       sampling,
       seed: flags.seed ?? null,
+      api: api as PolicyConfig["api"],
+      extra_body: extraBody,
     },
     note,
   };
@@ -102,8 +129,8 @@ export function makePolicy(
     case "scripted":
       cache.script ??= loadScript(config.script!);
       return new ScriptedPolicy(cache.script);
-    case "openai":
-      return new OpenAIPolicy({
+    case "openai": {
+      const common = {
         baseUrl: config.base_url!,
         model: config.model!,
         apiKey: env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY"),
@@ -112,6 +139,37 @@ export function makePolicy(
           ...config.sampling,
           ...(config.seed !== null ? { seed: config.seed + sample } : {}),
         },
-      });
+      };
+      const { chat_template_kwargs: kwargs, ...rest } = config.extra_body ?? {};
+      if (config.api === "tokens") {
+        // The template's arguments go to /tokenize; the rest to every completions request.
+        return new TokenPolicy({
+          ...common,
+          chatTemplateKwargs: kwargs as Record<string, unknown> | undefined,
+          extraBody: rest,
+        });
+      }
+      return new OpenAIPolicy({ ...common, extraBody: config.extra_body });
+    }
   }
+}
+
+/** A flag holding a JSON object, or undefined. */
+function jsonObjectFlag(
+  name: string,
+  value: string | undefined,
+): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new UsageError(
+      `--${name}: expected a JSON object, got "${value}": ${(error as Error).message}`,
+    );
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`--${name}: expected a JSON object, got "${value}"`);
+  }
+  return parsed as Record<string, unknown>;
 }

@@ -9,11 +9,21 @@ import { UsageError } from "../errors.ts";
 import { runSample } from "../rollout/sample.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
-import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summary.ts";
+import {
+  formatTraining,
+  type RunSummary,
+  summarize,
+  SUMMARY_FORMAT,
+} from "../trajectory/summary.ts";
 import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment, tasksDirOf } from "./_environment.ts";
+import {
+  ENVIRONMENT_FLAGS,
+  openEnvironment,
+  SANDBOX_FLAGS_HELP,
+  tasksDirOf,
+} from "./_environment.ts";
 import { makePolicy, type PolicyConfig, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
@@ -29,6 +39,10 @@ Usage: patchgym rollout [flags]
                          PATCHGYM_API_KEY or OPENAI_API_KEY)
   --model NAME           model name (env PATCHGYM_MODEL)
   --text-tool-calls      tool calls as text (<tool_call> blocks) for servers without a tool parser
+  --api chat|tokens      chat completions (default), or tokens in and out: the server's /tokenize
+                         for new messages and /v1/completions with token ids (no drift; vLLM)
+  --chat-template-kwargs JSON   arguments for the chat template, e.g. '{"enable_thinking":false}'
+  --extra-body JSON      extra fields for every model request
   --temperature X        sampling temperature        --top-p X     nucleus sampling
   --seed N               base seed; sample i uses N + i
   --script FILE          actions for --policy scripted
@@ -45,6 +59,7 @@ Usage: patchgym rollout [flags]
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
+${SANDBOX_FLAGS_HELP}
   --keep-workspaces      do not delete workspaces afterwards
   --json                 print the summary as JSON instead of a table
 `;
@@ -74,6 +89,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     "base-url": { type: "string" },
     model: { type: "string" },
     "text-tool-calls": { type: "boolean" },
+    api: { type: "string" },
+    "chat-template-kwargs": { type: "string" },
+    "extra-body": { type: "string" },
     temperature: { type: "string" },
     "top-p": { type: "string" },
     seed: { type: "string" },
@@ -158,7 +176,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
   }
 
-  const environment = await openEnvironment(values, [outDir]);
+  const environment = await openEnvironment(values);
   const trajectories = join(outDir, "trajectories.jsonl");
   const previous = readJsonl<TrajectoryRecord>(trajectories);
   if (previous.partial) {
@@ -306,6 +324,7 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
   out.push(
     `tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`,
   );
+  out.push(formatTraining(summary));
   out.push(
     `trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${
       join(outDir, "summary.json")

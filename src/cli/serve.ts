@@ -5,7 +5,7 @@ import { DEFAULT_SERVER_LIMITS, EpisodeServer } from "../rollout/server.ts";
 import { DEFAULT_TOOL_LIMITS } from "../tools/types.ts";
 import { exitOnSignal } from "../workspace/root.ts";
 import { intFlag, numberFlag, parseFlags } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_environment.ts";
 
 /** Default cap on a request line: far above any real step, far below what stalls the server. */
 const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -37,6 +37,7 @@ Usage: patchgym serve --stdio [flags]
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
+${SANDBOX_FLAGS_HELP}
 `;
 
 /** Run the `serve` command until stdin closes. */
@@ -82,7 +83,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   // Ctrl-C and SIGTERM end the process; the exit removes every workspace it still has.
   exitOnSignal("SIGINT");
-  const environment = await openEnvironment(values, [], { searchTimeoutMs: searchSeconds * 1000 });
+  const environment = await openEnvironment(values, { searchTimeoutMs: searchSeconds * 1000 });
   const server = new EpisodeServer(environment, {
     maxEpisodes,
     idleTimeoutMs: idleSeconds * 1000,

@@ -17,6 +17,7 @@ import {
 } from "../reward/reward.ts";
 import type { Task } from "../task/spec.ts";
 import { refusedGrade } from "../reward/grade.ts";
+import { sandboxSummary } from "../sandbox/runner.ts";
 import { diffTooLargeMessage } from "../workspace/limits.ts";
 import type { WorkspaceDiff } from "../workspace/diff.ts";
 import { buildRecord, type SampleIdentity, type TrajectoryRecord } from "../trajectory/record.ts";
@@ -75,6 +76,7 @@ export async function runSample(
       policy: { name: policy.name, model: policy.model, sampling: policy.sampling },
       env_version: VERSION,
       isolation: env.isolation.level,
+      sandbox: sandboxSummary(env.isolation),
       diff,
       reward,
       started_at: startedAt,

@@ -6,7 +6,7 @@
 import type { Episode, StopReason, Submission, TurnRecord } from "../agent/episode.ts";
 import type { ChatMessage } from "../policy/types.ts";
 import type { Reward } from "../reward/reward.ts";
-import type { IsolationLevel } from "../sandbox/runner.ts";
+import type { IsolationLevel, SandboxSummary } from "../sandbox/runner.ts";
 import type { TaskSpec } from "../task/spec.ts";
 import type { ToolSchema } from "../tools/registry.ts";
 import type { DiffStat } from "../workspace/diff.ts";
@@ -28,6 +28,8 @@ export interface TrajectoryRecord {
   policy: { name: string; model: string | null; sampling: Record<string, unknown> };
   env_version: string;
   isolation: IsolationLevel;
+  /** What held for the sample's child processes: mounts, uid, process and memory caps, kill. */
+  sandbox: SandboxSummary;
   task: {
     language: TaskSpec["language"];
     difficulty: TaskSpec["difficulty"];
@@ -70,6 +72,7 @@ export interface RecordParts {
   policy: { name: string; model: string | null; sampling: Record<string, unknown> };
   env_version: string;
   isolation: IsolationLevel;
+  sandbox: SandboxSummary;
   diff: { patch: string } & DiffStat;
   reward: Reward | null;
   started_at: Date;
@@ -95,6 +98,7 @@ export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRec
     policy: parts.policy,
     env_version: parts.env_version,
     isolation: parts.isolation,
+    sandbox: parts.sandbox,
     task: {
       language: spec.language,
       difficulty: spec.difficulty,

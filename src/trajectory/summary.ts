@@ -34,7 +34,22 @@ export interface RunSummary {
   integrity: { tampered: number; rate: number; codes: Record<string, number> };
   tokens: { prompt: number; completion: number };
   wall_ms: { total_sample: number; mean_sample: number };
+  /** Whether the run trains: token views, drift and tokens with loss. */
+  training: TrainingSummary;
   per_task: TaskSummary[];
+}
+
+/** The training signal of a run. */
+export interface TrainingSummary {
+  /** Samples with a token view (the server returned token ids every turn). */
+  with_tokens: number;
+  /** Samples whose token view drifted, and their share of `with_tokens`. */
+  drifted: number;
+  drift_rate: number;
+  /** Tokens with loss over all samples. */
+  trainable_tokens: number;
+  /** Samples with a token view but no token with loss (they train nothing). */
+  zero_loss: number;
 }
 
 /** Summarize finished records. */
@@ -71,8 +86,33 @@ export function summarize(records: TrajectoryRecord[]): RunSummary {
       total_sample: wall,
       mean_sample: Math.round(records.length ? wall / records.length : 0),
     },
+    training: summarizeTraining(records),
     per_task: perTask,
   };
+}
+
+/** Token views, drift and tokens with loss of `records`. */
+export function summarizeTraining(records: TrajectoryRecord[]): TrainingSummary {
+  const viewed = records.filter((r) => r.training.available);
+  const drifted = viewed.filter((r) => r.training.token_drift).length;
+  const loss = viewed.map((r) =>
+    r.training.segments.reduce((n, s) => n + s.loss_mask.reduce((m: number, x) => m + x, 0), 0)
+  );
+  return {
+    with_tokens: viewed.length,
+    drifted,
+    drift_rate: round(viewed.length ? drifted / viewed.length : 0),
+    trainable_tokens: loss.reduce((a, b) => a + b, 0),
+    zero_loss: loss.filter((n) => n === 0).length,
+  };
+}
+
+/** One line for the summary table. */
+export function formatTraining(summary: RunSummary): string {
+  const t = summary.training;
+  return `training tokens: ${t.with_tokens}/${summary.samples} samples with token ids   drift ${t.drifted} (rate ${
+    t.drift_rate.toFixed(3)
+  })   trainable tokens ${t.trainable_tokens}   zero-loss samples ${t.zero_loss}`;
 }
 
 /** Unbiased pass@k from n samples with c correct (Chen et al. 2021); k > n uses k = n. */
@@ -88,7 +128,7 @@ export function passAtK(n: number, c: number, k: number): number {
 function integrity(records: TrajectoryRecord[]): RunSummary["integrity"] {
   const graded = records.filter((r) => r.reward !== null);
   // Records written before integrity codes existed have none.
-  const codes = graded.map((r) => r.reward?.components.integrity ?? []);
+  const codes = graded.map((r) => r.reward?.components?.integrity ?? []);
   const tampered = codes.filter((c) => c.length > 0).length;
   return {
     tampered,

@@ -133,6 +133,7 @@ export class ServeProcess {
   #buffer = "";
   #stdinClosed = false;
 
+  /** Start `serve --stdio` with `args` after it. */
   constructor(args: string[] = []) {
     const argv = patchgymArgv(["serve", "--stdio", ...args]);
     this.#child = new Deno.Command(argv[0], {
@@ -147,6 +148,11 @@ export class ServeProcess {
     this.#writer = this.#child.stdin.getWriter();
     this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     this.#stderr = new Response(this.#child.stderr).text();
+  }
+
+  /** The server's process id. */
+  get pid(): number {
+    return this.#child.pid;
   }
 
   /** Write one request line: an object as JSON, a string as is. */

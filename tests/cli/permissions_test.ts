@@ -59,6 +59,7 @@ const outcomes = {
   env_home: await attempt(() => Deno.env.get("HOME")),
   net_local: await attempt(async () => (await fetch("http://127.0.0.1:9/", { signal: AbortSignal.timeout(5000) })).body?.cancel(), { refusedIsAllowed: true }),
   run_python3: await attempt(() => new Deno.Command("python3", { args: ["-c", "pass"] }).outputSync()),
+  run_sh: await attempt(() => new Deno.Command("sh", { args: ["-c", "true"] }).outputSync()),
 };
 console.log(JSON.stringify(outcomes));
 `;
@@ -81,13 +82,15 @@ Deno.test("runCli() permissions deny reads, writes, commands, env and net outsid
       write_outside: "denied",
       write_tasks: "denied",
       run_ls: "denied",
+      // Children start through the sh launcher only (it joins the sandbox's cgroups first).
+      run_python3: "denied",
       env_path: "denied",
       net_remote: "denied",
       // Controls: the probe can tell allowed from denied.
       read_tasks: "allowed",
       write_runs: "allowed",
       env_home: "allowed",
-      run_python3: "allowed",
+      run_sh: "allowed",
       net_local: "allowed",
     });
   } finally {
