@@ -58,7 +58,7 @@ def helper():
 
 Deno.test("plantCanaries() puts unittest canaries inside an existing test class", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
-    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", seeded(1));
+    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", { random: seeded(1) });
     const source = readFileSync(join(dir, "tests/test_calc.py"), "utf8");
     assert.ok(canaries.length >= 2);
     assert.ok(
@@ -79,7 +79,7 @@ Deno.test("plantCanaries() puts unittest canaries inside an existing test class"
 
 Deno.test("plantCanaries() adds a test class when a unittest file has none to join", async () => {
   await withFiles({ "tests/test_x.py": "import unittest\n" }, async (dir) => {
-    const canaries = plantCanaries(dir, ["tests/test_x.py"], "unittest", seeded(2));
+    const canaries = plantCanaries(dir, ["tests/test_x.py"], "unittest", { random: seeded(2) });
     const source = readFileSync(join(dir, "tests/test_x.py"), "utf8");
     const [, cls] = canaries[0].id.split("::");
     assert.match(source, new RegExp(`class ${cls}\\(unittest\\.TestCase\\):`));
@@ -100,7 +100,7 @@ def test_two():
     assert True
 `;
   await withFiles({ "test_p.py": file }, async (dir) => {
-    const canaries = plantCanaries(dir, ["test_p.py"], "pytest", seeded(3));
+    const canaries = plantCanaries(dir, ["test_p.py"], "pytest", { random: seeded(3) });
     const source = readFileSync(join(dir, "test_p.py"), "utf8");
     for (const canary of canaries) assert.match(canary.id, /^test_p\.py::test_[a-z_0-9]+$/);
     assert.doesNotMatch(source, /@pytest\.mark\.parametrize[^\n]*\ndef test_(?!one)/);
@@ -110,7 +110,7 @@ def test_two():
 
 Deno.test("plantCanaries() adds deno canaries as Deno.test calls with sentence names", async () => {
   await withFiles({ "a_test.ts": 'Deno.test("a", () => {});' }, (dir) => {
-    const canaries = plantCanaries(dir, ["a_test.ts"], "deno_test", seeded(4));
+    const canaries = plantCanaries(dir, ["a_test.ts"], "deno_test", { random: seeded(4) });
     const source = readFileSync(join(dir, "a_test.ts"), "utf8");
     for (const canary of canaries) {
       const name = canary.id.slice("a_test.ts::".length);
@@ -123,9 +123,8 @@ Deno.test("plantCanaries() adds deno canaries as Deno.test calls with sentence n
 Deno.test("plantCanaries() names never collide with the file's own tests", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, (dir) => {
     for (let seed = 0; seed < 20; seed++) {
-      const ids = plantCanaries(dir, ["tests/test_calc.py"], "unittest", seeded(seed)).map((c) =>
-        c.id
-      );
+      const ids = plantCanaries(dir, ["tests/test_calc.py"], "unittest", { random: seeded(seed) })
+        .map((c) => c.id);
       assert.equal(new Set(ids).size, ids.length);
       assert.ok(!ids.includes("tests/test_calc.py::CalcTest::test_add"));
     }
