@@ -311,7 +311,7 @@ function pythonBlock(
 ): { start: number; header: number; end: number } | null {
   const name = path[path.length - 1];
   const cls = path.length > 1 ? path[0] : null;
-  let from = 0;
+  let from = -1;
   let indent = "";
   if (cls) {
     from = lines.findIndex((l) => new RegExp(`^class\\s+${cls}\\b`).test(l));

@@ -165,3 +165,61 @@ Deno.test("checkCanaries() flags lost or failing canaries only when real tests p
   // A crashed run loses every test; the expected tests fail on their own.
   assert.equal(checkCanaries([PASS, FAIL], outcomes({}), false), null);
 });
+
+Deno.test("plantCanaries() copies a fail_to_pass unittest test with its expected value changed", async () => {
+  await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
+    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
+      random: seeded(5),
+      mutate: ["tests/test_calc.py::CalcTest::test_add"],
+    });
+    const source = readFileSync(join(dir, "tests/test_calc.py"), "utf8");
+    const mutant = canaries.find((c) =>
+      source.includes(`def ${c.id.split("::")[2]}(self):\n        self.assertEqual(add(1, 2), 4)`)
+    );
+    assert.ok(mutant, source);
+    assert.equal(mutant.expect, "fail");
+    // Placed right after the real test, inside the same class.
+    assert.ok(source.indexOf("def test_add") < source.indexOf(mutant.id.split("::")[2]));
+    assert.ok(source.indexOf(mutant.id.split("::")[2]) < source.indexOf("def helper"));
+    assert.equal(await compiles(source), true, source);
+  });
+});
+
+Deno.test("plantCanaries() mutates pytest asserts and deno assertions on literals", async () => {
+  const files = {
+    "test_p.py": 'def test_words():\n    assert split("a b") == ["a", "b"]\n',
+    "w_test.ts":
+      'Deno.test("words split", () => {\n  assert.equal(words("a b").length, 2);\n  assert.deepEqual(words("a b"), ["a", "b"]);\n});\n',
+  };
+  await withFiles(files, (dir) => {
+    const py = plantCanaries(dir, ["test_p.py"], "pytest", {
+      random: seeded(6),
+      mutate: ["test_p.py::test_words"],
+    });
+    assert.match(
+      readFileSync(join(dir, "test_p.py"), "utf8"),
+      /assert split\("a b"\) == \["a~", "b"\]/,
+    );
+    assert.ok(py.some((c) => c.expect === "fail" && c.id.startsWith("test_p.py::test_")));
+    plantCanaries(dir, ["w_test.ts"], "deno_test", {
+      random: seeded(7),
+      mutate: ["w_test.ts::words split"],
+    });
+    const ts = readFileSync(join(dir, "w_test.ts"), "utf8");
+    assert.match(ts, /assert\.equal\(words\("a b"\)\.length, 3\);/);
+    assert.equal(ts.match(/assert\.deepEqual\(words\("a b"\), \["a", "b"\]\);/g)?.length, 2);
+  });
+});
+
+Deno.test("plantCanaries() leaves a test alone when no top-level assertion has a literal", async () => {
+  const file =
+    "def test_x():\n    for v in values():\n        assert v == 1\n    assert check(values())\n";
+  await withFiles({ "test_p.py": file }, (dir) => {
+    plantCanaries(dir, ["test_p.py"], "pytest", {
+      random: seeded(8),
+      mutate: ["test_p.py::test_x"],
+    });
+    const source = readFileSync(join(dir, "test_p.py"), "utf8");
+    assert.equal(source.match(/for v in values/g)?.length, 1);
+  });
+});
