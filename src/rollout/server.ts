@@ -14,13 +14,15 @@
  */
 import { z } from "zod";
 import { Episode } from "../agent/episode.ts";
+import { finish } from "../agent/finish.ts";
+import { step } from "../agent/step.ts";
+import type { SampleIdentity } from "../trajectory/record.ts";
 import { PatchgymError, TaskError } from "../errors.ts";
 import { assistantTurn } from "../policy/assistant_turn.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Environment } from "./environment.ts";
 import { scanLine } from "./_json_depth.ts";
 import type { LineEvent } from "./lines.ts";
-import { scoreEpisode } from "./sample.ts";
 
 const ToolCallSchema = z.object({
   id: z.string().optional(),
@@ -99,6 +101,8 @@ interface Session {
   lastActive: number;
   /** Requests of this episode being handled now: a busy episode is never idle. */
   busy: number;
+  identity: SampleIdentity;
+  startedAt: Date;
 }
 
 /** Ids of idle-closed episodes remembered, to answer `episode_expired` rather than unknown. */
@@ -299,6 +303,14 @@ export class EpisodeServer {
       queue: Promise.resolve(),
       lastActive: this.#now(),
       busy: 0,
+      identity: {
+        run_id: "serve",
+        episode_id: episodeId,
+        task_id: task.spec.id,
+        sample: 0,
+        group_id: task.spec.id,
+      },
+      startedAt: new Date(),
     });
     return {
       episode_id: episodeId,
@@ -320,12 +332,8 @@ export class EpisodeServer {
         `Episode already ended (${episode.stopReason}); close it and reset`,
       );
     }
-    const limit = episode.limitReached();
-    if (limit) {
-      episode.stop(limit);
-      return { observation: [], ...(await this.#finish(session)) };
-    }
-    const observation = await episode.act(
+    const observation = await step(
+      episode,
       assistantTurn(
         {
           content: message.content,
@@ -336,8 +344,6 @@ export class EpisodeServer {
         { tokens: null, usage: null, finish_reason: null, latency_ms: 0 },
       ),
     );
-    const after = episode.limitReached();
-    if (!episode.done && after) episode.stop(after);
     if (!episode.done) {
       const last = episode.turns[episode.turns.length - 1];
       return {
@@ -355,17 +361,20 @@ export class EpisodeServer {
 
   async #finish(session: Session) {
     const { episode, workspace } = session;
-    const diff = await workspace.diff({ maxBytes: this.#env.limits.maxDiffBytes });
-    const reward = await scoreEpisode(this.#env, episode.ctx.task, episode, diff);
+    const { diff, reward } = await finish(episode, workspace, this.#env, {
+      identity: session.identity,
+      policy: { name: "trainer", model: null, sampling: {} },
+      startedAt: session.startedAt,
+    });
     return {
       done: true,
-      reward: reward.total,
+      reward: reward?.total ?? null,
       info: {
         stop_reason: episode.stopReason,
         ...(episode.error ? { error: episode.error } : {}),
         turns: episode.turns.length,
-        resolved: reward.resolved,
-        components: reward.components,
+        resolved: reward?.resolved ?? false,
+        components: reward?.components ?? null,
         final_diff: diff.patch,
       },
     };
