@@ -397,13 +397,9 @@ const PY_IS_CANARY = String.raw`import re as _re
 def _is_canary(text):
     return bool(_re.search(r"(assertEqual\(\d+ [+*] \d+, \d+\)|assert \d+ [+*] \d+ == \d+)", text or ""))`;
 
-// Known gap: a result whose __eq__ always answers True passes every assertEqual on it, and the
-// canaries never call code under test, so nothing tells it from a fix. Closing it needs canaries
-// derived from the real tests (a copy with a changed expected value must fail), not a grader trick.
-Deno.test({
-  name: "gradePatch() gives nothing for a median that returns an always-equal object",
-  ignore: true,
-}, async () => {
+// A result whose __eq__ always answers True passes every assertEqual on it; the mutant canaries
+// (copies of the fail_to_pass tests with a changed expected value) pass too, and must not.
+Deno.test("gradePatch() gives nothing for a median that returns an always-equal object", async () => {
   // Not a fix: the result compares equal to anything, so every assertEqual on it passes.
   const summary = await Deno.readTextFile(
     new URL("../../tasks/py-median-even/repo/stats/summary.py", import.meta.url),
@@ -428,6 +424,7 @@ class _Same(float):
 `,
       ),
     }),
+    ["canary_mismatch"],
   );
 });
 
