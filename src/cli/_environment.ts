@@ -40,11 +40,13 @@ export function tasksDirOf(values: EnvironmentFlagValues): string {
 /**
  * Open the environment the flags describe, with `toolLimits` for every episode's tool calls.
  * Workspaces go to this process's own folder under the workspace root (see `claimRoot`): folders
- * left there by dead processes are removed first, and this one is removed at exit, also on SIGTERM.
+ * left there by dead processes are removed first, and this one is removed at exit, also on SIGTERM
+ * (unless `drainOnSigterm`: the caller then handles SIGTERM itself and exits once drained).
  */
 export function openEnvironment(
   values: EnvironmentFlagValues,
   toolLimits?: Partial<ToolLimits>,
+  options: { drainOnSigterm?: boolean } = {},
 ): Promise<Environment> {
   const isolation = choiceFlag(
     "isolation",
@@ -69,7 +71,7 @@ export function openEnvironment(
     ) * 1024 ** 2,
   };
   const owned = claimRoot(resolve(values["work-dir"] ?? DEFAULT_WORK_ROOT));
-  exitOnSignal("SIGTERM");
+  if (!options.drainOnSigterm) exitOnSignal("SIGTERM");
   if (owned.swept.length > 0) {
     console.error(
       `Removed ${owned.swept.length} workspace folder(s) left by processes that died: ${

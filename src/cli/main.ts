@@ -31,6 +31,10 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; summary: string }>
     run: () => import("./serve.ts").then((m) => m.serveCommand),
     summary: "trainer-driven mode over JSON lines (--stdio)",
   },
+  worker: {
+    run: () => import("./worker.ts").then((m) => m.workerCommand),
+    summary: "run rollout jobs from a Redis queue (rollout --queue)",
+  },
   doctor: {
     run: () => import("./doctor.ts").then((m) => m.doctorCommand),
     summary: "report Deno, sandbox, runners and endpoint",

@@ -6,7 +6,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { runSample } from "../rollout/sample.ts";
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_QUEUE_NAME,
+  JOB_FORMAT,
+  JobQueue,
+  type QueueJob,
+  type QueueResult,
+} from "../rollout/queue.ts";
+import type { Environment } from "../rollout/environment.ts";
+import { failedSample, runSample } from "../rollout/sample.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
 import {
@@ -61,6 +70,12 @@ Usage: patchgym rollout [flags]
   --isolation MODE       auto | bwrap | none (default auto)
 ${SANDBOX_FLAGS_HELP}
   --keep-workspaces      do not delete workspaces afterwards
+  --queue URL            do not run samples here: add one job per task x sample to the Redis
+                         queue at URL (redis://HOST:PORT) for "patchgym worker --queue URL"
+                         processes anywhere, and write their records here as they come back
+  --queue-name NAME      key prefix in Redis (default ${DEFAULT_QUEUE_NAME})
+  --max-attempts N       with --queue: deliveries of one job before it is recorded as
+                         environment_error (default ${DEFAULT_MAX_ATTEMPTS})
   --json                 print the summary as JSON instead of a table
 `;
 
@@ -108,6 +123,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     resume: { type: "string" },
     ...ENVIRONMENT_FLAGS,
     "keep-workspaces": { type: "boolean" },
+    queue: { type: "string" },
+    "queue-name": { type: "string" },
+    "max-attempts": { type: "string" },
     json: { type: "boolean" },
   });
   if (values.help) {
@@ -116,6 +134,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   }
   const tasksDir = tasksDirOf(values);
   const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
+  const maxAttempts = intFlag("max-attempts", values["max-attempts"], DEFAULT_MAX_ATTEMPTS, 1, 100);
 
   let config: RunConfig;
   let outDir: string;
@@ -218,43 +237,55 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   Deno.addSignalListener("SIGINT", onSigint);
   const scriptCache = {};
   const started = performance.now();
-  try {
-    let next = 0;
-    const worker = async () => {
-      while (!stop.signal.aborted && next < jobs.length) {
-        const job = jobs[next++];
-        const task = environment.task(job.id);
-        const record = await runSample(
-          environment,
-          task,
-          makePolicy(config.policy, task, job.sample, scriptCache),
-          {
-            run_id: config.run_id,
-            episode_id: `${config.run_id}/${job.id}/${job.sample}`,
-            task_id: job.id,
-            sample: job.sample,
-            group_id: `${config.run_id}/${job.id}`,
-          },
-          {
-            limits: config.limits,
-            training: config.training,
-            keepWorkspace: values["keep-workspaces"],
-            signal: stop.signal,
-          },
-        );
-        if (record.stop_reason === "interrupted") continue;
-        await writer.write(record);
-        records.push(record);
-        progress.tick(
-          `${job.id}#${job.sample}`,
-          record.reward?.total ?? null,
-          `${record.stop_reason} ${record.turns.length} turns`,
-        );
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
+  // One record per episode id, however often a queue delivers it.
+  const accept = async (record: TrajectoryRecord) => {
+    const key = `${record.task_id}#${record.sample}`;
+    if (finished.has(key)) return;
+    finished.add(key);
+    await writer.write(record);
+    records.push(record);
+    progress.tick(
+      key,
+      record.reward?.total ?? null,
+      `${record.stop_reason} ${record.turns.length} turns`,
     );
+  };
+  try {
+    if (values.queue) {
+      await runOnQueue(values.queue, values["queue-name"] ?? DEFAULT_QUEUE_NAME, {
+        config,
+        jobs,
+        environment,
+        maxAttempts,
+        accept,
+        signal: stop.signal,
+      });
+    } else {
+      let next = 0;
+      const worker = async () => {
+        while (!stop.signal.aborted && next < jobs.length) {
+          const job = jobs[next++];
+          const task = environment.task(job.id);
+          const record = await runSample(
+            environment,
+            task,
+            makePolicy(config.policy, task, job.sample, scriptCache),
+            identityOf(config, job.id, job.sample),
+            {
+              limits: config.limits,
+              training: config.training,
+              keepWorkspace: values["keep-workspaces"],
+              signal: stop.signal,
+            },
+          );
+          if (record.stop_reason === "interrupted") continue;
+          await accept(record);
+        }
+      };
+      await Promise.all(
+        Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
+      );
+    }
   } finally {
     Deno.removeSignalListener("SIGINT", onSigint);
     progress.finish();
@@ -290,6 +321,108 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     );
   }
   return interrupted ? 130 : 0;
+}
+
+/** The identity of sample `sample` of task `taskId` in the run. */
+function identityOf(config: RunConfig, taskId: string, sample: number) {
+  return {
+    run_id: config.run_id,
+    episode_id: `${config.run_id}/${taskId}/${sample}`,
+    task_id: taskId,
+    sample,
+    group_id: `${config.run_id}/${taskId}`,
+  };
+}
+
+/** What a queue job carries in its `run` field: how workers run the sample. */
+export interface QueueRunSpec {
+  policy: PolicyConfig;
+  limits: RunConfig["limits"];
+  training: RunConfig["training"];
+}
+
+/**
+ * Add the jobs to the queue at `url` (those added before, by episode id, are not added again) and
+ * hand each result to `accept` as it comes back, until every job has one or `signal` aborts.
+ * A job the workers gave up on becomes an `environment_error` record here.
+ */
+async function runOnQueue(
+  url: string,
+  name: string,
+  options: {
+    config: RunConfig;
+    jobs: { id: string; sample: number }[];
+    environment: Environment;
+    maxAttempts: number;
+    accept: (record: TrajectoryRecord) => Promise<void>;
+    signal: AbortSignal;
+  },
+): Promise<void> {
+  const { config, environment } = options;
+  const queue = await JobQueue.connect(url, name);
+  try {
+    const run: QueueRunSpec = {
+      policy: config.policy,
+      limits: config.limits,
+      training: config.training,
+    };
+    const jobs: QueueJob[] = options.jobs.map((j) => ({
+      format: JOB_FORMAT,
+      ...identityOf(config, j.id, j.sample),
+      max_attempts: options.maxAttempts,
+      run: run as unknown as Record<string, unknown>,
+    }));
+    const added = await queue.enqueue(jobs);
+    console.error(
+      `Queue ${url}: added ${added} job(s)${
+        added < jobs.length ? ` (${jobs.length - added} were added before)` : ""
+      }; waiting for workers ("patchgym worker --queue ${url}")`,
+    );
+    const remaining = new Map(jobs.map((j) => [j.episode_id, j]));
+    let after = "0";
+    while (remaining.size > 0 && !options.signal.aborted) {
+      const batch = await queue.results(config.run_id, after, 1000);
+      after = batch.next;
+      for (const result of batch.results) {
+        const job = remaining.get(result.episode_id);
+        if (!job) continue; // A duplicate (a job run twice) or a sample done before a resume.
+        remaining.delete(result.episode_id);
+        await options.accept(await recordOf(result, job, environment, config));
+      }
+    }
+    if (remaining.size === 0) await queue.forgetRun(config.run_id);
+  } finally {
+    await queue.close();
+  }
+}
+
+/** The record a queue result stands for: the worker's own, or an `environment_error` one. */
+function recordOf(
+  result: QueueResult,
+  job: QueueJob,
+  environment: Environment,
+  config: RunConfig,
+): Promise<TrajectoryRecord> {
+  const record = result.kind === "record" ? result.record as unknown as TrajectoryRecord : null;
+  if (
+    record && record.episode_id === job.episode_id && record.task_id === job.task_id &&
+    record.sample === job.sample && record.run_id === job.run_id
+  ) {
+    return Promise.resolve(record);
+  }
+  const task = environment.task(job.task_id);
+  const error = result.kind === "failed" ? result.error : {
+    code: "job_failed",
+    message: `The worker's record for "${job.episode_id}" names another sample; not kept`,
+  };
+  return failedSample(
+    environment,
+    task,
+    makePolicy(config.policy, task, job.sample),
+    identityOf(config, job.task_id, job.sample),
+    error,
+    { limits: config.limits, training: config.training },
+  );
 }
 
 /** The summary as a table for people. */

@@ -12,6 +12,7 @@ import type { RewardConfig } from "../reward/reward.ts";
 import type { Task } from "../task/spec.ts";
 import type { SampleIdentity, TrajectoryRecord } from "../trajectory/record.ts";
 import type { TrainingViewOptions } from "../trajectory/training_view.ts";
+import { Workspace } from "../workspace/workspace.ts";
 import type { Environment } from "./environment.ts";
 
 /** Options of one sample. */
@@ -63,4 +64,40 @@ export async function runSample(
     if (options.keepWorkspace) await workspace.keep().catch(() => {});
     else await workspace.remove().catch(() => {});
   }
+}
+
+/**
+ * The record of a sample that could not be run at all (a queue job that kept killing or failing
+ * its workers): stop reason `environment_error` with `error`, no turns, not graded. It goes through
+ * the same `finish` as every other sample, over a workspace that was never written.
+ */
+export async function failedSample(
+  env: Environment,
+  task: Task,
+  policy: Policy,
+  identity: SampleIdentity,
+  error: { code: string; message: string },
+  options: SampleOptions = {},
+): Promise<TrajectoryRecord> {
+  const ready = Promise.reject(new Error(error.message));
+  ready.catch(() => {});
+  const workspace = new Workspace(
+    `${env.workRoot}/${task.spec.id}-unrun`,
+    { dirs: [], files: [], byPath: new Map() },
+    { ready },
+  );
+  const episode = new Episode({ task, workspace, runner: env.runner, limits: env.limits }, {
+    limits: options.limits,
+    prompts: options.prompts,
+    textToolCalls: policy.textToolCalls,
+  });
+  episode.stop("environment_error", error);
+  const { record } = await finish(episode, workspace, env, {
+    identity,
+    policy: { name: policy.name, model: policy.model, sampling: policy.sampling },
+    startedAt: new Date(),
+    training: options.training,
+    skipGrading: true,
+  });
+  return record;
 }

@@ -1,0 +1,136 @@
+/**
+ * `worker --queue URL`: take rollout jobs from a Redis queue (added by `rollout --queue URL`), run
+ * each sample here in this machine's own jail with this worker's policy endpoint, and stream the
+ * record back to the producer. SIGTERM or Ctrl-C drains: no new job is taken, running samples
+ * finish and are delivered; a second signal exits at once (the jobs are retried elsewhere).
+ */
+import { UsageError } from "../errors.ts";
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_QUEUE_NAME,
+  JOB_FORMAT,
+  JobQueue,
+  parseQueueUrl,
+  runWorker,
+} from "../rollout/queue.ts";
+import { runSample } from "../rollout/sample.ts";
+import { env, intFlag, numberFlag, parseFlags } from "./_args.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_environment.ts";
+import { makePolicy } from "./_policy.ts";
+import type { QueueRunSpec } from "./rollout.ts";
+
+const HELP = `patchgym worker: run rollout jobs from a Redis queue
+
+Usage: patchgym worker --queue redis://HOST:PORT [flags]
+
+  --queue URL            the Redis holding the jobs (as given to "rollout --queue URL")
+  --queue-name NAME      key prefix in Redis (default ${DEFAULT_QUEUE_NAME})
+  --concurrency N        samples run at once (default 1)
+  --lease S              a running job not renewed for S seconds is taken over by another worker;
+                         every worker of a queue should use the same value (default ${
+  DEFAULT_LEASE_MS / 1000
+})
+  --base-url URL         this worker's model endpoint, instead of the one the rollout names
+                         (also PATCHGYM_BASE_URL; the API key comes from PATCHGYM_API_KEY or
+                         OPENAI_API_KEY here, never from the queue)
+  --model NAME           this worker's model name, instead of the rollout's
+  --exit-when-idle       stop once no job is waiting or running
+  --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
+  --work-dir DIR         workspace root (default /tmp/patchgym)
+  --isolation MODE       auto | bwrap | none (default auto)
+${SANDBOX_FLAGS_HELP}
+
+SIGTERM or Ctrl-C: take no new job, finish the running ones, exit 0. A second one exits at once.
+`;
+
+/** Run the `worker` command until it is told to stop. */
+export async function workerCommand(args: string[]): Promise<number> {
+  const { values } = parseFlags("worker", args, {
+    queue: { type: "string" },
+    "queue-name": { type: "string" },
+    concurrency: { type: "string" },
+    lease: { type: "string" },
+    "base-url": { type: "string" },
+    model: { type: "string" },
+    "exit-when-idle": { type: "boolean" },
+    ...ENVIRONMENT_FLAGS,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (!values.queue) {
+    throw new UsageError(
+      'worker: give the queue, e.g. "patchgym worker --queue redis://127.0.0.1:6379"',
+    );
+  }
+  parseQueueUrl(values.queue);
+  const concurrency = intFlag("concurrency", values.concurrency, 1, 1, 1024);
+  const leaseSeconds = numberFlag("lease", values.lease) ?? DEFAULT_LEASE_MS / 1000;
+  if (!(leaseSeconds >= 0.3)) {
+    throw new UsageError(`--lease: expected seconds >= 0.3, got "${values.lease}"`);
+  }
+  const baseUrl = values["base-url"] ?? env("PATCHGYM_BASE_URL");
+
+  const stop = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals > 1) Deno.exit(143);
+    console.error("Draining: finishing the running samples, taking no new job (again to quit now)");
+    stop.abort();
+  };
+  Deno.addSignalListener("SIGTERM", onSignal);
+  Deno.addSignalListener("SIGINT", onSignal);
+  try {
+    const environment = await openEnvironment(values, undefined, { drainOnSigterm: true });
+    const queue = await JobQueue.connect(values.queue, values["queue-name"] ?? DEFAULT_QUEUE_NAME);
+    console.error(
+      `Worker ${Deno.pid}: queue ${values.queue}, ${concurrency} at once, isolation ${environment.isolation.level}`,
+    );
+    const scriptCache = {};
+    try {
+      const { done } = await runWorker(queue, ({ job }) => {
+        if (job.format !== JOB_FORMAT) {
+          throw new Error(`Unknown job format "${job.format}"; expected "${JOB_FORMAT}"`);
+        }
+        const run = job.run as unknown as QueueRunSpec;
+        const policy = run.policy.kind === "openai"
+          ? {
+            ...run.policy,
+            base_url: baseUrl ?? run.policy.base_url,
+            model: values.model ?? run.policy.model,
+          }
+          : run.policy;
+        const task = environment.task(job.task_id);
+        return runSample(environment, task, makePolicy(policy, task, job.sample, scriptCache), {
+          run_id: job.run_id,
+          episode_id: job.episode_id,
+          task_id: job.task_id,
+          sample: job.sample,
+          group_id: job.group_id,
+        }, { limits: run.limits, training: run.training }) as unknown as Promise<
+          Record<string, unknown>
+        >;
+      }, {
+        concurrency,
+        leaseMs: leaseSeconds * 1000,
+        signal: stop.signal,
+        exitWhenIdle: values["exit-when-idle"],
+        onDone: (job, result) =>
+          console.error(
+            `${job.episode_id}: ${
+              result.kind === "record" ? String(result.record.stop_reason) : "failed"
+            }`,
+          ),
+      });
+      console.error(`Worker ${Deno.pid}: ${done} sample(s) done; stopped`);
+    } finally {
+      await queue.close();
+    }
+  } finally {
+    Deno.removeSignalListener("SIGTERM", onSignal);
+    Deno.removeSignalListener("SIGINT", onSignal);
+  }
+  return 0;
+}
