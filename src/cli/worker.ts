@@ -117,6 +117,12 @@ export async function workerCommand(args: string[]): Promise<number> {
         leaseMs: leaseSeconds * 1000,
         signal: stop.signal,
         exitWhenIdle: values["exit-when-idle"],
+        onRetry: (job, attempt, error) =>
+          console.error(
+            `${job.episode_id}: attempt ${attempt} of ${job.max_attempts} failed here: ${
+              (error as Error).message
+            }`,
+          ),
         onDone: (job, result) =>
           console.error(
             `${job.episode_id}: ${

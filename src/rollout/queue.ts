@@ -275,8 +275,11 @@ export class JobQueue {
     ]);
   }
 
-  /** Forget `consumer` in the group once it holds no job. */
+  /** Forget `consumer` in the group if it holds no job (deleting it would orphan its jobs). */
   async leave(consumer: string): Promise<void> {
+    const held = await this.#command(["XPENDING", this.#jobs, GROUP, "-", "+", "1", consumer])
+      .catch(() => [1]) as unknown[];
+    if (held.length > 0) return;
     await this.#command(["XGROUP", "DELCONSUMER", this.#jobs, GROUP, consumer]).catch(() => {});
   }
 
@@ -354,6 +357,8 @@ export interface WorkerOptions {
   exitWhenIdle?: boolean;
   /** Told about each job as it ends. */
   onDone?: (job: QueueJob, result: QueueResult) => void;
+  /** Told when the handler threw and the job was handed back for another try. */
+  onRetry?: (job: QueueJob, attempt: number, error: unknown) => void;
 }
 
 /**
@@ -410,11 +415,7 @@ export async function runWorker(
           record = await handler({ job, attempt });
         } catch (error) {
           clearInterval(heartbeat);
-          console.error(
-            `Job "${job.episode_id}" failed on attempt ${attempt} of ${job.max_attempts}: ${
-              (error as Error).message
-            }`,
-          );
+          options.onRetry?.(job, attempt, error);
           await reader.release(consumer, id, leaseMs);
           continue;
         }
