@@ -205,6 +205,13 @@ export class JobQueue {
     return { waiting: Number(group?.lag ?? 0), running: Number(group?.pending ?? 0) };
   }
 
+  /** Workers known to the group, with the jobs each holds now. */
+  async consumers(): Promise<{ name: string; running: number }[]> {
+    await this.#ensureGroup();
+    const list = await this.#command(["XINFO", "CONSUMERS", this.#jobs, GROUP]) as unknown[][];
+    return list.map(pairs).map((c) => ({ name: String(c.name), running: Number(c.pending) }));
+  }
+
   /**
    * Take one job for `consumer`: first one whose lease of `leaseMs` lapsed (its worker died or
    * failed it), else a new one, waiting up to `blockMs`. Null when there is none.
