@@ -115,7 +115,7 @@ async function benchTestRun(
           );
         }
       });
-    const [program, ...args] = bareTestCommand(task, workspace.dir);
+    const [program, ...args] = bareTestCommand(task, workspace.dir, spec.visible_tests);
     const bare: Trial = () => timedAsync(() => spawnChecked(program, args, workspace.dir));
     const [runnerMs, bareMs] = await sampleCases([viaRunner, bare], TESTS);
     const target: Target = { text: `< ${limitMs} ms`, metric: "median", op: "<", value: limitMs };
@@ -141,8 +141,11 @@ const BARE_NAMES = {
   pytest: "python3 -m pytest",
 };
 
-/** The same tests run bare: the runner's own command line without the sandbox or the report. */
-function bareTestCommand(task: Task, dir: string): string[] {
+/**
+ * Test `files` of `task` run bare: the runner's own command line without the sandbox or the
+ * report.
+ */
+export function bareTestCommand(task: Task, dir: string, files: string[]): string[] {
   const { spec } = task;
   switch (spec.runner) {
     case "deno_test":
@@ -156,7 +159,7 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "--no-prompt",
         `--allow-read=${dir}`,
         `--allow-write=${dir}`,
-        ...spec.visible_tests,
+        ...files,
       ];
     case "unittest":
       return [
@@ -164,7 +167,7 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "-B",
         "-m",
         "unittest",
-        ...spec.visible_tests.map((f) => f.replace(/\.py$/, "").replaceAll("/", ".")),
+        ...files.map((f) => f.replace(/\.py$/, "").replaceAll("/", ".")),
       ];
     case "pytest":
       return [
@@ -175,7 +178,7 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "-q",
         "-p",
         "no:cacheprovider",
-        ...spec.visible_tests,
+        ...files,
       ];
   }
 }
