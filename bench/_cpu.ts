@@ -3,9 +3,11 @@
  * and its children's, from a cgroup v1 `cpuacct` group the benchmark moves itself into. Process
  * accounting (`RUSAGE_CHILDREN`) would miss the work inside bwrap's PID namespace, whose processes
  * are reaped there; a cgroup counts every descendant, jailed or not, since sandboxes join only the
- * `pids` and `memory` hierarchies.
+ * `pids` and `memory` hierarchies. Deno refuses `/sys/fs/cgroup` without `--allow-all`, so a shell
+ * started before the move (its own CPU stays outside the group) reads the counter on request.
  */
 import process from "node:process";
+import { LineChild } from "./_lines.ts";
 
 /** CPU used so far, ms. */
 export interface CpuReading {
@@ -21,10 +23,17 @@ export class CpuMeter {
   readonly unavailable: string | null;
   readonly #usageFile: string | null;
   readonly #parent: string | null;
+  readonly #reader: LineChild | null;
 
-  private constructor(usageFile: string | null, parent: string | null, reason: string | null) {
+  private constructor(
+    usageFile: string | null,
+    parent: string | null,
+    reader: LineChild | null,
+    reason: string | null,
+  ) {
     this.#usageFile = usageFile;
     this.#parent = parent;
+    this.#reader = reader;
     this.unavailable = reason;
   }
 
@@ -36,22 +45,29 @@ export class CpuMeter {
   static async open(): Promise<CpuMeter> {
     const found = await sh(FIND_CPUACCT);
     const parent = found.trim();
-    if (!parent) return new CpuMeter(null, null, "no cgroup v1 cpuacct hierarchy mounted");
+    if (!parent) return new CpuMeter(null, null, null, "no cgroup v1 cpuacct hierarchy mounted");
     const dir = `${parent}/patchgym-bench-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    const reader = new LineChild("sh", [
+      "-c",
+      'while read -r f; do read -r v < "$f"; echo "$v"; done',
+    ]);
     try {
       await sh('mkdir "$1" && echo "$2" > "$1/cgroup.procs"', [dir, String(Deno.pid)]);
     } catch (error) {
-      return new CpuMeter(null, null, `cannot make a cpuacct cgroup: ${String(error)}`);
+      await reader.close();
+      return new CpuMeter(null, null, null, `cannot make a cpuacct cgroup: ${String(error)}`);
     }
-    return new CpuMeter(`${dir}/cpuacct.usage`, parent, null);
+    return new CpuMeter(`${dir}/cpuacct.usage`, parent, reader, null);
   }
 
   /** CPU used so far. */
-  read(): CpuReading {
+  async read(): Promise<CpuReading> {
+    let groupMs = null;
+    if (this.#reader && this.#usageFile) {
+      await this.#reader.send(this.#usageFile);
+      groupMs = Number(await this.#reader.read()) / 1e6;
+    }
     const { user, system } = process.cpuUsage();
-    const groupMs = this.#usageFile
-      ? Number(Deno.readTextFileSync(this.#usageFile).trim()) / 1e6
-      : null;
     return { selfMs: (user + system) / 1000, groupMs };
   }
 
@@ -59,9 +75,9 @@ export class CpuMeter {
   async measure<T>(
     body: () => Promise<T>,
   ): Promise<{ value: T; selfMs: number; childMs: number | null }> {
-    const before = this.read();
+    const before = await this.read();
     const value = await body();
-    const after = this.read();
+    const after = await this.read();
     const selfMs = after.selfMs - before.selfMs;
     const childMs = after.groupMs !== null && before.groupMs !== null
       ? after.groupMs - before.groupMs - selfMs
@@ -71,6 +87,7 @@ export class CpuMeter {
 
   /** Move this process back to the parent cgroup and remove the one made (children must be gone). */
   async close(): Promise<void> {
+    await this.#reader?.close();
     if (!this.#usageFile || !this.#parent) return;
     const dir = this.#usageFile.slice(0, -"/cpuacct.usage".length);
     // The shell itself starts inside the group: it moves out too before removing it.
