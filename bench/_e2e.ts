@@ -5,7 +5,6 @@
 import { ReferencePolicy } from "../src/policy/reference.ts";
 import { Environment } from "../src/rollout/environment.ts";
 import { runSample } from "../src/rollout/sample.ts";
-import type { TrajectoryRecord } from "../src/trajectory/record.ts";
 import { type BenchContext, subdir } from "./_context.ts";
 import { benchEpisodes } from "./_episodes.ts";
 import { makeRow, type Row } from "./_report.ts";

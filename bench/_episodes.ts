@@ -28,7 +28,7 @@ const PLAN = "solve";
 const TURNS = 4;
 const LATENCY_MS = 1000;
 /** Latency 0: [concurrency, episodes]; enough episodes per worker for a steady state. */
-const THROUGHPUT: [number, number][] = [[1, 6], [16, 48], [64, 128], [128, 128]];
+const THROUGHPUT: [number, number][] = [[1, 6], [16, 32], [64, 64]];
 /** Latency 1 s: one wave of `concurrency` episodes each. */
 const OVERHEAD = [1, 16, 64, 128];
 const QUICK_THROUGHPUT: [number, number][] = [[1, 4], [16, 32]];

@@ -79,6 +79,11 @@ export async function benchSandbox(
     });
   }
 
+  if (isolation.cgroup?.version === 1 && isolation.cgroup.memory) {
+    ctx.log("sandbox: launcher set-up, before and after");
+    rows.push(...await benchLauncherSetup(isolation.cgroup.pids, isolation.cgroup.memory));
+  }
+
   const [level, runner] = runners[0];
   for (const [id, limit] of TEST_TASKS) {
     const task = loadTask(`${ctx.tasksDir}/${id}`);
@@ -181,4 +186,48 @@ export function bareTestCommand(task: Task, dir: string, files: string[]): strin
         ...files,
       ];
   }
+}
+
+/**
+ * The launcher's set-up as it was and as it is, in the same run: joining the two cgroup v1
+ * hierarchies through `cgroup.procs` and then exec'ing `prlimit`, against joining through `tasks`
+ * and setting the limits with the shell's `ulimit`. Each runs `true` in fresh cgroups.
+ */
+async function benchLauncherSetup(pidsRoot: string, memoryRoot: string): Promise<Row[]> {
+  const setups = {
+    before:
+      'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" && exec prlimit --cpu=20 --fsize=67108864 --nofile=1024 --nproc=256 --as=4294967296 -- true',
+    after:
+      'echo 0 > "$1/tasks" && echo 0 > "$2/tasks" && ulimit -t 20 && ulimit -f 131072 && ulimit -n 1024 && { ulimit -u 256 2>/dev/null || ulimit -p 256; } && ulimit -v 4194304 && exec true',
+  };
+  const trial = (script: string): Trial => async () => {
+    // Not "patchgym-*": other patchgym processes remove such empty cgroups of unknown owners.
+    const name = `pgbench-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    const dirs = [`${pidsRoot}/${name}`, `${memoryRoot}/${name}`];
+    await spawnChecked("mkdir", dirs);
+    try {
+      return await timedAsync(() => spawnChecked("sh", ["-c", script, "sh", ...dirs]));
+    } finally {
+      await spawnChecked("rmdir", dirs);
+    }
+  };
+  const [before, after] = await sampleCases([trial(setups.before), trial(setups.after)], SPAWN);
+  const section = "3 sandbox";
+  return [
+    makeRow({
+      section,
+      figure: "launcher set-up as it was: join via cgroup.procs x2, exec prlimit",
+      unit: "ms",
+      values: before,
+      note:
+        "Both rows spawn sh in fresh pids and memory cgroups (made and removed outside the timing) and end in `true`",
+    }),
+    makeRow({
+      section,
+      figure: "launcher set-up now: join via tasks x2, ulimit",
+      unit: "ms",
+      values: after,
+      baseline: { name: "as it was", value: summarize(before).median },
+    }),
+  ];
 }
