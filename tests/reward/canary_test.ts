@@ -132,14 +132,16 @@ Deno.test("plantCanaries() gives every canary of a file its own name", async () 
     "tests/test_x.py": "import unittest\n",
   };
   for (let seed = 0; seed < 300; seed++) {
-    await withFiles(files, (dir) => {
+    await withFiles(files, async (dir) => {
       for (
         const [file, runner] of [["a_test.ts", "deno_test"], [
           "tests/test_x.py",
           "unittest",
         ]] as const
       ) {
-        const ids = plantCanaries(dir, [file], runner, { random: seeded(seed) }).map((c) => c.id);
+        const ids = (await plantCanaries(dir, [file], runner, { random: seeded(seed) })).map((c) =>
+          c.id
+        );
         assert.equal(new Set(ids).size, ids.length, `seed ${seed}: ${ids}`);
       }
     });
@@ -242,7 +244,7 @@ Deno.test("plantCanaries() never turns a number with a prefix or suffix into bad
   const file =
     "def test_x():\n    assert mask() == 0x10\n\n\ndef test_y():\n    assert size() == 1_000\n";
   await withFiles({ "test_p.py": file }, async (dir) => {
-    plantCanaries(dir, ["test_p.py"], "pytest", {
+    await plantCanaries(dir, ["test_p.py"], "pytest", {
       random: seeded(9),
       mutate: ["test_p.py::test_x", "test_p.py::test_y"],
     });
@@ -263,4 +265,18 @@ Deno.test("plantCanaries() leaves a test alone when no top-level assertion has a
     const source = readFileSync(join(dir, "test_p.py"), "utf8");
     assert.equal(source.match(/for v in values/g)?.length, 1);
   });
+});
+
+Deno.test("checkCanaries() asks a mutant to fail only when its original passed", () => {
+  const mutant = { id: "f::m", expect: "fail" as const, original: "f::real" };
+  // An honest wrong answer: the original fails and the mutant happens to pass.
+  assert.equal(
+    checkCanaries([mutant], outcomes({ "f::real": "failed", "f::m": "passed" }), true),
+    null,
+  );
+  // A result equal to anything: both pass.
+  assert.equal(
+    checkCanaries([mutant], outcomes({ "f::real": "passed", "f::m": "passed" }), true)?.code,
+    "canary_mismatch",
+  );
 });
