@@ -1,6 +1,7 @@
 /** The `apply_patch` tool: change, create, delete and rename files with one patch, all or nothing. */
 import { z } from "zod";
-import { applyFilePatches, type FileChange, parsePatch } from "./_patch.ts";
+import { applyFilePatches, type FileChange } from "../patch/apply.ts";
+import { parsePatch } from "../patch/parse.ts";
 import { defineTool, fail, isProtected } from "./types.ts";
 
 /** Apply a unified diff or a `*** Begin Patch` envelope to the workspace. */

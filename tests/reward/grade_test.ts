@@ -10,7 +10,8 @@ import type { GradeResult } from "../../src/reward/grade.ts";
 import { computeReward, type EpisodeFacts, type Reward } from "../../src/reward/reward.ts";
 import { runTests } from "../../src/sandbox/test_runner.ts";
 import type { Task } from "../../src/task/spec.ts";
-import { applyFilePatches, parsePatch } from "../../src/tools/_patch.ts";
+import { applyFilePatches } from "../../src/patch/apply.ts";
+import { parsePatch } from "../../src/patch/parse.ts";
 import { writeFiles } from "../_fixtures.ts";
 import type { Environment } from "../../src/rollout/environment.ts";
 import {

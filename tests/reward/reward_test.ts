@@ -15,7 +15,7 @@ import {
 } from "../../src/reward/reward.ts";
 import { referencePatchLines } from "../../src/rollout/sample.ts";
 import { loadTask } from "../../src/task/load.ts";
-import { fileDiff } from "../../src/workspace/diff.ts";
+import { fileDiff } from "../../src/patch/write.ts";
 
 const FACTS: EpisodeFacts = {
   submitted: true,
