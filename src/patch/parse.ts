@@ -2,6 +2,7 @@
  * Patch text to file changes: a lenient parser for unified, git-style and Codex-envelope patches.
  * Leading prose, code fences and miscounted hunks are tolerated, since models write them.
  */
+import { quotedEnd, unquotePath } from "./_path.ts";
 
 /** One line of a hunk body, without its line ending. */
 export interface HunkLine {
@@ -136,7 +137,7 @@ function parseUnified(src: PatchLines): ParseResult {
         headerPath(line.slice(4)),
         headerPath(lines[i + 1].slice(4)),
       );
-      if (file?.git && !file.headed && file.hunks.length === 0) {
+      if (file?.git && !file.headed && !file.binary && file.hunks.length === 0) {
         // "new file mode" and "deleted file mode" already said which side is absent.
         if (file.from !== null) file.from = from;
         if (file.to !== null) file.to = to;
@@ -166,9 +167,21 @@ function parseUnified(src: PatchLines): ParseResult {
       i = parsed.next;
       continue;
     }
-    if (file && (line.startsWith("Binary files ") || line === "GIT binary patch")) {
-      file.binary = true;
+    const binary = line.startsWith("Binary files ") ? binaryLinePaths(line) : null;
+    if (
+      file?.git && !file.headed && file.hunks.length === 0 &&
+      (line.startsWith("Binary files ") || line === "GIT binary patch")
+    ) {
+      file.binary = true; // in the header of its own `diff --git` section
+    } else if (binary) {
+      // `diff -ruN` prints a lone line for a binary file, between other files' sections.
+      const [from, to] = binary;
+      file = { from, to, hunks: [], binary: true, git: false, headed: true };
+      files.push(file);
     }
+    // Another tool's `diff -ruN a/x b/x` line starts the next file: a git section before it
+    // (a pure rename, say) must not take that file's `---`/`+++` lines for its own.
+    if (line.startsWith("diff ")) file = null;
     i++; // prose, fences, `Index:` lines and the like
   }
   return { ok: true, files: files.map(({ git: _git, headed: _headed, ...file }) => file) };
@@ -189,9 +202,9 @@ function gitExtendedHeader(file: Draft, line: string): boolean | string {
   } else if (key === "new mode") {
     file.mode = parseMode(value);
   } else if (key === "rename from" || key === "rename old") {
-    file.from = unquote(value);
+    file.from = unquotePath(value);
   } else if (key === "rename to" || key === "rename new") {
-    file.to = unquote(value);
+    file.to = unquotePath(value);
   } else if (key.startsWith("copy")) {
     return `copies ("${line}") are not supported; add the new file with "--- /dev/null" and its full content instead`;
   }
@@ -207,32 +220,43 @@ function parseMode(value: string): number | undefined {
 function gitLinePaths(rest: string): [string, string] {
   if (rest.startsWith('"')) {
     const end = quotedEnd(rest);
-    const first = unquote(rest.slice(0, end));
-    const second = unquote(rest.slice(end).trim());
+    const first = unquotePath(rest.slice(0, end));
+    const second = unquotePath(rest.slice(end).trim());
     return stripPrefixes(first, second) as [string, string];
   }
   // `a/x b/x`: prefer the split that names the same file twice, since paths may contain " b/".
   const splits: [string, string][] = [];
   for (let at = rest.indexOf(" "); at >= 0; at = rest.indexOf(" ", at + 1)) {
-    splits.push([rest.slice(0, at), unquote(rest.slice(at + 1))]);
+    splits.push([rest.slice(0, at), unquotePath(rest.slice(at + 1))]);
   }
   const stripped = splits.map(([a, b]) => stripPrefixes(a, b) as [string, string]);
   return stripped.find(([a, b]) => a === b) ?? stripped.find(([a, b]) => b !== "" && a !== "") ??
     [rest, rest];
 }
 
-function quotedEnd(text: string): number {
-  for (let i = 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === '"') return i + 1;
-  }
-  return text.length;
+/**
+ * The path of a `---`/`+++` line or one side of a `Binary files` line: quotes undone, /dev/null as
+ * null, and what follows the name dropped: a timestamp after a tab (`diff -u`), or the tab git adds
+ * after a name with a space. Any other tab is part of the name.
+ */
+function headerPath(raw: string): string | null {
+  const path = raw.startsWith('"')
+    ? unquotePath(raw.slice(0, quotedEnd(raw)))
+    : raw.replace(TIMESTAMP, "").trimEnd();
+  return path === "/dev/null" ? null : path;
 }
 
-/** The path of a `---`/`+++` line: timestamp after a tab dropped, quotes removed, /dev/null as null. */
-function headerPath(raw: string): string | null {
-  const path = unquote(raw.split("\t")[0].trimEnd());
-  return path === "/dev/null" ? null : path;
+/** A tab and the date `diff -u` writes after a name (`2024-01-31 10:00:00.000 +0100`, `(revision 7)`). */
+const TIMESTAMP = /\t(?:[^\t]*\d:\d\d[^\t]*|\((?:revision \d+|working copy|nonexistent)\))$/;
+
+/** The two paths of a `Binary files A and B differ` line, or null when the line is not one. */
+function binaryLinePaths(line: string): [string | null, string | null] | null {
+  const match = /^Binary files (.+) differ$/.exec(line);
+  if (!match) return null;
+  const names = match[1];
+  const split = names.startsWith('"') ? quotedEnd(names) : names.indexOf(" and ");
+  if (split < 0 || !names.slice(split).startsWith(" and ")) return null;
+  return stripPrefixes(headerPath(names.slice(0, split)), headerPath(names.slice(split + 5)));
 }
 
 /** Drop git's `a/` and `b/` prefixes when both sides carry them (or one side is /dev/null). */
@@ -241,30 +265,6 @@ function stripPrefixes(from: string | null, to: string | null): [string | null, 
   const toOk = to === null || to.startsWith("b/");
   if (!fromOk || !toOk || (from === null && to === null)) return [from, to];
   return [from?.slice(2) ?? null, to?.slice(2) ?? null];
-}
-
-/** Undo git's C-style quoting (`"a/sp\303\244ce"`); unquoted text is returned as is. */
-function unquote(text: string): string {
-  if (!(text.length >= 2 && text.startsWith('"') && text.endsWith('"'))) return text;
-  const bytes: number[] = [];
-  const escapes: Record<string, number> = { n: 10, t: 9, r: 13, b: 8, f: 12, v: 11, a: 7 };
-  const body = text.slice(1, -1);
-  for (let i = 0; i < body.length; i++) {
-    const char = body[i];
-    if (char !== "\\") {
-      bytes.push(...new TextEncoder().encode(char));
-      continue;
-    }
-    const next = body[++i] ?? "";
-    if (/[0-7]/.test(next)) {
-      const octal = /^[0-7]{1,3}/.exec(body.slice(i))![0];
-      bytes.push(parseInt(octal, 8));
-      i += octal.length - 1;
-    } else {
-      bytes.push(escapes[next] ?? next.charCodeAt(0));
-    }
-  }
-  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 type HunkParse = { ok: true; hunk: Hunk; next: number } | { ok: false; message: string };

@@ -4,6 +4,7 @@
  */
 import { structuredPatch } from "diff";
 import { decodeText } from "../workspace/text.ts";
+import { quotePath } from "./_path.ts";
 
 /** Git-style diff of one file; `undefined` on a side means the file is absent there. */
 export function fileDiff(
@@ -12,15 +13,16 @@ export function fileDiff(
   after: Uint8Array | undefined,
   stat?: { binary: string[] },
 ): string {
-  let header = `diff --git a/${path} b/${path}\n`;
+  const [a, b] = [quotePath(`a/${path}`), quotePath(`b/${path}`)];
+  let header = `diff --git ${a} ${b}\n`;
   if (!before) header += "new file mode 100644\n";
   if (!after) header += "deleted file mode 100644\n";
   const oldText = before ? decodeText(before) : "";
   const newText = after ? decodeText(after) : "";
   if (oldText === null || newText === null) {
     stat?.binary.push(path);
-    return `${header}Binary files ${before ? `a/${path}` : "/dev/null"} and ${
-      after ? `b/${path}` : "/dev/null"
+    return `${header}Binary files ${before ? a : "/dev/null"} and ${
+      after ? b : "/dev/null"
     } differ\n`;
   }
   // Myers' diff costs (lines x edits): a full rewrite of a big file would take minutes. Past
@@ -29,9 +31,9 @@ export function fileDiff(
     context: 3,
     maxEditLength: MAX_EDIT_LINES,
   }) ?? wholeFilePatch(oldText, newText);
-  let body = `--- ${before ? `a/${path}` : "/dev/null"}\n+++ ${
-    after ? `b/${path}` : "/dev/null"
-  }\n`;
+  // Like git, end a name with a space with a tab, so `patch` does not cut the name at the space.
+  const tab = path.includes(" ") ? "\t" : "";
+  let body = `--- ${before ? a + tab : "/dev/null"}\n+++ ${after ? b + tab : "/dev/null"}\n`;
   for (const hunk of patch.hunks) {
     const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
     const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;

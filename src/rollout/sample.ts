@@ -8,8 +8,8 @@ import { Episode } from "../agent/episode.ts";
 import { type OnTurn, runLoop } from "../agent/loop.ts";
 import { PatchgymError } from "../errors.ts";
 import type { Policy } from "../policy/types.ts";
+import { changedLines } from "../patch/stats.ts";
 import {
-  changedLines,
   computeReward,
   DEFAULT_REWARD_CONFIG,
   type Reward,

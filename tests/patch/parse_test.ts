@@ -101,3 +101,41 @@ Deno.test("parsePatch() rejects text without a file header", () => {
   const hunkOnly = parsePatch("@@ -1 +1 @@\n-a\n+b\n");
   assert.match(!hunkOnly.ok ? hunkOnly.message : "", /line 1 starts a hunk before any file header/);
 });
+
+Deno.test("parsePatch() keeps a tab in a file name and drops what diff writes after one", () => {
+  // Regression: a name was cut at its first tab, so "a\tb.txt" was read as "a".
+  const names = (text: string) => parsed(text).map((f) => [f.from, f.to]);
+  const body = "@@ -1 +1 @@\n-a\n+b\n";
+  assert.deepEqual(names(`--- a/x\ty.txt\n+++ b/x\ty.txt\n${body}`), [["x\ty.txt", "x\ty.txt"]]);
+  assert.deepEqual(names(`--- "a/x\\ty.txt"\n+++ "b/x\\ty.txt"\n${body}`), [[
+    "x\ty.txt",
+    "x\ty.txt",
+  ]]);
+  const stamped = "--- a/x.txt\t2024-01-31 10:00:00.000000000 +0100\n" +
+    `+++ b/x.txt\tWed Jan 31 10:00:00 2024\n${body}`;
+  assert.deepEqual(names(stamped), [["x.txt", "x.txt"]]);
+  assert.deepEqual(names(`--- a/my file\t\n+++ b/my file\t\n${body}`), [["my file", "my file"]]);
+});
+
+Deno.test("parsePatch() starts a new file at another tool's diff line after a git section", () => {
+  // Regression: a pure rename section took the next file's ---/+++ lines as its own and lost the rename.
+  const files = parsed(
+    "diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\nrename to new.py\n" +
+      "diff -ruN a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n",
+  );
+  assert.deepEqual(files.map((f) => [f.from, f.to, f.hunks.length]), [
+    ["old.py", "new.py", 0],
+    ["x.py", "x.py", 1],
+  ]);
+});
+
+Deno.test("parsePatch() reads a lone Binary files line as its own binary section", () => {
+  // Regression: GNU diff's line marked the file before it as binary.
+  const files = parsed(
+    "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n" + 'Binary files "a/p\\tq.bin" and /dev/null differ\n',
+  );
+  assert.deepEqual(files.map((f) => [f.from, f.to, f.binary ?? false]), [
+    ["x", "x", false],
+    ["p\tq.bin", null, true],
+  ]);
+});
