@@ -4,7 +4,7 @@ import { Runner } from "../src/sandbox/runner.ts";
 import { loadTask } from "../src/task/load.ts";
 import type { Task } from "../src/task/spec.ts";
 import { executeTool } from "../src/tools/registry.ts";
-import type { ToolContext, ToolResult } from "../src/tools/types.ts";
+import { type ToolContext, toolContext, type ToolResult } from "../src/tools/types.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace, type Workspace } from "../src/workspace/workspace.ts";
 import { type BenchContext, spawnChecked, subdir } from "./_context.ts";
@@ -57,7 +57,7 @@ async function benchTask(task: Task, root: string, runner: Runner): Promise<Row[
   const id = task.spec.id;
   const snapshot = snapshotDir(task.repoDir);
   const workspace = createWorkspace(snapshot, { root, prefix: id });
-  const ctx: ToolContext = { task, workspace, runner };
+  const ctx: ToolContext = toolContext(task, { workspace, runner });
   const solution = readFileSync(task.solutionPath!, "utf8");
   const readPath = /^--- a\/(\S+)/m.exec(solution)?.[1] ?? snapshot.files[0].path;
   const rows: Row[] = [];
@@ -154,7 +154,7 @@ async function benchBigSearch(ctx: BenchContext, root: string, runner: Runner): 
     } s`,
   );
   const task = loadTask(`${ctx.tasksDir}/${TOOL_TASKS[0]}`);
-  const toolCtx: ToolContext = { task, workspace, runner };
+  const toolCtx: ToolContext = toolContext(task, { workspace, runner });
   const args = JSON.stringify({ pattern: NEEDLE, fixed_strings: false });
   try {
     const result = await expectOk(executeTool("search", args, toolCtx), "search over 10,000 files");

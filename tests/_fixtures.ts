@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { probeIsolation, Runner } from "../src/sandbox/runner.ts";
 import { type Task, type TaskSpec, TaskSpecSchema } from "../src/task/spec.ts";
-import type { ToolContext } from "../src/tools/types.ts";
+import { type ToolContext, toolContext } from "../src/tools/types.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace } from "../src/workspace/workspace.ts";
 
@@ -64,7 +64,7 @@ export async function withContext(
     };
     mkdirSync(join(root, "ws"));
     const workspace = createWorkspace(snapshotDir(task.repoDir), { root: join(root, "ws") });
-    await fn({ task, workspace, runner: await testRunner() }, root);
+    await fn(toolContext(task, { workspace, runner: await testRunner() }), root);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

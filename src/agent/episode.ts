@@ -6,7 +6,10 @@
 import type { ChatMessage, PolicyTurn, TurnTokens } from "../policy/types.ts";
 import { testCommandLine } from "../sandbox/test_runner.ts";
 import { executeTool, TOOLS, type ToolSchema, toolSchemas } from "../tools/registry.ts";
-import type { Tool, ToolContext } from "../tools/types.ts";
+import type { Runner } from "../sandbox/runner.ts";
+import type { Task } from "../task/spec.ts";
+import { type Tool, type ToolContext, toolContext, type ToolLimits } from "../tools/types.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import {
   DEFAULT_EPISODE_LIMITS,
   DEFAULT_PROMPTS,
@@ -68,6 +71,14 @@ export interface EpisodeOptions {
   now?: () => number;
 }
 
+/** What an episode runs on: the task, its workspace and the sandbox. */
+export interface EpisodeSetup {
+  task: Task;
+  workspace: Workspace;
+  runner: Runner;
+  limits?: Partial<ToolLimits>;
+}
+
 /** The submit call's arguments, once the agent submitted. */
 export interface Submission {
   status: "solved" | "blocked";
@@ -76,6 +87,8 @@ export interface Submission {
 
 /** A running episode over one workspace. */
 export class Episode {
+  readonly task: Task;
+  /** What the tools see: a narrow view of the task (see {@linkcode toolContext}). */
   readonly ctx: ToolContext;
   readonly limits: EpisodeLimits & { max_turns: number };
   readonly prompts: Prompts;
@@ -96,13 +109,14 @@ export class Episode {
   envMs = 0;
   readonly #now: () => number;
 
-  constructor(ctx: ToolContext, options: EpisodeOptions = {}) {
-    this.ctx = ctx;
+  constructor(setup: EpisodeSetup, options: EpisodeOptions = {}) {
+    this.task = setup.task;
+    this.ctx = toolContext(setup.task, setup);
     this.#now = options.now ?? (() => performance.now());
     this.startedAt = this.#now();
     this.limits = {
       ...DEFAULT_EPISODE_LIMITS,
-      max_turns: ctx.task.spec.limits.max_turns,
+      max_turns: setup.task.spec.limits.max_turns,
       ...Object.fromEntries(
         Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined),
       ),
@@ -110,7 +124,7 @@ export class Episode {
     this.prompts = { ...DEFAULT_PROMPTS, ...options.prompts };
     this.tools = options.tools ?? TOOLS;
     this.schemas = toolSchemas(this.tools);
-    const { spec } = ctx.task;
+    const { spec } = setup.task;
     const toolBlock = options.textToolCalls
       ? fillTemplate(this.prompts.text_tools, {
         schemas: this.schemas.map((s) => JSON.stringify(s.function)).join("\n"),

@@ -10,11 +10,11 @@ import { dirname, join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Runner } from "../sandbox/runner.ts";
 import { type IntegrityProblem, runTests } from "../sandbox/test_runner.ts";
+import { isProtected } from "../task/protected.ts";
 import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches } from "../patch/apply.ts";
 import { parsePatch, type ParseResult } from "../patch/parse.ts";
 import { binaryPaths, patchPaths } from "../patch/stats.ts";
-import { isProtected } from "../tools/types.ts";
 import { readTree } from "../workspace/diff.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { createWorkspace } from "../workspace/workspace.ts";
@@ -82,7 +82,9 @@ export async function gradePatch(
     const filePatches = parsed.ok ? parsed.files : [];
     // Binary files cannot travel in a text patch: they are reported and left out.
     const binary = binaryPaths(filePatches);
-    const touched = patchPaths(filePatches).filter((p) => isProtected(task, p) || isTestConfig(p));
+    const touched = patchPaths(filePatches).filter((p) =>
+      isProtected(task.spec.protected_paths, p) || isTestConfig(p)
+    );
     let applied = parsed.ok;
     let patchError = parsed.ok ? null : parsed.message;
     if (parsed.ok) {
@@ -202,7 +204,8 @@ function restoreTestFiles(
   dir: string,
 ): { config: string[]; pristine: string[] } {
   const decidesTests = (path: string) =>
-    isProtected(task, path) || task.spec.visible_tests.includes(path) || isTestConfig(path);
+    isProtected(task.spec.protected_paths, path) || task.spec.visible_tests.includes(path) ||
+    isTestConfig(path);
   for (const path of readTree(dir).keys()) {
     if (decidesTests(path) && !snapshot.byPath.has(path)) rmSync(join(dir, path));
   }

@@ -356,7 +356,7 @@ export class EpisodeServer {
   async #finish(session: Session) {
     const { episode, workspace } = session;
     const diff = await workspace.diff({ maxBytes: this.#env.limits.maxDiffBytes });
-    const reward = await scoreEpisode(this.#env, episode.ctx.task, episode, diff);
+    const reward = await scoreEpisode(this.#env, episode.task, episode, diff);
     return {
       done: true,
       reward: reward.total,

@@ -51,7 +51,7 @@ export interface TestRunRequest {
   /** The repository copy to test (cwd of the child). */
   dir: string;
   /** Test files relative to `dir`. */
-  files: string[];
+  files: readonly string[];
   /** Optional narrowing: a file from `files` or a test id (`file::Class::name`). */
   selector?: string;
   timeoutMs: number;
@@ -84,7 +84,7 @@ export interface TestRun {
 }
 
 /** A selector that does not name one of the test files or a test in them. */
-export function checkSelector(files: string[], selector: string): string | null {
+export function checkSelector(files: readonly string[], selector: string): string | null {
   const file = selector.split("::")[0];
   if (files.includes(file)) return null;
   return `Selector "${selector}" is not one of the visible test files (${
@@ -125,7 +125,7 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
             key,
             report: reportPath,
             repo: request.dir,
-            targets,
+            targets: [...targets],
             trusted,
           }),
         ),
@@ -183,7 +183,12 @@ interface ReportContent {
   problems: IntegrityProblem[];
 }
 
-function commandFor(runner: RunnerName, dir: string, targets: string[], report: string): string[] {
+function commandFor(
+  runner: RunnerName,
+  dir: string,
+  targets: readonly string[],
+  report: string,
+): string[] {
   switch (runner) {
     case "unittest":
     case "pytest":
@@ -217,7 +222,7 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
 }
 
 /** The test command as a person would type it, shown to the model. */
-export function testCommandLine(runner: RunnerName, targets: string[]): string {
+export function testCommandLine(runner: RunnerName, targets: readonly string[]): string {
   switch (runner) {
     case "unittest":
       return `python3 -m unittest ${
@@ -254,7 +259,7 @@ function readDenoReport(report: string): ReportContent {
 async function readPythonReport(
   text: string,
   keyHex: string,
-  files: string[],
+  files: readonly string[],
 ): Promise<ReportContent> {
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
@@ -296,7 +301,7 @@ function isIntegrityCode(value: string | undefined): value is IntegrityCode {
 }
 
 /** Python test ids: pytest node ids as they are, unittest dotted ids mapped to files. */
-function pythonTestId(id: string, files: string[]): string {
+function pythonTestId(id: string, files: readonly string[]): string {
   return id.includes("::") || id.endsWith(".py") ? id : pythonId(id, files);
 }
 
@@ -334,7 +339,7 @@ function fromHex(hex: string): Uint8Array<ArrayBuffer> {
 }
 
 /** `tests.test_x.Class.test_y` to `tests/test_x.py::Class::test_y`, using the known files. */
-function pythonId(dotted: string, files: string[]): string {
+function pythonId(dotted: string, files: readonly string[]): string {
   for (const file of files) {
     const module = file.replace(/\.py$/, "").replaceAll("/", ".");
     if (dotted.startsWith(`${module}.`)) {

@@ -25,7 +25,7 @@ export const runCommandTool = defineTool({
         `Program "${program}" is not allowed; use one of: ${[...ALLOWED_PROGRAMS].join(", ")}`,
       );
     }
-    const timeout = ctx.task.spec.limits.command_timeout_s;
+    const timeout = ctx.commandTimeoutS;
     const result = await ctx.runner.run({
       argv: input.argv,
       cwd: ctx.workspace.dir,

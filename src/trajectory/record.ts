@@ -82,7 +82,7 @@ export interface RecordParts {
 
 /** Assemble the record of a finished episode. */
 export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRecord {
-  const spec = episode.ctx.task.spec;
+  const spec = episode.task.spec;
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   for (const turn of episode.turns) {
     usage.prompt_tokens += turn.model.usage?.prompt_tokens ?? 0;
