@@ -7,6 +7,7 @@
  * without a tool parser. Any failure becomes a {@linkcode PolicyError}, which ends the episode as
  * `policy_error`.
  */
+import { formatIssue } from "../zod_issues.ts";
 import { z } from "zod";
 import { PolicyError } from "../errors.ts";
 import { type HttpOptions, postJson } from "./_http.ts";
@@ -120,12 +121,8 @@ export class OpenAIPolicy implements Policy {
     });
     const parsed = ResponseSchema.safeParse(data);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new PolicyError(
-        `Malformed chat completion from ${this.#options.baseUrl}: ${
-          issue.path.join(".") || "response"
-        }: ${issue.message}`,
-      );
+      const problem = formatIssue(parsed.error.issues[0], data, { top: "response" });
+      throw new PolicyError(`Malformed chat completion from ${this.#options.baseUrl}: ${problem}`);
     }
     return this.#turn(parsed.data, performance.now() - started);
   }
