@@ -12,7 +12,7 @@ import { formatIssue } from "../zod_issues.ts";
 import { z } from "zod";
 import { PolicyError } from "../errors.ts";
 import type { ToolSchema } from "../tools/registry.ts";
-import { type HttpOptions, postJson } from "./_http.ts";
+import { baseUrlOf, type HttpOptions, httpOptions, postJson } from "./_http.ts";
 import { assistantTurn } from "./assistant_turn.ts";
 import type { AssistantMessage, ChatMessage, Policy, PolicyRequest, PolicyTurn } from "./types.ts";
 
@@ -72,7 +72,7 @@ export class TokenPolicy implements Policy {
   #calls = 0;
 
   constructor(options: TokenPolicyOptions) {
-    const url = options.baseUrl.replace(/\/+$/, "");
+    const url = baseUrlOf(options.baseUrl);
     this.model = options.model;
     this.sampling = options.sampling ?? {};
     this.textToolCalls = options.textToolCalls ?? false;
@@ -80,10 +80,7 @@ export class TokenPolicy implements Policy {
       ...options,
       baseUrl: url,
       root: url.replace(/\/v1$/, ""),
-      requestTimeoutMs: options.requestTimeoutMs ?? 300_000,
-      maxRetries: options.maxRetries ?? 4,
-      backoffMs: options.backoffMs ?? 500,
-      fetch: options.fetch ?? fetch,
+      ...httpOptions(options),
     };
   }
 
