@@ -34,7 +34,7 @@ export async function benchGrading(ctx: BenchContext): Promise<Row[]> {
         });
       const testsOnly: Trial = () =>
         timedAsync(() =>
-          runTests(env.runner, {
+          runTests(env.sandbox, {
             runner: task.spec.runner,
             dir: prepared,
             files: [...task.spec.visible_tests, ...task.spec.hidden_tests],

@@ -1,7 +1,7 @@
 /** Shared test fixtures: temp task repositories, workspaces and tool contexts, cleaned up after. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { probeIsolation, Runner } from "../src/sandbox/runner.ts";
+import { probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
 import { type Task, type TaskSpec, TaskSpecSchema } from "../src/task/spec.ts";
 import { type ToolContext, toolContext } from "../src/tools/types.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
@@ -15,11 +15,11 @@ export function writeFiles(dir: string, files: Record<string, string | Uint8Arra
   }
 }
 
-let runnerPromise: Promise<Runner> | null = null;
+let runnerPromise: Promise<Sandbox> | null = null;
 
 /** A runner with this machine's isolation, probed once per test file. */
-export function testRunner(): Promise<Runner> {
-  runnerPromise ??= probeIsolation().then((isolation) => new Runner({ isolation }));
+export function testSandbox(): Promise<Sandbox> {
+  runnerPromise ??= probeIsolation().then((isolation) => new Sandbox({ isolation }));
   return runnerPromise;
 }
 
@@ -64,7 +64,7 @@ export async function withContext(
     };
     mkdirSync(join(root, "ws"));
     const workspace = createWorkspace(snapshotDir(task.repoDir), { root: join(root, "ws") });
-    await fn(toolContext(task, { workspace, runner: await testRunner() }), root);
+    await fn(toolContext(task, { workspace, sandbox: await testSandbox() }), root);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

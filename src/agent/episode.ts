@@ -6,7 +6,7 @@
 import type { ChatMessage, PolicyTurn, TurnTokens } from "../policy/types.ts";
 import { testCommandLine } from "../sandbox/test_runner.ts";
 import { executeTool, TOOLS, type ToolSchema, toolSchemas } from "../tools/registry.ts";
-import type { Runner } from "../sandbox/runner.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { Task } from "../task/spec.ts";
 import { type Tool, type ToolContext, toolContext, type ToolLimits } from "../tools/types.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -75,7 +75,7 @@ export interface EpisodeOptions {
 export interface EpisodeSetup {
   task: Task;
   workspace: Workspace;
-  runner: Runner;
+  sandbox: Sandbox;
   limits?: Partial<ToolLimits>;
 }
 

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
-import type { Runner } from "../sandbox/runner.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import { type IntegrityProblem, runTests } from "../sandbox/test_runner.ts";
 import { isProtected } from "../task/protected.ts";
 import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
@@ -58,7 +58,7 @@ export interface GradeResult {
 
 /** Where and how grading runs. */
 export interface GradeOptions {
-  runner: Runner;
+  sandbox: Sandbox;
   /** Folder for the scoring copy (it is removed afterwards). */
   workRoot: string;
   /** The pristine task repository. */
@@ -110,7 +110,7 @@ export async function gradePatch(
       const canaries = plantCanaries(copy.dir, files, task.spec.runner, {
         mutate: task.spec.fail_to_pass,
       });
-      const testRun = await runTests(options.runner, {
+      const testRun = await runTests(options.sandbox, {
         runner: task.spec.runner,
         dir: copy.dir,
         files,

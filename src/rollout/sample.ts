@@ -17,7 +17,7 @@ import {
 } from "../reward/reward.ts";
 import type { Task } from "../task/spec.ts";
 import { refusedGrade } from "../reward/grade.ts";
-import { sandboxSummary } from "../sandbox/runner.ts";
+import { sandboxSummary } from "../sandbox/sandbox.ts";
 import { diffTooLargeMessage } from "../workspace/limits.ts";
 import type { WorkspaceDiff } from "../workspace/diff.ts";
 import { buildRecord, type SampleIdentity, type TrajectoryRecord } from "../trajectory/record.ts";
@@ -52,7 +52,7 @@ export async function runSample(
   // Written while the first model request is in flight; tools wait for it (Episode.act).
   const workspace = env.newWorkspace(task, { background: true });
   try {
-    const episode = new Episode({ task, workspace, runner: env.runner, limits: env.limits }, {
+    const episode = new Episode({ task, workspace, sandbox: env.sandbox, limits: env.limits }, {
       limits: options.limits,
       prompts: options.prompts,
       textToolCalls: policy.textToolCalls,

@@ -286,7 +286,7 @@ export class EpisodeServer {
     const episode = new Episode({
       task,
       workspace,
-      runner: this.#env.runner,
+      sandbox: this.#env.sandbox,
       limits: this.#env.limits,
     }, {
       limits: request.max_turns ? { max_turns: request.max_turns } : undefined,

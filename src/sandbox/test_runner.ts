@@ -9,7 +9,7 @@ import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
 import { denoPreload, IDENTITY_MARKER } from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
-import type { Runner, RunResult } from "./runner.ts";
+import type { RunResult, Sandbox } from "./sandbox.ts";
 
 /**
  * Why a test run's results cannot be trusted: the closed set of codes a report or the grader
@@ -98,7 +98,7 @@ function selects(selector: string, id: string): boolean {
 }
 
 /** Run tests in the sandbox and read the report. */
-export async function runTests(sandbox: Runner, request: TestRunRequest): Promise<TestRun> {
+export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promise<TestRun> {
   const scratch = request.scratchDir ?? dirname(request.dir);
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   try {

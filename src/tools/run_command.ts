@@ -26,7 +26,7 @@ export const runCommandTool = defineTool({
       );
     }
     const timeout = ctx.commandTimeoutS;
-    const result = await ctx.runner.run({
+    const result = await ctx.sandbox.run({
       argv: input.argv,
       cwd: ctx.workspace.dir,
       timeoutMs: timeout * 1000,

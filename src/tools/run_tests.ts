@@ -21,7 +21,7 @@ export const runTestsTool = defineTool({
       const problem = checkSelector(tests.files, input.selector);
       if (problem) return fail("invalid_input", problem);
     }
-    const run = await runTests(ctx.runner, {
+    const run = await runTests(ctx.sandbox, {
       runner: tests.runner,
       dir: ctx.workspace.dir,
       files: tests.files,

@@ -3,7 +3,7 @@
  * every field, and a handler that reaches side effects only through its context.
  */
 import type { z } from "zod";
-import type { Runner } from "../sandbox/runner.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import { isProtected } from "../task/protected.ts";
 import type { RunnerName, Task } from "../task/spec.ts";
 import { DEFAULT_MAX_DIFF_BYTES } from "../workspace/diff.ts";
@@ -73,7 +73,7 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
  */
 export interface ToolContext {
   workspace: Workspace;
-  runner: Runner;
+  sandbox: Sandbox;
   /** The visible tests `run_tests` runs: the test framework and the files. */
   tests: { runner: RunnerName; files: readonly string[] };
   /** Paths the agent must not edit (see `isProtected`). */
@@ -87,12 +87,12 @@ export interface ToolContext {
 /** The tool context for `task` over `workspace`: only what tools need to know of the task. */
 export function toolContext(
   task: Task,
-  env: { workspace: Workspace; runner: Runner; limits?: Partial<ToolLimits> },
+  env: { workspace: Workspace; sandbox: Sandbox; limits?: Partial<ToolLimits> },
 ): ToolContext {
   const { spec } = task;
   return {
     workspace: env.workspace,
-    runner: env.runner,
+    sandbox: env.sandbox,
     tests: { runner: spec.runner, files: spec.visible_tests },
     protectedPaths: spec.protected_paths,
     commandTimeoutS: spec.limits.command_timeout_s,

@@ -6,7 +6,7 @@
 import type { Episode, StopReason, Submission, TurnRecord } from "../agent/episode.ts";
 import type { ChatMessage } from "../policy/types.ts";
 import type { Reward } from "../reward/reward.ts";
-import type { IsolationLevel, SandboxSummary } from "../sandbox/runner.ts";
+import type { IsolationLevel, SandboxSummary } from "../sandbox/sandbox.ts";
 import type { TaskSpec } from "../task/spec.ts";
 import type { ToolSchema } from "../tools/registry.ts";
 import type { DiffStat } from "../workspace/diff.ts";

@@ -339,7 +339,7 @@ async function runUnguarded(
   dir: string,
   trusted: string[] = [],
 ): Promise<Map<string, string>> {
-  const run = await runTests(env.runner, {
+  const run = await runTests(env.sandbox, {
     runner: task.spec.runner,
     dir,
     files: [...task.spec.visible_tests, ...task.spec.hidden_tests],

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Runner } from "../../src/sandbox/runner.ts";
+import type { Sandbox } from "../../src/sandbox/sandbox.ts";
 import type { Task } from "../../src/task/spec.ts";
 import { toolContext, touchesProtected } from "../../src/tools/types.ts";
 import type { Workspace } from "../../src/workspace/workspace.ts";
@@ -13,10 +13,10 @@ const TASK: Task = {
   solutionPath: "/tasks/fake/solution.patch",
 };
 const WORKSPACE = { dir: "/ws/fake-1" } as Workspace;
-const RUNNER = {} as Runner;
+const SANDBOX = {} as Sandbox;
 
 Deno.test("toolContext() gives tools the visible tests, protected paths and timeout only", () => {
-  const ctx = toolContext(TASK, { workspace: WORKSPACE, runner: RUNNER });
+  const ctx = toolContext(TASK, { workspace: WORKSPACE, sandbox: SANDBOX });
   assert.deepEqual(ctx.tests, { runner: "unittest", files: ["tests/test_a.py"] });
   assert.deepEqual(ctx.protectedPaths, ["tests/"]);
   assert.equal(ctx.commandTimeoutS, 7);
@@ -28,7 +28,7 @@ Deno.test("toolContext() gives tools the visible tests, protected paths and time
 });
 
 Deno.test("touchesProtected() checks the named path and where a symlink really leads", () => {
-  const ctx = toolContext(TASK, { workspace: WORKSPACE, runner: RUNNER });
+  const ctx = toolContext(TASK, { workspace: WORKSPACE, sandbox: SANDBOX });
   assert.equal(touchesProtected(ctx, { rel: "src/a.py", realRel: "src/a.py" }), false);
   assert.equal(touchesProtected(ctx, { rel: "tests/test_a.py", realRel: "tests/test_a.py" }), true);
   assert.equal(touchesProtected(ctx, { rel: "link.py", realRel: "tests/test_a.py" }), true);
