@@ -2,9 +2,10 @@
  * The final state of a workspace as a git-style unified diff against the original snapshot:
  * modified, created and deleted files, with binary files named rather than inlined.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileDiff } from "../patch/write.ts";
 import { isNoiseFile, NOISE_DIRS, type Snapshot } from "./snapshot.ts";
+import { walk } from "./walk.ts";
 
 /** Files changed by a diff, by kind. */
 export interface DiffStat {
@@ -24,17 +25,9 @@ export interface WorkspaceDiff extends DiffStat {
 /** Read the current regular files under `root` (noise folders and symlinks skipped). */
 export function readTree(root: string): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
-  const walk = (rel: string) => {
-    for (const entry of readdirSync(rel ? `${root}/${rel}` : root, { withFileTypes: true })) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (!NOISE_DIRS.has(entry.name)) walk(path);
-      } else if (entry.isFile() && !isNoiseFile(entry.name)) {
-        files.set(path, readFileSync(`${root}/${path}`));
-      }
-    }
-  };
-  walk("");
+  for (const entry of walk(root)) {
+    if (entry.kind === "file") files.set(entry.path, readFileSync(`${root}/${entry.path}`));
+  }
   return files;
 }
 
