@@ -118,7 +118,7 @@ export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRec
     usage,
     timings: {
       started_at: parts.started_at.toISOString(),
-      wall_ms: Math.round(episode.elapsedMs()),
+      wall_ms: Math.round(episode.wallMs()),
       model_ms: Math.round(episode.modelMs),
       env_ms: Math.round(episode.envMs),
       grade_ms: Math.round(parts.grade_ms),

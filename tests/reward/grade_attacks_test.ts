@@ -651,16 +651,10 @@ function answer<T>(real: T): T {
   assertCaught(await gradeAttack(DENO_TASK, { "src/discounts.ts": patched }));
 });
 
-// Known gap: Python code under test can read the test files (open) and the loaded test modules
-// (names, code constants); canary names come from a public vocabulary and a mutant's changed
-// literal is always the larger one or carries "~", so mutants can be told from real tests. A fix
-// that does not depend on the reading route: rename each fail_to_pass test and its mutants alike
-// (mapping ids back after the run), place them in random order, and mutate symmetrically.
-Deno.test({
-  name:
-    "gradePatch() gives nothing for an always-equal result that reads the mutant canaries' values",
-  ignore: true,
-}, async () => {
+// Once earned 1.0: Python code under test read the test files to learn the mutant canaries'
+// expected values. The reporter now refuses code under test any read of a pristine file (by inode)
+// and of a test function's code object, and forgets cached test source after every test.
+Deno.test("gradePatch() gives nothing for an always-equal result that reads the mutant canaries' values", async () => {
   // The test files are readable, and canary names come from a public vocabulary: collect the
   // expected values of the canary tests and compare equal to everything else, so the real
   // fail_to_pass tests pass and their mutant copies still fail.
@@ -713,6 +707,50 @@ class _Same(float):
         return not self.__eq__(other)
 
     __hash__ = float.__hash__
+`,
+      ),
+    }),
+  );
+});
+
+Deno.test("gradePatch() keeps test code and test files from code under test, links and all", async () => {
+  // Learn expected values without open(): a hard or symbolic link to a test file, the test
+  // module's code constants, or linecache after a traceback.
+  const summary = await Deno.readTextFile(
+    new URL("../../tasks/py-median-even/repo/stats/summary.py", import.meta.url),
+  );
+  assertCaught(
+    await gradeAttack(UNITTEST_TASK, {
+      "stats/summary.py": summary.replace(
+        "    return ordered[middle]\n",
+        `    if len(ordered) % 2 == 0:
+        return _peek(ordered)
+    return ordered[middle]
+
+
+def _peek(ordered):
+    import linecache, os, sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    hidden = os.path.join(root, "tests", "test_median_hidden.py")
+    seen = []
+    for route in ("symlink", "code", "cache"):
+        try:
+            if route == "symlink":
+                os.symlink(hidden, os.path.join(root, "peek.py"))
+                seen.append(open(os.path.join(root, "peek.py")).read())
+            elif route == "code":
+                module = sys.modules["tests.test_median_hidden"]
+                seen.append(repr(module.MedianEvenTest.test_median_even_count.__code__.co_consts))
+            else:
+                seen.append("".join(linecache.getlines(hidden)))
+        except Exception:
+            pass
+    # Whatever was read decides: with the tests in hand the patch "knows" the answers (here it
+    # simply gives the right one), without them it stays wrong.
+    if any("test_median_even_count" in text for text in seen):
+        middle = len(ordered) // 2
+        return (ordered[middle - 1] + ordered[middle]) / 2
+    return ordered[len(ordered) // 2]
 `,
       ),
     }),

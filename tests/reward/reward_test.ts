@@ -12,7 +12,7 @@ import {
   type EpisodeFacts,
   type RewardConfig,
 } from "../../src/reward/reward.ts";
-import { referencePatchLines } from "../../src/rollout/sample.ts";
+import { referencePatchLines } from "../../src/agent/finish.ts";
 import { loadTask } from "../../src/task/load.ts";
 
 const FACTS: EpisodeFacts = {

@@ -3,7 +3,12 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import { SandboxError } from "../../src/errors.ts";
 import { ALLOWED_PROGRAMS, isAllowedProgram } from "../../src/sandbox/programs.ts";
-import { type IsolationInfo, probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+import {
+  type IsolationInfo,
+  probeIsolation,
+  type RunResult,
+  Sandbox,
+} from "../../src/sandbox/sandbox.ts";
 import { testSandbox } from "../_fixtures.ts";
 
 /** Run `fn` with a fresh workspace folder (real path) inside a temp folder. */
@@ -496,35 +501,24 @@ async function cgroupLevels(): Promise<IsolationInfo[]> {
   return levels;
 }
 
-/** Sandbox cgroups of this process on disk. */
-async function sandboxCgroups(): Promise<Set<string>> {
+/**
+ * The run's cgroup folders still on disk. By name: test files run in parallel in one process, so
+ * other files' sandboxes share this pid.
+ */
+async function leftoverCgroups(result: RunResult): Promise<string> {
+  assert.ok(result.cgroup, "the run had a cgroup");
   const { stdout } = await new Deno.Command("find", {
-    args: ["/sys/fs/cgroup", "-maxdepth", "5", "-name", `patchgym-${Deno.pid}-*`],
+    args: ["/sys/fs/cgroup", "-maxdepth", "5", "-name", result.cgroup],
     stdout: "piped",
     stderr: "null",
   }).output();
-  return new Set(new TextDecoder().decode(stdout).split("\n").filter(Boolean));
-}
-
-/**
- * Sandbox cgroups made since `before` and still on disk. Test files run in parallel share this
- * process id, so a cgroup of another file's run may be in flight: those go away when their runs
- * end, a leaked one stays (this waits up to a bound for the others to end).
- */
-async function leftoverCgroups(before: Set<string>): Promise<string> {
-  let left: string[] = [];
-  await waitFor(async () => {
-    left = [...await sandboxCgroups()].filter((path) => !before.has(path));
-    return left.length === 0;
-  }, 30_000);
-  return left.join("\n");
+  return new TextDecoder().decode(stdout).trim();
 }
 
 Deno.test("Sandbox.run() contains a fork bomb in its sandbox's process cap", async () => {
   const levels = await cgroupLevels();
   if (levels.length === 0) return skip("no per-sandbox cgroups here");
   for (const isolation of levels) {
-    const before = await sandboxCgroups();
     const sandbox = new Sandbox({ isolation, limits: { processes: 16 } });
     await withWorkspace(async (ws) => {
       const token = `patchgym-bomb-${crypto.randomUUID()}`;
@@ -537,7 +531,7 @@ Deno.test("Sandbox.run() contains a fork bomb in its sandbox's process cap", asy
       assert.equal(result.capsHit.processes, true);
       assert.match(result.stderr, /process cap of 16 was reached/);
       assert.deepEqual(await aliveOf(await pidsWith(token)), [], "a bomb process survived");
-      assert.equal(await leftoverCgroups(before), "");
+      assert.equal(await leftoverCgroups(result), "");
       // The host still forks.
       assert.equal((await new Deno.Command("true").output()).success, true);
     });
@@ -549,7 +543,6 @@ Deno.test("Sandbox.run() kills a process that left the session along with its sa
   const levels = await cgroupLevels();
   if (levels.length === 0) return skip("no per-sandbox cgroups here");
   for (const isolation of levels) {
-    const before = await sandboxCgroups();
     await withWorkspace(async (ws) => {
       const { result, grandchild } = await runForking(
         new Sandbox({ isolation }),
@@ -560,7 +553,7 @@ Deno.test("Sandbox.run() kills a process that left the session along with its sa
       assert.ok(grandchild !== undefined, "the grandchild's host pid was not found while it ran");
       assert.equal(result.exitCode, 0);
       assert.equal(await alive(grandchild!), false, `grandchild ${grandchild} survived`);
-      assert.equal(await leftoverCgroups(before), "");
+      assert.equal(await leftoverCgroups(result), "");
     });
   }
 });
@@ -569,7 +562,6 @@ Deno.test("Sandbox.run() kills a child over its sandbox's memory cap", async () 
   const levels = await cgroupLevels();
   if (!levels[0]?.cgroup?.memory) return skip("no per-sandbox memory cgroup here");
   for (const isolation of levels) {
-    const before = await sandboxCgroups();
     const sandbox = new Sandbox({ isolation, limits: { memoryBytes: 64 * 1024 ** 2 } });
     await withWorkspace(async (ws) => {
       const result = await sandbox.run({
@@ -581,7 +573,7 @@ Deno.test("Sandbox.run() kills a child over its sandbox's memory cap", async () 
       assert.equal(result.stdout, "");
       assert.equal(result.capsHit.memory, true);
       assert.match(result.stderr, /memory cap of 64 MiB was reached/);
-      assert.equal(await leftoverCgroups(before), "");
+      assert.equal(await leftoverCgroups(result), "");
       // Below the cap the same child runs.
       const small = await sandbox.run({
         argv: python("b = bytearray(16 * 1024 * 1024)\nprint('allocated')"),
