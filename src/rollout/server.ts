@@ -209,7 +209,7 @@ export class EpisodeServer {
     if (!parsed.success) {
       return {
         ...id,
-        ...failure("bad_request", `${firstIssue(parsed.error)}; ops are ${OPS}`),
+        ...failure("bad_request", `${firstIssue(parsed.error, data)}; ops are ${OPS}`),
       };
     }
     try {
