@@ -86,7 +86,7 @@ export async function failedSample(
     { dirs: [], files: [], byPath: new Map() },
     { ready },
   );
-  const episode = new Episode({ task, workspace, runner: env.runner, limits: env.limits }, {
+  const episode = new Episode({ task, workspace, sandbox: env.sandbox, limits: env.limits }, {
     limits: options.limits,
     prompts: options.prompts,
     textToolCalls: policy.textToolCalls,
