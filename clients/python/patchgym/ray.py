@@ -1,0 +1,277 @@
+"""A pool of patchgym environments on a Ray cluster, for trainers whose rollout workers are Ray
+actors (verl, SkyRL, OpenRLHF, NeMo-RL, AReaL, slime). Imports Ray only when used.
+
+Each replica is a Ray actor that runs one `serve --stdio` process on its node and reserves
+`num_cpus` there for the tests that process runs. An episode is routed to the least loaded replica
+at `reset` and stays there. When a replica or its node dies mid-episode, Ray restarts the replica
+(on another node if need be) and the pool answers that episode's next call with a result that
+ends it: `done`, `stop_reason` `"environment_error"`, `info["error"]` saying what died, `record`
+None. Never a hang (every call has a deadline) and never a silent zero reward.
+
+    pool = EnvPool(replicas=8, command=["patchgym", "serve", "--stdio"])
+    episode = await pool.reset(task_id="py-median-even")
+    result = await pool.step(episode.episode_id, assistant_message, tokens=..., usage=...)
+
+Every node needs this package (`pip install ./clients/python`) and the serve command.
+"""
+import asyncio
+import os
+import shutil
+import uuid
+
+from .client import AsyncClient, Reset, StepResult, _reset, _step
+from .errors import ConnectionClosed, PatchgymError, UnknownEpisode, error_from
+
+#: `stop_reason` of an episode lost with its replica.
+ENVIRONMENT_ERROR = "environment_error"
+
+
+class ReplicaUnavailable(PatchgymError):
+    """No replica could take a new episode (every one is dead or restarting)."""
+
+    code = "replica_unavailable"
+
+
+def default_command():
+    """`patchgym serve --stdio` when the compiled binary is on PATH, else `deno task serve`
+    (run it from a checkout: pass `cwd`)."""
+    binary = shutil.which("patchgym")
+    if binary:
+        return [binary, "serve", "--stdio"]
+    return ["deno", "task", "-q", "serve"]
+
+
+class Replica:
+    """One environment replica: a `serve --stdio` process owned by this (actor) process. The pool
+    runs it as a Ray actor; it is a plain class so it can be tested without Ray."""
+
+    def __init__(self, command, cwd=None, env=None):
+        self._command = list(command)
+        self._cwd = cwd
+        self._env = env
+        self._client = None
+        self._lock = None
+        #: Changes whenever the replica (re)starts: episodes of an earlier incarnation are gone.
+        self.incarnation = uuid.uuid4().hex
+
+    async def _connected(self):
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            if self._client is None:
+                env = None if self._env is None else {**os.environ, **self._env}
+                self._client = await AsyncClient.stdio(self._command, cwd=self._cwd, env=env)
+        return self._client
+
+    async def call(self, op, fields):
+        """One protocol request; the answer (or `{"error"}`) with this replica's incarnation."""
+        client = await self._connected()
+        try:
+            answer = await client.request(op, **fields)
+        except ConnectionClosed:
+            # The serve process died: end this process so Ray restarts the replica afresh.
+            os._exit(1)
+        except PatchgymError as error:
+            answer = {"error": {"code": error.code, "message": error.message}}
+        return {"incarnation": self.incarnation, "answer": answer}
+
+    async def info(self):
+        """Where the replica runs: node id (under Ray), actor pid, serve pid, incarnation."""
+        client = await self._connected()
+        node = None
+        try:
+            import ray
+
+            node = ray.get_runtime_context().get_node_id()
+        except Exception:  # not under Ray
+            pass
+        process = getattr(client._transport, "_process", None)
+        return {
+            "incarnation": self.incarnation,
+            "node_id": node,
+            "pid": os.getpid(),
+            "serve_pid": process.pid if process else None,
+        }
+
+
+class _Lost(Exception):
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+def lost_result(episode_id, message):
+    """The result that ends an episode whose replica died: `environment_error`, no record."""
+    return StepResult(
+        observation=[],
+        reward=0.0,
+        done=True,
+        terminated=False,
+        truncated=True,
+        stop_reason=ENVIRONMENT_ERROR,
+        info={
+            "error": {"code": "replica_lost", "message": message},
+            "stop_reason": ENVIRONMENT_ERROR,
+            "episode_id": episode_id,
+        },
+        record=None,
+    )
+
+
+class EnvPool:
+    """`replicas` serve replicas as Ray actors. Call from any asyncio code (a Ray actor of the
+    trainer, a driver); many episodes may be in flight at once.
+
+    - `command`, `cwd`, `env`: how each replica starts serve (default: `default_command()`).
+    - `num_cpus`: CPUs reserved per replica for its test runs (default 1).
+    - `spread`: place replicas on different nodes where possible (Ray's SPREAD strategy).
+    - `call_timeout_s`: deadline of one call; past it the episode ends as `environment_error`.
+    - `max_episodes`: episodes one replica runs at once (also serve's `--max-episodes`).
+    """
+
+    def __init__(
+        self,
+        replicas=2,
+        command=None,
+        cwd=None,
+        env=None,
+        num_cpus=1,
+        spread=True,
+        call_timeout_s=900.0,
+        max_episodes=64,
+    ):
+        import ray
+
+        self._ray = ray
+        command = list(command or default_command())
+        if "--max-episodes" not in command:
+            command += ["--max-episodes", str(max_episodes)]
+        actor_class = ray.remote(
+            num_cpus=num_cpus, max_restarts=-1, max_task_retries=0, max_concurrency=max_episodes + 8
+        )(Replica)
+        options = {"scheduling_strategy": "SPREAD"} if spread else {}
+        self._actors = [actor_class.options(**options).remote(command, cwd, env) for _ in range(replicas)]
+        self._timeout = call_timeout_s
+        self._episodes = {}  # episode id -> (replica index, incarnation)
+        self._load = [0] * replicas
+
+    @property
+    def replicas(self):
+        return len(self._actors)
+
+    def replica_of(self, episode_id):
+        """The index of the replica an open episode runs on, or None."""
+        placed = self._episodes.get(episode_id)
+        return placed[0] if placed else None
+
+    async def _call(self, index, op, fields):
+        ref = self._actors[index].call.remote(op, fields)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(ref.future()), self._timeout)
+        except asyncio.TimeoutError:
+            raise _Lost(f"replica {index} did not answer {op} within {self._timeout} s")
+        except self._ray.exceptions.RayError as error:
+            raise _Lost(f"replica {index} died ({type(error).__name__}); it is being restarted")
+
+    async def reset(self, task_id=None, seed=None, **options):
+        """Open an episode on the least loaded replica (see `AsyncClient.reset`). A replica that is
+        down is skipped; `ReplicaUnavailable` when none answers."""
+        fields = {k: v for k, v in dict(task_id=task_id, seed=seed, **options).items() if v is not None}
+        order = sorted(range(len(self._actors)), key=lambda i: self._load[i])
+        problems = []
+        for index in order:
+            self._load[index] += 1  # counted at once, so concurrent resets spread
+            try:
+                out = await self._call(index, "reset", fields)
+            except _Lost as lost:
+                self._load[index] -= 1
+                problems.append(lost.message)
+                continue
+            if "error" in out["answer"]:
+                self._load[index] -= 1
+                raise error_from(out["answer"])
+            reset = _reset(out["answer"])
+            self._episodes[reset.episode_id] = (index, out["incarnation"])
+            return reset
+        raise ReplicaUnavailable("No replica could open an episode: " + "; ".join(problems))
+
+    async def _episode_call(self, episode_id, op, fields):
+        placed = self._episodes.get(episode_id)
+        if placed is None:
+            raise UnknownEpisode(f'Episode "{episode_id}" is not open in this pool')
+        index, incarnation = placed
+        try:
+            out = await self._call(index, op, {"episode_id": episode_id, **fields})
+        except _Lost as lost:
+            self._forget(episode_id)
+            return lost_result(episode_id, f'Episode "{episode_id}" was lost: {lost.message}')
+        if out["incarnation"] != incarnation:
+            self._forget(episode_id)
+            return lost_result(
+                episode_id,
+                f'Episode "{episode_id}" was lost: replica {index} restarted since the episode began',
+            )
+        if "error" in out["answer"]:
+            raise error_from(out["answer"])
+        result = _step(out["answer"])
+        if result.done:
+            self._forget(episode_id)
+            # The record is in the answer; free the server's copy without waiting.
+            self._actors[index].call.remote("close", {"episode_id": episode_id})
+        return result
+
+    def _forget(self, episode_id):
+        placed = self._episodes.pop(episode_id, None)
+        if placed:
+            self._load[placed[0]] -= 1
+
+    async def step(self, episode_id, message, tokens=None, usage=None, finish_reason=None):
+        """Send the model's assistant message; see `AsyncClient.step`."""
+        fields = {"message": message}
+        for name, value in (("tokens", tokens), ("usage", usage), ("finish_reason", finish_reason)):
+            if value is not None:
+                fields[name] = value
+        return await self._episode_call(episode_id, "step", fields)
+
+    async def finish(self, episode_id):
+        """End the episode now and grade it."""
+        return await self._episode_call(episode_id, "finish", {})
+
+    async def close_episode(self, episode_id):
+        """Discard an open episode ungraded; fine if it is already gone."""
+        placed = self._episodes.get(episode_id)
+        self._forget(episode_id)
+        if placed:
+            try:
+                await self._call(placed[0], "close", {"episode_id": episode_id})
+            except _Lost:
+                pass
+
+    async def info(self, timeout_s=10.0):
+        """Each replica's `Replica.info()`, or `{"error"}` for one that is down or restarting."""
+        out = []
+        for index in range(len(self._actors)):
+            ref = self._actors[index].info.remote()
+            try:
+                out.append(await asyncio.wait_for(asyncio.wrap_future(ref.future()), timeout_s))
+            except (asyncio.TimeoutError, self._ray.exceptions.RayError) as error:
+                out.append({"error": f"{type(error).__name__}: {error}"})
+        return out
+
+    async def wait_healthy(self, timeout_s=120.0):
+        """Wait until every replica answers (after restarts); returns `info()`."""
+        deadline = asyncio.get_running_loop().time() + timeout_s
+        while True:
+            info = await self.info()
+            if all("error" not in i for i in info):
+                return info
+            if asyncio.get_running_loop().time() > deadline:
+                raise ReplicaUnavailable(f"Replicas still down after {timeout_s} s: {info}")
+            await asyncio.sleep(0.5)
+
+    def shutdown(self):
+        """Kill every replica (their serve processes end with them)."""
+        for actor in self._actors:
+            self._ray.kill(actor, no_restart=True)
+        self._actors = []
+        self._episodes.clear()
