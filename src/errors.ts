@@ -9,6 +9,7 @@ export type ErrorCode =
   | "task_not_found"
   | "sandbox_failed"
   | "policy_failed"
+  | "queue_failed"
   | "usage";
 
 /** Base class: every thrown patchgym error has a code and, where one exists, a cause. */

@@ -11,10 +11,12 @@ import {
   DEFAULT_QUEUE_NAME,
   JOB_FORMAT,
   JobQueue,
+  QueueError,
   type QueueJob,
   type QueueResult,
 } from "../rollout/queue.ts";
 import type { Environment } from "../rollout/environment.ts";
+import { readLines } from "../rollout/lines.ts";
 import { failedSample, runSample } from "../rollout/sample.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
@@ -26,7 +28,7 @@ import {
 } from "../trajectory/summary.ts";
 import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
-import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
+import { choiceFlag, env, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
 import {
   ENVIRONMENT_FLAGS,
   openEnvironment,
@@ -76,6 +78,15 @@ ${SANDBOX_FLAGS_HELP}
   --queue-name NAME      key prefix in Redis (default ${DEFAULT_QUEUE_NAME})
   --max-attempts N       with --queue: deliveries of one job before it is recorded as
                          environment_error (default ${DEFAULT_MAX_ATTEMPTS})
+  --ray ADDRESS          do not run samples here: run them on a Ray cluster (e.g. 127.0.0.1:6379)
+                         through the driver "python -m patchgym.ray" (clients/python installed
+                         where the driver and every node run), one "worker --stdio" replica per
+                         --ray-replicas, --concurrency samples at once each
+  --ray-replicas N       replicas on the cluster (default 2)
+  --ray-cpus N           CPUs reserved per replica for its test runs (default 1)
+  --ray-python PATH      the Python with Ray and patchgym (default python3; env PATCHGYM_RAY_PYTHON)
+  --ray-command JSON     the replicas' command as a JSON list (default: "patchgym worker --stdio"
+                         with the binary on PATH, else "deno task -q patchgym worker --stdio")
   --json                 print the summary as JSON instead of a table
 `;
 
@@ -126,6 +137,11 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     queue: { type: "string" },
     "queue-name": { type: "string" },
     "max-attempts": { type: "string" },
+    ray: { type: "string" },
+    "ray-replicas": { type: "string" },
+    "ray-cpus": { type: "string" },
+    "ray-python": { type: "string" },
+    "ray-command": { type: "string" },
     json: { type: "boolean" },
   });
   if (values.help) {
@@ -251,12 +267,27 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     );
   };
   try {
-    if (values.queue) {
+    if (values.queue && values.ray) {
+      throw new UsageError("rollout: give --queue or --ray, not both");
+    }
+    if (values.ray) {
+      await runOnRay(values.ray, {
+        config,
+        jobs: queueJobs(config, jobs, maxAttempts),
+        environment,
+        accept,
+        signal: stop.signal,
+        replicas: intFlag("ray-replicas", values["ray-replicas"], 2, 1, 10_000),
+        cpus: numberFlag("ray-cpus", values["ray-cpus"]) ?? 1,
+        concurrency: values.concurrency === undefined ? 1 : concurrency,
+        python: values["ray-python"] ?? env("PATCHGYM_RAY_PYTHON") ?? "python3",
+        command: values["ray-command"],
+      });
+    } else if (values.queue) {
       await runOnQueue(values.queue, values["queue-name"] ?? DEFAULT_QUEUE_NAME, {
         config,
-        jobs,
+        jobs: queueJobs(config, jobs, maxAttempts),
         environment,
-        maxAttempts,
         accept,
         signal: stop.signal,
       });
@@ -351,27 +382,15 @@ async function runOnQueue(
   name: string,
   options: {
     config: RunConfig;
-    jobs: { id: string; sample: number }[];
+    jobs: QueueJob[];
     environment: Environment;
-    maxAttempts: number;
     accept: (record: TrajectoryRecord) => Promise<void>;
     signal: AbortSignal;
   },
 ): Promise<void> {
-  const { config, environment } = options;
+  const { config, environment, jobs } = options;
   const queue = await JobQueue.connect(url, name);
   try {
-    const run: QueueRunSpec = {
-      policy: config.policy,
-      limits: config.limits,
-      training: config.training,
-    };
-    const jobs: QueueJob[] = options.jobs.map((j) => ({
-      format: JOB_FORMAT,
-      ...identityOf(config, j.id, j.sample),
-      max_attempts: options.maxAttempts,
-      run: run as unknown as Record<string, unknown>,
-    }));
     const added = await queue.enqueue(jobs);
     console.error(
       `Queue ${url}: added ${added} job(s)${
@@ -393,6 +412,125 @@ async function runOnQueue(
     if (remaining.size === 0) await queue.forgetRun(config.run_id);
   } finally {
     await queue.close();
+  }
+}
+
+/** The run's remaining samples as queue jobs (also what `rollout --ray` sends its driver). */
+function queueJobs(
+  config: RunConfig,
+  jobs: { id: string; sample: number }[],
+  maxAttempts: number,
+): QueueJob[] {
+  const run: QueueRunSpec = {
+    policy: config.policy,
+    limits: config.limits,
+    training: config.training,
+  };
+  return jobs.map((j) => ({
+    format: JOB_FORMAT,
+    ...identityOf(config, j.id, j.sample),
+    max_attempts: maxAttempts,
+    run: run as unknown as Record<string, unknown>,
+  }));
+}
+
+/**
+ * Run the jobs on the Ray cluster at `address` through the driver `python -m patchgym.ray rollout`
+ * (jobs on its stdin, results on its stdout), handing each result to `accept` as it comes back.
+ * Interrupting stops the driver; its finished samples are kept and `--resume` runs the rest.
+ */
+async function runOnRay(
+  address: string,
+  options: {
+    config: RunConfig;
+    jobs: QueueJob[];
+    environment: Environment;
+    accept: (record: TrajectoryRecord) => Promise<void>;
+    signal: AbortSignal;
+    replicas: number;
+    cpus: number;
+    concurrency: number;
+    python: string;
+    command?: string;
+  },
+): Promise<void> {
+  const { config, environment, jobs } = options;
+  let command: string[] = [];
+  if (options.command !== undefined) {
+    try {
+      command = JSON.parse(options.command);
+    } catch {
+      // Checked below.
+    }
+    if (!Array.isArray(command) || command.some((c) => typeof c !== "string") || !command.length) {
+      throw new UsageError(
+        `--ray-command: expected a JSON list of strings, got "${options.command}"`,
+      );
+    }
+  }
+  const args = [
+    ...["-m", "patchgym.ray", "rollout", "--address", address],
+    ...["--replicas", String(options.replicas), "--num-cpus", String(options.cpus)],
+    ...["--concurrency", String(options.concurrency), "--cwd", Deno.cwd()],
+    ...(command.length ? ["--", ...command] : []),
+  ];
+  let driver: Deno.ChildProcess;
+  try {
+    driver = new Deno.Command(options.python, {
+      args,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+  } catch (error) {
+    throw new UsageError(
+      `--ray: cannot start the driver "${options.python} -m patchgym.ray": ${
+        (error as Error).message
+      }; install Ray and clients/python for that Python, or pass --ray-python`,
+    );
+  }
+  console.error(
+    `Ray ${address}: ${jobs.length} job(s) on ${options.replicas} replica(s) through ${options.python} -m patchgym.ray`,
+  );
+  const stopDriver = () => {
+    try {
+      driver.kill("SIGTERM");
+    } catch {
+      // Already exited.
+    }
+  };
+  options.signal.addEventListener("abort", stopDriver);
+  try {
+    const writer = driver.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode(jobs.map((j) => `${JSON.stringify(j)}\n`).join("")),
+    );
+    await writer.close();
+    const remaining = new Map(jobs.map((j) => [j.episode_id, j]));
+    for await (const event of readLines(driver.stdout, 1024 ** 3)) {
+      if (event.kind !== "line" || event.text.trim() === "") continue;
+      let result: QueueResult;
+      try {
+        result = JSON.parse(event.text);
+      } catch {
+        console.error(event.text); // Something else the driver printed.
+        continue;
+      }
+      const job = remaining.get(result.episode_id);
+      if (!job) continue;
+      remaining.delete(result.episode_id);
+      await options.accept(await recordOf(result, job, environment, config));
+    }
+    const { code } = await driver.status;
+    if (remaining.size > 0 && !options.signal.aborted) {
+      throw new QueueError(
+        `The Ray driver exited (code ${code}) with ${remaining.size} sample(s) not done; see its messages above, fix it and continue with --resume`,
+      );
+    }
+  } finally {
+    options.signal.removeEventListener("abort", stopDriver);
+    stopDriver();
+    await driver.status;
   }
 }
 

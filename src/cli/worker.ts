@@ -4,13 +4,15 @@
  * record back to the producer. SIGTERM or Ctrl-C drains: no new job is taken, running samples
  * finish and are delivered; a second signal exits at once (the jobs are retried elsewhere).
  */
-import { UsageError } from "../errors.ts";
+import { describeError, UsageError } from "../errors.ts";
+import { readLines } from "../rollout/lines.ts";
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_QUEUE_NAME,
   JOB_FORMAT,
   JobQueue,
   parseQueueUrl,
+  type QueueJob,
   runWorker,
 } from "../rollout/queue.ts";
 import { runSample } from "../rollout/sample.ts";
@@ -19,11 +21,18 @@ import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_envir
 import { makePolicy } from "./_policy.ts";
 import type { QueueRunSpec } from "./rollout.ts";
 
-const HELP = `patchgym worker: run rollout jobs from a Redis queue
+/** Longest job line read on stdin. */
+const MAX_JOB_LINE_BYTES = 64 * 1024 * 1024;
+
+const HELP = `patchgym worker: run rollout jobs from a Redis queue, or from stdin
 
 Usage: patchgym worker --queue redis://HOST:PORT [flags]
+       patchgym worker --stdio [flags]
 
   --queue URL            the Redis holding the jobs (as given to "rollout --queue URL")
+  --stdio                jobs as JSON lines on stdin, results as JSON lines on stdout (what the
+                         replicas of "rollout --ray" run); ends when stdin closes and every
+                         running sample is done
   --queue-name NAME      key prefix in Redis (default ${DEFAULT_QUEUE_NAME})
   --concurrency N        samples run at once (default 1)
   --lease S              a running job not renewed for S seconds is taken over by another worker;
@@ -47,6 +56,7 @@ SIGTERM or Ctrl-C: take no new job, finish the running ones, exit 0. A second on
 export async function workerCommand(args: string[]): Promise<number> {
   const { values } = parseFlags("worker", args, {
     queue: { type: "string" },
+    stdio: { type: "boolean" },
     "queue-name": { type: "string" },
     concurrency: { type: "string" },
     lease: { type: "string" },
@@ -59,12 +69,12 @@ export async function workerCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!values.queue) {
+  if (!values.queue === !values.stdio) {
     throw new UsageError(
-      'worker: give the queue, e.g. "patchgym worker --queue redis://127.0.0.1:6379"',
+      'worker: give one of --queue URL or --stdio, e.g. "patchgym worker --queue redis://127.0.0.1:6379"',
     );
   }
-  parseQueueUrl(values.queue);
+  if (values.queue) parseQueueUrl(values.queue);
   const concurrency = intFlag("concurrency", values.concurrency, 1, 1, 1024);
   const leaseSeconds = numberFlag("lease", values.lease) ?? DEFAULT_LEASE_MS / 1000;
   if (!(leaseSeconds >= 0.3)) {
@@ -84,35 +94,40 @@ export async function workerCommand(args: string[]): Promise<number> {
   Deno.addSignalListener("SIGINT", onSignal);
   try {
     const environment = await openEnvironment(values, undefined, { drainOnSigterm: true });
-    const queue = await JobQueue.connect(values.queue, values["queue-name"] ?? DEFAULT_QUEUE_NAME);
+    const scriptCache = {};
+    const runJob = (job: QueueJob): Promise<Record<string, unknown>> => {
+      if (job.format !== JOB_FORMAT) {
+        throw new Error(`Unknown job format "${job.format}"; expected "${JOB_FORMAT}"`);
+      }
+      const run = job.run as unknown as QueueRunSpec;
+      const policy = run.policy.kind === "openai"
+        ? {
+          ...run.policy,
+          base_url: baseUrl ?? run.policy.base_url,
+          model: values.model ?? run.policy.model,
+        }
+        : run.policy;
+      const task = environment.task(job.task_id);
+      return runSample(environment, task, makePolicy(policy, task, job.sample, scriptCache), {
+        run_id: job.run_id,
+        episode_id: job.episode_id,
+        task_id: job.task_id,
+        sample: job.sample,
+        group_id: job.group_id,
+      }, { limits: run.limits, training: run.training }) as unknown as Promise<
+        Record<string, unknown>
+      >;
+    };
+    if (values.stdio) {
+      await serveJobsOnStdio(runJob, concurrency);
+      return 0;
+    }
+    const queue = await JobQueue.connect(values.queue!, values["queue-name"] ?? DEFAULT_QUEUE_NAME);
     console.error(
       `Worker ${Deno.pid}: queue ${values.queue}, ${concurrency} at once, isolation ${environment.isolation.level}`,
     );
-    const scriptCache = {};
     try {
-      const { done } = await runWorker(queue, ({ job }) => {
-        if (job.format !== JOB_FORMAT) {
-          throw new Error(`Unknown job format "${job.format}"; expected "${JOB_FORMAT}"`);
-        }
-        const run = job.run as unknown as QueueRunSpec;
-        const policy = run.policy.kind === "openai"
-          ? {
-            ...run.policy,
-            base_url: baseUrl ?? run.policy.base_url,
-            model: values.model ?? run.policy.model,
-          }
-          : run.policy;
-        const task = environment.task(job.task_id);
-        return runSample(environment, task, makePolicy(policy, task, job.sample, scriptCache), {
-          run_id: job.run_id,
-          episode_id: job.episode_id,
-          task_id: job.task_id,
-          sample: job.sample,
-          group_id: job.group_id,
-        }, { limits: run.limits, training: run.training }) as unknown as Promise<
-          Record<string, unknown>
-        >;
-      }, {
+      const { done } = await runWorker(queue, ({ job }) => runJob(job), {
         concurrency,
         leaseMs: leaseSeconds * 1000,
         signal: stop.signal,
@@ -139,4 +154,48 @@ export async function workerCommand(args: string[]): Promise<number> {
     Deno.removeSignalListener("SIGINT", onSignal);
   }
   return 0;
+}
+
+/**
+ * Jobs from stdin, one JSON line each; for each a result line on stdout: `{"kind":"record",
+ * "episode_id","record"}`, or `{"kind":"error","episode_id","error"}` when it could not be run
+ * here. Up to `concurrency` at once; returns when stdin has closed and all are answered.
+ */
+async function serveJobsOnStdio(
+  runJob: (job: QueueJob) => Promise<Record<string, unknown>>,
+  concurrency: number,
+): Promise<void> {
+  const encoder = new TextEncoder();
+  let output = Promise.resolve();
+  const answer = (value: unknown) => {
+    const bytes = encoder.encode(`${JSON.stringify(value)}\n`);
+    output = output.then(async () => {
+      let written = 0;
+      while (written < bytes.length) written += await Deno.stdout.write(bytes.subarray(written));
+    });
+    return output;
+  };
+  const running = new Set<Promise<void>>();
+  for await (const event of readLines(Deno.stdin.readable, MAX_JOB_LINE_BYTES)) {
+    if (event.kind !== "line" || event.text.trim() === "") continue;
+    while (running.size >= concurrency) await Promise.race(running);
+    let job: QueueJob;
+    try {
+      job = JSON.parse(event.text);
+    } catch (error) {
+      await answer({ kind: "error", episode_id: null, error: describeError(error) });
+      continue;
+    }
+    const one = (async () => {
+      try {
+        await answer({ kind: "record", episode_id: job.episode_id, record: await runJob(job) });
+      } catch (error) {
+        await answer({ kind: "error", episode_id: job.episode_id, error: describeError(error) });
+      }
+    })();
+    running.add(one);
+    one.finally(() => running.delete(one));
+  }
+  await Promise.all(running);
+  await output;
 }

@@ -20,6 +20,7 @@
  * already added, so a resumed producer does not add them twice).
  */
 import { createClient } from "redis";
+import { PatchgymError } from "../errors.ts";
 
 /** Format name and version of a job. */
 export const JOB_FORMAT = "patchgym.job.v1";
@@ -87,11 +88,10 @@ export function parseQueueUrl(url: string): URL {
   return parsed;
 }
 
-/** The queue could not be reached or answered something unexpected. */
-export class QueueError extends Error {
+/** The queue (or the Ray driver) could not be reached or answered something unexpected. */
+export class QueueError extends PatchgymError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "QueueError";
+    super("queue_failed", message, options);
   }
 }
 

@@ -27,7 +27,8 @@ if (!hasRay) {
 }
 
 Deno.test({
-  name: "patchgym.ray EnvPool survives a killed replica and a killed node on a two-node cluster",
+  name:
+    "patchgym.ray: EnvPool and rollout --ray survive a killed replica and a killed node on a two-node cluster",
   ignore: !hasRay,
   fn: async () => {
     const { code, stdout, stderr } = await new Deno.Command(python, {
@@ -44,6 +45,6 @@ Deno.test({
     }).output();
     const out = new TextDecoder().decode(stdout);
     assert.equal(code, 0, out + new TextDecoder().decode(stderr));
-    assert.match(out, /\b3 passed\b/);
+    assert.match(out, /\b4 passed\b/);
   },
 });

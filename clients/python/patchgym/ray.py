@@ -15,6 +15,7 @@ None. Never a hang (every call has a deadline) and never a silent zero reward.
 Every node needs this package (`pip install ./clients/python`) and the serve command.
 """
 import asyncio
+import json
 import os
 import shutil
 import uuid
@@ -32,13 +33,14 @@ class ReplicaUnavailable(PatchgymError):
     code = "replica_unavailable"
 
 
-def default_command():
-    """`patchgym serve --stdio` when the compiled binary is on PATH, else `deno task serve`
-    (run it from a checkout: pass `cwd`)."""
+def default_command(*args):
+    """`patchgym ARGS` (default `serve --stdio`) with the compiled binary when it is on PATH,
+    else `deno task -q patchgym ARGS` (run it from a checkout: pass `cwd`)."""
+    args = list(args or ("serve", "--stdio"))
     binary = shutil.which("patchgym")
     if binary:
-        return [binary, "serve", "--stdio"]
-    return ["deno", "task", "-q", "serve"]
+        return [binary, *args]
+    return ["deno", "task", "-q", "patchgym", *args]
 
 
 class Replica:
@@ -171,7 +173,8 @@ class EnvPool:
         except asyncio.TimeoutError:
             raise _Lost(f"replica {index} did not answer {op} within {self._timeout} s")
         except self._ray.exceptions.RayError as error:
-            raise _Lost(f"replica {index} died ({type(error).__name__}); it is being restarted")
+            detail = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
+            raise _Lost(f"replica {index} died ({type(error).__name__}: {detail}); it is being restarted")
 
     async def reset(self, task_id=None, seed=None, **options):
         """Open an episode on the least loaded replica (see `AsyncClient.reset`). A replica that is
@@ -275,3 +278,169 @@ class EnvPool:
             self._ray.kill(actor, no_restart=True)
         self._actors = []
         self._episodes.clear()
+
+
+# Batch rollouts over Ray (`patchgym rollout --ray ADDRESS` runs this module as its driver).
+
+
+class JobReplica:
+    """A `worker --stdio` process owned by this (actor) process: runs whole samples (model calls
+    included) and answers each job with its record. Run as a Ray actor by `run_jobs`."""
+
+    def __init__(self, command, cwd=None, env=None):
+        self._command = list(command)
+        self._cwd = cwd
+        self._env = env
+        self._process = None
+        self._waiting = {}
+        self._lock = None
+        self.incarnation = uuid.uuid4().hex
+
+    async def _started(self):
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            if self._process is None:
+                env = None if self._env is None else {**os.environ, **self._env}
+                self._process = await asyncio.create_subprocess_exec(
+                    *self._command, cwd=self._cwd, env=env, stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE, limit=1 << 30,
+                )
+                asyncio.ensure_future(self._read())
+        return self._process
+
+    async def _read(self):
+        while True:
+            line = await self._process.stdout.readline()
+            if not line:
+                # The worker died: end this process so Ray restarts the replica afresh.
+                os._exit(1)
+            answer = json.loads(line)
+            future = self._waiting.pop(answer.get("episode_id"), None)
+            if future is not None and not future.done():
+                future.set_result(answer)
+
+    async def run(self, job):
+        """Run one job; its `{"kind": "record"|"error", ...}` answer."""
+        process = await self._started()
+        future = asyncio.get_running_loop().create_future()
+        self._waiting[job["episode_id"]] = future
+        process.stdin.write(json.dumps(job).encode() + b"\n")
+        await process.stdin.drain()
+        return await future
+
+    async def info(self):
+        process = await self._started()
+        import ray
+
+        return {
+            "incarnation": self.incarnation,
+            "node_id": ray.get_runtime_context().get_node_id(),
+            "pid": os.getpid(),
+            "worker_pid": process.pid,
+        }
+
+
+async def run_jobs(jobs, emit, replicas=2, command=None, cwd=None, env=None, num_cpus=1,
+                   concurrency=1, spread=True, job_timeout_s=3600.0):
+    """Run rollout jobs (`patchgym.job.v1`) on `replicas` `worker --stdio` actors, calling
+    `emit(result)` with each `{"kind": "record", "episode_id", "record"}`, or `{"kind": "failed",
+    ...}` for a job that failed `max_attempts` times (its replica died, or could not run it)."""
+    import ray
+
+    command = list(command or default_command("worker", "--stdio"))
+    if "--concurrency" not in command:
+        command += ["--concurrency", str(concurrency)]
+    actor_class = ray.remote(
+        num_cpus=num_cpus, max_restarts=-1, max_task_retries=0, max_concurrency=concurrency + 8
+    )(JobReplica)
+    options = {"scheduling_strategy": "SPREAD"} if spread else {}
+    actors = [actor_class.options(**options).remote(command, cwd, env) for _ in range(replicas)]
+    slots = asyncio.Queue()
+    for index in range(replicas):
+        for _ in range(concurrency):
+            slots.put_nowait(index)
+
+    async def one(job):
+        attempt = 0
+        problem = ""
+        while attempt < job.get("max_attempts", 3):
+            attempt += 1
+            index = await slots.get()
+            try:
+                ref = actors[index].run.remote(job)
+                answer = await asyncio.wait_for(asyncio.wrap_future(ref.future()), job_timeout_s)
+            except asyncio.TimeoutError:
+                problem = f"replica {index} did not finish it within {job_timeout_s} s"
+                continue
+            except ray.exceptions.RayError as error:
+                problem = f"replica {index} died ({type(error).__name__})"
+                continue
+            finally:
+                slots.put_nowait(index)
+            if answer.get("kind") == "record":
+                emit(answer)
+                return
+            problem = f"replica {index} could not run it: {answer.get('error', {}).get('message')}"
+        emit({
+            "kind": "failed", "episode_id": job["episode_id"], "task_id": job["task_id"],
+            "sample": job["sample"], "attempts": attempt,
+            "error": {"code": "job_failed",
+                      "message": f'Job "{job["episode_id"]}" failed on {attempt} attempt(s); last: {problem}'},
+        })
+
+    try:
+        await asyncio.gather(*(one(job) for job in jobs))
+    finally:
+        for actor in actors:
+            ray.kill(actor, no_restart=True)
+
+
+def _main(argv):
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(
+        prog="python -m patchgym.ray",
+        description="Driver of `patchgym rollout --ray`: jobs as JSON lines on stdin, results on "
+        "stdout. After `--`: the replicas' command (default: patchgym worker --stdio).",
+    )
+    parser.add_argument("mode", choices=["rollout"])
+    parser.add_argument("--address", required=True, help="the Ray cluster, e.g. 127.0.0.1:6379")
+    parser.add_argument("--replicas", type=int, default=2)
+    parser.add_argument("--num-cpus", type=float, default=1)
+    parser.add_argument("--concurrency", type=int, default=1, help="samples at once per replica")
+    parser.add_argument("--cwd", default=None, help="working folder of the replicas' command")
+    command = []
+    if "--" in argv:  # the replicas' command follows
+        command = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    args = parser.parse_args(argv)
+    import ray
+
+    if os.environ.get("PATCHGYM_RAY_KEEP_LOOPBACK") == "1":
+        # Ray 2.58 replaces 127.0.0.1 with the machine's outward address; keep it (one-machine tests).
+        import ray._private.services as services
+
+        services.resolve_ip_for_localhost = lambda host: host
+    host = args.address.rsplit(":", 1)[0]
+    init = {"_node_ip_address": host} if host in ("127.0.0.1", "localhost") else {}
+    ray.init(address=args.address, logging_level="ERROR", log_to_driver=False, **init)
+    jobs = [json.loads(line) for line in sys.stdin if line.strip()]
+
+    def emit(result):
+        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.flush()
+
+    try:
+        asyncio.run(run_jobs(jobs, emit, replicas=args.replicas, command=command or None,
+                             cwd=args.cwd, num_cpus=args.num_cpus, concurrency=args.concurrency))
+    finally:
+        ray.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(_main(sys.argv[1:]))

@@ -3,6 +3,7 @@ spread over replicas and stay on theirs; a replica killed mid-episode, then a wh
 end their episodes as environment_error and the pool is healthy again. Every Ray process the test
 starts is in a process group it kills at the end, and nothing listens beyond 127.0.0.1."""
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -181,6 +182,73 @@ def test_pool_spreads_replicas_and_grades_a_batch(pool, solution):
     records = [last.record for _, _, last in results]
     assert all(last.done and last.reward == 1.0 for _, _, last in results)
     assert len({r["episode_id"] for r in records}) == 6  # one graded record per sample
+
+
+def patchgym_argv(command):
+    """The argv of `patchgym COMMAND` as the serve argv of the tests runs it, allowed to start
+    this Python (the Ray driver)."""
+    argv = serve_argv()
+    assert argv[-1] == "serve", argv
+    out = []
+    for arg in argv[:-1]:
+        if arg.startswith("--allow-run="):
+            arg += "," + sys.executable
+        out.append(arg)
+    return out + command
+
+
+def test_rollout_ray_gives_one_record_per_sample_when_a_replica_dies_mid_run(cluster, tmp_path):
+    run_dir = os.path.join("runs", f"test-ray-{os.getpid()}-{time.time_ns()}")
+    script = os.path.join(run_dir, "script.json")
+    os.makedirs(os.path.join(ROOT, run_dir))
+    try:
+        with open(os.path.join(ROOT, script), "w") as f:
+            json.dump([
+                {"tool": "run_command", "arguments": {"argv": ["python3", "-c", "import time; time.sleep(1.5)"]}},
+                {"tool": "submit", "arguments": {"status": "blocked", "summary": "slept"}},
+            ], f)
+        env = {**cluster.env, "PATCHGYM_RAY_KEEP_LOOPBACK": "1"}
+        before = set(descendants(cluster.nodes[0].pid)) | set(descendants(cluster.nodes[1].pid))
+        rollout = subprocess.Popen(
+            patchgym_argv([
+                "rollout", "--ray", f"127.0.0.1:{cluster.port}", "--ray-python", sys.executable,
+                "--ray-command", json.dumps(patchgym_argv(["worker", "--stdio"])),
+                "--tasks", "py-median-even,py-cron-next-run", "--samples", "2",
+                "--policy", "scripted", "--script", script, "--out", os.path.join(run_dir, "run"),
+            ]),
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        # Kill a replica (its actor process) while it runs a sample.
+        deadline = time.time() + 180
+        victim = None
+        while victim is None and time.time() < deadline and rollout.poll() is None:
+            for pid in set(descendants(cluster.nodes[0].pid)) | set(descendants(cluster.nodes[1].pid)):
+                if pid in before:
+                    continue
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as f:
+                        cmd = f.read()
+                    with open(f"/proc/{pid}/stat") as f:
+                        ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                except OSError:
+                    continue
+                if b"worker\0--stdio" in cmd and descendants(pid):  # a worker running a sample
+                    victim = ppid
+                    break
+            time.sleep(0.1)
+        assert victim is not None, "no replica ran a sample: " + (rollout.communicate()[1] if rollout.poll() is not None else "")
+        os.kill(victim, signal.SIGKILL)
+        out, err = rollout.communicate(timeout=300)
+        assert rollout.returncode == 0, err
+        with open(os.path.join(ROOT, run_dir, "run", "trajectories.jsonl")) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        assert len(records) == 4
+        assert len({r["episode_id"] for r in records}) == 4
+        assert all(r["stop_reason"] == "submitted" and r["reward"] is not None for r in records)
+        with open(os.path.join(ROOT, run_dir, "run", "summary.json")) as f:
+            assert json.load(f)["complete"] is True
+    finally:
+        shutil.rmtree(os.path.join(ROOT, run_dir), ignore_errors=True)
 
 
 async def open_on_both(pool, solution):
