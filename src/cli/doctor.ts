@@ -5,6 +5,7 @@
  */
 import { describeMounts } from "../sandbox/mounts.ts";
 import { sandboxSummary } from "../sandbox/sandbox.ts";
+import { DEFAULT_QUEUE_NAME, JobQueue } from "../rollout/queue.ts";
 import { VERSION } from "../version.ts";
 import { env, parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
@@ -12,6 +13,12 @@ import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
 const HELP = `patchgym doctor: report the environment patchgym runs in
 
 Usage: patchgym doctor [--json] [--base-url URL] [--isolation auto|bwrap|none]
+                      [--queue redis://HOST:PORT] [--ray ADDRESS [--ray-python PATH]]
+
+  --queue URL        check the Redis queue of "rollout --queue" / "worker --queue": version,
+                     round trip, jobs waiting and running, workers
+  --ray ADDRESS      check the Ray cluster of "rollout --ray" through "PYTHON -m patchgym.ray
+                     check": Ray version, nodes alive, CPUs (needs --allow-run for that Python)
 `;
 
 /** Run the `doctor` command; exits 1 when something needed is missing. */
@@ -19,6 +26,10 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const { values } = parseFlags("doctor", args, {
     json: { type: "boolean" },
     "base-url": { type: "string" },
+    queue: { type: "string" },
+    "queue-name": { type: "string" },
+    ray: { type: "string" },
+    "ray-python": { type: "string" },
     ...ENVIRONMENT_FLAGS,
   });
   if (values.help) {
@@ -74,6 +85,10 @@ export async function doctorCommand(args: string[]): Promise<number> {
       values["base-url"] ?? env("PATCHGYM_BASE_URL") ?? env("OPENAI_BASE_URL"),
     ),
     tasks: safeCount(() => environment.taskIds().length),
+    queue: values.queue ? await queueCheck(values.queue, values["queue-name"]) : null,
+    ray: values.ray
+      ? await rayCheck(values.ray, values["ray-python"] ?? env("PATCHGYM_RAY_PYTHON") ?? "python3")
+      : null,
   };
   await Deno.remove(scratch, { recursive: true });
   const problems: string[] = [];
@@ -96,6 +111,12 @@ export async function doctorCommand(args: string[]): Promise<number> {
   }
   if (report.model_endpoint.configured && !report.model_endpoint.reachable) {
     problems.push(`model endpoint not reachable: ${report.model_endpoint.detail}`);
+  }
+  if (report.queue && !report.queue.reachable) {
+    problems.push(`queue not reachable: ${report.queue.detail}`);
+  }
+  if (report.ray && !report.ray.reachable) {
+    problems.push(`Ray cluster not usable: ${report.ray.detail}`);
   }
   if (values.json) {
     printJson({ ...report, problems, warnings });
@@ -139,6 +160,20 @@ export async function doctorCommand(args: string[]): Promise<number> {
           : "not configured (rollout uses the reference policy)"
       }`,
       `tasks          ${report.tasks}`,
+      ...(report.queue
+        ? [
+          `queue          ${report.queue.url}: ${
+            report.queue.reachable ? "" : "NOT reachable: "
+          }${report.queue.detail}`,
+        ]
+        : []),
+      ...(report.ray
+        ? [
+          `ray            ${report.ray.address}: ${
+            report.ray.reachable ? "" : "NOT usable: "
+          }${report.ray.detail}`,
+        ]
+        : []),
       ...warnings.map((w) => `warning: ${w}`),
       ...problems.map((p) => `problem: ${p}`),
     ].join("\n"));
@@ -220,6 +255,60 @@ async function tokenizesMessages(base: string): Promise<{ ok: boolean; note: str
     };
   } catch (error) {
     return { ok: false, note: `POST /tokenize: ${(error as Error).message}` };
+  }
+}
+
+/** Whether the Redis queue at `url` answers, and what it holds. */
+async function queueCheck(url: string, name = DEFAULT_QUEUE_NAME) {
+  let queue: JobQueue | null = null;
+  try {
+    queue = await JobQueue.connect(url, name);
+    const { version, ms } = await queue.ping();
+    const { waiting, running } = await queue.counts();
+    const workers = (await queue.consumers()).length;
+    return {
+      url,
+      reachable: true,
+      detail: `redis ${version}, round trip ${
+        ms.toFixed(1)
+      } ms; queue "${name}": ${waiting} job(s) waiting, ${running} running, ${workers} worker slot(s) known`,
+    };
+  } catch (error) {
+    return { url, reachable: false, detail: (error as Error).message };
+  } finally {
+    await queue?.close();
+  }
+}
+
+/** Whether `python -m patchgym.ray check` reaches the Ray cluster at `address`. */
+async function rayCheck(address: string, python: string) {
+  try {
+    const { code, stdout, stderr } = await new Deno.Command(python, {
+      args: ["-m", "patchgym.ray", "check", "--address", address],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(stdout).trim().split("\n").pop() ?? "";
+    if (code !== 0) {
+      const err = new TextDecoder().decode(stderr).trim().split("\n").pop();
+      return { address, reachable: false, detail: `${python} -m patchgym.ray check: ${err}` };
+    }
+    const info = JSON.parse(text);
+    return {
+      address,
+      reachable: true,
+      detail:
+        `Ray ${info.ray}, ${info.nodes} node(s) alive, ${info.cpus} CPU(s), ${info.free_cpus} free`,
+    };
+  } catch (error) {
+    return {
+      address,
+      reachable: false,
+      detail: `cannot run "${python} -m patchgym.ray": ${
+        (error as Error).message
+      }; install Ray and clients/python for it, pass --ray-python, and allow running it`,
+    };
   }
 }
 

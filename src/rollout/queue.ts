@@ -199,7 +199,7 @@ export class JobQueue {
 
   /** Jobs in the stream not yet taken, and jobs taken but not acknowledged. */
   async counts(): Promise<{ waiting: number; running: number }> {
-    await this.#ensureGroup();
+    if (!await this.#hasJobs()) return { waiting: 0, running: 0 };
     const groups = await this.#command(["XINFO", "GROUPS", this.#jobs]) as unknown[][];
     const group = groups.map(pairs).find((g) => g.name === GROUP);
     return { waiting: Number(group?.lag ?? 0), running: Number(group?.pending ?? 0) };
@@ -207,7 +207,7 @@ export class JobQueue {
 
   /** Workers known to the group, with the jobs each holds now. */
   async consumers(): Promise<{ name: string; running: number }[]> {
-    await this.#ensureGroup();
+    if (!await this.#hasJobs()) return [];
     const list = await this.#command(["XINFO", "CONSUMERS", this.#jobs, GROUP]) as unknown[][];
     return list.map(pairs).map((c) => ({ name: String(c.name), running: Number(c.pending) }));
   }
@@ -325,6 +325,10 @@ export class JobQueue {
       string,
     ][];
     return pending[0]?.[1] ?? null;
+  }
+
+  async #hasJobs(): Promise<boolean> {
+    return this.#groupReady || Number(await this.#command(["EXISTS", this.#jobs])) > 0;
   }
 
   #groupReady = false;

@@ -1,5 +1,7 @@
 /** The smaller commands (`tasks`, `score`, `validate`, `doctor`) and dispatch, through the real entry point. */
 import assert from "node:assert/strict";
+import { JOB_FORMAT, JobQueue } from "../../src/rollout/queue.ts";
+import { HAS_REDIS, startRedis } from "../_redis.ts";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startQwen3Server } from "../_qwen3_server.ts";
@@ -135,4 +137,47 @@ Deno.test("runCli() exits 2 for an unknown command", async () => {
   const result = await runPatchgym(["frobnicate"]);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /Unknown command "frobnicate"/);
+});
+
+Deno.test({
+  name: "doctorCommand() --queue reports the queue's jobs, and a queue that does not answer",
+  ignore: !HAS_REDIS,
+  fn: async () => {
+    const redis = await startRedis();
+    try {
+      const queue = await JobQueue.connect(redis.url, "doctor");
+      await queue.enqueue([{
+        format: JOB_FORMAT,
+        run_id: "r",
+        episode_id: "r/t/0",
+        task_id: "t",
+        sample: 0,
+        group_id: "r/t",
+        max_attempts: 1,
+        run: {},
+      }]);
+      await queue.close();
+      const up = await runPatchgym([
+        "doctor",
+        "--json",
+        "--queue",
+        redis.url,
+        "--queue-name",
+        "doctor",
+      ]);
+      const report = JSON.parse(up.stdout);
+      assert.equal(report.queue.reachable, true);
+      assert.match(report.queue.detail, /redis \d+\.\d+.*1 job\(s\) waiting, 0 running/);
+    } finally {
+      await redis.stop();
+    }
+    const down = await runPatchgym(["doctor", "--json", "--queue", redis.url]);
+    assert.equal(down.code, 1);
+    const report = JSON.parse(down.stdout);
+    assert.equal(report.queue.reachable, false);
+    assert.ok(
+      report.problems.some((p: string) => p.startsWith("queue not reachable: Cannot connect")),
+      down.stdout,
+    );
+  },
 });

@@ -405,7 +405,7 @@ def _main(argv):
         description="Driver of `patchgym rollout --ray`: jobs as JSON lines on stdin, results on "
         "stdout. After `--`: the replicas' command (default: patchgym worker --stdio).",
     )
-    parser.add_argument("mode", choices=["rollout"])
+    parser.add_argument("mode", choices=["rollout", "check"])
     parser.add_argument("--address", required=True, help="the Ray cluster, e.g. 127.0.0.1:6379")
     parser.add_argument("--replicas", type=int, default=2)
     parser.add_argument("--num-cpus", type=float, default=1)
@@ -426,6 +426,18 @@ def _main(argv):
     host = args.address.rsplit(":", 1)[0]
     init = {"_node_ip_address": host} if host in ("127.0.0.1", "localhost") else {}
     ray.init(address=args.address, logging_level="ERROR", log_to_driver=False, **init)
+    if args.mode == "check":
+        try:
+            nodes = [n for n in ray.nodes() if n["Alive"]]
+            print(json.dumps({
+                "ray": ray.__version__,
+                "nodes": len(nodes),
+                "cpus": ray.cluster_resources().get("CPU", 0),
+                "free_cpus": ray.available_resources().get("CPU", 0),
+            }))
+        finally:
+            ray.shutdown()
+        return 0
     jobs = [json.loads(line) for line in sys.stdin if line.strip()]
 
     def emit(result):
