@@ -129,6 +129,8 @@ class EnvPool:
     - `spread`: place replicas on different nodes where possible (Ray's SPREAD strategy).
     - `call_timeout_s`: deadline of one call; past it the episode ends as `environment_error`.
     - `max_episodes`: episodes one replica runs at once (also serve's `--max-episodes`).
+    - `name`: name the replicas `NAME-0`, `NAME-1`, ... so that several processes (a trainer's
+      rollout workers) share them: each `EnvPool(name=...)` finds the ones already running.
     """
 
     def __init__(
@@ -141,6 +143,7 @@ class EnvPool:
         spread=True,
         call_timeout_s=900.0,
         max_episodes=64,
+        name=None,
     ):
         import ray
 
@@ -152,7 +155,12 @@ class EnvPool:
             num_cpus=num_cpus, max_restarts=-1, max_task_retries=0, max_concurrency=max_episodes + 8
         )(Replica)
         options = {"scheduling_strategy": "SPREAD"} if spread else {}
-        self._actors = [actor_class.options(**options).remote(command, cwd, env) for _ in range(replicas)]
+        if name:
+            options.update(get_if_exists=True, lifetime="detached")
+        self._actors = [
+            actor_class.options(**options, **({"name": f"{name}-{i}"} if name else {})).remote(command, cwd, env)
+            for i in range(replicas)
+        ]
         self._timeout = call_timeout_s
         self._episodes = {}  # episode id -> (replica index, incarnation)
         self._load = [0] * replicas
