@@ -290,7 +290,7 @@ Deno.test("importSwebench() rejects a test in both lists and a path that is a fi
   });
 });
 
-Deno.test("validateTask() passes imported tasks, with and without a reference patch", async () => {
+Deno.test("validateTask() passes an imported task with a reference patch and calls one without unverified", async () => {
   await withTemp(async (dir) => {
     const out = join(dir, "tasks");
     const outcomes = importSwebench(JSONL, out);
@@ -300,10 +300,15 @@ Deno.test("validateTask() passes imported tasks, with and without a reference pa
     const withPatch = await validateTask(env, "acme__shapes-101");
     assert.deepEqual(withPatch.problems, []);
     assert.ok(withPatch.ok);
-    // No reference patch: only "fail_to_pass fails and pass_to_pass passes before" is checked.
+    assert.equal(withPatch.status, "valid");
+    // No reference patch: the unchanged repository checks out, but solvability is untested
+    // (issue 16: such tasks used to be reported valid).
     const withoutPatch = await validateTask(env, "acme__units-202");
-    assert.deepEqual(withoutPatch.problems, []);
-    assert.ok(withoutPatch.ok);
+    assert.equal(withoutPatch.status, "unverified");
+    assert.equal(withoutPatch.ok, false);
+    assert.deepEqual(withoutPatch.problems, [
+      "no reference patch, so nothing shows the task can be solved; add solution.patch",
+    ]);
     // The grader really runs the visible tests: the reference patch resolves the task.
     const task = env.task("acme__shapes-101");
     const graded = await env.grade(task, AREA_PATCH);
