@@ -76,7 +76,7 @@ Deno.test("importHumanEval() imports good records, reports each bad one, and the
     const task = loadTask(join(out, "humaneval-900"));
     assert.match(
       readFileSync(join(task.repoDir, "solution.py"), "utf8"),
-      /"""\n    raise NotImplementedError\("running_max is not written yet"\)\n$/,
+      /"""\n {4}raise NotImplementedError\("running_max is not written yet"\)\n$/,
     );
     const env = await Environment.open({ tasksDir: out, workRoot: join(dir, "work") });
     for (const id of ["humaneval-900", "humaneval-901"]) {
