@@ -23,6 +23,10 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; summary: string }>
     run: () => import("./import.ts").then((m) => m.importCommand),
     summary: "convert SWE-bench or HumanEval records into tasks",
   },
+  synth: {
+    run: () => import("./synth.ts").then((m) => m.synthCommand),
+    summary: "synthesize bug-fixing tasks from repositories whose tests pass",
+  },
   export: {
     run: () => import("./export.ts").then((m) => m.exportCommand),
     summary: "convert trajectories for a trainer",
