@@ -50,6 +50,8 @@ function errorLine(output: string): string {
     [...lines].reverse().find((l) =>
       /(Error|Exception|assert|Expected|expected|!=|==)/.test(l) && !l.startsWith("File ")
     ) ?? lines.at(-1) ?? "";
+  // deno test colours its messages; the statement is plain text.
+  // deno-lint-ignore no-control-regex
   const clean = error.replace(/\x1b\[[0-9;]*m/g, "");
   return clean.length > 160 ? `${clean.slice(0, 157)}...` : clean;
 }
