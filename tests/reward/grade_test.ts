@@ -322,6 +322,7 @@ async function runUnguarded(
   env: Environment,
   task: Task,
   dir: string,
+  trusted: string[] = [],
 ): Promise<Map<string, string>> {
   const run = await runTests(env.runner, {
     runner: task.spec.runner,
@@ -329,6 +330,7 @@ async function runUnguarded(
     files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
     timeoutMs: 30_000,
     scratchDir: env.workRoot,
+    trusted,
   });
   return run.tests;
 }
@@ -357,13 +359,18 @@ Deno.test("gradePatch() deletes conftest.py and sitecustomize.py files that fake
         "usercustomize.py": conftest,
       });
     };
-    // Control: copied into the hidden test's place by hand, the conftest does fake every test.
+    // Control: copied into the hidden test's place by hand and trusted as if pristine (the
+    // reporter flags hooks from untrusted code), the conftest does fake every test.
     await withRepoCopy(env, task, async (dir) => {
       mutate(dir);
       for (const path of task.spec.hidden_tests) {
         writeFiles(dir, { [path]: readFileSync(join(task.hiddenDir, path)) });
       }
-      const tests = await runUnguarded(env, task, dir);
+      const tests = await runUnguarded(env, task, dir, [
+        "conftest.py",
+        "tests/conftest.py",
+        "textkit/conftest.py",
+      ]);
       for (const id of task.spec.fail_to_pass) assert.equal(tests.get(id), "passed", id);
     });
     const grade = await env.grade(task, await patchOf(env, task, mutate));
@@ -401,7 +408,8 @@ Deno.test("gradePatch() deletes pytest configuration files that load a faking pl
           for (const path of task.spec.hidden_tests) {
             writeFiles(dir, { [path]: readFileSync(join(task.hiddenDir, path)) });
           }
-          const tests = await runUnguarded(env, task, dir);
+          // Trusted as if pristine: the reporter flags hooks from untrusted code on its own.
+          const tests = await runUnguarded(env, task, dir, ["textkit/cheat.py"]);
           for (const id of task.spec.fail_to_pass) {
             assert.equal(tests.get(id), "passed", `${name}: ${id}`);
           }
