@@ -274,10 +274,12 @@ async function tryMutants(
     timeoutMs: seed.timeoutMs,
   };
   const before = await gradePatch(withExpected(seed.task, seed.passing, []), "", gradeOptions);
-  if (before.run.timed_out || before.run.problems.some((p) => p.code === "canary_mismatch")) {
-    return { ok: false, reason: before.run.timed_out ? "timeout" : "untrusted" };
+  if (before.run.timed_out) return { ok: false, reason: "timeout" };
+  // The mutant is our own code, not an adversary's: a mutant canary (a copy of a test with its
+  // expected value changed) may simply match the bug's wrong value. Other problems are real.
+  if (before.run.problems.some((p) => p.code !== "canary_mismatch")) {
+    return { ok: false, reason: "untrusted" };
   }
-  if (before.run.problems.length > 0) return { ok: false, reason: "untrusted" };
   const failing = seed.passing.filter((id) => before.fail_to_pass.tests[id] !== "passed");
   if (failing.length === 0) return { ok: false, reason: "equivalent" };
   const stillPassing = seed.passing.filter((id) => !failing.includes(id));

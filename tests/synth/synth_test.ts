@@ -75,7 +75,7 @@ Deno.test("synthesize() writes tasks that validate, fail before and pass after t
       runner: env.runner,
       workRoot: env.workRoot,
       outDir: out,
-      perSeed: 12,
+      perSeed: 20,
       multiPerSeed: 2,
       onProgress: (e) => events.push(e.outcome),
     });
