@@ -56,7 +56,7 @@ export async function synthCommand(args: string[]): Promise<number> {
   const progress = values.json ? null : new Progress(0);
   let shownTotal = 0;
   const report = await synthesize(seeds, {
-    runner: environment.runner,
+    sandbox: environment.sandbox,
     workRoot: environment.workRoot,
     outDir: values.out,
     perSeed: intFlag("per-seed", values["per-seed"], 40, 1, 100_000),

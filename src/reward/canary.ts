@@ -13,7 +13,6 @@
  * failure text, and it must fail: a result that compares equal to anything, or a flip of the real
  * test's failure, makes it pass.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { IntegrityProblem } from "../sandbox/test_runner.ts";
@@ -23,6 +22,8 @@ import type { RunnerName } from "../task/spec.ts";
 export interface Canary {
   id: string;
   expect: "pass" | "fail";
+  /** For a mutant canary, the test it copies: the mutant only has to fail when that one passes. */
+  original?: string;
 }
 
 /** A source of random integers in `[0, n)`; cryptographic by default. */
@@ -32,17 +33,17 @@ export type RandomInt = (n: number) => number;
  * Add canaries to each test file (relative to `dir`) in place, and a mutant canary for each test
  * of `mutate` (test ids) whose body has an assertion to mutate; returns what was added.
  */
-export function plantCanaries(
+export async function plantCanaries(
   dir: string,
   files: string[],
   runner: RunnerName,
   options: { random?: RandomInt; mutate?: string[] } = {},
-): Canary[] {
+): Promise<Canary[]> {
   const random = options.random ?? secureRandomInt;
   const canaries: Canary[] = [];
   for (const file of files) {
     const path = join(dir, file);
-    let source = readFileSync(path, "utf8");
+    let source = await Deno.readTextFile(path);
     for (const id of options.mutate ?? []) {
       if (!id.startsWith(`${file}::`)) continue;
       const mutant = plantMutant(file, source, id, runner, random);
@@ -57,7 +58,7 @@ export function plantCanaries(
       : runner === "unittest"
       ? plantUnittest(file, source, expects, random)
       : plantPytest(file, source, expects, random);
-    writeFileSync(path, planted.source);
+    await Deno.writeTextFile(path, planted.source);
     canaries.push(...planted.canaries);
   }
   return canaries;
@@ -74,6 +75,9 @@ export function checkCanaries(
   realTestPassed: boolean,
 ): IntegrityProblem | null {
   for (const canary of canaries) {
+    // A wrong answer can pass a mutant (a boolean flipped by the bug and by the mutation alike);
+    // only a mutant passing next to its passing original shows a result equal to anything.
+    if (canary.original !== undefined && outcomes.get(canary.original) !== "passed") continue;
     const outcome = outcomes.get(canary.id);
     const wrong = canary.expect === "fail"
       ? outcome === "passed" || outcome === "skipped" || (outcome === undefined && realTestPassed)
@@ -306,7 +310,7 @@ function plantMutant(
     mutantId = [file, ...parts.slice(0, -1), name].join("::");
   }
   const out = [...lines.slice(0, block.end), "", ...copy, ...lines.slice(block.end)];
-  return { source: out.join("\n"), canary: { id: mutantId, expect: "fail" } };
+  return { source: out.join("\n"), canary: { id: mutantId, expect: "fail", original: id } };
 }
 
 /** Lines `[start, end)` of a Python test (decorators included) and its `def` line. */

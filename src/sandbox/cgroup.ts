@@ -39,6 +39,8 @@ export interface CapsHit {
 
 /** One sandbox's cgroups: launcher steps to make and join them, and the sweep afterwards. */
 export interface SandboxCgroup {
+  /** The cgroup's folder name (the same under every controller). */
+  name: string;
   /** Launcher arguments (see `LAUNCH_SCRIPT`): make the folders, write the caps, join. */
   steps: string[];
   /** Kill every process left in the sandbox, remove its cgroups, say which caps were hit. */
@@ -147,7 +149,10 @@ export function sandboxCgroup(support: CgroupSupport, caps: CgroupCaps): Sandbox
       if (support.swapLimit) steps.push(`${memory}/memory.swap.max=0`);
     }
   }
-  steps.push(...dirs.map((d) => `join:${d}/cgroup.procs`));
+  // v1: join through `tasks` (the launcher is one thread), which spares the kernel's global lock.
+  steps.push(
+    ...dirs.map((d) => support.version === 1 ? `jointask:${d}/tasks` : `join:${d}/cgroup.procs`),
+  );
   const events = [`${pids}/pids.events`];
   if (memory) {
     events.push(support.version === 1 ? `${memory}/memory.oom_control` : `${memory}/memory.events`);
@@ -159,6 +164,7 @@ export function sandboxCgroup(support: CgroupSupport, caps: CgroupCaps): Sandbox
     ...dirs.map((d) => `rmdir:${d}`),
   ];
   return {
+    name,
     steps,
     async sweep() {
       const out = await runSh(SWEEP_SCRIPT, sweepArgs);

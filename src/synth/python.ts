@@ -3,19 +3,19 @@
  * sandboxed child (argv without a shell, scrubbed environment, no network) and only parses the
  * sources it is given on stdin; it never imports or runs them.
  */
-import type { Runner } from "../sandbox/runner.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { Mutant } from "./mutant.ts";
 import { PYTHON_MUTATOR } from "./_python_mutator.ts";
 
 /** Every mutant the Python mutator finds in `files` (repository path to source). */
 export async function pythonMutants(
-  runner: Runner,
+  sandbox: Sandbox,
   files: Record<string, string>,
   scratchDir: string,
 ): Promise<Mutant[]> {
   const cwd = await Deno.makeTempDir({ dir: scratchDir, prefix: "mutate-" });
   try {
-    const result = await runner.run({
+    const result = await sandbox.run({
       argv: ["python3", "-I", "-B", "-c", PYTHON_MUTATOR],
       cwd,
       timeoutMs: 120_000,

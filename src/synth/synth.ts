@@ -12,13 +12,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gradePatch, type GradeResult } from "../reward/grade.ts";
-import type { Runner } from "../sandbox/runner.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import { discoverTestIds } from "../task/_test_ids.ts";
 import { writeNewTask } from "../task/_write.ts";
 import { type Task, type TaskSpec, TEST_CONFIG_FILES } from "../task/spec.ts";
-import { applyFilePatches, parsePatch } from "../tools/_patch.ts";
-import { isProtected } from "../tools/types.ts";
-import { fileDiff } from "../workspace/diff.ts";
+import { applyFilePatches } from "../patch/apply.ts";
+import { parsePatch } from "../patch/parse.ts";
+import { fileDiff } from "../patch/write.ts";
+import { isProtected } from "../task/protected.ts";
 import { type Snapshot, snapshotDir, type SnapshotFile } from "../workspace/snapshot.ts";
 import { createWorkspace } from "../workspace/workspace.ts";
 import { applyMutants, type Mutant, mutantsClash, MUTATION_OPERATORS } from "./mutant.ts";
@@ -37,7 +38,7 @@ export type DropReason =
 
 /** How to synthesize. */
 export interface SynthOptions {
-  runner: Runner;
+  sandbox: Sandbox;
   /** Folder for scoring copies (removed afterwards). */
   workRoot: string;
   /** Where task folders are written. */
@@ -210,7 +211,7 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
     ),
   ];
   const grade = await gradePatch(withExpected(task, ids, []), "", {
-    runner: options.runner,
+    sandbox: options.sandbox,
     workRoot: options.workRoot,
     snapshot: seed.snapshot,
   });
@@ -241,13 +242,13 @@ async function findMutants(seed: Seed, options: SynthOptions): Promise<Mutant[]>
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
     if (
       !file.path.endsWith(extension) || tests.has(file.path) || configs.has(name) ||
-      isProtected(seed.task, file.path) || /(^|\/)tests?\//.test(file.path) ||
+      isProtected(seed.task.spec.protected_paths, file.path) || /(^|\/)tests?\//.test(file.path) ||
       /(^test_.*\.py|_test\.ts|\.test\.ts)$/.test(name)
     ) continue;
     sources[file.path] = decode(file.content);
   }
   const found = spec.language === "python"
-    ? await pythonMutants(options.runner, sources, options.workRoot)
+    ? await pythonMutants(options.sandbox, sources, options.workRoot)
     : await typescriptMutants(sources);
   const unique = new Map<string, Mutant>();
   for (const m of found) if (!unique.has(m.hash)) unique.set(m.hash, m);
@@ -268,7 +269,7 @@ async function tryMutants(
   seen.add(key);
   const snapshot = mutatedSnapshot(seed.snapshot, mutants);
   const gradeOptions = {
-    runner: options.runner,
+    sandbox: options.sandbox,
     workRoot: options.workRoot,
     snapshot,
     timeoutMs: seed.timeoutMs,

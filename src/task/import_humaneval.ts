@@ -11,7 +11,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { z } from "zod";
-import { fileDiff } from "../workspace/diff.ts";
+import { fileDiff } from "../patch/write.ts";
 import { writeNewTask } from "./_write.ts";
 import type { TaskSpec } from "./spec.ts";
 

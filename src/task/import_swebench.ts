@@ -16,7 +16,9 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { applyFilePatches, type FilePatch, parsePatch } from "../tools/_patch.ts";
+import { formatIssues } from "../zod_issues.ts";
+import { applyFilePatches } from "../patch/apply.ts";
+import { type FilePatch, parsePatch } from "../patch/parse.ts";
 import { readTree } from "../workspace/diff.ts";
 import { findClone, GitReadError, readCommit } from "./_git.ts";
 import { discoverTestIds } from "./_test_ids.ts";
@@ -138,7 +140,11 @@ export function convertRecord(raw: unknown): Conversion {
     : null;
   const parsed = SwebenchRecordSchema.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, instance_id: instanceId, problems: parsed.error.issues.map(formatIssue) };
+    return {
+      ok: false,
+      instance_id: instanceId,
+      problems: formatIssues(parsed.error, raw, { top: "(record)" }),
+    };
   }
   const record = parsed.data;
   const problems: string[] = [];
@@ -298,7 +304,7 @@ export async function convertCloneRecord(
     problems,
   });
   const parsed = SwebenchCloneRecordSchema.safeParse(raw);
-  if (!parsed.success) return refuse(parsed.error.issues.map(formatIssue));
+  if (!parsed.success) return refuse(formatIssues(parsed.error, raw, { top: "(record)" }));
   const record = parsed.data;
   if (reposDir === null) {
     return refuse([
@@ -562,19 +568,4 @@ function titleFrom(statement: string, fallback: string): string {
   const first = statement.split("\n").map((l) => l.replace(/^#+\s*/, "").trim()).find((l) => l);
   if (!first) return fallback;
   return first.length > 100 ? `${first.slice(0, 97)}...` : first;
-}
-
-function formatIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.reduce<string>(
-    (acc, key) =>
-      typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key),
-    "",
-  ) || "(record)";
-  if (issue.code === "invalid_type" && issue.input === undefined) {
-    return `${where}: required field is missing; add it`;
-  }
-  if (issue.code === "invalid_value") {
-    return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-  }
-  return `${where}: ${issue.message}`;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { pythonMutants } from "../../src/synth/python.ts";
 import { applyMutants } from "../../src/synth/mutant.ts";
-import { testRunner } from "../_fixtures.ts";
+import { testSandbox } from "../_fixtures.ts";
 
 const SOURCE = `"""Ranges."""
 
@@ -21,7 +21,7 @@ def clamp(value, low=0, high=10, strict=False):
 async function mutantsOf(files: Record<string, string>) {
   const dir = await Deno.makeTempDir({ prefix: "patchgym-pymut-" });
   try {
-    return await pythonMutants(await testRunner(), files, dir);
+    return await pythonMutants(await testSandbox(), files, dir);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -72,7 +72,7 @@ Deno.test("synthesize() writes tasks that validate, fail before and pass after t
     const out = join(root, "out");
     const events: string[] = [];
     const report = await synthesize([env.task("seed-prices")], {
-      runner: env.runner,
+      sandbox: env.sandbox,
       workRoot: env.workRoot,
       outDir: out,
       perSeed: 20,
