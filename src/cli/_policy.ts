@@ -8,23 +8,9 @@ import { OpenAIPolicy } from "../policy/openai.ts";
 import { ReferencePolicy } from "../policy/reference.ts";
 import { loadScript, ScriptedPolicy, type ScriptStep } from "../policy/scripted.ts";
 import type { Policy } from "../policy/types.ts";
+import { POLICIES, type PolicyConfig } from "../rollout/run_config.ts";
 import type { Task } from "../task/spec.ts";
 import { env } from "./_args.ts";
-
-/** Policy kinds. */
-export const POLICIES = ["reference", "openai", "scripted"] as const;
-
-/** A resolved policy choice. */
-export interface PolicyConfig {
-  kind: (typeof POLICIES)[number];
-  base_url: string | null;
-  model: string | null;
-  script: string | null;
-  text_tool_calls: boolean;
-  sampling: Record<string, unknown>;
-  /** Added to each sample's index to seed it, when set. */
-  seed: number | null;
-}
 
 /** Flags that choose the policy. */
 export interface PolicyFlags {
@@ -46,7 +32,7 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
   const baseUrl = flags["base-url"] ?? env("PATCHGYM_BASE_URL") ?? env("OPENAI_BASE_URL") ?? null;
   const model = flags.model ?? env("PATCHGYM_MODEL") ?? env("OPENAI_MODEL") ?? null;
   let kind = flags.policy as PolicyConfig["kind"] | undefined;
-  if (kind !== undefined && !POLICIES.includes(kind)) {
+  if (kind !== undefined && !(POLICIES as readonly string[]).includes(kind)) {
     throw new UsageError(`--policy: expected one of ${POLICIES.join(", ")}, got "${kind}"`);
   }
   let note: string | null = null;

@@ -1,8 +1,9 @@
 /** `export`: convert trajectory JSONL into a trainer's format. */
 import { resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { EXPORT_FORMATS, exportTrajectories, parseTrajectories } from "../trajectory/export.ts";
-import { choiceFlag, parseFlags } from "./_args.ts";
+import { EXPORT_FORMATS, exportTrajectories } from "../trajectory/export.ts";
+import { parseTrajectories } from "../trajectory/record.ts";
+import { choiceFlag, parseFlags, readInput, writeOutput } from "./_args.ts";
 
 const HELP = `patchgym export: convert trajectories for a trainer
 
@@ -15,12 +16,18 @@ Formats, one JSON object per line:
   sft      one line per sample: messages and tools
 
 --only-successful keeps only samples whose reward is resolved (every expected test passed).
+--out - writes the lines to stdout. A line that is not a valid trajectory record is reported with
+its line number and skipped; the others are exported and the exit code is 1.
 
 Usage: patchgym export --format verl|atropos|sft [--only-successful] IN.jsonl --out OUT.jsonl
 `;
 
 /** Run the `export` command. */
-export async function exportCommand(args: string[]): Promise<number> {
+export function exportCommand(args: string[]): Promise<number> {
+  return new Promise((done) => done(runExport(args)));
+}
+
+function runExport(args: string[]): number {
   const { values, positionals } = parseFlags("export", args, {
     format: { type: "string" },
     out: { type: "string" },
@@ -40,35 +47,36 @@ export async function exportCommand(args: string[]): Promise<number> {
     );
   }
   const input = positionals[0];
-  if (!values.out) throw new UsageError("export: --out OUT.jsonl is required");
-  if (resolve(values.out) === resolve(input)) {
+  if (!values.out) throw new UsageError("export: --out OUT.jsonl is required (- for stdout)");
+  if (values.out !== "-" && resolve(values.out) === resolve(input)) {
     throw new UsageError("export: --out is the input file; write to another file");
   }
-  let text: string;
-  try {
-    text = await Deno.readTextFile(input);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    throw new UsageError(`export: cannot read "${input}": file not found; check the path`);
-  }
+  const text = readInput("export", input);
   const parsed = parseTrajectories(text);
-  if (parsed.problems.length > 0) {
-    console.error(
-      `Cannot export "${input}": ${parsed.problems.length} bad records; nothing written\n${
-        parsed.problems.map((p) => `  ${p}`).join("\n")
-      }`,
-    );
-    return 1;
-  }
   if (parsed.partial) console.error(`Ignored the last line of "${input}": it was cut short`);
   const result = exportTrajectories(parsed.records, format, {
     onlySuccessful: values["only-successful"],
   });
-  await Deno.writeTextFile(values.out, result.lines.map((line) => `${line}\n`).join(""));
+  const body = result.lines.map((line) => `${line}\n`).join("");
+  const toStdout = values.out === "-";
+  if (toStdout) {
+    if (body) console.log(body.slice(0, -1));
+  } else writeOutput("export", values.out, body);
   for (const warning of result.warnings) console.error(warning);
   const filter = values["only-successful"] ? ` (${result.kept} resolved)` : "";
-  console.log(
-    `Wrote ${result.lines.length} ${format} lines from ${result.records} records${filter} to ${values.out}`,
+  // With --out -, stdout carries the data: the count goes to stderr.
+  (toStdout ? console.error : console.log)(
+    `Wrote ${result.lines.length} ${format} lines from ${result.records} records${filter} to ${
+      toStdout ? "stdout" : values.out
+    }`,
   );
+  if (parsed.problems.length > 0) {
+    console.error(
+      `Skipped ${parsed.badLines.length} bad lines of "${input}" (lines ${
+        parsed.badLines.join(", ")
+      }):\n${parsed.problems.map((p) => `  ${p}`).join("\n")}`,
+    );
+    return 1;
+  }
   return 0;
 }

@@ -3,18 +3,23 @@
  * `trajectories.jsonl` (one line per finished sample, flushed as each finishes) and
  * `summary.json`, then prints a summary table. Ctrl-C stops cleanly; `--resume DIR` continues.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { runSample } from "../rollout/sample.ts";
+import { runRollout, uniqueTasks } from "../rollout/run.ts";
+import {
+  newRunId,
+  readRunConfig,
+  RUN_FORMAT,
+  type RunConfig,
+  writeRunConfig,
+} from "../rollout/run_config.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
-import type { TrajectoryRecord } from "../trajectory/record.ts";
-import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summary.ts";
-import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
+import type { RunSummary } from "../trajectory/summary.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment, tasksDirOf } from "./_environment.ts";
-import { makePolicy, type PolicyConfig, resolvePolicy } from "./_policy.ts";
+import { makePolicy, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
 const HELP = `patchgym rollout: run a policy on tasks and write trajectories
@@ -48,23 +53,6 @@ Usage: patchgym rollout [flags]
   --keep-workspaces      do not delete workspaces afterwards
   --json                 print the summary as JSON instead of a table
 `;
-
-/** Configuration saved in run.json. */
-interface RunConfig {
-  format: "patchgym.run.v1";
-  run_id: string;
-  env_version: string;
-  tasks: string[];
-  samples: number;
-  policy: PolicyConfig;
-  limits: {
-    max_turns?: number;
-    max_tokens_per_turn: number;
-    max_total_tokens: number;
-    max_wall_s: number;
-  };
-  training: { trainable: "all" | "last"; onDrift: "split" | "zero_mask" };
-}
 
 /** Run the `rollout` command; returns the exit code. */
 export async function rolloutCommand(args: string[]): Promise<number> {
@@ -103,13 +91,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   let outDir: string;
   if (values.resume) {
     outDir = resolve(values.resume);
-    const path = join(outDir, "run.json");
-    if (!existsSync(path)) {
-      throw new UsageError(
-        `--resume: "${values.resume}" has no run.json; give the folder of an earlier rollout`,
-      );
-    }
-    config = JSON.parse(readFileSync(path, "utf8"));
+    config = readRunConfig(outDir);
   } else {
     const { config: policy, note } = resolvePolicy({
       ...values,
@@ -117,11 +99,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       "top-p": numberFlag("top-p", values["top-p"]),
       seed: values.seed === undefined ? undefined : intFlag("seed", values.seed, 0, 0, 2 ** 31),
     });
-    const tasks = listFlag(values.tasks) ?? listTaskIds(tasksDir);
+    const tasks = uniqueTasks(listFlag(values.tasks) ?? listTaskIds(tasksDir));
     loadTasks(tasksDir, tasks);
-    const runId = `run-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${
-      crypto.randomUUID().slice(0, 6)
-    }`;
+    const runId = newRunId();
     outDir = resolve(values.out ?? join("runs", runId));
     if (existsSync(join(outDir, "trajectories.jsonl"))) {
       throw new UsageError(
@@ -129,7 +109,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       );
     }
     config = {
-      format: "patchgym.run.v1",
+      format: RUN_FORMAT,
       run_id: runId,
       env_version: VERSION,
       tasks,
@@ -155,38 +135,16 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     };
     if (note) console.error(note);
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
+    writeRunConfig(outDir, config);
   }
 
   const environment = await openEnvironment(values, [outDir]);
-  const trajectories = join(outDir, "trajectories.jsonl");
-  const previous = readJsonl<TrajectoryRecord>(trajectories);
-  if (previous.partial) {
-    // A line cut short by a crash: rewrite the file with the complete lines only.
-    writeFileSync(trajectories, previous.records.map((r) => `${JSON.stringify(r)}\n`).join(""));
-  }
-  const finished = new Set(previous.records.map((r) => `${r.task_id}#${r.sample}`));
-  const jobs = config.tasks.flatMap((id) =>
-    Array.from({ length: config.samples }, (_, sample) => ({ id, sample })).filter((j) =>
-      !finished.has(`${j.id}#${j.sample}`)
-    )
-  );
-  if (values.resume) {
-    console.error(`Resuming ${config.run_id}: ${finished.size} samples done, ${jobs.length} to go`);
-  }
   console.error(
     `Isolation: ${environment.isolation.level}${
       environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
     }; output: ${outDir}`,
   );
-
-  const writer = new JsonlWriter(trajectories);
-  const records = [...previous.records];
-  const progress = new Progress(
-    finished.size + jobs.length,
-    finished.size,
-    records.reduce((n, r) => n + (r.reward?.total ?? 0), 0),
-  );
+  let progress: Progress | null = null;
   const stop = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -199,69 +157,36 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   };
   Deno.addSignalListener("SIGINT", onSigint);
   const scriptCache = {};
-  const started = performance.now();
+  let result;
   try {
-    let next = 0;
-    const worker = async () => {
-      while (!stop.signal.aborted && next < jobs.length) {
-        const job = jobs[next++];
-        const task = environment.task(job.id);
-        const record = await runSample(
-          environment,
-          task,
-          makePolicy(config.policy, task, job.sample, scriptCache),
-          {
-            run_id: config.run_id,
-            episode_id: `${config.run_id}/${job.id}/${job.sample}`,
-            task_id: job.id,
-            sample: job.sample,
-            group_id: `${config.run_id}/${job.id}`,
-          },
-          {
-            limits: config.limits,
-            training: config.training,
-            keepWorkspace: values["keep-workspaces"],
-            signal: stop.signal,
-          },
-        );
-        if (record.stop_reason === "interrupted") continue;
-        await writer.write(record);
-        records.push(record);
-        progress.tick(
-          `${job.id}#${job.sample}`,
+    result = await runRollout({
+      environment,
+      outDir,
+      config,
+      policyFor: (task, sample) => makePolicy(config.policy, task, sample, scriptCache),
+      concurrency,
+      keepWorkspaces: values["keep-workspaces"],
+      signal: stop.signal,
+      onStart: (state) => {
+        if (values.resume) {
+          console.error(
+            `Resuming ${config.run_id}: ${state.done} samples done, ${state.todo} to go`,
+          );
+        }
+        progress = new Progress(state.done + state.todo, state.done, state.rewardSum);
+      },
+      onRecord: (record) =>
+        progress?.tick(
+          `${record.task_id}#${record.sample}`,
           record.reward?.total ?? null,
           `${record.stop_reason} ${record.turns.length} turns`,
-        );
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
-    );
+        ),
+    });
   } finally {
     Deno.removeSignalListener("SIGINT", onSigint);
-    progress.finish();
-    await writer.close();
+    (progress as Progress | null)?.finish();
   }
-  const summary = summarize(records);
-  const interrupted = stop.signal.aborted;
-  writeFileSync(
-    join(outDir, "summary.json"),
-    `${
-      JSON.stringify(
-        {
-          format: SUMMARY_FORMAT,
-          run_id: config.run_id,
-          env_version: VERSION,
-          policy: { kind: config.policy.kind, model: config.policy.model },
-          complete: !interrupted && records.length === config.tasks.length * config.samples,
-          elapsed_ms: Math.round(performance.now() - started),
-          ...summary,
-        },
-        null,
-        2,
-      )
-    }\n`,
-  );
+  const { summary, interrupted, records } = result;
   if (values.json) printJson(summary);
   else console.log(formatSummary(summary, outDir));
   if (interrupted) {
