@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../errors.ts";
 import { OpenAIPolicy } from "../policy/openai.ts";
+import { checkScheme, probeEndpoint } from "../policy/probe.ts";
 import { ReferencePolicy } from "../policy/reference.ts";
 import { loadScript, ScriptedPolicy, type ScriptStep } from "../policy/scripted.ts";
 import type { Policy } from "../policy/types.ts";
@@ -44,6 +45,8 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
     }
   }
   if (kind === "openai") {
+    const scheme = baseUrl ? checkScheme(baseUrl) : null;
+    if (scheme) throw new UsageError(scheme);
     if (!baseUrl) {
       throw new UsageError(
         "--policy openai needs a model endpoint: pass --base-url http://HOST:PORT/v1 or set PATCHGYM_BASE_URL",
@@ -92,7 +95,7 @@ export function makePolicy(
       return new OpenAIPolicy({
         baseUrl: config.base_url!,
         model: config.model!,
-        apiKey: env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY"),
+        apiKey: apiKey(),
         textToolCalls: config.text_tool_calls,
         sampling: {
           ...config.sampling,
@@ -100,4 +103,22 @@ export function makePolicy(
         },
       });
   }
+}
+
+/**
+ * Before a run with the `openai` policy: one cheap request to the endpoint. Returns the line to
+ * print when it fails, or null (also for policies that need no endpoint).
+ */
+export async function checkEndpoint(config: PolicyConfig): Promise<string | null> {
+  if (config.kind !== "openai") return null;
+  const result = await probeEndpoint({
+    baseUrl: config.base_url!,
+    model: config.model!,
+    apiKey: apiKey(),
+  });
+  return result.ok ? null : result.message;
+}
+
+function apiKey(): string | undefined {
+  return env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY");
 }

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { UsageError } from "../errors.ts";
+import { RunError, UsageError } from "../errors.ts";
 import { runRollout, uniqueTasks } from "../rollout/run.ts";
 import {
   newRunId,
@@ -19,7 +19,7 @@ import type { RunSummary } from "../trajectory/summary.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment, tasksDirOf } from "./_environment.ts";
-import { makePolicy, resolvePolicy } from "./_policy.ts";
+import { checkEndpoint, makePolicy, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
 const HELP = `patchgym rollout: run a policy on tasks and write trajectories
@@ -47,6 +47,10 @@ Usage: patchgym rollout [flags]
   --on-drift split|zero_mask   rule for token drift (default split)
   --out DIR              output folder (default runs/<timestamp>)
   --resume DIR           continue an interrupted run in DIR with its saved configuration
+                         (with it only --samples, --retry-errors, --concurrency and the
+                         flags below may be given)
+  --retry-errors         with --resume: run samples that ended in policy_error or
+                         environment_error again
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
@@ -76,6 +80,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     "on-drift": { type: "string" },
     out: { type: "string" },
     resume: { type: "string" },
+    "retry-errors": { type: "boolean" },
     ...ENVIRONMENT_FLAGS,
     "keep-workspaces": { type: "boolean" },
     json: { type: "boolean" },
@@ -87,11 +92,29 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   const tasksDir = tasksDirOf(values);
   const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
 
+  if (values["retry-errors"] && !values.resume) {
+    throw new UsageError(
+      "--retry-errors works with --resume DIR: it re-runs failed samples of that run",
+    );
+  }
   let config: RunConfig;
   let outDir: string;
   if (values.resume) {
+    const saved = SAVED_FLAGS.filter((name) => values[name] !== undefined);
+    if (saved.length > 0) {
+      throw new UsageError(
+        `--resume continues with the configuration saved in run.json; drop --${
+          saved.join(", --")
+        } (or start a new run with --out)`,
+      );
+    }
     outDir = resolve(values.resume);
     config = readRunConfig(outDir);
+    if (values.samples !== undefined) {
+      config.samples = intFlag("samples", values.samples, 1, 1, 10_000);
+      writeRunConfig(outDir, config);
+    }
+    await failFast(config);
   } else {
     const { config: policy, note } = resolvePolicy({
       ...values,
@@ -134,6 +157,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       },
     };
     if (note) console.error(note);
+    await failFast(config);
     mkdirSync(outDir, { recursive: true });
     writeRunConfig(outDir, config);
   }
@@ -166,11 +190,13 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       policyFor: (task, sample) => makePolicy(config.policy, task, sample, scriptCache),
       concurrency,
       keepWorkspaces: values["keep-workspaces"],
+      retryErrors: values["retry-errors"],
       signal: stop.signal,
       onStart: (state) => {
         if (values.resume) {
+          const retried = state.retried ? ` (${state.retried} failed samples to run again)` : "";
           console.error(
-            `Resuming ${config.run_id}: ${state.done} samples done, ${state.todo} to go`,
+            `Resuming ${config.run_id}: ${state.done} samples done, ${state.todo} to go${retried}`,
           );
         }
         progress = new Progress(state.done + state.todo, state.done, state.rewardSum);
@@ -186,9 +212,17 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     Deno.removeSignalListener("SIGINT", onSigint);
     (progress as Progress | null)?.finish();
   }
-  const { summary, interrupted, records } = result;
+  const { summary, interrupted, records, ran } = result;
   if (values.json) printJson(summary);
   else console.log(formatSummary(summary, outDir));
+  if (ran.length > 0 && ran.every((r) => r.stop_reason === "policy_error")) {
+    console.error(
+      `Every sample ended in policy_error (first: ${
+        ran[0].error?.message ?? "no message"
+      }); fix the endpoint, then run again with: patchgym rollout --resume ${outDir} --retry-errors`,
+    );
+    return 1;
+  }
   if (interrupted) {
     console.error(
       `Stopped early: ${records.length} of ${
@@ -197,6 +231,32 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     );
   }
   return interrupted ? 130 : 0;
+}
+
+/** Flags whose values live in run.json; `--resume` refuses them. */
+const SAVED_FLAGS = [
+  "tasks",
+  "policy",
+  "base-url",
+  "model",
+  "text-tool-calls",
+  "temperature",
+  "top-p",
+  "seed",
+  "script",
+  "max-turns",
+  "max-tokens",
+  "max-total-tokens",
+  "time-limit",
+  "trainable",
+  "on-drift",
+  "out",
+] as const;
+
+/** Probe the model endpoint; a failure is one line and exit 1, before anything is written. */
+async function failFast(config: RunConfig): Promise<void> {
+  const problem = await checkEndpoint(config.policy);
+  if (problem) throw new RunError(problem);
 }
 
 /** The summary as a table for people. */
