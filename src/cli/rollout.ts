@@ -282,6 +282,10 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
         : ""
     }`,
   );
+  const ids = summary.ids;
+  out.push(
+    `resolved ${ids.resolved.length}   unresolved ${ids.unresolved.length}   error ${ids.error.length}   empty patch ${ids.empty_patch.length}`,
+  );
   out.push(
     `tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`,
   );

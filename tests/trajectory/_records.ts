@@ -18,6 +18,8 @@ export interface FakeRecordOptions {
   resolved: boolean | null;
   /** Per turn; null entries give an unavailable training view. */
   tokens: (TurnTokens | null)[];
+  /** Fields to replace. */
+  overrides?: Partial<TrajectoryRecord>;
 }
 
 /** A minimal valid record; `tokens` null gives an unavailable training view. */
@@ -53,7 +55,7 @@ export function fakeRecord(options: FakeRecordOptions): TrajectoryRecord {
     stop_reason: "submitted",
     error: null,
     submission: { status: "solved", summary: "done" },
-    final_diff: "",
+    final_diff: "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
     diff_stat: { created: [], modified: [], deleted: [], binary: [] },
     reward: resolved === null ? null : {
       total: resolved ? 1 : 0,
@@ -83,5 +85,6 @@ export function fakeRecord(options: FakeRecordOptions): TrajectoryRecord {
       env_ms: 1,
       grade_ms: 1,
     },
+    ...options.overrides,
   };
 }
