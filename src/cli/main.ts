@@ -27,6 +27,14 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; summary: string }>
     run: () => import("./export.ts").then((m) => m.exportCommand),
     summary: "convert trajectories for a trainer",
   },
+  show: {
+    run: () => import("./show.ts").then((m) => m.showCommand),
+    summary: "print a run's episodes turn by turn, with the grade",
+  },
+  report: {
+    run: () => import("./report.ts").then((m) => m.reportCommand),
+    summary: "(re)build a run's report.html",
+  },
   serve: {
     run: () => import("./serve.ts").then((m) => m.serveCommand),
     summary: "trainer-driven mode over JSON lines (--stdio)",

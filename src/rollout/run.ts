@@ -11,6 +11,7 @@ import type { Policy } from "../policy/types.ts";
 import type { Task } from "../task/spec.ts";
 import { parseTrajectories, type TrajectoryRecord } from "../trajectory/record.ts";
 import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summary.ts";
+import { renderReport, REPORT_FILE } from "../trajectory/report.ts";
 import { JsonlWriter } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
 import type { Environment } from "./environment.ts";
@@ -162,7 +163,36 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
     ...summarize(all),
   };
   writeFileSync(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  writeRunReport(outDir, all, summary);
   return { records: all, ran, summary, interrupted };
+}
+
+/** Write `report.html` into a run folder. */
+export function writeRunReport(
+  outDir: string,
+  records: TrajectoryRecord[],
+  summary: RunSummary & { run_id?: string; policy?: { kind: string; model: string | null } },
+): string {
+  const runId = summary.run_id ?? records[0]?.run_id ?? "(unknown run)";
+  const policy = summary.policy
+    ? `policy ${summary.policy.kind}${summary.policy.model ? ` (${summary.policy.model})` : ""}`
+    : records[0]
+    ? `policy ${records[0].policy.name}${
+      records[0].policy.model ? ` (${records[0].policy.model})` : ""
+    }`
+    : "no samples";
+  const isolation = records[0] ? `, isolation ${records[0].isolation}` : "";
+  const path = join(outDir, REPORT_FILE);
+  writeFileSync(
+    path,
+    renderReport({
+      run_id: runId,
+      subtitle: `${policy}${isolation}, ${records.length} samples, patchgym ${VERSION}`,
+      summary,
+      records,
+    }),
+  );
+  return path;
 }
 
 /** The episode id of one sample: unique within a run. */

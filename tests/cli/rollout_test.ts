@@ -42,6 +42,8 @@ Deno.test("rolloutCommand() groups --samples of one task and reports pass@k", as
     assert.deepEqual(records.map((r) => r.sample).sort(), [0, 1]);
     assert.equal(summary.pass_at_k.k, 2);
     assert.equal(summary.complete, true);
+    assert.equal(summary.ids.resolved.length, 2);
+    assert.match(readFileSync(join(ROOT, out, "report.html"), "utf8"), /^<!doctype html>/);
   } finally {
     removeRunDir(out);
   }
