@@ -16,10 +16,10 @@ export function patchgymTask(): string[] {
   return config.tasks.patchgym.trim().split(/\s+/);
 }
 
-/** The flags between `deno run` and `main.ts` in the `patchgym` task. */
+/** The flags between `deno run` and `launch.ts` in the `patchgym` task (the launcher's own). */
 export function taskFlags(): string[] {
   const task = patchgymTask();
-  if (task[0] !== "deno" || task[1] !== "run" || task[task.length - 1] !== "main.ts") {
+  if (task[0] !== "deno" || task[1] !== "run" || task[task.length - 1] !== "launch.ts") {
     throw new Error(`Unexpected shape of the patchgym task: "${task.join(" ")}"`);
   }
   return task.slice(2, -1);
@@ -31,11 +31,16 @@ export function patchgymArgv(args: string[] = []): string[] {
   return [Deno.execPath(), ...rest, ...args];
 }
 
-/** The test's own environment without model endpoint settings, so the default policy is reference. */
+/**
+ * The test's own environment without model endpoint settings (so the default policy is
+ * reference) and without INIT_CWD.
+ */
 export function childEnv(): Record<string, string> {
   const env = Deno.env.toObject();
   for (const name of Object.keys(env)) {
     if (name.startsWith("PATCHGYM_") || name.startsWith("OPENAI_")) delete env[name];
+    // Set by an outer `deno task test`; deno task keeps an INIT_CWD it inherits.
+    if (name === "INIT_CWD") delete env[name];
   }
   return { ...env, NO_COLOR: "1" };
 }
@@ -47,14 +52,17 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Run `argv` in the repository root, optionally feeding `stdin`. */
-export async function runArgv(
-  argv: string[],
-  options: { stdin?: string } = {},
-): Promise<RunResult> {
+/** Where and how to run: `cwd` defaults to the repository root. */
+export interface RunOptions {
+  stdin?: string;
+  cwd?: string;
+}
+
+/** Run `argv` in the repository root (or `cwd`), optionally feeding `stdin`. */
+export async function runArgv(argv: string[], options: RunOptions = {}): Promise<RunResult> {
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     clearEnv: true,
     env: childEnv(),
     stdin: options.stdin === undefined ? "null" : "piped",
@@ -72,7 +80,7 @@ export async function runArgv(
 }
 
 /** Run `deno task patchgym ARGS`. */
-export function runPatchgym(args: string[], options: { stdin?: string } = {}): Promise<RunResult> {
+export function runPatchgym(args: string[], options: RunOptions = {}): Promise<RunResult> {
   return runArgv(patchgymArgv(args), options);
 }
 
