@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../errors.ts";
+import { didYouMean } from "../suggest.ts";
 
 /** Flag definitions for node's `parseArgs`. */
 export type Flags = NonNullable<ParseArgsConfig["options"]>;
@@ -21,11 +22,12 @@ export function parseFlags<F extends Flags>(
       allowPositionals: options.positionals ?? false,
     });
   } catch (error) {
-    throw new UsageError(
-      `${command}: ${
-        (error as Error).message.replace(/\. To specify.*$/s, "")
-      }; run "patchgym ${command} --help"`,
-    );
+    const message = (error as Error).message.replace(/\. To specify.*$/s, "");
+    const unknown = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
+    const hint = unknown?.startsWith("--")
+      ? didYouMean(unknown.slice(2).split("=")[0], [...Object.keys(flags), "help"], "--")
+      : "";
+    throw new UsageError(`${command}: ${message}${hint}; run "patchgym ${command} --help"`);
   }
 }
 

@@ -1,5 +1,6 @@
 /** Command dispatch and top-level error reporting. */
 import { PatchgymError, TaskError } from "../errors.ts";
+import { didYouMean } from "../suggest.ts";
 import { VERSION } from "../version.ts";
 import { rolloutCommand } from "./rollout.ts";
 
@@ -65,7 +66,11 @@ export async function runCli(args: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`Unknown command "${name}"; run "patchgym --help" to list the commands`);
+    console.error(
+      `Unknown command "${name}"${
+        didYouMean(name, Object.keys(COMMANDS))
+      }; run "patchgym --help" to list the commands`,
+    );
     return 2;
   }
   try {

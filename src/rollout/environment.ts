@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gradePatch, type GradeResult } from "../reward/grade.ts";
 import { type IsolationInfo, probeIsolation, Runner } from "../sandbox/runner.ts";
-import { listTaskIds, loadTask } from "../task/load.ts";
+import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
 import { createWorkspace, startWorkspace, type Workspace } from "../workspace/workspace.ts";
@@ -97,6 +97,7 @@ export class Environment {
   task(id: string): Task {
     let task = this.#tasks.get(id);
     if (!task) {
+      checkTaskIds(this.tasksDir, [id]);
       task = loadTask(`${this.tasksDir}/${id}`);
       this.#tasks.set(id, task);
     }

@@ -5,6 +5,7 @@ import { Environment } from "../../src/rollout/environment.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
 import { convertRecord, importSwebench, taskIdFor } from "../../src/task/import_swebench.ts";
 import { loadTask } from "../../src/task/load.ts";
+import { pytestTest } from "../_pytest.ts";
 
 const AREA = `"""Areas of simple shapes."""
 import math
@@ -290,7 +291,7 @@ Deno.test("importSwebench() rejects a test in both lists and a path that is a fi
   });
 });
 
-Deno.test("validateTask() passes imported tasks, with and without a reference patch", async () => {
+pytestTest("validateTask() passes imported tasks, with and without a reference patch", async () => {
   await withTemp(async (dir) => {
     const out = join(dir, "tasks");
     const outcomes = importSwebench(JSONL, out);
