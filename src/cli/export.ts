@@ -1,5 +1,6 @@
 /** `export`: convert trajectory JSONL into a trainer's format. */
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import { EXPORT_FORMATS, exportTrajectories } from "../trajectory/export.ts";
 import { parseTrajectories } from "../trajectory/record.ts";
@@ -20,6 +21,8 @@ Formats, one JSON object per line:
 its line number and skipped; the others are exported and the exit code is 1.
 
 Usage: patchgym export --format verl|atropos|sft [--only-successful] IN.jsonl --out OUT.jsonl
+
+IN may also be a run folder (its trajectories.jsonl is read).
 `;
 
 /** Run the `export` command. */
@@ -48,12 +51,16 @@ function runExport(args: string[]): number {
   }
   const input = positionals[0];
   if (!values.out) throw new UsageError("export: --out OUT.jsonl is required (- for stdout)");
-  if (values.out !== "-" && resolve(values.out) === resolve(input)) {
+  // A run folder stands for its trajectories.
+  const file = isDirectory(input) && existsSync(join(input, "trajectories.jsonl"))
+    ? join(input, "trajectories.jsonl")
+    : input;
+  if (values.out !== "-" && resolve(values.out) === resolve(file)) {
     throw new UsageError("export: --out is the input file; write to another file");
   }
-  const text = readInput("export", input);
+  const text = readInput("export", file);
   const parsed = parseTrajectories(text);
-  if (parsed.partial) console.error(`Ignored the last line of "${input}": it was cut short`);
+  if (parsed.partial) console.error(`Ignored the last line of "${file}": it was cut short`);
   const result = exportTrajectories(parsed.records, format, {
     onlySuccessful: values["only-successful"],
   });
@@ -72,11 +79,19 @@ function runExport(args: string[]): number {
   );
   if (parsed.problems.length > 0) {
     console.error(
-      `Skipped ${parsed.badLines.length} bad lines of "${input}" (lines ${
+      `Skipped ${parsed.badLines.length} bad lines of "${file}" (lines ${
         parsed.badLines.join(", ")
       }):\n${parsed.problems.map((p) => `  ${p}`).join("\n")}`,
     );
     return 1;
   }
   return 0;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

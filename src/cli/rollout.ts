@@ -163,11 +163,6 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   }
 
   const environment = await openEnvironment(values, [outDir]);
-  console.error(
-    `Isolation: ${environment.isolation.level}${
-      environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
-    }; output: ${outDir}`,
-  );
   let progress: Progress | null = null;
   const stop = new AbortController();
   let interrupts = 0;
@@ -193,6 +188,11 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       retryErrors: values["retry-errors"],
       signal: stop.signal,
       onStart: (state) => {
+        console.error(
+          `Isolation: ${environment.isolation.level}${
+            environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
+          }; output: ${outDir}`,
+        );
         if (values.resume) {
           const retried = state.retried ? ` (${state.retried} failed samples to run again)` : "";
           console.error(
@@ -293,6 +293,7 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
     `trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${
       join(outDir, "summary.json")
     }`,
+    `report: ${join(outDir, "report.html")}   episodes: patchgym show ${outDir}`,
   );
   return out.join("\n");
 }

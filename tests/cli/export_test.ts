@@ -103,3 +103,17 @@ Deno.test("exportCommand() names a folder given as input", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("exportCommand() reads a run folder's trajectories.jsonl", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
+  try {
+    writeFileSync(join(dir, "trajectories.jsonl"), `${line("a", true, true)}\n`);
+    const result = await capture(() =>
+      exportCommand(["--format", "sft", dir, "--out", join(dir, "o.jsonl")])
+    );
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /^Wrote 1 sft lines from 1 records/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
