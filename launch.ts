@@ -23,7 +23,7 @@ export async function launch(args: string[]): Promise<number> {
   const child = new Deno.Command(deno, {
     args: [
       "run",
-      ...permissionFlags(plan, deno),
+      ...permissionFlags(plan),
       fileURLToPath(new URL("./main.ts", import.meta.url)),
       ...args,
     ],

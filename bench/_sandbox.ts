@@ -23,16 +23,18 @@ export async function benchSandbox(
 ): Promise<{ rows: Row[]; isolation: IsolationInfo }> {
   const isolation = await probeIsolation();
   const rlimits = isolation.rlimits;
+  // The full jail, then without the jail, then without cgroups: each row shows what one layer costs.
   const runners: [string, Runner][] = [];
-  if (isolation.level === "bwrap") {
-    runners.push(["bwrap", new Runner({ isolation: { level: "bwrap", rlimits } })]);
-  }
-  runners.push(["process", new Runner({ isolation: { level: "process", rlimits } })]);
+  if (isolation.level === "bwrap") runners.push(["bwrap + cgroup", new Runner({ isolation })]);
+  const unjailed: IsolationInfo = { ...isolation, level: "process", mounts: null };
+  if (isolation.cgroup) runners.push(["process + cgroup", new Runner({ isolation: unjailed })]);
+  runners.push(["process", new Runner({ isolation: { ...unjailed, cgroup: null } })]);
   const rows: Row[] = [];
   const section = "3 sandbox";
   const cwd = createWorkspace(twoFileTree(), { root: subdir(ctx, "sandbox") }).dir;
   const skipped = isolation.level === "bwrap" ? "" : `; bwrap rows skipped: ${isolation.reason}`;
-  ctx.log(`sandbox: isolation ${isolation.level}, rlimits ${rlimits}${skipped}`);
+  const cgroup = isolation.cgroup ? `cgroup v${isolation.cgroup.version}` : "no cgroup";
+  ctx.log(`sandbox: isolation ${isolation.level}, rlimits ${rlimits}, ${cgroup}${skipped}`);
 
   for (const argv of COMMANDS) {
     const label = argv.join(" ");

@@ -33,7 +33,16 @@ const NEEDLE = "needle_[0-9]+\\(";
 export async function benchTools(ctx: BenchContext): Promise<Row[]> {
   const root = subdir(ctx, "tools");
   // These tools never start a process; the runner is only part of the context.
-  const runner = new Runner({ isolation: { level: "process", rlimits: false } });
+  const runner = new Runner({
+    isolation: {
+      level: "process",
+      rlimits: false,
+      cgroup: null,
+      mounts: null,
+      setsid: false,
+      hostRoot: false,
+    },
+  });
   const rows: Row[] = [];
   for (const id of TOOL_TASKS) {
     ctx.log(`tools: ${id}`);

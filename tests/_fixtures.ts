@@ -18,8 +18,7 @@ export function writeFiles(dir: string, files: Record<string, string | Uint8Arra
 let runnerPromise: Promise<Runner> | null = null;
 
 /** A runner with this machine's isolation, probed once per test file. */
-export function testRunner(hide: string[] = []): Promise<Runner> {
-  if (hide.length > 0) return probeIsolation().then((isolation) => new Runner({ isolation, hide }));
+export function testRunner(): Promise<Runner> {
   runnerPromise ??= probeIsolation().then((isolation) => new Runner({ isolation }));
   return runnerPromise;
 }

@@ -1,20 +1,32 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
 import { Environment } from "../rollout/environment.ts";
-import { choiceFlag, env } from "./_args.ts";
+import { DEFAULT_LIMITS } from "../sandbox/runner.ts";
+import { choiceFlag, env, intFlag } from "./_args.ts";
 import { defaultTasksDir } from "./_paths.ts";
 
-/** `--tasks-dir`, `--work-dir`, `--isolation`. */
+/** `--tasks-dir`, `--work-dir`, `--isolation`, and the per-sandbox caps. */
 export const ENVIRONMENT_FLAGS = {
   "tasks-dir": { type: "string" },
   "work-dir": { type: "string" },
   isolation: { type: "string" },
+  "sandbox-processes": { type: "string" },
+  "sandbox-memory-mb": { type: "string" },
 } as const;
+
+/** Help text for {@linkcode ENVIRONMENT_FLAGS}' sandbox caps. */
+export const SANDBOX_FLAGS_HELP =
+  `  --sandbox-processes N  processes and threads per sandbox (cgroup; default ${DEFAULT_LIMITS.processes})
+  --sandbox-memory-mb N  memory per sandbox in MiB (cgroup; default ${
+    DEFAULT_LIMITS.memoryBytes / 1024 ** 2
+  })`;
 
 /** Values of {@linkcode ENVIRONMENT_FLAGS} after parsing. */
 export interface EnvironmentFlagValues {
   "tasks-dir"?: string;
   "work-dir"?: string;
   isolation?: string;
+  "sandbox-processes"?: string;
+  "sandbox-memory-mb"?: string;
 }
 
 /** The tasks folder the flags name (or the default). */
@@ -22,11 +34,8 @@ export function tasksDirOf(values: EnvironmentFlagValues): string {
   return values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS"));
 }
 
-/** Open the environment the flags describe; `hide` adds paths children must not see. */
-export function openEnvironment(
-  values: EnvironmentFlagValues,
-  hide: string[] = [],
-): Promise<Environment> {
+/** Open the environment the flags describe. */
+export function openEnvironment(values: EnvironmentFlagValues): Promise<Environment> {
   return Environment.open({
     tasksDir: tasksDirOf(values),
     workRoot: values["work-dir"],
@@ -36,6 +45,21 @@ export function openEnvironment(
       ["auto", "bwrap", "none"] as const,
       "auto",
     ),
-    hide,
+    limits: {
+      processes: intFlag(
+        "sandbox-processes",
+        values["sandbox-processes"],
+        DEFAULT_LIMITS.processes,
+        8,
+        100_000,
+      ),
+      memoryBytes: intFlag(
+        "sandbox-memory-mb",
+        values["sandbox-memory-mb"],
+        DEFAULT_LIMITS.memoryBytes / 1024 ** 2,
+        32,
+        1024 ** 2,
+      ) * 1024 ** 2,
+    },
   });
 }

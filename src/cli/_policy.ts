@@ -7,9 +7,10 @@ import { UsageError } from "../errors.ts";
 import { OpenAIPolicy } from "../policy/openai.ts";
 import { checkScheme, probeEndpoint } from "../policy/probe.ts";
 import { ReferencePolicy } from "../policy/reference.ts";
+import { TokenPolicy } from "../policy/token_policy.ts";
 import { loadScript, ScriptedPolicy, type ScriptStep } from "../policy/scripted.ts";
 import type { Policy } from "../policy/types.ts";
-import { POLICIES, type PolicyConfig } from "../rollout/run_config.ts";
+import { APIS, POLICIES, type PolicyConfig } from "../rollout/run_config.ts";
 import type { Task } from "../task/spec.ts";
 import { env } from "./_args.ts";
 
@@ -23,6 +24,11 @@ export interface PolicyFlags {
   temperature?: number;
   "top-p"?: number;
   seed?: number;
+  api?: string;
+  /** JSON object of extra request fields. */
+  "extra-body"?: string;
+  /** JSON object for the chat template (e.g. `{"enable_thinking": false}`). */
+  "chat-template-kwargs"?: string;
 }
 
 /**
@@ -61,6 +67,18 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
   if (kind === "scripted" && !flags.script) {
     throw new UsageError("--policy scripted needs --script FILE.json");
   }
+  const api = flags.api ?? "chat";
+  if (!(APIS as readonly string[]).includes(api)) {
+    throw new UsageError(`--api: expected one of ${APIS.join(", ")}, got "${api}"`);
+  }
+  const extraBody = jsonObjectFlag("extra-body", flags["extra-body"]) ?? {};
+  const kwargs = jsonObjectFlag("chat-template-kwargs", flags["chat-template-kwargs"]);
+  if (kwargs) {
+    extraBody.chat_template_kwargs = {
+      ...(extraBody.chat_template_kwargs as Record<string, unknown> | undefined),
+      ...kwargs,
+    };
+  }
   const sampling: Record<string, unknown> = {};
   if (flags.temperature !== undefined) sampling.temperature = flags.temperature;
   if (flags["top-p"] !== undefined) sampling.top_p = flags["top-p"];
@@ -73,6 +91,8 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
       text_tool_calls: flags["text-tool-calls"] ?? false,
       sampling,
       seed: flags.seed ?? null,
+      api: api as PolicyConfig["api"],
+      extra_body: extraBody,
     },
     note,
   };
@@ -91,8 +111,8 @@ export function makePolicy(
     case "scripted":
       cache.script ??= loadScript(config.script!);
       return new ScriptedPolicy(cache.script);
-    case "openai":
-      return new OpenAIPolicy({
+    case "openai": {
+      const common = {
         baseUrl: config.base_url!,
         model: config.model!,
         apiKey: apiKey(),
@@ -101,7 +121,18 @@ export function makePolicy(
           ...config.sampling,
           ...(config.seed !== null ? { seed: config.seed + sample } : {}),
         },
-      });
+      };
+      const { chat_template_kwargs: kwargs, ...rest } = config.extra_body ?? {};
+      if (config.api === "tokens") {
+        // The template's arguments go to /tokenize; the rest to every completions request.
+        return new TokenPolicy({
+          ...common,
+          chatTemplateKwargs: kwargs as Record<string, unknown> | undefined,
+          extraBody: rest,
+        });
+      }
+      return new OpenAIPolicy({ ...common, extraBody: config.extra_body });
+    }
   }
 }
 
@@ -121,4 +152,24 @@ export async function checkEndpoint(config: PolicyConfig): Promise<string | null
 
 function apiKey(): string | undefined {
   return env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY");
+}
+
+/** A flag holding a JSON object, or undefined. */
+function jsonObjectFlag(
+  name: string,
+  value: string | undefined,
+): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new UsageError(
+      `--${name}: expected a JSON object, got "${value}": ${(error as Error).message}`,
+    );
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`--${name}: expected a JSON object, got "${value}"`);
+  }
+  return parsed as Record<string, unknown>;
 }

@@ -1,8 +1,10 @@
 /**
- * `doctor`: what this machine gives patchgym: Deno version, isolation level (bwrap, rlimits), the
- * test runners as children see them, the Deno permissions in force, and whether the configured
- * model endpoint answers.
+ * `doctor`: what this machine gives patchgym: Deno version, isolation level (bwrap, rlimits,
+ * cgroups) and what holds for children, the jail's mount plan, the test runners as children see
+ * them, the Deno permissions in force, and whether the configured model endpoint answers.
  */
+import { describeMounts } from "../sandbox/mounts.ts";
+import { sandboxSummary } from "../sandbox/runner.ts";
 import { VERSION } from "../version.ts";
 import { env, parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
@@ -40,6 +42,20 @@ export async function doctorCommand(args: string[]): Promise<number> {
     isolation: environment.isolation.level,
     isolation_note: environment.isolation.reason ?? null,
     rlimits: environment.isolation.rlimits,
+    sandbox: sandboxSummary(environment.isolation),
+    cgroup: environment.isolation.cgroup
+      ? `v${environment.isolation.cgroup.version}: pids ${environment.isolation.cgroup.pids}, memory ${
+        environment.isolation.cgroup.memory ?? "none"
+      }`
+      : null,
+    cgroup_note: environment.isolation.cgroupReason ?? null,
+    mounts: environment.isolation.mounts
+      ? [
+        ...describeMounts(environment.isolation.mounts),
+        `ro   ${environment.runner.denoPath} (deno, for deno runs only)`,
+      ]
+      : null,
+    missing_programs: environment.isolation.mounts?.missing ?? [],
     runners: {
       python3: await probe(["python3", "--version"]),
       unittest: await probe(["python3", "-c", "import unittest; print('unittest ok')"]),
@@ -64,6 +80,14 @@ export async function doctorCommand(args: string[]): Promise<number> {
   if (report.isolation !== "bwrap") {
     problems.push("no bwrap jail: agent code runs with your user's access (install bubblewrap)");
   }
+  const warnings: string[] = [];
+  if (!report.cgroup) {
+    warnings.push(
+      `no per-sandbox cgroups (${report.cgroup_note}): a fork bomb or memory hog is not contained${
+        report.sandbox.process_cap === "rlimit" ? " beyond RLIMIT_NPROC for your user" : ""
+      }`,
+    );
+  }
   if (!report.runners.python3) {
     problems.push("python3 not found for children: Python tasks cannot run");
   }
@@ -74,7 +98,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     problems.push(`model endpoint not reachable: ${report.model_endpoint.detail}`);
   }
   if (values.json) {
-    printJson({ ...report, problems });
+    printJson({ ...report, problems, warnings });
   } else {
     const r = report.runners;
     console.log([
@@ -86,6 +110,16 @@ export async function doctorCommand(args: string[]): Promise<number> {
       }; rlimits ${
         report.rlimits ? "on" : "off"
       }; network in sandbox: ${report.network_in_sandbox}`,
+      `children       files ${report.sandbox.filesystem}; uid ${report.sandbox.uid}; processes capped by ${report.sandbox.process_cap}; memory capped by ${report.sandbox.memory_cap}; kill takes down the ${
+        report.sandbox.kill === "sandbox" ? "whole sandbox" : "process group"
+      }`,
+      `cgroups        ${report.cgroup ?? `none (${report.cgroup_note})`}`,
+      ...(report.mounts
+        ? [
+          "mount plan     (plus the workspace rw, fresh /tmp, /dev, /proc, /etc/passwd and /etc/group)",
+          ...report.mounts.map((m) => `  ${m}`),
+        ]
+        : []),
       `python3        ${r.python3 ?? "NOT FOUND"}`,
       `unittest       ${r.unittest ?? "NOT FOUND"}`,
       `pytest         ${r.pytest ?? "not installed (pytest tasks unavailable)"}`,
@@ -95,10 +129,17 @@ export async function doctorCommand(args: string[]): Promise<number> {
         report.model_endpoint.configured
           ? `${report.model_endpoint.url}: ${
             report.model_endpoint.reachable ? "reachable" : "NOT reachable"
-          } (${report.model_endpoint.detail})`
+          } (${report.model_endpoint.detail})${
+            report.model_endpoint.reachable
+              ? `; --api ${
+                report.model_endpoint.apis.join(", ")
+              } (${report.model_endpoint.api_note})`
+              : ""
+          }`
           : "not configured (rollout uses the reference policy)"
       }`,
       `tasks          ${report.tasks}`,
+      ...warnings.map((w) => `warning: ${w}`),
       ...problems.map((p) => `problem: ${p}`),
     ].join("\n"));
   }
@@ -113,7 +154,7 @@ async function permissions(workRoot: string): Promise<Record<string, string>> {
   const targeted: Record<string, Deno.PermissionDescriptor> = {
     read: { name: "read", path: workRoot },
     write: { name: "write", path: workRoot },
-    run: { name: "run", command: "bwrap" },
+    run: { name: "run", command: "sh" },
     env: { name: "env", variable: "PATCHGYM_BASE_URL" },
     net: { name: "net", host: "127.0.0.1" },
   };
@@ -128,19 +169,57 @@ async function permissions(workRoot: string): Promise<Record<string, string>> {
 }
 
 async function endpoint(url: string | undefined) {
-  if (!url) return { configured: false, url: null, reachable: false, detail: "" };
+  if (!url) {
+    return { configured: false, url: null, reachable: false, detail: "", apis: [], api_note: "" };
+  }
   const base = url.replace(/\/+$/, "");
   try {
     const response = await fetch(`${base}/models`, { signal: AbortSignal.timeout(5000) });
     await response.body?.cancel();
+    const tokens = response.ok ? await tokenizesMessages(base) : { ok: false, note: "" };
     return {
       configured: true,
       url: base,
       reachable: response.ok,
       detail: `GET /models -> HTTP ${response.status}`,
+      apis: response.ok ? (tokens.ok ? ["chat", "tokens"] : ["chat"]) : [],
+      api_note: tokens.note,
     };
   } catch (error) {
-    return { configured: true, url: base, reachable: false, detail: (error as Error).message };
+    return {
+      configured: true,
+      url: base,
+      reachable: false,
+      detail: (error as Error).message,
+      apis: [],
+      api_note: "",
+    };
+  }
+}
+
+/**
+ * Whether `--api tokens` can work: the server's `/tokenize` (at the root, beside `/v1`) must
+ * render chat messages with the template, as vLLM's does (SGLang's takes text only).
+ */
+async function tokenizesMessages(base: string): Promise<{ ok: boolean; note: string }> {
+  const url = `${base.replace(/\/v1$/, "")}/tokenize`;
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = await response.json().catch(() => null);
+    const ok = response.ok && Array.isArray(body?.tokens);
+    return {
+      ok,
+      note: ok
+        ? "POST /tokenize renders chat messages"
+        : `POST /tokenize with chat messages -> HTTP ${response.status}`,
+    };
+  } catch (error) {
+    return { ok: false, note: `POST /tokenize: ${(error as Error).message}` };
   }
 }
 

@@ -2,25 +2,34 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { EXPORT_FORMATS, exportTrajectories } from "../trajectory/export.ts";
+import { EXPORT_FORMATS, exportTrajectories, SEGMENT_CHOICES } from "../trajectory/export.ts";
 import { parseTrajectories } from "../trajectory/record.ts";
 import { choiceFlag, parseFlags, readInput, writeOutput } from "./_args.ts";
 
 const HELP = `patchgym export: convert trajectories for a trainer
 
 Formats, one JSON object per line:
-  verl     one line per training segment: prompt_ids, response_ids, response_mask,
-           rollout_log_probs, reward, uid (the group), episode_id, task_id, token_drift;
-           samples without a token view are skipped (counted on stderr)
+  verl     verl's AgentLoopOutput: prompt_ids, response_ids, response_mask, response_logprobs,
+           routed_experts, multi_modal_data, reward_score, num_turns, metrics, extra_fields
+           (uid = the GRPO group, episode_id, task_id, sample, segment_index, segment_count,
+           is_last_step, token_drift, stop_reason)
+  skyrl    one element of SkyRL's GeneratorOutput: prompt_token_ids, response_ids, rewards,
+           loss_masks, stop_reasons, rollout_logprobs, trajectory_ids, is_last_step, env_metrics
   atropos  one scored group per group_id: tokens, masks (-100 where no loss applies), scores,
            messages; a group with a sample lacking one token sequence keeps messages only
-  sft      one line per sample: messages and tools
+  sft      one line per sample: messages (reasoning folded in as <think>...</think>) and tools
+
+verl and skyrl write one row per episode (its last segment with a loss token) unless
+--segments all; rows without a loss token are skipped and counted on stderr. A token format over
+records without token ids, or a batch with no loss token, is an error (exit 1, nothing written);
+--allow-empty writes an empty batch anyway.
 
 --only-successful keeps only samples whose reward is resolved (every expected test passed).
 --out - writes the lines to stdout. A line that is not a valid trajectory record is reported with
 its line number and skipped; the others are exported and the exit code is 1.
 
-Usage: patchgym export --format verl|atropos|sft [--only-successful] IN.jsonl --out OUT.jsonl
+Usage: patchgym export --format verl|skyrl|atropos|sft [--only-successful] [--segments last|all]
+                       [--allow-empty] IN.jsonl --out OUT.jsonl
 
 IN may also be a run folder (its trajectories.jsonl is read).
 `;
@@ -35,6 +44,8 @@ function runExport(args: string[]): number {
     format: { type: "string" },
     out: { type: "string" },
     "only-successful": { type: "boolean" },
+    segments: { type: "string" },
+    "allow-empty": { type: "boolean" },
   }, { positionals: true });
   if (values.help) {
     console.log(HELP);
@@ -44,6 +55,7 @@ function runExport(args: string[]): number {
     throw new UsageError(`export: --format is required; use one of ${EXPORT_FORMATS.join(", ")}`);
   }
   const format = choiceFlag("format", values.format, EXPORT_FORMATS, "sft");
+  const segments = choiceFlag("segments", values.segments, SEGMENT_CHOICES, "last");
   if (positionals.length !== 1) {
     throw new UsageError(
       `export: expected one input file, got ${positionals.length}; run "patchgym export --help"`,
@@ -63,7 +75,18 @@ function runExport(args: string[]): number {
   if (parsed.partial) console.error(`Ignored the last line of "${file}": it was cut short`);
   const result = exportTrajectories(parsed.records, format, {
     onlySuccessful: values["only-successful"],
+    segments,
   });
+  const refusal = result.refusal;
+  if (refusal && (refusal.code === "no_token_ids" || !values["allow-empty"])) {
+    for (const warning of result.warnings) console.error(warning);
+    console.error(
+      `${refusal.message}; nothing written${
+        refusal.code === "no_loss_tokens" ? " (--allow-empty writes it anyway)" : ""
+      }`,
+    );
+    return 1;
+  }
   const body = result.lines.map((line) => `${line}\n`).join("");
   const toStdout = values.out === "-";
   if (toStdout) {
@@ -71,9 +94,10 @@ function runExport(args: string[]): number {
   } else writeOutput("export", values.out, body);
   for (const warning of result.warnings) console.error(warning);
   const filter = values["only-successful"] ? ` (${result.kept} resolved)` : "";
+  const loss = result.loss_tokens === null ? "" : `, ${result.loss_tokens} tokens with loss`;
   // With --out -, stdout carries the data: the count goes to stderr.
   (toStdout ? console.error : console.log)(
-    `Wrote ${result.lines.length} ${format} lines from ${result.records} records${filter} to ${
+    `Wrote ${result.lines.length} ${format} lines from ${result.records} records${filter}${loss} to ${
       toStdout ? "stdout" : values.out
     }`,
   );

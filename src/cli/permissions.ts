@@ -23,8 +23,21 @@ export const ALLOWED_ENV = [
   "HOME",
 ] as const;
 
-/** Programs the orchestrator may start: the jail, the rlimit wrapper and the two test runners. */
-export const ALLOWED_PROGRAMS = ["bwrap", "prlimit", "python3", "deno"] as const;
+/**
+ * Programs the orchestrator may start: only the `sh` launcher every child starts as (it joins the
+ * sandbox's cgroups, then execs `setsid`/`prlimit`/`bwrap` and the program).
+ */
+export const ALLOWED_PROGRAMS = ["sh"] as const;
+
+/** System paths read to derive the jail's mount plan (real paths of programs and libraries). */
+export const SYSTEM_READ = [
+  "/usr",
+  "/bin",
+  "/lib",
+  "/lib64",
+  "/etc/ld.so.cache",
+  "/etc/nsswitch.conf",
+] as const;
 
 /**
  * The fixed flags of the compiled binary, which cannot compute its flags per command line (a
@@ -33,7 +46,7 @@ export const ALLOWED_PROGRAMS = ["bwrap", "prlimit", "python3", "deno"] as const
  */
 export const BINARY_FLAGS: readonly string[] = [
   "--no-prompt",
-  `--allow-read=tasks,runs,${DEFAULT_WORK_ROOT}`,
+  `--allow-read=tasks,runs,${DEFAULT_WORK_ROOT},${SYSTEM_READ.join(",")}`,
   `--allow-write=runs,${DEFAULT_WORK_ROOT}`,
   `--allow-run=${ALLOWED_PROGRAMS.join(",")}`,
   `--allow-env=${ALLOWED_ENV.join(",")}`,
@@ -67,6 +80,12 @@ const VALUE_FLAGS = [
   "patch",
   "format",
   "episode",
+  "api",
+  "chat-template-kwargs",
+  "extra-body",
+  "sandbox-processes",
+  "sandbox-memory-mb",
+  "segments",
 ] as const;
 
 /** What a command line may touch. */
@@ -122,6 +141,7 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     // main.ts looks for ./tasks before the bundled ones; it may look, whatever it finds.
     plan.read.push(abs("tasks"));
     readWrite(flag("work-dir") ?? DEFAULT_WORK_ROOT);
+    plan.read.push(...SYSTEM_READ);
   };
   const endpoint = () =>
     host(flag("base-url") ?? context.env.PATCHGYM_BASE_URL ?? context.env.OPENAI_BASE_URL);
@@ -189,11 +209,11 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
 }
 
 /** The `deno run` permission flags of a plan. */
-export function permissionFlags(plan: PermissionPlan, denoPath: string): string[] {
+export function permissionFlags(plan: PermissionPlan): string[] {
   const flags = ["--no-prompt"];
   if (plan.read.length) flags.push(`--allow-read=${plan.read.join(",")}`);
   if (plan.write.length) flags.push(`--allow-write=${plan.write.join(",")}`);
-  flags.push(`--allow-run=${[...ALLOWED_PROGRAMS, denoPath].join(",")}`);
+  flags.push(`--allow-run=${ALLOWED_PROGRAMS.join(",")}`);
   flags.push(`--allow-env=${ALLOWED_ENV.join(",")}`);
   if (plan.net.length) flags.push(`--allow-net=${plan.net.join(",")}`);
   return flags;

@@ -15,10 +15,15 @@ import {
   writeRunConfig,
 } from "../rollout/run_config.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
-import type { RunSummary } from "../trajectory/summary.ts";
+import { formatTraining, type RunSummary } from "../trajectory/summary.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment, tasksDirOf } from "./_environment.ts";
+import {
+  ENVIRONMENT_FLAGS,
+  openEnvironment,
+  SANDBOX_FLAGS_HELP,
+  tasksDirOf,
+} from "./_environment.ts";
 import { checkEndpoint, makePolicy, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
@@ -34,6 +39,10 @@ Usage: patchgym rollout [flags]
                          PATCHGYM_API_KEY or OPENAI_API_KEY)
   --model NAME           model name (env PATCHGYM_MODEL)
   --text-tool-calls      tool calls as text (<tool_call> blocks) for servers without a tool parser
+  --api chat|tokens      chat completions (default), or tokens in and out: the server's /tokenize
+                         for new messages and /v1/completions with token ids (no drift; vLLM)
+  --chat-template-kwargs JSON   arguments for the chat template, e.g. '{"enable_thinking":false}'
+  --extra-body JSON      extra fields for every model request
   --temperature X        sampling temperature        --top-p X     nucleus sampling
   --seed N               base seed; sample i uses N + i
   --script FILE          actions for --policy scripted
@@ -54,6 +63,7 @@ Usage: patchgym rollout [flags]
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
+${SANDBOX_FLAGS_HELP}
   --keep-workspaces      do not delete workspaces afterwards
   --json                 print the summary as JSON instead of a table
 `;
@@ -66,6 +76,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     "base-url": { type: "string" },
     model: { type: "string" },
     "text-tool-calls": { type: "boolean" },
+    api: { type: "string" },
+    "chat-template-kwargs": { type: "string" },
+    "extra-body": { type: "string" },
     temperature: { type: "string" },
     "top-p": { type: "string" },
     seed: { type: "string" },
@@ -162,7 +175,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     writeRunConfig(outDir, config);
   }
 
-  const environment = await openEnvironment(values, [outDir]);
+  const environment = await openEnvironment(values);
   let progress: Progress | null = null;
   const stop = new AbortController();
   let interrupts = 0;
@@ -240,6 +253,9 @@ const SAVED_FLAGS = [
   "base-url",
   "model",
   "text-tool-calls",
+  "api",
+  "chat-template-kwargs",
+  "extra-body",
   "temperature",
   "top-p",
   "seed",
@@ -286,9 +302,16 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
   out.push(
     `resolved ${ids.resolved.length}   unresolved ${ids.unresolved.length}   error ${ids.error.length}   empty patch ${ids.empty_patch.length}`,
   );
+  const hacks = Object.entries(summary.integrity.codes).map(([code, n]) => `${code}:${n}`);
+  out.push(
+    `reward hacks caught ${summary.integrity.tampered} (rate ${summary.integrity.rate.toFixed(3)})${
+      hacks.length > 0 ? `   ${hacks.join(" ")}` : ""
+    }`,
+  );
   out.push(
     `tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`,
   );
+  out.push(formatTraining(summary));
   out.push(
     `trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${
       join(outDir, "summary.json")

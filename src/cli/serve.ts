@@ -2,7 +2,7 @@
 import { UsageError } from "../errors.ts";
 import { EpisodeServer } from "../rollout/server.ts";
 import { parseFlags } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_environment.ts";
 
 const HELP = `patchgym serve --stdio: trainer-driven episodes over JSON lines
 
@@ -15,6 +15,7 @@ is echoed in its answer; answers to different episodes may come in any order):
 Errors: {"error":{"code","message"}}. Logs go to stderr.
 
 Usage: patchgym serve --stdio [--tasks-dir DIR] [--work-dir DIR] [--isolation MODE]
+${SANDBOX_FLAGS_HELP}
 `;
 
 /** Run the `serve` command until stdin closes. */

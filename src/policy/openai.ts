@@ -1,13 +1,17 @@
 /**
  * The `openai` policy: any OpenAI-compatible chat-completions server (vLLM, SGLang, Ollama,
- * llama.cpp, OpenAI). Sends the conversation and the tool list, asks for logprobs and (on servers
- * that support it, like vLLM's `return_token_ids`) the exact token ids, retries transient failures
- * with backoff, validates the response, and parses text tool calls for models served without a
- * tool parser. Any failure becomes a {@linkcode PolicyError}, which ends the episode as `policy_error`.
+ * llama.cpp, OpenAI). Sends the conversation (earlier reasoning folded back into the content, see
+ * {@linkcode foldReasoning}) and the tool list, asks for logprobs and the exact token ids (vLLM's
+ * `return_token_ids`; SGLang's `return_prompt_token_ids` and `return_meta_info`), retries transient
+ * failures with backoff, validates the response, and parses text tool calls for models served
+ * without a tool parser. Any failure becomes a {@linkcode PolicyError}, which ends the episode as
+ * `policy_error`.
  */
 import { z } from "zod";
 import { PolicyError } from "../errors.ts";
+import { type HttpOptions, postJson } from "./_http.ts";
 import { assistantTurn } from "./assistant_turn.ts";
+import { foldReasoning } from "./reasoning.ts";
 import type { ChatMessage, Policy, PolicyRequest, PolicyTurn, TurnTokens } from "./types.ts";
 
 /** How to reach and sample the model. */
@@ -22,7 +26,10 @@ export interface OpenAIPolicyOptions {
   textToolCalls?: boolean;
   /** Ask for logprobs (default true). */
   logprobs?: boolean;
-  /** Ask for token ids (`return_token_ids`); default: on unless the host is api.openai.com. */
+  /**
+   * Ask for token ids (vLLM `return_token_ids`, SGLang `return_prompt_token_ids` and
+   * `return_meta_info`); default: on unless the host is api.openai.com.
+   */
   returnTokenIds?: boolean;
   /** Extra request fields (e.g. `chat_template_kwargs`). */
   extraBody?: Record<string, unknown>;
@@ -55,13 +62,20 @@ const ResponseSchema = z.object({
     logprobs: z.object({
       content: z.array(z.object({ logprob: z.number() })).nullish(),
     }).nullish(),
+    /** vLLM (and SGLang releases that took over its name): completion token ids. */
     token_ids: z.array(z.number().int()).nullish(),
+    /** SGLang: prompt token ids per choice. */
+    prompt_token_ids: z.array(z.number().int()).nullish(),
+    /** SGLang: `output_token_logprobs` as `[logprob, token_id, text]` per generated token. */
+    meta_info: z.looseObject({
+      output_ids: z.array(z.number().int()).nullish(),
+      output_token_logprobs: z.array(z.tuple([z.number(), z.number().int()]).rest(z.unknown()))
+        .nullish(),
+    }).nullish(),
   })).min(1),
   prompt_token_ids: z.array(z.number().int()).nullish(),
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
 });
-
-const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
 
 /** A policy backed by an OpenAI-compatible chat-completions endpoint. */
 export class OpenAIPolicy implements Policy {
@@ -71,7 +85,8 @@ export class OpenAIPolicy implements Policy {
   readonly textToolCalls: boolean;
   readonly #options:
     & Required<Omit<OpenAIPolicyOptions, "apiKey" | "extraBody">>
-    & OpenAIPolicyOptions;
+    & OpenAIPolicyOptions
+    & HttpOptions;
   #calls = 0;
 
   constructor(options: OpenAIPolicyOptions) {
@@ -96,7 +111,13 @@ export class OpenAIPolicy implements Policy {
   async next(request: PolicyRequest): Promise<PolicyTurn> {
     const started = performance.now();
     const body = this.#body(request);
-    const data = await this.#post(body, request.signal);
+    const o = this.#options;
+    const data = await postJson(`${o.baseUrl}/chat/completions`, body, {
+      ...o,
+      signal: request.signal,
+      what: "chat completion",
+      from: o.baseUrl,
+    });
     const parsed = ResponseSchema.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -118,68 +139,13 @@ export class OpenAIPolicy implements Policy {
       ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
       ...this.sampling,
       ...(o.logprobs ? { logprobs: true } : {}),
-      ...(o.returnTokenIds ? { return_token_ids: true } : {}),
+      ...(o.returnTokenIds
+        ? { return_token_ids: true, return_prompt_token_ids: true, return_meta_info: true }
+        : {}),
       ...o.extraBody,
       n: 1,
       stream: false,
     };
-  }
-
-  async #post(body: Record<string, unknown>, episodeSignal?: AbortSignal): Promise<unknown> {
-    const o = this.#options;
-    const url = `${o.baseUrl}/chat/completions`;
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
-    const payload = JSON.stringify(body);
-    let lastProblem = "";
-    let retryAfter: number | null = null;
-    for (let attempt = 0; attempt <= o.maxRetries; attempt++) {
-      if (attempt > 0) await sleep(backoff(o.backoffMs, attempt, retryAfter), episodeSignal);
-      retryAfter = null;
-      const timeout = AbortSignal.timeout(o.requestTimeoutMs);
-      const signal = episodeSignal ? AbortSignal.any([timeout, episodeSignal]) : timeout;
-      let response: Response;
-      try {
-        response = await o.fetch(url, { method: "POST", headers, body: payload, signal });
-      } catch (error) {
-        if (episodeSignal?.aborted) {
-          throw new PolicyError("Model request cancelled: the episode ran out of time", {
-            cause: error,
-          });
-        }
-        lastProblem = timeout.aborted
-          ? `request timed out after ${o.requestTimeoutMs} ms`
-          : `network error: ${(error as Error).message}`;
-        continue;
-      }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        if (episodeSignal?.aborted) {
-          throw new PolicyError("Model request cancelled: the episode ran out of time", {
-            cause: error,
-          });
-        }
-        lastProblem = timeout.aborted
-          ? `request timed out after ${o.requestTimeoutMs} ms while reading the response`
-          : `network error while reading the response: ${(error as Error).message}`;
-        continue;
-      }
-      if (response.ok) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          throw new PolicyError(
-            `Malformed chat completion from ${o.baseUrl}: body is not JSON: ${text.slice(0, 200)}`,
-          );
-        }
-      }
-      lastProblem = `HTTP ${response.status}: ${text.slice(0, 500)}`;
-      if (!RETRY_STATUS.has(response.status)) break;
-      retryAfter = retryAfterMs(response.headers.get("retry-after"));
-    }
-    throw new PolicyError(`Model request to ${url} failed: ${lastProblem}`);
   }
 
   #turn(data: z.infer<typeof ResponseSchema>, latency: number): PolicyTurn {
@@ -207,45 +173,17 @@ function tokensOf(
   data: z.infer<typeof ResponseSchema>,
   choice: z.infer<typeof ResponseSchema>["choices"][number],
 ): TurnTokens | null {
-  const logprobs = choice.logprobs?.content?.map((t) => t.logprob) ?? null;
-  const prompt = data.prompt_token_ids ?? null;
-  const completion = choice.token_ids ?? null;
+  const sglang = choice.meta_info?.output_token_logprobs ?? null;
+  const logprobs = choice.logprobs?.content?.map((t) => t.logprob) ??
+    sglang?.map((entry) => entry[0]) ?? null;
+  const prompt = data.prompt_token_ids ?? choice.prompt_token_ids ?? null;
+  const completion = choice.token_ids ?? choice.meta_info?.output_ids ??
+    sglang?.map((entry) => entry[1]) ?? null;
   if (!prompt && !completion && !logprobs) return null;
   return { prompt_ids: prompt, completion_ids: completion, logprobs };
 }
 
-/** Messages as the wire expects them: our bookkeeping fields removed. */
-function toWire(message: ChatMessage): Record<string, unknown> {
-  if (message.role === "assistant") {
-    const { reasoning_content: _, ...rest } = message;
-    return rest;
-  }
-  return message;
-}
-
-function backoff(base: number, attempt: number, retryAfter: number | null): number {
-  if (retryAfter !== null) return Math.min(retryAfter, 60_000);
-  const exp = base * 2 ** (attempt - 1);
-  return exp / 2 + Math.random() * (exp / 2);
-}
-
-function retryAfterMs(header: string | null): number | null {
-  if (!header) return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      return reject(new PolicyError("Model request cancelled: the episode ran out of time"));
-    }
-    const id = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(id);
-      reject(new PolicyError("Model request cancelled: the episode ran out of time"));
-    }, { once: true });
-  });
+/** Messages as the wire expects them: reasoning folded into the content, bookkeeping removed. */
+export function toWire(message: ChatMessage): ChatMessage {
+  return message.role === "assistant" ? foldReasoning(message) : message;
 }

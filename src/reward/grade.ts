@@ -9,13 +9,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join, posix } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Runner } from "../sandbox/runner.ts";
-import { runTests } from "../sandbox/test_runner.ts";
+import { type IntegrityProblem, runTests } from "../sandbox/test_runner.ts";
 import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches, parsePatch } from "../tools/_patch.ts";
 import { isProtected } from "../tools/types.ts";
 import { readTree } from "../workspace/diff.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { createWorkspace } from "../workspace/workspace.ts";
+import { checkCanaries, plantCanaries } from "./canary.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
 export type GradedOutcome = TestOutcome | "missing";
@@ -42,10 +43,15 @@ export interface GradeResult {
     exit_code: number;
     timed_out: boolean;
     report_found: boolean;
-    /** Why the report could not be trusted (unsigned, or the test framework was patched). */
-    report_problem: string | null;
+    /**
+     * Why the run could not be trusted (see `IntegrityCode`); any problem makes the reward 0.
+     * Empty when the run was clean.
+     */
+    problems: IntegrityProblem[];
     duration_ms: number;
   };
+  /** Output of the expected tests that failed or errored (bounded), by test id. */
+  failures: Record<string, string>;
 }
 
 /** Where and how grading runs. */
@@ -83,30 +89,41 @@ export async function gradePatch(
         patchError = result.message;
       }
     }
-    const configFiles = restoreTestFiles(task, options.snapshot, copy.dir);
+    const { config: configFiles, pristine } = restoreTestFiles(task, options.snapshot, copy.dir);
+    const files = [...task.spec.visible_tests, ...task.spec.hidden_tests];
     let outcomes = new Map<string, TestOutcome>();
+    let failureOutput = new Map<string, string>();
     let run: GradeResult["run"] = {
       exit_code: -1,
       timed_out: false,
       report_found: false,
-      report_problem: null,
+      problems: [],
       duration_ms: 0,
     };
     if (applied) {
+      const canaries = plantCanaries(copy.dir, files, task.spec.runner);
       const testRun = await runTests(options.runner, {
         runner: task.spec.runner,
         dir: copy.dir,
-        files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
+        files,
         timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
         scratchDir: options.workRoot,
         readOnly: configFiles,
+        trusted: pristine,
       });
       outcomes = testRun.tests;
+      failureOutput = testRun.failures;
+      const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
+      const canary = checkCanaries(
+        canaries,
+        outcomes,
+        expected.some((id) => outcomes.get(id) === "passed"),
+      );
       run = {
         exit_code: testRun.result.exitCode,
         timed_out: testRun.result.timedOut,
         report_found: testRun.reportFound,
-        report_problem: testRun.reportProblem,
+        problems: canary ? [...testRun.problems, canary] : testRun.problems,
         duration_ms: Math.round(testRun.result.durationMs),
       };
     }
@@ -119,6 +136,13 @@ export async function gradePatch(
         tests,
       };
     };
+    const failures: Record<string, string> = {};
+    for (const id of [...task.spec.fail_to_pass, ...task.spec.pass_to_pass]) {
+      const text = failureOutput.get(id);
+      if (text !== undefined && outcomes.get(id) !== "passed") {
+        failures[id] = text.length > FAILURE_CHARS ? `...${text.slice(-FAILURE_CHARS)}` : text;
+      }
+    }
     return {
       fail_to_pass: list(task.spec.fail_to_pass),
       pass_to_pass: list(task.spec.pass_to_pass),
@@ -127,31 +151,43 @@ export async function gradePatch(
       binary_files_ignored: binary,
       protected_paths_touched: touched,
       run,
+      failures,
     };
   } finally {
     await copy.remove();
   }
 }
 
+/** Characters of failure output kept per failed expected test (the end, where the error is). */
+const FAILURE_CHARS = 2000;
+
 /**
  * Put back everything that decides how tests run: visible tests and protected paths from the
  * pristine repository (files the agent added under them are deleted), test-configuration files
  * (added ones deleted anywhere in the tree), and the hidden tests from the task. Returns the
- * test-configuration files now in `dir`: exactly the pristine ones.
+ * test-configuration files now in `dir` (exactly the pristine ones) and every pristine file put
+ * back, whose code counts as test code.
  */
-function restoreTestFiles(task: Task, snapshot: Snapshot, dir: string): string[] {
+function restoreTestFiles(
+  task: Task,
+  snapshot: Snapshot,
+  dir: string,
+): { config: string[]; pristine: string[] } {
   const decidesTests = (path: string) =>
     isProtected(task, path) || task.spec.visible_tests.includes(path) || isTestConfig(path);
   for (const path of readTree(dir).keys()) {
     if (decidesTests(path) && !snapshot.byPath.has(path)) rmSync(join(dir, path));
   }
+  const pristine: string[] = [...task.spec.hidden_tests];
   for (const file of snapshot.files) {
-    if (decidesTests(file.path)) write(join(dir, file.path), file.content);
+    if (!decidesTests(file.path)) continue;
+    write(join(dir, file.path), file.content);
+    pristine.push(file.path);
   }
   for (const path of task.spec.hidden_tests) {
     write(join(dir, path), readFileSync(join(task.hiddenDir, path)));
   }
-  return snapshot.files.map((f) => f.path).filter(isTestConfig);
+  return { config: snapshot.files.map((f) => f.path).filter(isTestConfig), pristine };
 }
 
 function write(path: string, content: Uint8Array): void {

@@ -3,6 +3,7 @@
  * `total` is 1.0 when every `fail_to_pass` and `pass_to_pass` test passes and 0.0 otherwise;
  * partial credit and penalties are opt-in through {@linkcode RewardConfig}.
  */
+import type { IntegrityCode } from "../sandbox/test_runner.ts";
 import type { GradeResult } from "./grade.ts";
 
 /** How the total is computed. */
@@ -52,8 +53,13 @@ export interface Reward {
     submitted: boolean;
     submit_status: "solved" | "blocked" | null;
     patch_applied: boolean;
-    /** Set when the test report could not be trusted (e.g. the code under test patched the framework). */
+    /** Why the test run could not be trusted, for people (details joined), or null. */
     test_report_problem: string | null;
+    /**
+     * Codes of every integrity problem of the run (`framework_tampered`, `canary_mismatch`, ...);
+     * any makes the total 0 whatever the configuration.
+     */
+    integrity: IntegrityCode[];
     protected_path_edits: string[];
     invalid_tool_calls: number;
     turns: number;
@@ -64,6 +70,8 @@ export interface Reward {
   };
   /** Per-test outcomes from the grader. */
   tests: { fail_to_pass: Record<string, string>; pass_to_pass: Record<string, string> };
+  /** Output of the expected tests that failed, by id (bounded). */
+  failures: Array<{ id: string; outcome: string; output: string }>;
 }
 
 /** Compute the reward. Pure: same inputs, same reward. */
@@ -74,9 +82,14 @@ export function computeReward(
 ): Reward {
   const f2p = grade.fail_to_pass;
   const p2p = grade.pass_to_pass;
-  const resolved = grade.patch_applied && f2p.passed === f2p.total && p2p.passed === p2p.total;
+  const problems = grade.run.problems;
+  const trusted = problems.length === 0;
+  const resolved = trusted && grade.patch_applied && f2p.passed === f2p.total &&
+    p2p.passed === p2p.total;
   let total: number;
-  if (config.partial_credit) {
+  if (!trusted) {
+    total = 0;
+  } else if (config.partial_credit) {
     const rate = (l: { passed: number; total: number }) => (l.total === 0 ? 1 : l.passed / l.total);
     const weights = config.fail_to_pass_weight + config.pass_to_pass_weight;
     total = weights === 0
@@ -96,7 +109,10 @@ export function computeReward(
       submitted: facts.submitted,
       submit_status: facts.submit_status,
       patch_applied: grade.patch_applied,
-      test_report_problem: grade.run.report_problem,
+      test_report_problem: trusted
+        ? null
+        : problems.map((p) => `${p.code}: ${p.detail}`).join("; "),
+      integrity: [...new Set(problems.map((p) => p.code))],
       protected_path_edits: grade.protected_paths_touched,
       invalid_tool_calls: facts.invalid_tool_calls,
       turns: facts.turns,
@@ -107,6 +123,11 @@ export function computeReward(
         : null,
     },
     tests: { fail_to_pass: f2p.tests, pass_to_pass: p2p.tests },
+    failures: Object.entries(grade.failures).map(([id, output]) => ({
+      id,
+      outcome: f2p.tests[id] ?? p2p.tests[id] ?? "failed",
+      output,
+    })),
   };
 }
 

@@ -5,9 +5,13 @@
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gradePatch, type GradeResult } from "../reward/grade.ts";
-import { type IsolationInfo, probeIsolation, Runner } from "../sandbox/runner.ts";
+import {
+  type IsolationInfo,
+  probeIsolation,
+  type ResourceLimits,
+  Runner,
+} from "../sandbox/runner.ts";
 import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
@@ -22,10 +26,10 @@ export interface EnvironmentOptions {
   /** Root for workspaces and scoring copies (default {@linkcode DEFAULT_WORK_ROOT}). */
   workRoot?: string;
   isolation?: "auto" | "bwrap" | "none";
-  /** More paths children must not see (e.g. the output folder). */
-  hide?: string[];
   /** The `deno` children use for TypeScript tests (default: this process's own). */
   denoPath?: string;
+  /** Caps for every child (default: the runner's `DEFAULT_LIMITS`). */
+  limits?: Partial<ResourceLimits>;
 }
 
 /**
@@ -39,13 +43,6 @@ export function defaultDenoPath(): string {
   } catch {
     return "deno";
   }
-}
-
-/** Whether a path is on the real disk (not inside a compiled binary's embedded files). */
-function onDisk(path: string): boolean {
-  if (!Deno.build.standalone) return true;
-  const embedded = fileURLToPath(new URL("../..", import.meta.url));
-  return !path.startsWith(embedded);
 }
 
 /** Tasks, snapshots, runner and workspace root for a run. */
@@ -68,17 +65,10 @@ export class Environment {
     const workRoot = resolve(options.workRoot ?? DEFAULT_WORK_ROOT);
     mkdirSync(workRoot, { recursive: true });
     const isolation = await probeIsolation(options.isolation ?? "auto");
-    const home = Deno.env.get("HOME");
-    const hide = [
-      tasksDir,
-      workRoot,
-      ...(options.hide ?? []).map((p) => resolve(p)),
-      ...(home && home !== "/" ? [home] : []),
-    ];
     const runner = new Runner({
       isolation,
-      hide: hide.filter(onDisk),
       denoPath: options.denoPath ?? defaultDenoPath(),
+      limits: options.limits,
     });
     return new Environment(tasksDir, workRoot, runner);
   }

@@ -13,6 +13,9 @@ export const RUN_FORMAT = "patchgym.run.v1";
 /** Policy kinds a run can use. */
 export const POLICIES = ["reference", "openai", "scripted"] as const;
 
+/** Which server API the `openai` policy drives: chat completions, or tokens in and out. */
+export const APIS = ["chat", "tokens"] as const;
+
 /** A resolved policy choice. */
 export const PolicyConfigSchema = z.object({
   kind: z.enum(POLICIES),
@@ -23,6 +26,10 @@ export const PolicyConfigSchema = z.object({
   sampling: z.record(z.string(), z.unknown()),
   /** Added to each sample's index to seed it, when set. */
   seed: z.number().int().nullable(),
+  /** `chat` (default; absent in runs saved before it existed) or `tokens`. */
+  api: z.enum(APIS).optional(),
+  /** Extra request fields, `chat_template_kwargs` among them. */
+  extra_body: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** A resolved policy choice. */

@@ -16,6 +16,7 @@ import {
   type RewardConfig,
 } from "../reward/reward.ts";
 import type { Task } from "../task/spec.ts";
+import { sandboxSummary } from "../sandbox/runner.ts";
 import { buildRecord, type SampleIdentity, type TrajectoryRecord } from "../trajectory/record.ts";
 import type { TrainingViewOptions } from "../trajectory/training_view.ts";
 import { VERSION } from "../version.ts";
@@ -72,6 +73,7 @@ export async function runSample(
       policy: { name: policy.name, model: policy.model, sampling: policy.sampling },
       env_version: VERSION,
       isolation: env.isolation.level,
+      sandbox: sandboxSummary(env.isolation),
       diff,
       reward,
       started_at: startedAt,

@@ -1,125 +1,390 @@
 /**
- * The Python test reporters (unittest and pytest), run as `python3 -c` programs. They write a
- * per-test outcome report signed with HMAC-SHA256. The key and the report path arrive on stdin,
- * not in argv or the environment, and live only in a function's locals; the functions that write
- * the report are bound before any code under test is imported, so patching `json`, `hmac` or
- * `open` from that code changes nothing. After the run they check that the code under test did
- * not replace parts of the test framework (e.g. `TestCase.assertEqual`); if it did, every result
- * counts as an error.
+ * The Python test reporters (unittest and pytest). Code under test shares their process, so the
+ * design assumes it is hostile and layers defenses that do not depend on knowing its trick:
  *
- * Limits, stated honestly: the reporter shares a process with the code under test, so code written
- * specifically against this reporter (walking interpreter frames to find the key) could still
- * forge a report. deno test has no such gap: its report is written by the runtime.
+ * - The reporter is compiled from stdin under its own file name with a private copy of builtins,
+ *   and the framework is imported with the repository off `sys.path`; the repository is appended
+ *   last, so it cannot shadow a standard-library or installed module (`-I`: no cwd, no user site,
+ *   no PYTHON* variables). pytest runs with plugin autoload off and `--import-mode=append`.
+ * - A PEP 578 audit hook, which cannot be removed once added, refuses to code under test: frame
+ *   and `gc` introspection, tracing, ctypes, new code objects, spawning processes, reading
+ *   `/proc/<pid>/mem`, and running code that claims a test file's or the library's file name.
+ *   Code is classified by where it was compiled: pristine test files (trusted), the interpreter's
+ *   own paths (neutral) or anything else (untrusted).
+ * - Framework, reporter and builtin functions and classes are compared by identity against a
+ *   baseline after every test, and everything loaded before the tests at the end; every test's
+ *   function must be compiled from a pristine test file.
+ * - The report is written with functions captured before any repository code ran, signed with
+ *   HMAC-SHA256 (`_hashlib.hmac_digest`); the key and the report path arrive on stdin.
+ *
+ * Any defense that fires adds a problem code to the report and every result counts as an error.
+ * The grader adds canary tests the code under test cannot know on top (see `reward/canary.ts`).
+ * The report: a hex MAC line, then lines `O <outcome> <hex id>`, `F <hex id> <hex text>` (failure
+ * output) and `P <code> <hex detail>`.
  */
 
-const PRELUDE = String.raw`
-def _patchgym(run):
-    import builtins, hashlib, hmac, json, os, sys, types
-    dumps, new_mac, sha256, opener = json.dumps, hmac.new, hashlib.sha256, builtins.open
-    config = json.loads(sys.stdin.readline())
-    sys.stdin.close()
-    key, report = bytes.fromhex(config["key"]), config["report"]
-    sys.path.insert(0, os.getcwd())
-    def snapshot(objects):
-        seen = {}
-        for obj in objects:
-            for name, value in list(vars(obj).items()):
-                seen[(getattr(obj, "__name__", repr(obj)), name)] = (obj, value)
+/** The `python3 -c` program: compiles the reporter read from stdin under its own file name. */
+export const PYTHON_BOOTSTRAP = "import builtins,sys;exec(compile(sys.stdin.read()," +
+  '"<patchgym-reporter>","exec"),{"__name__":"__patchgym__","__builtins__":dict(vars(builtins))})';
+
+/** What the reporter needs to know; it arrives on stdin, never in argv or the environment. */
+export interface ReporterConfig {
+  /** HMAC key, hex. */
+  key: string;
+  /** Where to write the report (outside the repository). */
+  report: string;
+  /** The repository root (absolute). */
+  repo: string;
+  /** Test files or ids to run. */
+  targets: string[];
+  /** Absolute paths of pristine files whose code is trusted (test files, protected files). */
+  trusted: string[];
+}
+
+/** The reporter's full stdin: its configuration as a Python literal, then its source. */
+export function reporterInput(runner: "unittest" | "pytest", config: ReporterConfig): string {
+  // JSON of strings and string arrays is a valid Python literal.
+  return `_CONFIG = ${JSON.stringify(config)}\n${HARNESS}${
+    runner === "unittest" ? UNITTEST : PYTEST
+  }\nraise SystemExit(_patchgym_main(_CONFIG, _prepare_${runner}))\n`;
+}
+
+const HARNESS = String.raw`def _patchgym_main(config, prepare):
+    # Runs before any repository code exists on sys.path. Everything the verdict depends on is
+    # captured here, as objects code under test cannot reach without the introspection the audit
+    # hook below refuses.
+    import builtins, io, os, sys, _hashlib
+    io_open = io.open
+    getframe, hmac_digest = sys._getframe, _hashlib.hmac_digest
+    os_open, os_write, os_close = os.open, os.write, os.close
+    open_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    key, report_path, repo = bytes.fromhex(config["key"]), config["report"], config["repo"]
+    trusted = frozenset(config["trusted"]) | {"<patchgym-reporter>"}
+    system = tuple(p.rstrip("/") + "/" for p in sys.path if p and not p.startswith(repo))
+    helpers = {os.path.dirname(os.__file__) + "/inspect.py": "walk",
+               os.path.dirname(os.__file__) + "/traceback.py": "once"}
+    outcomes, failures, problems, armed, busy = {}, {}, [], [False], [False]
+    order = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
+
+    def problem(code, detail):
+        if len(problems) < 50 and (code, detail) not in problems:
+            problems.append((code, detail))
+
+    def record(tid, outcome, text=None):
+        if order[outcome] >= order[outcomes.get(tid, "passed")]:
+            outcomes[tid] = outcome
+        if text and outcome in ("failed", "error") and tid not in failures:
+            failures[tid] = text[-4000:]
+
+    # Where code comes from: "trusted" (patchgym, the framework, pristine test files),
+    # "neutral" (the standard library and installed packages), or "untrusted" (the repository,
+    # code compiled at run time, anything else).
+    def kind(filename):
+        if filename in trusted:
+            return "trusted"
+        if filename.startswith(system) or filename.startswith("<frozen "):
+            return "neutral"
+        return "untrusted"
+
+    def frame_file(frame):
+        return frame.f_code.co_filename
+
+    def innermost(frame):
+        """The first frame outward that is not neutral, or None."""
+        while frame is not None:
+            k = kind(frame_file(frame))
+            if k != "neutral":
+                return k
+            frame = frame.f_back
+        return None
+
+    def any_untrusted(frame):
+        # Frames outside the reporter's own are the bootstrap's; nothing of the repository's.
+        while frame is not None and frame_file(frame) != "<patchgym-reporter>":
+            if kind(frame_file(frame)) == "untrusted":
+                return True
+            frame = frame.f_back
+        return False
+
+    def direct_untrusted(frame):
+        """Whether untrusted code asked directly, or through a stdlib helper that hands frames back."""
+        mode = helpers.get(frame_file(frame))
+        if mode == "walk":
+            while frame is not None and helpers.get(frame_file(frame)) == "walk":
+                frame = frame.f_back
+        elif mode == "once":
+            frame = frame.f_back
+        return frame is not None and kind(frame_file(frame)) == "untrusted"
+
+    def codes_from(code):
+        yield code
+        for const in code.co_consts:
+            if type(const) is type(code):
+                yield from codes_from(const)
+
+    frame_attrs = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "f_code"})
+    stack_rule = frozenset({"sys._current_frames", "sys._current_exceptions", "sys.settrace",
+                            "sys.setprofile", "gc.get_objects", "gc.get_referrers",
+                            "gc.get_referents", "code.__new__", "os.fork", "os.forkpty",
+                            "os.exec", "os.posix_spawn", "os.spawn", "os.system",
+                            "subprocess.Popen", "pty.spawn"})
+    watched = stack_rule | {"sys._getframe", "object.__getattr__", "object.__setattr__",
+                            "marshal.loads", "marshal.load", "compile", "exec", "open", "import"}
+
+    def denied(event, args, caller):
+        if event in stack_rule:
+            return innermost(caller) != "trusted"
+        if event.startswith("ctypes."):
+            return innermost(caller) != "trusted"
+        if event == "sys._getframe":
+            return direct_untrusted(caller)
+        if event == "object.__getattr__":
+            return args[1] in frame_attrs and direct_untrusted(caller)
+        if event == "object.__setattr__":
+            return args[1] == "__code__" and innermost(caller) != "trusted"
+        if event in ("marshal.loads", "marshal.load"):
+            return kind(frame_file(caller)) == "untrusted"
+        if event == "compile":
+            source, name = args[0], args[1]
+            name = name if type(name) is str else str(name)
+            return kind(name) != "untrusted" and any_untrusted(caller) \
+                and not same_as_file(source, name)
+        if event == "exec":
+            code = args[0]
+            if type(code) is not type(denied.__code__):
+                return False
+            names = {c.co_filename for c in codes_from(code)}
+            if all(kind(n) == "untrusted" for n in names) or not any_untrusted(caller):
+                return False
+            return kind(frame_file(caller)) == "untrusted" or names != {module_file(caller)}
+        if event == "open":
+            path = args[0]
+            return type(path) is str and path.startswith("/proc/") and path.endswith("mem")
+        if event == "import":
+            return args[0] in ("ctypes", "_ctypes") and innermost(caller) != "trusted"
+        return False
+
+    def same_as_file(source, name):
+        """Whether compiled source is the file it claims to be (importlib compiling a module)."""
+        try:
+            with io_open(name, "rb") as f:
+                data = f.read()
+        except (OSError, ValueError):
+            return False
+        return data == (source.encode() if type(source) is str else source)
+
+    def module_file(caller):
+        """The file of the module an import hook is executing (importlib's or pytest's), or None."""
+        scope = caller.f_locals
+        module = scope.get("module")
+        if type(module) is type(os):
+            return getattr(module, "__file__", None)
+        args = scope.get("args") or ()
+        namespace = args[1] if type(args) is tuple and len(args) > 1 and type(args[1]) is dict else {}
+        return namespace.get("__file__")
+
+    def hook(event, args):
+        if not armed[0] or busy[0] or (event not in watched and not event.startswith("ctypes.")):
+            return
+        busy[0] = True
+        try:
+            caller = getframe(1)
+            refuse = denied(event, args, caller)
+        finally:
+            busy[0] = False
+        if refuse:
+            problem("forbidden_operation", event)
+            raise PermissionError(f"patchgym: {event} is not allowed in code under test while tests are graded")
+
+    sys.addaudithook(hook)
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    watch_modules, execute = prepare(record, problem)
+
+    # Framework, reporter and builtins: checked after every test. Everything loaded so far:
+    # checked once at the end. Only callables, classes and modules: data changes legitimately.
+    def entries(modules):
+        seen = []
+        for module in modules:
+            for name, value in list(vars(module).items()):
+                if callable(value) or type(value) is type(sys):
+                    seen.append((module.__name__, vars(module), name, value))
+                if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
+                    for attr, member in list(vars(value).items()):
+                        if callable(member) or isinstance(member, (staticmethod, classmethod, property)):
+                            seen.append((module.__name__ + "." + value.__name__, vars(value), attr, member))
         return seen
-    watched = {}
-    def watch(*objects):
-        watched.update(snapshot(objects))
-    outcomes, code = run(config["targets"], watch)
-    tampered = sorted(f"{owner}.{name}" for (owner, name), (obj, value) in watched.items()
-                      if vars(obj).get(name, watched) is not value)
-    if tampered:
-        print("patchgym: the code under test replaced parts of the test framework ("
-              + ", ".join(tampered[:5]) + "); every result counts as an error", file=sys.stderr)
-        outcomes = {tid: "error" for tid in outcomes}
+
+    focused = []
+
+    def baseline():
+        focused[:] = entries([builtins, *watch_modules])
+
+    everything = entries([m for m in list(sys.modules.values())
+                          if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
+    stdlib_names = set(sys.stdlib_module_names) | {n.partition(".")[0] for n in sys.modules}
+    for entry in sys.path:
+        try:
+            stdlib_names.update(n.partition(".")[0] for n in os.listdir(entry))
+        except OSError:
+            pass
+
+    def intact(snapshot):
+        changed = [f"{owner}.{name}" for owner, space, name, value in snapshot
+                   if space.get(name, intact) is not value]
+        if changed:
+            problem("framework_tampered", ", ".join(changed[:5]))
+        return not changed
+
+    def trusted_code(fn, label):
+        seen = 0
+        while hasattr(fn, "__wrapped__") and seen < 10:
+            fn, seen = fn.__wrapped__, seen + 1
+        fn = getattr(fn, "__func__", fn)
+        code = getattr(fn, "__code__", None)
+        if code is None or kind(code.co_filename) == "untrusted":
+            problem("test_identity", f"{label} does not run code from a test file")
+            return False
+        return True
+
+    sys.path.append(repo)
+    armed[0] = True
+    code = execute(config["targets"], baseline, lambda: intact(focused), trusted_code)
+    armed[0] = False
+
+    intact(everything)
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None) or ""
+        if path.startswith(repo + "/") and name.partition(".")[0] in stdlib_names:
+            problem("shadowed_module", name)
+    if problems:
+        print("patchgym: the test run was tampered with (" + "; ".join(
+            f"{c}: {d}" for c, d in problems[:5]) + "); every result counts as an error",
+            file=sys.stderr)
         code = 1
-    payload = dumps({"outcomes": outcomes, "tampered": tampered}, sort_keys=True)
-    with opener(report, "w") as f:
-        f.write(dumps({"payload": payload, "mac": new_mac(key, payload.encode(), sha256).hexdigest()}))
+    lines = [f"O {o} {t.encode().hex()}" for t, o in outcomes.items()]
+    lines += [f"F {t.encode().hex()} {x.encode('utf-8', 'replace').hex()}" for t, x in failures.items()]
+    lines += [f"P {c} {d.encode('utf-8', 'replace').hex()}" for c, d in problems]
+    payload = "\n".join(lines).encode()
+    fd = os_open(report_path, open_flags, 0o600)
+    try:
+        os_write(fd, hmac_digest(key, payload, "sha256").hex().encode() + b"\n" + payload)
+    finally:
+        os_close(fd)
     return code
 `;
 
-/** unittest: targets are `path.py` or `path.py::Class::test`; ids are unittest's dotted ids. */
-export const UNITTEST_REPORTER = PRELUDE + String.raw`
-def _run_unittest(targets, watch):
-    import sys, unittest, unittest.case, unittest.loader, unittest.result, unittest.runner, unittest.suite
-    watch(unittest.case, unittest.result, unittest.runner, unittest.loader, unittest.suite,
-          unittest.TestCase, unittest.TestResult, unittest.TextTestResult, unittest.TestSuite,
-          unittest.TestLoader, unittest.TextTestRunner)
-    outcomes = {}
-    order = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
-    def record(test, outcome):
-        tid = test.id() if hasattr(test, "id") else str(test)
-        if order[outcome] >= order[outcomes.get(tid, "passed")]:
-            outcomes[tid] = outcome
-    base = unittest.TextTestResult
-    class Result(base):
-        def addSuccess(self, test):
-            base.addSuccess(self, test); record(test, "passed")
-        def addFailure(self, test, err):
-            base.addFailure(self, test, err); record(test, "failed")
-        def addError(self, test, err):
-            base.addError(self, test, err); record(test, "error")
-        def addSkip(self, test, reason):
-            base.addSkip(self, test, reason); record(test, "skipped")
-        def addExpectedFailure(self, test, err):
-            base.addExpectedFailure(self, test, err); record(test, "passed")
-        def addUnexpectedSuccess(self, test):
-            base.addUnexpectedSuccess(self, test); record(test, "failed")
-        def addSubTest(self, test, subtest, err):
-            base.addSubTest(self, test, subtest, err)
-            if err is not None:
-                record(test, "failed" if issubclass(err[0], test.failureException) else "error")
-    suite, loader, load_failed = unittest.TestSuite(), unittest.TestLoader(), False
-    for target in targets:
-        path, _, rest = target.partition("::")
-        name = path[:-3].replace("/", ".") + ("." + rest.replace("::", ".") if rest else "")
-        try:
-            suite.addTests(loader.loadTestsFromName(name))
-        except Exception as exc:
-            print(f"Cannot load {target}: {type(exc).__name__}: {exc}", file=sys.stderr)
-            outcomes[target] = "error"
-            load_failed = True
-    for error in loader.errors:
-        print(error, file=sys.stderr)
-    result = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=Result).run(suite)
-    return outcomes, 0 if result.wasSuccessful() and not loader.errors and not load_failed else 1
-import sys
-sys.exit(_patchgym(_run_unittest))
+const UNITTEST = String.raw`
+def _prepare_unittest(record, problem):
+    import sys, unittest, unittest.case, unittest.loader, unittest.result, unittest.runner
+    import unittest.suite, unittest.util, difflib, pprint, traceback
+
+    def execute(targets, baseline, intact, trusted_code):
+        base = unittest.TextTestResult
+
+        class Result(base):
+            def startTest(self, test):
+                method = getattr(test, "_testMethodName", None)
+                if method is not None:
+                    trusted_code(getattr(type(test), method, None), test.id())
+                base.startTest(self, test)
+
+            def stopTest(self, test):
+                base.stopTest(self, test)
+                intact()
+
+            def addSuccess(self, test):
+                base.addSuccess(self, test); record(test.id(), "passed")
+
+            def addFailure(self, test, err):
+                base.addFailure(self, test, err); record(test.id(), "failed", self.failures[-1][1])
+
+            def addError(self, test, err):
+                base.addError(self, test, err)
+                record(getattr(test, "id", lambda: str(test))(), "error", self.errors[-1][1])
+
+            def addSkip(self, test, reason):
+                base.addSkip(self, test, reason); record(test.id(), "skipped")
+
+            def addExpectedFailure(self, test, err):
+                base.addExpectedFailure(self, test, err); record(test.id(), "passed")
+
+            def addUnexpectedSuccess(self, test):
+                base.addUnexpectedSuccess(self, test); record(test.id(), "failed")
+
+            def addSubTest(self, test, subtest, err):
+                base.addSubTest(self, test, subtest, err)
+                if err is not None:
+                    failed = issubclass(err[0], test.failureException)
+                    record(test.id(), "failed" if failed else "error", self._exc_info_to_string(err, test))
+
+        baseline()
+        suite, loader, load_failed = unittest.TestSuite(), unittest.TestLoader(), False
+        for target in targets:
+            path, _, rest = target.partition("::")
+            name = path[:-3].replace("/", ".") + ("." + rest.replace("::", ".") if rest else "")
+            try:
+                suite.addTests(loader.loadTestsFromName(name))
+            except Exception as exc:
+                print(f"Cannot load {target}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                record(target, "error", f"{type(exc).__name__}: {exc}")
+                load_failed = True
+        for error in loader.errors:
+            print(error, file=sys.stderr)
+        intact()
+        runner = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=Result)
+        result = runner.run(suite)
+        ok = result.wasSuccessful() and not loader.errors and not load_failed
+        return 0 if ok else 1
+
+    modules = [unittest.case, unittest.result, unittest.runner, unittest.loader, unittest.suite,
+               unittest.util, unittest, traceback, difflib, pprint]
+    return modules, execute
 `;
 
-/** pytest: outcomes from its report hooks; ids are pytest node ids (`file::Class::test`). */
-export const PYTEST_REPORTER = PRELUDE + String.raw`
-def _run_pytest(targets, watch):
-    import pytest, _pytest.main, _pytest.outcomes, _pytest.python, _pytest.reports, _pytest.runner
-    watch(_pytest.main, _pytest.outcomes, _pytest.python, _pytest.reports, _pytest.runner,
-          _pytest.reports.TestReport, _pytest.runner.CallInfo)
-    outcomes = {}
-    order = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
-    def record(tid, outcome):
-        if order[outcome] >= order[outcomes.get(tid, "passed")]:
-            outcomes[tid] = outcome
-    class Recorder:
-        def pytest_collectreport(self, report):
-            if report.failed:
-                record(report.nodeid or "(collection)", "error")
-        def pytest_runtest_logreport(self, report):
-            xfail = hasattr(report, "wasxfail")
-            if report.when == "call":
-                if xfail:
-                    record(report.nodeid, "passed" if report.skipped else "failed")
-                else:
-                    record(report.nodeid, report.outcome)
-            elif report.failed:
-                record(report.nodeid, "error")
-            elif report.skipped:
-                record(report.nodeid, "skipped")
-    code = pytest.main(["-q", "-p", "no:cacheprovider", *targets], plugins=[Recorder()])
-    return outcomes, int(code)
-import sys
-sys.exit(_patchgym(_run_pytest))
+const PYTEST = String.raw`
+def _prepare_pytest(record, problem):
+    import sys, pytest, pluggy, _pytest
+    import _pytest.assertion.rewrite, _pytest.assertion.util, _pytest.config, _pytest.fixtures
+    import _pytest.main, _pytest.nodes, _pytest.outcomes, _pytest.python, _pytest.reports
+    import _pytest.runner, _pytest.skipping, _pytest.unittest, _pytest._code.code
+
+    def execute(targets, baseline, intact, trusted_code):
+        class Recorder:
+            def pytest_collectreport(self, report):
+                if report.failed:
+                    record(report.nodeid or "(collection)", "error", report.longreprtext)
+
+            @pytest.hookimpl(trylast=True)
+            def pytest_configure(self, config):
+                baseline()
+
+            def pytest_collection_finish(self, session):
+                intact()
+
+            def pytest_runtest_setup(self, item):
+                fn = getattr(item, "function", None) or getattr(item, "obj", None)
+                trusted_code(fn, item.nodeid)
+
+            def pytest_runtest_logreport(self, report):
+                xfail = hasattr(report, "wasxfail")
+                if report.when == "call":
+                    if xfail:
+                        record(report.nodeid, "passed" if report.skipped else "failed")
+                    else:
+                        record(report.nodeid, report.outcome, report.longreprtext)
+                elif report.failed:
+                    record(report.nodeid, "error", report.longreprtext)
+                elif report.skipped:
+                    record(report.nodeid, "skipped")
+                if report.when == "teardown":
+                    intact()
+
+        args = ["-q", "-p", "no:cacheprovider", "--import-mode=append", *targets]
+        return int(pytest.main(args, plugins=[Recorder()]))
+
+    modules = [pytest, pluggy, _pytest.assertion.rewrite, _pytest.assertion.util, _pytest.config,
+               _pytest.fixtures, _pytest.main, _pytest.nodes, _pytest.outcomes, _pytest.python,
+               _pytest.reports, _pytest.runner, _pytest.skipping, _pytest.unittest,
+               _pytest._code.code]
+    return modules, execute
 `;

@@ -1,14 +1,28 @@
 /**
  * The sandboxed runner: the only way patchgym starts a process that the agent's code can
  * influence. argv only (no shell), allowlisted programs, scrubbed environment, stdin closed,
- * a wall-clock timeout that kills the whole process group, output capped while reading (head and
- * tail kept), rlimits through `prlimit`, and a bubblewrap jail when available.
+ * a wall-clock timeout that kills the whole sandbox, output capped while reading (head and tail
+ * kept), rlimits through `prlimit`, per-sandbox pids and memory caps through cgroups, and a
+ * bubblewrap jail (a mount allowlist, a non-root uid in its own user namespace) when available.
+ *
+ * Every child starts as a small launcher (`sh`, see `_launch.ts`) that joins the sandbox's cgroups
+ * and then execs `setsid` (own session, no jail) or `bwrap` (own PID namespace), so no child needs
+ * Deno's `detached: true`, which forks the whole orchestrator for every spawn.
  */
 import { dirname } from "node:path";
 import { SandboxError } from "../errors.ts";
+import { jailLaunchScript, LAUNCH_SCRIPT, runSh } from "./_launch.ts";
+import { type CapsHit, type CgroupSupport, probeCgroups, sandboxCgroup } from "./cgroup.ts";
+import {
+  findProgram,
+  mountArgs,
+  type MountPlan,
+  planMounts,
+  pythonLibraryPaths,
+} from "./mounts.ts";
 import { CHILD_PATH, isAllowedProgram } from "./programs.ts";
 
-/** How strongly children are isolated: `bwrap` (namespaces, read-only root) or `process` only. */
+/** How strongly children are isolated: `bwrap` (namespaces, mount allowlist) or `process` only. */
 export type IsolationLevel = "bwrap" | "process";
 
 /** What the runner can do on this machine, found once by {@linkcode probeIsolation}. */
@@ -18,6 +32,46 @@ export interface IsolationInfo {
   rlimits: boolean;
   /** Why bwrap is not used, when it is not. */
   reason?: string;
+  /** Where per-sandbox cgroups (pids and memory caps) are made; null when not possible here. */
+  cgroup: CgroupSupport | null;
+  /** Why there are no per-sandbox cgroups, when there are none. */
+  cgroupReason?: string;
+  /** The jail's runtime mounts (bwrap only). */
+  mounts: MountPlan | null;
+  /** Whether `setsid` gives unjailed children their own session (else `detached: true`). */
+  setsid: boolean;
+  /** Whether patchgym runs as root (then `RLIMIT_NPROC` does not apply to its children). */
+  hostRoot: boolean;
+}
+
+/** What holds for children, in words a trajectory or `doctor` can carry. */
+export interface SandboxSummary {
+  level: IsolationLevel;
+  /** `allowlist`: only the runtime and the workspace are mounted; `host`: the host as is. */
+  filesystem: "allowlist" | "host";
+  /** `unprivileged`: a non-root uid without capabilities; `host_user`: the user patchgym runs as. */
+  uid: "unprivileged" | "host_user";
+  /** `cgroup`: per sandbox; `rlimit`: per user, not enforced for root; `none`. */
+  process_cap: "cgroup" | "rlimit" | "none";
+  /** `cgroup`: per sandbox; `rlimit`: address space per process; `none`. */
+  memory_cap: "cgroup" | "rlimit" | "none";
+  /** `sandbox`: the whole sandbox dies (PID namespace or cgroup); `process_group`: its group. */
+  kill: "sandbox" | "process_group";
+  network: "none" | "host";
+}
+
+/** Summarize what holds for children under `info`. */
+export function sandboxSummary(info: IsolationInfo): SandboxSummary {
+  const jailed = info.level === "bwrap";
+  return {
+    level: info.level,
+    filesystem: jailed ? "allowlist" : "host",
+    uid: jailed ? "unprivileged" : "host_user",
+    process_cap: info.cgroup ? "cgroup" : info.rlimits && !info.hostRoot ? "rlimit" : "none",
+    memory_cap: info.cgroup?.memory ? "cgroup" : info.rlimits ? "rlimit" : "none",
+    kill: jailed || info.cgroup ? "sandbox" : "process_group",
+    network: jailed ? "none" : "host",
+  };
 }
 
 /** Resource limits for every child. */
@@ -30,8 +84,12 @@ export interface ResourceLimits {
   fileSizeBytes: number;
   /** Open file descriptors. */
   openFiles: number;
-  /** Processes for the user (not enforced for root). */
+  /** Processes (and threads) per sandbox with cgroups; per user otherwise (not for root). */
   processes: number;
+  /** Memory per sandbox (cgroup), bytes; includes the jail's `/tmp`. */
+  memoryBytes: number;
+  /** Size of the jail's private `/tmp`, bytes. */
+  tmpBytes: number;
 }
 
 /** Default limits: generous for tests, tight enough to stop fork bombs and disk floods. */
@@ -40,14 +98,14 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   addressSpaceBytes: 4 * 1024 ** 3,
   fileSizeBytes: 64 * 1024 ** 2,
   openFiles: 1024,
-  processes: 512,
+  processes: 256,
+  memoryBytes: 1024 ** 3,
+  tmpBytes: 256 * 1024 ** 2,
 };
 
 /** Configuration of a {@linkcode Runner}. */
 export interface RunnerOptions {
   isolation: IsolationInfo;
-  /** Paths children must not see under bwrap (task data, other workspaces, outputs, HOME). */
-  hide?: string[];
   /** The `deno` executable children use for TypeScript tests. */
   denoPath?: string;
   limits?: Partial<ResourceLimits>;
@@ -88,27 +146,54 @@ export interface RunResult {
   /** Total bytes the child wrote to stdout and stderr. */
   outputBytes: number;
   durationMs: number;
+  /** Per-sandbox caps the child ran into (noted at the end of `stderr` too). */
+  capsHit: CapsHit;
 }
 
 const DEFAULT_OUTPUT_BYTES = 32 * 1024;
-/** bwrap: a read-only view of the host with fresh /dev, /proc and a private /tmp. */
-const JAIL_ROOT = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-/** bwrap: own namespaces (no network), killed with its parent, no terminal to inject into. */
-const JAIL_NAMESPACES = ["--unshare-all", "--die-with-parent", "--new-session"];
+/** The uid and gid children have inside the jail (their own user namespace). */
+export const JAIL_UID = 1000;
+const JAIL_PASSWD = `root:x:0:0:root:/root:/usr/sbin/nologin
+sandbox:x:${JAIL_UID}:${JAIL_UID}:patchgym sandbox:/tmp:/usr/sbin/nologin
+nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
+`;
+const JAIL_GROUP = `root:x:0:
+sandbox:x:${JAIL_UID}:
+nogroup:x:65534:
+`;
+const JAIL_LAUNCH_SCRIPT = jailLaunchScript(JAIL_PASSWD, JAIL_GROUP);
+/**
+ * bwrap: own namespaces (no network), a non-root uid that cannot make further user namespaces, no
+ * capabilities, killed with its parent, no terminal to inject into.
+ */
+const JAIL_NAMESPACES = [
+  "--unshare-all",
+  "--unshare-user",
+  "--disable-userns",
+  "--uid",
+  String(JAIL_UID),
+  "--gid",
+  String(JAIL_UID),
+  "--die-with-parent",
+  "--new-session",
+];
 /** How long to wait for pipes to drain after the child is gone. */
 const DRAIN_GRACE_MS = 500;
+/** Exit status of the launcher when it cannot set up the sandbox. */
+const LAUNCH_FAILED = 125;
 
 /** Runs children under the isolation found on this machine. */
 export class Runner {
   readonly isolation: IsolationInfo;
-  readonly #hide: string[];
+  /** The `deno` executable children get (bound alone into the jail for `deno` runs). */
+  readonly denoPath: string;
   readonly #denoPath: string;
   readonly #limits: ResourceLimits;
 
   constructor(options: RunnerOptions) {
     this.isolation = options.isolation;
-    this.#hide = options.hide ?? [];
     this.#denoPath = options.denoPath ?? Deno.execPath();
+    this.denoPath = this.#denoPath;
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
   }
 
@@ -119,7 +204,15 @@ export class Runner {
       throw new SandboxError(`Cannot run "${program}": not an allowlisted program`);
     }
     const started = performance.now();
-    const argv = this.#wrap(request);
+    const cgroup = this.isolation.cgroup
+      ? sandboxCgroup(this.isolation.cgroup, {
+        processes: this.#limits.processes,
+        memoryBytes: this.#limits.memoryBytes,
+      })
+      : null;
+    const jailed = this.isolation.level === "bwrap";
+    const script = jailed ? JAIL_LAUNCH_SCRIPT : LAUNCH_SCRIPT;
+    const argv = ["sh", "-c", script, "sh", ...(cgroup?.steps ?? []), "--", ...this.#wrap(request)];
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(argv[0], {
@@ -130,10 +223,10 @@ export class Runner {
         stdin: request.stdin ? "piped" : "null",
         stdout: "piped",
         stderr: "piped",
-        detached: true,
+        detached: !jailed && !this.isolation.setsid,
       }).spawn();
     } catch (error) {
-      throw new SandboxError(`Cannot start "${argv[0]}" for "${program}": ${String(error)}`, {
+      throw new SandboxError(`Cannot start the launcher for "${program}": ${String(error)}`, {
         cause: error,
       });
     }
@@ -150,26 +243,49 @@ export class Runner {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killSandbox(child.pid);
     }, request.timeoutMs);
     const status = await child.status;
     clearTimeout(timer);
-    // Anything the child left behind in its group dies with it.
-    killGroup(child.pid);
+    // Anything the child left behind dies with it: its group, then all of its cgroup.
+    killSandbox(child.pid);
+    const capsHit = cgroup ? await cgroup.sweep() : { processes: false, memory: false };
     await Promise.race([reading, delay(DRAIN_GRACE_MS)]);
     await Promise.all([stdout.cancel(), stderr.cancel()]);
     await reading;
+    const errText = stderr.text();
+    if (status.code === LAUNCH_FAILED && errText.startsWith("patchgym: cannot set up")) {
+      throw new SandboxError(`Cannot start "${program}" in its sandbox: ${errText.trim()}`);
+    }
     return {
       argv: request.argv,
       exitCode: status.code,
       signal: status.signal ?? null,
       timedOut,
       stdout: stdout.text(),
-      stderr: stderr.text(),
+      stderr: errText + this.#capsNote(capsHit),
       truncated: stdout.truncated || stderr.truncated,
       outputBytes: stdout.total + stderr.total,
       durationMs: performance.now() - started,
+      capsHit,
     };
+  }
+
+  #capsNote(hit: CapsHit): string {
+    const notes = [];
+    if (hit.processes) {
+      notes.push(
+        `[sandbox: the process cap of ${this.#limits.processes} was reached; forks were refused]`,
+      );
+    }
+    if (hit.memory) {
+      notes.push(
+        `[sandbox: the memory cap of ${
+          Math.round(this.#limits.memoryBytes / 1024 ** 2)
+        } MiB was reached; a process was killed]`,
+      );
+    }
+    return notes.map((n) => `\n${n}`).join("");
   }
 
   #program(name: string): string {
@@ -195,24 +311,22 @@ export class Runner {
     };
   }
 
+  /** What the launcher execs: `[setsid] [prlimit ...] [bwrap ...] program args`. */
   #wrap(request: RunRequest): string[] {
     const [program, ...args] = request.argv;
     const command = [this.#program(program), ...args];
-    const limited = this.isolation.rlimits
-      ? [...this.#prlimit(program, request), ...command]
-      : command;
-    if (this.isolation.level !== "bwrap") return limited;
-    const jail = ["bwrap", ...JAIL_ROOT];
-    for (const path of this.#hide) jail.push("--tmpfs", path);
-    // The deno executable may live under a hidden folder (e.g. an npm cache in HOME).
-    if (program === "deno" && this.#denoPath.includes("/")) {
-      jail.push("--ro-bind", this.#denoPath, this.#denoPath);
+    const rlimits = this.isolation.rlimits ? this.#prlimit(program, request) : [];
+    if (this.isolation.level !== "bwrap") {
+      return [...(this.isolation.setsid ? ["setsid"] : []), ...rlimits, ...command];
     }
-    jail.push("--bind", request.cwd, request.cwd);
-    for (const path of request.writable ?? []) jail.push("--bind", path, path);
-    for (const path of request.readOnly ?? []) jail.push("--ro-bind", path, path);
-    jail.push(...JAIL_NAMESPACES, "--chdir", request.cwd, "--");
-    return [...jail, ...limited];
+    const jail = jailArgs(this.isolation.mounts!, this.#limits, {
+      cwd: request.cwd,
+      writable: request.writable ?? [],
+      readOnly: request.readOnly ?? [],
+      // The deno executable may live anywhere (e.g. an npm cache in HOME): bind just that file.
+      files: program === "deno" && this.#denoPath.includes("/") ? [this.#denoPath] : [],
+    });
+    return [...rlimits, ...jail, ...command];
   }
 
   #prlimit(program: string, request: RunRequest): string[] {
@@ -230,49 +344,95 @@ export class Runner {
   }
 }
 
+/** Where a jailed child works: the workspace, extra binds, single files to show. */
+interface JailPlaces {
+  cwd?: string;
+  writable: string[];
+  readOnly: string[];
+  files: string[];
+}
+
+/** The bwrap command line up to and including `--`, for `plan` and one run's places. */
+function jailArgs(plan: MountPlan, limits: ResourceLimits, places: JailPlaces): string[] {
+  const args = ["bwrap", ...JAIL_NAMESPACES, ...mountArgs(plan)];
+  for (const file of places.files) args.push("--ro-bind", file, file);
+  args.push(
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--size",
+    String(limits.tmpBytes),
+    "--tmpfs",
+    "/tmp",
+  );
+  args.push("--file", "3", "/etc/passwd", "--file", "4", "/etc/group");
+  if (places.cwd) args.push("--bind", places.cwd, places.cwd);
+  for (const path of places.writable) args.push("--bind", path, path);
+  for (const path of places.readOnly) args.push("--ro-bind", path, path);
+  // The root itself (a tmpfs holding the mount points) is read-only too.
+  args.push("--remount-ro", "/", "--chdir", places.cwd ?? "/", "--");
+  return args;
+}
+
 /**
- * Find out once what isolation this machine allows: bwrap when it can start a jail, rlimits when
- * `prlimit` runs. `wanted: "none"` skips the bwrap probe.
+ * Find out once what isolation this machine allows: bwrap when it can start a jail with the mount
+ * allowlist, rlimits when `prlimit` runs, per-sandbox cgroups when they can be made.
+ * `wanted: "none"` skips the bwrap probe.
  */
 export async function probeIsolation(
   wanted: "auto" | "bwrap" | "none" = "auto",
 ): Promise<IsolationInfo> {
-  const rlimits = await succeeds("prlimit", ["--nofile=64", "--", "true"]);
+  const [prlimit, cgroups, uid] = await Promise.all([
+    runSh("exec prlimit --nofile=64 -- true"),
+    probeCgroups(),
+    // Deno.uid() needs --allow-sys; the shell reads it from /proc instead.
+    runSh('while read -r k v rest; do [ "$k" = Uid: ] && echo "$v"; done < /proc/self/status'),
+  ]);
+  const base = {
+    rlimits: prlimit.success,
+    cgroup: cgroups.support,
+    ...(cgroups.reason ? { cgroupReason: cgroups.reason } : {}),
+    setsid: findProgram("setsid") !== null,
+    hostRoot: uid.stdout.trim() === "0",
+  };
   if (wanted === "none") {
-    return { level: "process", rlimits, reason: 'isolation "none" was requested' };
+    return { level: "process", ...base, mounts: null, reason: 'isolation "none" was requested' };
   }
-  const bwrapOk = await succeeds("bwrap", [...JAIL_ROOT, ...JAIL_NAMESPACES, "--", "true"]);
-  if (bwrapOk) return { level: "bwrap", rlimits };
+  const mounts = planMounts(await pythonPaths());
+  const probe = await runSh(JAIL_LAUNCH_SCRIPT, [
+    "--",
+    ...jailArgs(mounts, DEFAULT_LIMITS, { writable: [], readOnly: [], files: [] }),
+    "true",
+  ]);
+  if (probe.success) return { level: "bwrap", ...base, mounts };
   const reason = "bwrap is not installed or cannot create namespaces here";
   if (wanted === "bwrap") {
     throw new SandboxError(
       `Cannot use bwrap isolation: ${reason}; install bubblewrap or pass --isolation auto`,
     );
   }
-  return { level: "process", rlimits, reason };
+  return { level: "process", ...base, mounts: null, reason };
 }
 
-async function succeeds(program: string, args: string[]): Promise<boolean> {
-  try {
-    const { success } = await new Deno.Command(program, {
-      args,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-      clearEnv: true,
-      env: { PATH: CHILD_PATH },
-    }).output();
-    return success;
-  } catch {
-    return false;
-  }
+/** The library folders of the `python3` children get (none when there is no python3). */
+async function pythonPaths(): Promise<string[]> {
+  const out = await runSh('exec python3 -I -c "$1"', [
+    "import json, sys; print(json.dumps([sys.base_prefix, sys.path]))",
+  ]);
+  if (!out.success) return [];
+  const [prefix, path] = JSON.parse(out.stdout) as [string, string[]];
+  return pythonLibraryPaths(path, prefix);
 }
 
-function killGroup(pid: number): void {
-  try {
-    Deno.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is already gone.
+/** Kill a sandbox's first process and its process group (when it leads one). */
+function killSandbox(pid: number): void {
+  for (const target of [pid, -pid]) {
+    try {
+      Deno.kill(target, "SIGKILL");
+    } catch {
+      // Already gone, or not a group leader (a jailed child's bwrap is not).
+    }
   }
 }
 

@@ -4,11 +4,46 @@
  * small JSON results writer for `unittest`. Text the code under test prints is never parsed.
  */
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
-import { PYTEST_REPORTER, UNITTEST_REPORTER } from "./_python_reporter.ts";
+import { denoPreload, IDENTITY_MARKER } from "./_deno_preload.ts";
+import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
 import type { Runner, RunResult } from "./runner.ts";
+
+/**
+ * Why a test run's results cannot be trusted: the closed set of codes a report or the grader
+ * gives. `report_unverifiable`: the report's signature does not verify; `framework_tampered`: the
+ * code under test replaced part of the test framework, the reporter or builtins;
+ * `forbidden_operation`: it tried introspection, native code, new code objects or processes that
+ * the reporter refuses; `test_identity`: a test ran code that does not come from a pristine test
+ * file, or was registered from elsewhere; `shadowed_module`: a repository module stood in for a
+ * standard-library or installed one; `canary_mismatch`: canary tests the grader added did not
+ * come out as they must.
+ */
+export type IntegrityCode =
+  | "report_unverifiable"
+  | "framework_tampered"
+  | "forbidden_operation"
+  | "test_identity"
+  | "shadowed_module"
+  | "canary_mismatch";
+
+/** Every {@linkcode IntegrityCode}, for validation and summaries. */
+export const INTEGRITY_CODES: readonly IntegrityCode[] = [
+  "report_unverifiable",
+  "framework_tampered",
+  "forbidden_operation",
+  "test_identity",
+  "shadowed_module",
+  "canary_mismatch",
+];
+
+/** One reason not to trust a run, with a short detail for people. */
+export interface IntegrityProblem {
+  code: IntegrityCode;
+  detail: string;
+}
 
 /** What to run. */
 export interface TestRunRequest {
@@ -25,6 +60,11 @@ export interface TestRunRequest {
   maxOutputBytes?: number;
   /** Files relative to `dir` the tests may not change while they run (besides the test files). */
   readOnly?: string[];
+  /**
+   * Pristine files relative to `dir` whose code counts as test code (besides the test files),
+   * e.g. files under protected paths restored by the grader.
+   */
+  trusted?: string[];
 }
 
 /** Outcome of a test run. */
@@ -35,8 +75,10 @@ export interface TestRun {
   counts: { passed: number; failed: number; skipped: number };
   /** Whether the runner wrote a report at all (no report: it crashed, timed out or was killed). */
   reportFound: boolean;
-  /** Why the report cannot be trusted fully (forged signature, tampering), or null. */
-  reportProblem: string | null;
+  /** Why the report cannot be trusted (forged signature, tampering); empty when it can. */
+  problems: IntegrityProblem[];
+  /** Failure output of failed or errored tests by id (bounded), from the report. */
+  failures: Map<string, string>;
   /** The command as a person would type it (for the model's benefit). */
   display: string;
 }
@@ -62,9 +104,11 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
   try {
     const reportPath = `${reportDir}/report`;
     const targets = request.selector ? [request.selector] : request.files;
+    const trusted = [...new Set([...request.files, ...(request.trusted ?? [])])]
+      .map((f) => join(request.dir, f));
     const python = request.runner !== "deno_test";
-    if (!python) await Deno.writeTextFile(`${reportDir}/preload.js`, DENO_PRELOAD);
-    const key = python ? randomHex(32) : "";
+    const key = randomHex(32);
+    if (!python) await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key));
     const result = await sandbox.run({
       argv: commandFor(request.runner, request.dir, targets, reportPath),
       cwd: request.dir,
@@ -75,9 +119,17 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
         .map((f) => `${request.dir}/${f}`)
         .filter((p) => existsSync(p)),
       maxOutputBytes: request.maxOutputBytes,
-      ...(python
-        ? { stdin: encoder.encode(`${JSON.stringify({ key, report: reportPath, targets })}\n`) }
-        : {}),
+      ...(request.runner === "deno_test" ? {} : {
+        stdin: encoder.encode(
+          reporterInput(request.runner, {
+            key,
+            report: reportPath,
+            repo: request.dir,
+            targets,
+            trusted,
+          }),
+        ),
+      }),
     });
     let report: string | null = null;
     try {
@@ -85,41 +137,38 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
     } catch {
       report = null;
     }
-    let reportProblem: string | null = null;
-    let tests = new Map<string, TestOutcome>();
-    if (report !== null) {
-      if (python) {
-        const verified = await verifySigned(report, key);
-        if (verified === null) {
-          reportProblem = "the test report is not signed by patchgym's reporter";
-        } else {
-          tests = pythonOutcomes(verified.outcomes, request.files);
-          if (verified.tampered.length > 0) {
-            reportProblem = `the code under test replaced parts of the test framework: ${
-              verified.tampered.slice(0, 5).join(", ")
-            }`;
-          }
-        }
-      } else {
-        tests = denoOutcomes(report);
-      }
+    const read = report === null
+      ? { tests: new Map<string, TestOutcome>(), failures: new Map<string, string>(), problems: [] }
+      : python
+      ? await readPythonReport(report, key, request.files)
+      : readDenoReport(report);
+    // deno test prints what tests write to stderr among its own output, on either stream.
+    const output = `${result.stdout}\n${result.stderr}`;
+    if (!python && output.includes(`${IDENTITY_MARKER}${key}`)) {
+      read.problems.push({
+        code: "test_identity",
+        detail: "a test was registered from code under test, not from a test file",
+      });
     }
     if (request.selector) {
       // deno test lists tests its --filter left out as skipped; they were not selected, so drop them.
-      for (const id of [...tests.keys()]) if (!selects(request.selector, id)) tests.delete(id);
+      for (const id of [...read.tests.keys()]) {
+        if (!selects(request.selector, id)) read.tests.delete(id);
+      }
     }
     const counts = { passed: 0, failed: 0, skipped: 0 };
-    for (const outcome of tests.values()) {
+    for (const outcome of read.tests.values()) {
       if (outcome === "passed") counts.passed++;
       else if (outcome === "skipped") counts.skipped++;
       else counts.failed++;
     }
     return {
       result,
-      tests,
+      tests: read.tests,
       counts,
-      reportFound: report !== null && !reportProblem?.includes("not signed"),
-      reportProblem,
+      reportFound: report !== null && !read.problems.some((p) => p.code === "report_unverifiable"),
+      problems: read.problems,
+      failures: read.failures,
       display: testCommandLine(request.runner, targets),
     };
   } finally {
@@ -127,12 +176,18 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
   }
 }
 
+/** What a report says: outcomes, failure output and integrity problems. */
+interface ReportContent {
+  tests: Map<string, TestOutcome>;
+  failures: Map<string, string>;
+  problems: IntegrityProblem[];
+}
+
 function commandFor(runner: RunnerName, dir: string, targets: string[], report: string): string[] {
   switch (runner) {
     case "unittest":
-      return ["python3", "-I", "-B", "-u", "-c", UNITTEST_REPORTER];
     case "pytest":
-      return ["python3", "-I", "-B", "-u", "-c", PYTEST_REPORTER];
+      return ["python3", "-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP];
     case "deno_test": {
       const files = [...new Set(targets.map((t) => t.split("::")[0]))];
       const names = targets.filter((t) => t.includes("::")).map((t) =>
@@ -180,64 +235,88 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
-/** Test ids (`file::name`) from a deno test JUnit report. */
-function denoOutcomes(report: string): Map<string, TestOutcome> {
+/** Test ids (`file::name`) from a deno test JUnit report, which the runtime writes. */
+function readDenoReport(report: string): ReportContent {
   const tests = new Map<string, TestOutcome>();
+  const failures = new Map<string, string>();
   for (const testcase of parseJunit(report)) {
     const id = `${testcase.classname.replace(/^\.\//, "")}::${testcase.name}`;
     tests.set(id, worst(tests.get(id), testcase.outcome));
+    if (testcase.message && !failures.has(id)) failures.set(id, testcase.message);
   }
-  return tests;
+  return { tests, failures, problems: [] };
 }
 
-/** Test ids from a Python report: pytest node ids as they are, unittest dotted ids mapped. */
-function pythonOutcomes(
-  outcomes: Record<string, TestOutcome>,
-  files: string[],
-): Map<string, TestOutcome> {
-  const tests = new Map<string, TestOutcome>();
-  for (const [id, outcome] of Object.entries(outcomes)) {
-    const key = id.includes("::") || id.endsWith(".py") ? id : pythonId(id, files);
-    tests.set(key, worst(tests.get(key), outcome));
-  }
-  return tests;
-}
-
-/** The signed payload of a Python report, or null when the signature does not verify. */
-async function verifySigned(
+/**
+ * A Python report: a hex HMAC-SHA256 line, then `O <outcome> <hex id>`, `F <hex id> <hex text>`
+ * and `P <code> <hex detail>` lines. A report whose MAC does not verify yields no outcomes.
+ */
+async function readPythonReport(
   text: string,
   keyHex: string,
-): Promise<{ outcomes: Record<string, TestOutcome>; tampered: string[] } | null> {
+  files: string[],
+): Promise<ReportContent> {
+  const tests = new Map<string, TestOutcome>();
+  const failures = new Map<string, string>();
+  const problems: IntegrityProblem[] = [];
+  const newline = text.indexOf("\n");
+  const mac = newline < 0 ? "" : text.slice(0, newline);
+  const payload = newline < 0 ? "" : text.slice(newline + 1);
+  if (!await verifyMac(keyHex, mac, payload)) {
+    problems.push({
+      code: "report_unverifiable",
+      detail: "the test report is not signed by patchgym's reporter",
+    });
+    return { tests, failures, problems };
+  }
+  for (const line of payload.split("\n")) {
+    const [tag, a, b] = line.split(" ");
+    if (tag === "O" && isOutcome(a) && b !== undefined) {
+      const id = pythonTestId(fromHexText(b), files);
+      tests.set(id, worst(tests.get(id), a));
+    } else if (tag === "F" && a !== undefined && b !== undefined) {
+      failures.set(pythonTestId(fromHexText(a), files), fromHexText(b));
+    } else if (tag === "P" && isIntegrityCode(a) && b !== undefined) {
+      problems.push({ code: a, detail: fromHexText(b) });
+    }
+  }
+  if (problems.length > 0) {
+    // Tampering makes every result an error, whatever the report says.
+    for (const id of tests.keys()) tests.set(id, "error");
+  }
+  return { tests, failures, problems };
+}
+
+function isOutcome(value: string | undefined): value is TestOutcome {
+  return value === "passed" || value === "failed" || value === "error" || value === "skipped";
+}
+
+function isIntegrityCode(value: string | undefined): value is IntegrityCode {
+  return (INTEGRITY_CODES as readonly (string | undefined)[]).includes(value);
+}
+
+/** Python test ids: pytest node ids as they are, unittest dotted ids mapped to files. */
+function pythonTestId(id: string, files: string[]): string {
+  return id.includes("::") || id.endsWith(".py") ? id : pythonId(id, files);
+}
+
+async function verifyMac(keyHex: string, macHex: string, payload: string): Promise<boolean> {
+  if (!/^[0-9a-f]{64}$/.test(macHex)) return false;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    fromHex(keyHex),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  return await crypto.subtle.verify("HMAC", key, fromHex(macHex), encoder.encode(payload));
+}
+
+function fromHexText(hex: string): string {
   try {
-    const { payload, mac } = JSON.parse(text);
-    if (typeof payload !== "string" || typeof mac !== "string") return null;
-    const key = await crypto.subtle.importKey(
-      "raw",
-      fromHex(keyHex),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      [
-        "verify",
-      ],
-    );
-    if (!await crypto.subtle.verify("HMAC", key, fromHex(mac), encoder.encode(payload))) {
-      return null;
-    }
-    const parsed = JSON.parse(payload);
-    const outcomes: Record<string, TestOutcome> = {};
-    for (const [id, outcome] of Object.entries(parsed.outcomes ?? {})) {
-      if (
-        outcome === "passed" || outcome === "failed" || outcome === "error" || outcome === "skipped"
-      ) {
-        outcomes[id] = outcome;
-      }
-    }
-    return {
-      outcomes,
-      tampered: Array.isArray(parsed.tampered) ? parsed.tampered.map(String) : [],
-    };
+    return new TextDecoder().decode(fromHex(hex));
   } catch {
-    return null;
+    return "";
   }
 }
 
@@ -270,22 +349,3 @@ const SEVERITY: Record<TestOutcome, number> = { passed: 0, skipped: 1, failed: 2
 function worst(a: TestOutcome | undefined, b: TestOutcome): TestOutcome {
   return a === undefined || SEVERITY[b] > SEVERITY[a] ? b : a;
 }
-
-/**
- * Loaded before any test or code under test: freezes `node:assert` and `Deno.test`, so code under
- * test cannot turn assertions into no-ops or re-register tests with empty bodies (the attempt
- * throws at import, failing the tests).
- */
-const DENO_PRELOAD = `
-import strict from "node:assert/strict";
-import loose from "node:assert";
-for (const assert of [strict, loose]) {
-  for (const key of Object.keys(assert)) {
-    if (typeof assert[key] === "function") Object.freeze(assert[key]);
-  }
-  Object.freeze(assert);
-}
-Object.freeze(Deno.test);
-Object.defineProperty(Deno, "test", { writable: false, configurable: false });
-Object.defineProperty(globalThis, "Deno", { writable: false, configurable: false });
-`;

@@ -11,7 +11,8 @@
 import { z } from "zod";
 import type { Episode } from "../agent/episode.ts";
 import type { Reward } from "../reward/reward.ts";
-import type { IsolationLevel } from "../sandbox/runner.ts";
+import type { IsolationLevel, SandboxSummary } from "../sandbox/runner.ts";
+import type { IntegrityCode } from "../sandbox/test_runner.ts";
 import type { DiffStat } from "../workspace/diff.ts";
 import { buildTrainingView, type TrainingViewOptions } from "./training_view.ts";
 /** Format name and version of every record. */
@@ -108,6 +109,8 @@ const rewardSchema = z.object({
     submit_status: z.enum(["solved", "blocked"]).nullable(),
     patch_applied: z.boolean(),
     test_report_problem: nullableString.optional(),
+    /** Integrity problem codes of the test run (absent in records written before they existed). */
+    integrity: z.array(z.string()).optional() as z.ZodOptional<z.ZodType<IntegrityCode[]>>,
     protected_path_edits: z.array(z.string()),
     invalid_tool_calls: z.number().int(),
     turns: z.number().int(),
@@ -142,8 +145,10 @@ export const TrajectoryRecordSchema = z.object({
     sampling: z.record(z.string(), z.unknown()),
   }),
   env_version: z.string(),
-  /** `bwrap` or `process`; newer writers may add details beside it. */
+  /** `bwrap` or `process`. */
   isolation: z.string(),
+  /** What held for the sample's child processes (absent in records written before it existed). */
+  sandbox: z.custom<SandboxSummary>((v) => typeof v === "object" && v !== null).optional(),
   task: z.object({
     language: z.string(),
     difficulty: z.string(),
@@ -278,6 +283,7 @@ export interface RecordParts {
   policy: { name: string; model: string | null; sampling: Record<string, unknown> };
   env_version: string;
   isolation: IsolationLevel;
+  sandbox: SandboxSummary;
   diff: { patch: string } & DiffStat;
   reward: Reward | null;
   started_at: Date;
@@ -300,6 +306,7 @@ export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRec
     policy: parts.policy,
     env_version: parts.env_version,
     isolation: parts.isolation,
+    sandbox: parts.sandbox,
     task: {
       language: spec.language,
       difficulty: spec.difficulty,

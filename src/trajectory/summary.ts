@@ -27,8 +27,15 @@ export interface RunSummary {
   /** pass@k for k = the most samples any task has, when that is more than 1. */
   pass_at_k: { k: number; value: number } | null;
   stop_reasons: Record<string, number>;
+  /**
+   * Graded samples whose test run could not be trusted (a reward hack caught by the grader):
+   * how many, their share of graded samples, and counts per integrity code.
+   */
+  integrity: { tampered: number; rate: number; codes: Record<string, number> };
   tokens: { prompt: number; completion: number };
   wall_ms: { total_sample: number; mean_sample: number };
+  /** Whether the run trains: token views, drift and tokens with loss. */
+  training: TrainingSummary;
   per_task: TaskSummary[];
   /** SWE-bench-style episode id lists; every sample is in exactly one. */
   ids: SampleIds;
@@ -58,6 +65,19 @@ export interface GroupSummary {
   pass_at_1: number;
 }
 
+/** The training signal of a run. */
+export interface TrainingSummary {
+  /** Samples with a token view (the server returned token ids every turn). */
+  with_tokens: number;
+  /** Samples whose token view drifted, and their share of `with_tokens`. */
+  drifted: number;
+  drift_rate: number;
+  /** Tokens with loss over all samples. */
+  trainable_tokens: number;
+  /** Samples with a token view but no token with loss (they train nothing). */
+  zero_loss: number;
+}
+
 /** Summarize finished records. */
 export function summarize(records: TrajectoryRecord[]): RunSummary {
   const byTask = new Map<string, TrajectoryRecord[]>();
@@ -83,6 +103,7 @@ export function summarize(records: TrajectoryRecord[]): RunSummary {
       ? { k, value: round(mean(perTask.map((t) => passAtK(t.samples, t.resolved, k)))) }
       : null,
     stop_reasons: count(records.map((r) => r.stop_reason)),
+    integrity: integrity(records),
     tokens: {
       prompt: records.reduce((n, r) => n + r.usage.prompt_tokens, 0),
       completion: records.reduce((n, r) => n + r.usage.completion_tokens, 0),
@@ -91,6 +112,7 @@ export function summarize(records: TrajectoryRecord[]): RunSummary {
       total_sample: wall,
       mean_sample: Math.round(records.length ? wall / records.length : 0),
     },
+    training: summarizeTraining(records),
     per_task: perTask,
     ids: sampleIds(records),
     by_language: groupBy(records, (r) => r.task.language),
@@ -140,6 +162,30 @@ function groupBy(
   return out;
 }
 
+/** Token views, drift and tokens with loss of `records`. */
+export function summarizeTraining(records: TrajectoryRecord[]): TrainingSummary {
+  const viewed = records.filter((r) => r.training.available);
+  const drifted = viewed.filter((r) => r.training.token_drift).length;
+  const loss = viewed.map((r) =>
+    r.training.segments.reduce((n, s) => n + s.loss_mask.reduce((m: number, x) => m + x, 0), 0)
+  );
+  return {
+    with_tokens: viewed.length,
+    drifted,
+    drift_rate: round(viewed.length ? drifted / viewed.length : 0),
+    trainable_tokens: loss.reduce((a, b) => a + b, 0),
+    zero_loss: loss.filter((n) => n === 0).length,
+  };
+}
+
+/** One line for the summary table. */
+export function formatTraining(summary: RunSummary): string {
+  const t = summary.training;
+  return `training tokens: ${t.with_tokens}/${summary.samples} samples with token ids   drift ${t.drifted} (rate ${
+    t.drift_rate.toFixed(3)
+  })   trainable tokens ${t.trainable_tokens}   zero-loss samples ${t.zero_loss}`;
+}
+
 /** Unbiased pass@k from n samples with c correct (Chen et al. 2021); k > n uses k = n. */
 export function passAtK(n: number, c: number, k: number): number {
   if (n === 0) return 0;
@@ -148,6 +194,18 @@ export function passAtK(n: number, c: number, k: number): number {
   let fail = 1;
   for (let i = n - c + 1; i <= n; i++) fail *= 1 - kk / i;
   return 1 - fail;
+}
+
+function integrity(records: TrajectoryRecord[]): RunSummary["integrity"] {
+  const graded = records.filter((r) => r.reward !== null);
+  // Records written before integrity codes existed have none.
+  const codes = graded.map((r) => r.reward?.components?.integrity ?? []);
+  const tampered = codes.filter((c) => c.length > 0).length;
+  return {
+    tampered,
+    rate: round(graded.length === 0 ? 0 : tampered / graded.length),
+    codes: count(codes.flat()),
+  };
 }
 
 function reward(r: TrajectoryRecord): number {

@@ -112,8 +112,9 @@ export class ServeProcess {
   #buffer = "";
   #stdinClosed = false;
 
-  constructor() {
-    const argv = patchgymArgv(["serve", "--stdio"]);
+  /** Start `serve --stdio` with `args` after it. */
+  constructor(args: string[] = []) {
+    const argv = patchgymArgv(["serve", "--stdio", ...args]);
     this.#child = new Deno.Command(argv[0], {
       args: argv.slice(1),
       cwd: ROOT,
@@ -126,6 +127,11 @@ export class ServeProcess {
     this.#writer = this.#child.stdin.getWriter();
     this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     this.#stderr = new Response(this.#child.stderr).text();
+  }
+
+  /** The server's process id. */
+  get pid(): number {
+    return this.#child.pid;
   }
 
   /** Write one request line: an object as JSON, a string as is. */

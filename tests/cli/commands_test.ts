@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { startQwen3Server } from "../_qwen3_server.ts";
 import { makeRunDir, removeRunDir, ROOT, runPatchgym } from "./_run.ts";
 
 Deno.test("tasksCommand() --json lists the bundled tasks with their metadata", async () => {
@@ -102,6 +103,31 @@ Deno.test("doctorCommand() --json reports isolation, runners and no broad permis
   // Every grant is scoped, so no permission is granted as a whole.
   for (const [name, state] of Object.entries(report.permissions)) {
     assert.notEqual(state, "granted", name);
+  }
+});
+
+Deno.test("doctorCommand() says which --api an endpoint supports", async () => {
+  const vllm = startQwen3Server([]);
+  // Like SGLang: /tokenize takes text only.
+  const chatOnly = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) =>
+      new URL(req.url).pathname === "/v1/models"
+        ? Response.json({ data: [] })
+        : Response.json({ error: "prompt is required" }, { status: 422 }),
+  );
+  try {
+    const modes = [];
+    for (const url of [vllm.baseUrl, `http://127.0.0.1:${chatOnly.addr.port}/v1`]) {
+      const result = await runPatchgym(["doctor", "--json", "--base-url", url]);
+      const report = JSON.parse(result.stdout);
+      assert.equal(report.model_endpoint.reachable, true, report.model_endpoint.detail);
+      modes.push(report.model_endpoint.apis);
+    }
+    assert.deepEqual(modes, [["chat", "tokens"], ["chat"]]);
+  } finally {
+    await vllm.close();
+    await chatOnly.shutdown();
   }
 });
 

@@ -30,12 +30,16 @@ Deno.test("exportCommand() writes verl lines and warns about skipped records on 
       exportCommand(["--format", "verl", "--only-successful", input, "--out", output])
     );
     assert.equal(result.code, 0);
-    assert.match(result.out, /^Wrote 1 verl lines from 3 records \(2 resolved\) to /);
-    assert.match(result.err, /^Skipped 1 of 2 records without a token view/);
+    assert.match(
+      result.out,
+      /^Wrote 1 verl lines from 3 records \(2 resolved\), 1 tokens with loss to /,
+    );
+    assert.match(result.err, /^Skipped 1 of 2 records have no token view/);
     const rows = readFileSync(output, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(rows.map((r) => [r.episode_id, r.prompt_ids, r.response_ids]), [["a", [1], [
-      2,
-    ]]]);
+    assert.deepEqual(
+      rows.map((r) => [r.extra_fields.episode_id, r.prompt_ids, r.response_ids]),
+      [["a", [1], [2]]],
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -113,6 +117,47 @@ Deno.test("exportCommand() reads a run folder's trajectories.jsonl", async () =>
     );
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /^Wrote 1 sft lines from 1 records/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("exportCommand() exits 1 and writes nothing when the run has no token ids", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
+  try {
+    const input = join(dir, "in.jsonl");
+    writeFileSync(input, `${line("a", true, false)}\n${line("b", false, false)}\n`);
+    for (const format of ["verl", "skyrl"]) {
+      const output = join(dir, `${format}.jsonl`);
+      const result = await capture(() =>
+        exportCommand(["--format", format, "--allow-empty", input, "--out", output])
+      );
+      assert.equal(result.code, 1);
+      assert.match(result.err, new RegExp(`Cannot export ${format}: it needs token ids`));
+      await assert.rejects(() => Deno.stat(output), Deno.errors.NotFound);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("exportCommand() refuses an empty batch unless --allow-empty", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
+  try {
+    const input = join(dir, "in.jsonl");
+    const output = join(dir, "out.jsonl");
+    writeFileSync(input, `${line("a", false, true)}\n`);
+    const args = ["--format", "sft", "--only-successful", input, "--out", output];
+    const refused = await capture(() => exportCommand(args));
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.err,
+      /^Nothing to export: no sft rows from 1 records \(0 resolved\); nothing written \(--allow-empty writes it anyway\)/,
+    );
+    await assert.rejects(() => Deno.stat(output), Deno.errors.NotFound);
+    const allowed = await capture(() => exportCommand([...args, "--allow-empty"]));
+    assert.equal(allowed.code, 0);
+    assert.equal(readFileSync(output, "utf8"), "");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -14,6 +14,7 @@ import {
   permissionFlags,
   type PermissionPlan,
   planPermissions,
+  SYSTEM_READ,
 } from "../../src/cli/permissions.ts";
 import { DEFAULT_WORK_ROOT } from "../../src/rollout/environment.ts";
 import {
@@ -72,6 +73,7 @@ const outcomes = {
   env_home: await attempt(() => Deno.env.get("HOME")),
   net_endpoint: await attempt(local(port), { refusedIsAllowed: true }),
   run_python3: await attempt(() => new Deno.Command("python3", { args: ["-c", "pass"] }).outputSync()),
+  run_sh: await attempt(() => new Deno.Command("sh", { args: ["-c", "true"] }).outputSync()),
 };
 console.log(JSON.stringify(outcomes));
 `;
@@ -97,6 +99,8 @@ const DENIED = {
   write_outside: "denied",
   write_tasks: "denied",
   run_ls: "denied",
+  // Children start through the sh launcher only (it joins the sandbox's cgroups first).
+  run_python3: "denied",
   env_path: "denied",
   net_remote: "denied",
 };
@@ -110,7 +114,7 @@ Deno.test("planPermissions() confines a rollout to what its command line names",
       { cwd: ROOT, env: {}, bundledTasks: join(ROOT, "tasks") },
     );
     // The probe reads its own file from the out folder, which the plan grants.
-    const outcomes = await probe(permissionFlags(plan, Deno.execPath()), dir, port);
+    const outcomes = await probe(permissionFlags(plan), dir, port);
     assert.deepEqual(outcomes, {
       ...DENIED,
       net_other_port: "denied",
@@ -118,7 +122,7 @@ Deno.test("planPermissions() confines a rollout to what its command line names",
       read_tasks: "allowed",
       write_out: "allowed",
       env_home: "allowed",
-      run_python3: "allowed",
+      run_sh: "allowed",
       net_endpoint: "allowed",
     });
   } finally {
@@ -138,7 +142,7 @@ Deno.test("BINARY_FLAGS confine the compiled binary to tasks, runs, the work roo
       read_tasks: "allowed",
       write_out: "allowed",
       env_home: "allowed",
-      run_python3: "allowed",
+      run_sh: "allowed",
       net_endpoint: "allowed",
     });
   } finally {
@@ -159,11 +163,11 @@ function assertScoped(flags: readonly string[]): void {
 }
 
 Deno.test("permissionFlags() grants only lists, and no net when no endpoint is named", () => {
-  const flags = permissionFlags(planPermissions(["rollout"], CONTEXT), "/usr/bin/deno");
+  const flags = permissionFlags(planPermissions(["rollout"], CONTEXT));
   assertScoped(flags);
   assertScoped(BINARY_FLAGS);
   assert.ok(!flags.some((f) => f.startsWith("--allow-net")));
-  assert.ok(flags.includes("--allow-run=bwrap,prlimit,python3,deno,/usr/bin/deno"));
+  assert.ok(flags.includes("--allow-run=sh"));
 });
 
 Deno.test("the patchgym task runs only the launcher, which cannot write or connect", () => {
@@ -184,6 +188,7 @@ function short(plan: PermissionPlan) {
 // Issue 14: README commands were refused because the flags named only tasks/, runs/ and /tmp.
 Deno.test("planPermissions() grants exactly the files, folders and hosts a command names", () => {
   const tasks = ["/opt/patchgym/tasks", "tasks"];
+  const system = [...SYSTEM_READ];
   assert.deepEqual(
     short(
       planPermissions([
@@ -203,7 +208,11 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
   );
   assert.deepEqual(
     short(planPermissions(["score", "--task", "t", "--patch", "my.patch"], CONTEXT)),
-    { read: [...tasks, DEFAULT_WORK_ROOT, "my.patch"], write: [DEFAULT_WORK_ROOT], net: [] },
+    {
+      read: [...tasks, DEFAULT_WORK_ROOT, ...system, "my.patch"],
+      write: [DEFAULT_WORK_ROOT],
+      net: [],
+    },
   );
   assert.deepEqual(
     short(planPermissions(["import", "swebench", "recs.jsonl", "--out", "tasks"], CONTEXT)),
@@ -223,7 +232,7 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
       ], CONTEXT),
     ),
     {
-      read: ["/elsewhere/tasks", "tasks", "/scratch", "/data/run1"],
+      read: ["/elsewhere/tasks", "tasks", "/scratch", ...system, "/data/run1"],
       write: ["/scratch", "/data/run1"],
       net: ["api.example.com"],
     },

@@ -1,8 +1,9 @@
 /** `patchgym serve --stdio` end to end: the README client, and the JSON-lines protocol directly. */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { patchgymArgv, ROOT, runArgv, ServeProcess } from "./_run.ts";
+import { probeIsolation } from "../../src/sandbox/runner.ts";
+import { makeRunDir, patchgymArgv, removeRunDir, ROOT, runArgv, ServeProcess } from "./_run.ts";
 
 const SOLUTION = readFileSync(join(ROOT, "tasks/py-median-even/solution.patch"), "utf8");
 
@@ -107,6 +108,135 @@ Deno.test("serveCommand() runs two interleaved episodes and refuses a step after
     assert.equal(byId.b2.reward, 0);
     assert.equal(errorCode(byId.b3), "episode_done");
     assert.equal(byId.c.closed, true);
+  } finally {
+    await server.kill();
+  }
+});
+
+/**
+ * A copy of py-median-even under runs/ whose commands time out after `timeoutS` seconds, so an
+ * attack that the sandbox must end by timeout ends quickly; returns the tasks folder.
+ */
+function shortTimeoutTasks(runDir: string, timeoutS: number): string {
+  const tasksDir = `${runDir}/tasks`;
+  const taskDir = join(ROOT, tasksDir, "py-median-even");
+  cpSync(join(ROOT, "tasks/py-median-even"), taskDir, { recursive: true });
+  const spec = JSON.parse(readFileSync(join(taskDir, "task.json"), "utf8"));
+  spec.limits.command_timeout_s = timeoutS;
+  writeFileSync(join(taskDir, "task.json"), JSON.stringify(spec));
+  return tasksDir;
+}
+
+/** Host pids whose command line contains `token`. */
+async function pidsWith(token: string): Promise<string> {
+  const out = await new Deno.Command("pgrep", { args: ["-f", token], stdout: "piped" }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** Sandbox cgroups of process `pid` still on disk. */
+async function cgroupsOf(pid: number): Promise<string> {
+  const out = await new Deno.Command("find", {
+    args: ["/sys/fs/cgroup", "-maxdepth", "5", "-name", `patchgym-${pid}-*`],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("serveCommand() contains a fork bomb in run_command and leaves nothing behind", async () => {
+  const isolation = await probeIsolation();
+  if (!isolation.cgroup) {
+    console.warn(`skipped: no per-sandbox cgroups here (${isolation.cgroupReason})`);
+    return;
+  }
+  const runDir = makeRunDir("forkbomb");
+  const token = `patchgym-bomb-${crypto.randomUUID()}`;
+  // Bounded twice: by a counter (at most 2^7 processes even with no cap) and a 2 s timeout.
+  const bomb = `# ${token}
+import os, time
+refused = 0
+for i in range(7):
+    try:
+        if os.fork() == 0:
+            continue
+    except OSError:
+        refused += 1
+if refused:
+    print("fork refused", flush=True)
+time.sleep(60)
+`;
+  const server = new ServeProcess([
+    "--tasks-dir",
+    shortTimeoutTasks(runDir, 2),
+    "--sandbox-processes",
+    "16",
+  ]);
+  try {
+    const reset = await server.request({ op: "reset", id: "r", task_id: "py-median-even" });
+    const answer = await server.request(
+      step("s", reset.episode_id, "run_command", { argv: ["python3", "-c", bomb] }),
+    );
+    const text = JSON.stringify(answer);
+    assert.equal((answer.info as { tool: { code: string } }).tool.code, "timeout", text);
+    assert.match(text, /fork refused/);
+    assert.match(text, /process cap of 16 was reached/);
+    assert.equal(await pidsWith(token), "", "a bomb process survived");
+    assert.equal(await cgroupsOf(server.pid), "", "a sandbox cgroup was left");
+    // The host still forks, and the episode goes on.
+    assert.equal((await new Deno.Command("true").output()).success, true);
+    const next = await server.request(
+      step("t", reset.episode_id, "run_command", { argv: ["echo", "alive"] }),
+    );
+    assert.match(JSON.stringify(next), /alive/);
+    const { code } = await server.finish();
+    assert.equal(code, 0);
+  } finally {
+    await server.kill();
+    removeRunDir(runDir);
+  }
+});
+
+Deno.test("serveCommand() run_command cannot read the checkout, task store, runs, HOME or secrets", async () => {
+  const isolation = await probeIsolation();
+  if (isolation.level !== "bwrap") {
+    console.warn(`skipped: isolation is "${isolation.level}", not bwrap`);
+    return;
+  }
+  const home = Deno.env.get("HOME") ?? "/root";
+  const targets = [
+    join(ROOT, ".git/HEAD"),
+    join(ROOT, "tasks/py-median-even/solution.patch"),
+    join(ROOT, "tasks/py-median-even/hidden"),
+    join(ROOT, "runs"),
+    join(home, ".bashrc"),
+    "/etc/shadow",
+  ];
+  const script = `
+import os, sys
+print("uid", os.getuid())
+# Other episodes' workspaces share the host's workspace root; only this one is mounted.
+print("workspaces", len(os.listdir(os.path.dirname(os.getcwd()))))
+for path in sys.argv[1:]:
+    try:
+        open(path).read() if os.path.isfile(path) else os.listdir(path)
+        print("READABLE", path)
+    except OSError as e:
+        print("refused", e.errno, path)
+`;
+  const server = new ServeProcess();
+  try {
+    const reset = await server.request({ op: "reset", id: "r", task_id: "py-median-even" });
+    const answer = await server.request(
+      step("s", reset.episode_id, "run_command", { argv: ["python3", "-c", script, ...targets] }),
+    );
+    const text = JSON.stringify(answer);
+    assert.equal((answer.info as { tool: { ok: boolean } }).tool.ok, true, text);
+    assert.doesNotMatch(text, /READABLE/);
+    assert.doesNotMatch(text, /uid 0\b/);
+    assert.match(text, /uid [1-9]/);
+    assert.match(text, /workspaces 1\b/);
+    for (const target of targets) assert.match(text, new RegExp(`refused \\d+ ${target}`));
+    await server.finish();
   } finally {
     await server.kill();
   }

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { buildTrainingView } from "../../src/trajectory/training_view.ts";
+import { startQwen3Server } from "../_qwen3_server.ts";
+import { converse, PLAIN_OUTPUTS, THINKING_OUTPUTS } from "../_conversation.ts";
 import { PolicyError } from "../../src/errors.ts";
 import { OpenAIPolicy, type OpenAIPolicyOptions } from "../../src/policy/openai.ts";
 import type { ChatMessage, PolicyRequest } from "../../src/policy/types.ts";
@@ -82,13 +85,20 @@ Deno.test("OpenAIPolicy.next() sends tools, sampling, logprobs and token-id requ
       assert.equal(body.seed, 42);
       assert.equal(body.logprobs, true);
       assert.equal(body.return_token_ids, true);
+      assert.equal(body.return_prompt_token_ids, true);
+      assert.equal(body.return_meta_info, true);
       assert.equal(body.n, 1);
       assert.equal(body.stream, false);
       const { reasoning_content: _, ...wireAssistant } = history[2] as Extract<
         ChatMessage,
         { role: "assistant" }
       >;
-      assert.deepEqual(body.messages, [...CONVERSATION, wireAssistant, history[3]]);
+      // The reasoning goes back folded into the content, so the template re-renders it.
+      assert.deepEqual(body.messages, [
+        ...CONVERSATION,
+        { ...wireAssistant, content: "<think>look first</think>" },
+        history[3],
+      ]);
       assert.ok(!JSON.stringify(body.messages).includes("reasoning_content"));
       assert.equal(policy.name, "openai");
       assert.deepEqual(policy.sampling, { temperature: 0.7, top_p: 0.95, seed: 42 });
@@ -354,4 +364,120 @@ Deno.test("OpenAIPolicy.next() stops when the episode signal is already aborted"
     assert.match(error.message, /^Model request cancelled: the episode ran out of time$/);
     assert.equal(fake.requests.length, 0);
   });
+});
+
+Deno.test("OpenAIPolicy.next() reads vLLM's reasoning field as the turn's reasoning", async () => {
+  const body = {
+    choices: [{
+      message: { content: "\n\n", reasoning: "check the median" },
+      finish_reason: "stop",
+    }],
+  };
+  await withPolicy([{ status: 200, body }], {}, async (policy) => {
+    const turn = await policy.next(request());
+    assert.equal(turn.raw.reasoning, "check the median");
+    assert.equal(turn.message.reasoning_content, "check the median");
+  });
+});
+
+Deno.test("OpenAIPolicy.next() reads SGLang's prompt_token_ids and meta_info", async () => {
+  const body = {
+    choices: [{
+      message: { content: "ok" },
+      finish_reason: "stop",
+      prompt_token_ids: [1, 2, 3],
+      meta_info: { output_token_logprobs: [[-0.5, 7, "o"], [-0.25, 8, "k"]] },
+    }],
+  };
+  await withPolicy([{ status: 200, body }], {}, async (policy) => {
+    const turn = await policy.next(request());
+    assert.deepEqual(turn.tokens, {
+      prompt_ids: [1, 2, 3],
+      completion_ids: [7, 8],
+      logprobs: [-0.5, -0.25],
+    });
+  });
+});
+
+Deno.test("OpenAIPolicy.next() does not fold reasoning that the content already carries", async () => {
+  // The text tool-call path keeps <think> in the content; folding it again would render it twice.
+  const content =
+    '<think>plan</think>\n<tool_call>{"name": "inspect_tree", "arguments": {}}</tool_call>';
+  await withPolicy([{ content: "done" }], { textToolCalls: true }, async (policy, fake) => {
+    await policy.next(request([
+      ...CONVERSATION,
+      { role: "assistant", content, reasoning_content: "plan" },
+      { role: "user", content: "next" },
+    ]));
+    const sent = (fake.requests[0].body.messages as ChatMessage[])[2];
+    assert.deepEqual(sent, { role: "assistant", content });
+  });
+});
+
+for (
+  const served of [
+    { name: "a reasoning parser and a tool parser", reasoningParser: true, toolParser: true },
+    {
+      name: "a reasoning parser (reasoning_content) and text tool calls",
+      reasoningParser: true,
+      toolParser: false,
+      field: "reasoning_content" as const,
+    },
+    { name: "a tool parser only", reasoningParser: false, toolParser: true },
+  ]
+) {
+  Deno.test(`OpenAIPolicy.next() keeps a thinking Qwen3 episode one exact segment under ${served.name}`, async () => {
+    // Guards issue 11: the reasoning parser took <think> out of the content and earlier turns
+    // re-rendered without it, so every turn after the first drifted.
+    const server = startQwen3Server(THINKING_OUTPUTS, {
+      reasoningParser: served.reasoningParser,
+      toolParser: served.toolParser,
+      reasoningField: served.field,
+    });
+    try {
+      const policy = new OpenAIPolicy({
+        baseUrl: server.baseUrl,
+        model: "Qwen/Qwen3-8B",
+        textToolCalls: !served.toolParser,
+      });
+      const { turns } = await converse(policy, 3);
+      assert.deepEqual(turns.map((t) => t.calls[0]?.function.name), [
+        "inspect_tree",
+        "read_file",
+        "submit",
+      ]);
+      turns.forEach((turn, k) => assert.deepEqual(turn.tokens, server.served[k]));
+      const view = buildTrainingView(turns.map((t) => t.tokens));
+      assert.equal(view.token_drift, false);
+      assert.equal(view.segments.length, 1);
+      const sequence = [...view.segments[0].prompt_ids, ...view.segments[0].response_ids];
+      const last = server.served[2];
+      assert.deepEqual(sequence, [...last.prompt_ids, ...last.completion_ids]);
+      assert.equal(
+        view.segments[0].loss_mask.filter((m) => m === 1).length,
+        server.served.reduce((n, s) => n + s.completion_ids.length, 0),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+Deno.test("OpenAIPolicy.next() shows the drift Qwen3's template causes with thinking off", async () => {
+  // The template drops the empty <think></think> of earlier turns, so chat mode cannot keep the
+  // prefix; the view flags it and splits (token mode keeps one sequence: token_policy_test.ts).
+  const server = startQwen3Server(PLAIN_OUTPUTS, { reasoningParser: true, toolParser: true });
+  try {
+    const policy = new OpenAIPolicy({
+      baseUrl: server.baseUrl,
+      model: "Qwen/Qwen3-8B",
+      extraBody: { chat_template_kwargs: { enable_thinking: false } },
+    });
+    const { turns } = await converse(policy, 3);
+    const view = buildTrainingView(turns.map((t) => t.tokens));
+    assert.equal(view.token_drift, true);
+    assert.deepEqual(view.drift_turns, [1, 2]);
+  } finally {
+    await server.close();
+  }
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import { SandboxError } from "../../src/errors.ts";
 import { ALLOWED_PROGRAMS, isAllowedProgram } from "../../src/sandbox/programs.ts";
-import { probeIsolation, Runner } from "../../src/sandbox/runner.ts";
+import { type IsolationInfo, probeIsolation, Runner } from "../../src/sandbox/runner.ts";
 import { testRunner } from "../_fixtures.ts";
 
 /** Run `fn` with a fresh workspace folder (real path) inside a temp folder. */
@@ -348,8 +348,9 @@ for path in sys.argv[1:]:
       });
       const lines = result.stdout.trim().split("\n");
       assert.equal(lines[0], `${targets[0]} written`);
-      assert.match(lines[1], / refused 30$/, "EROFS outside the workspace");
-      assert.match(lines[2], / refused 30$/);
+      // Outside the workspace a path is absent (ENOENT, not in the mount allowlist) or read-only.
+      assert.match(lines[1], / refused (2|30)$/, "refused outside the workspace");
+      assert.match(lines[2], / refused (2|30)$/);
       assert.equal(readFileSync(join(ws, "made.txt"), "utf8"), "changed");
       assert.equal(readFileSync(join(outside, "keep.txt"), "utf8"), "original");
       assert.equal(existsSync(join(outside, "new.txt")), false);
@@ -362,30 +363,184 @@ for path in sys.argv[1:]:
   });
 });
 
-Deno.test("Runner.run() under bwrap hides the paths in RunnerOptions.hide", async () => {
+Deno.test("Runner.run() under bwrap shows only the runtime and the workspace", async () => {
   const isolation = await probeIsolation();
   if (isolation.level !== "bwrap") {
-    return skip(`isolation is "${isolation.level}", not bwrap; hide needs bwrap`);
+    return skip(`isolation is "${isolation.level}", not bwrap; the mount allowlist needs bwrap`);
   }
   await withOutsideDir(async (secretDir) => {
     writeFileSync(join(secretDir, "answer.txt"), "42");
+    const home = Deno.env.get("HOME") ?? "/root";
+    // The checkout (its .git holds every hidden test and reference patch), the task store, runs,
+    // HOME, host secrets and unrelated tools must not exist inside; the workspace must.
+    const hidden = [
+      join(secretDir, "answer.txt"),
+      join(Deno.cwd(), ".git"),
+      join(Deno.cwd(), "tasks"),
+      join(Deno.cwd(), "deno.json"),
+      join(home, ".bashrc"),
+      home,
+      "/etc/shadow",
+      "/etc/hostname",
+      "/usr/local/bin",
+      "/usr/lib/git-core",
+      "/var",
+    ];
     const script = `
 import os, sys
-print(os.path.exists(sys.argv[1]), sorted(os.listdir(sys.argv[2])) if os.path.isdir(sys.argv[2]) else None)
+for path in sys.argv[1:]:
+    print(path, os.path.exists(path))
 `;
-    const argv = python(script, join(secretDir, "answer.txt"), secretDir);
     await withWorkspace(async (ws) => {
-      // Control: without hide the file is visible (read-only) to the child.
-      const open = await new Runner({ isolation }).run({ argv, cwd: ws, timeoutMs: 10_000 });
-      assert.equal(open.stdout.trim(), "True ['answer.txt']");
-      const hidden = await new Runner({ isolation, hide: [secretDir] }).run({
-        argv,
+      writeFileSync(join(ws, "mine.txt"), "");
+      const result = await new Runner({ isolation }).run({
+        argv: python(script, join(ws, "mine.txt"), ...hidden),
         cwd: ws,
         timeoutMs: 10_000,
       });
-      assert.equal(hidden.stdout.trim(), "False []", hidden.stderr);
+      assert.equal(result.exitCode, 0, result.stderr);
+      const seen = result.stdout.trim().split("\n");
+      assert.equal(seen[0], `${join(ws, "mine.txt")} True`);
+      // HOME may be an empty mount point when the deno executable lives below it.
+      const visible = seen.slice(1).filter((line) => line.endsWith(" True"));
+      assert.deepEqual(visible.filter((line) => !line.startsWith(`${home} `)), []);
+      const listing = await new Runner({ isolation }).run({
+        argv: python("import os, sys\nprint(os.listdir(sys.argv[1]))", home),
+        cwd: ws,
+        timeoutMs: 10_000,
+      });
+      assert.ok(!listing.stdout.includes(".bashrc"), listing.stdout);
     });
   });
+});
+
+Deno.test("Runner.run() under bwrap runs children as a non-root uid without capabilities", async () => {
+  const isolation = await probeIsolation();
+  if (isolation.level !== "bwrap") {
+    return skip(`isolation is "${isolation.level}", not bwrap`);
+  }
+  await withWorkspace(async (ws) => {
+    const result = await new Runner({ isolation }).run({
+      argv: python(
+        "import os\nprint(os.getuid(), os.geteuid(), os.getgid())\nprint([l for l in open('/proc/self/status') if l.startswith('CapEff')][0].split()[1])\nopen('w.txt', 'w').write('ok')",
+      ),
+      cwd: ws,
+      timeoutMs: 10_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    const [ids, caps] = result.stdout.trim().split("\n");
+    assert.notEqual(ids.split(" ")[0], "0");
+    assert.equal(new Set(ids.split(" ")).has("0"), false, ids);
+    assert.equal(Number.parseInt(caps, 16), 0, `capabilities ${caps}`);
+    // The workspace stays writable for the unprivileged child.
+    assert.equal(readFileSync(join(ws, "w.txt"), "utf8"), "ok");
+  });
+});
+
+/**
+ * A fork bomb bounded by a counter (at most 2^7 processes even with no cap at all, so a broken
+ * defense cannot starve the machine): each process forks up to 7 times, then sleeps.
+ */
+const FORK_BOMB = (token: string) =>
+  `# ${token}
+import os, time
+refused = 0
+for i in range(7):
+    try:
+        if os.fork() == 0:
+            continue
+    except OSError:
+        refused += 1
+if refused:
+    print("fork refused", flush=True)
+time.sleep(60)
+`;
+
+/** The isolation levels to try a cgroup defense under: this machine's, and without the jail. */
+async function cgroupLevels(): Promise<IsolationInfo[]> {
+  const isolation = await probeIsolation();
+  if (!isolation.cgroup) return [];
+  const levels = [isolation];
+  if (isolation.level === "bwrap") levels.push({ ...isolation, level: "process", mounts: null });
+  return levels;
+}
+
+/** Sandbox cgroups of this process still on disk. */
+async function leftoverCgroups(): Promise<string> {
+  const { stdout } = await new Deno.Command("find", {
+    args: ["/sys/fs/cgroup", "-maxdepth", "5", "-name", `patchgym-${Deno.pid}-*`],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(stdout).trim();
+}
+
+Deno.test("Runner.run() contains a fork bomb in its sandbox's process cap", async () => {
+  const levels = await cgroupLevels();
+  if (levels.length === 0) return skip("no per-sandbox cgroups here");
+  for (const isolation of levels) {
+    const runner = new Runner({ isolation, limits: { processes: 16 } });
+    await withWorkspace(async (ws) => {
+      const token = `patchgym-bomb-${crypto.randomUUID()}`;
+      const result = await runner.run({ argv: python(FORK_BOMB(token)), cwd: ws, timeoutMs: 1500 });
+      assert.equal(result.timedOut, true, isolation.level);
+      assert.match(result.stdout, /fork refused/, isolation.level);
+      assert.equal(result.capsHit.processes, true);
+      assert.match(result.stderr, /process cap of 16 was reached/);
+      assert.deepEqual(await aliveOf(await pidsWith(token)), [], "a bomb process survived");
+      assert.equal(await leftoverCgroups(), "");
+      // The host still forks.
+      assert.equal((await new Deno.Command("true").output()).success, true);
+    });
+  }
+});
+
+Deno.test("Runner.run() kills a process that left the session along with its sandbox", async () => {
+  // Without a jail a setsid() grandchild escapes the process-group kill, not the cgroup sweep.
+  const levels = await cgroupLevels();
+  if (levels.length === 0) return skip("no per-sandbox cgroups here");
+  for (const isolation of levels) {
+    await withWorkspace(async (ws) => {
+      const { result, grandchild } = await runForking(
+        new Runner({ isolation }),
+        ws,
+        "exit",
+        "setsid",
+      );
+      assert.ok(grandchild !== undefined, "the grandchild's host pid was not found while it ran");
+      assert.equal(result.exitCode, 0);
+      assert.equal(await alive(grandchild!), false, `grandchild ${grandchild} survived`);
+      assert.equal(await leftoverCgroups(), "");
+    });
+  }
+});
+
+Deno.test("Runner.run() kills a child over its sandbox's memory cap", async () => {
+  const levels = await cgroupLevels();
+  if (!levels[0]?.cgroup?.memory) return skip("no per-sandbox memory cgroup here");
+  for (const isolation of levels) {
+    const runner = new Runner({ isolation, limits: { memoryBytes: 64 * 1024 ** 2 } });
+    await withWorkspace(async (ws) => {
+      const result = await runner.run({
+        argv: python("b = bytearray(256 * 1024 * 1024)\nprint('allocated')"),
+        cwd: ws,
+        timeoutMs: 10_000,
+      });
+      assert.notEqual(result.exitCode, 0, isolation.level);
+      assert.equal(result.stdout, "");
+      assert.equal(result.capsHit.memory, true);
+      assert.match(result.stderr, /memory cap of 64 MiB was reached/);
+      assert.equal(await leftoverCgroups(), "");
+      // Below the cap the same child runs.
+      const small = await runner.run({
+        argv: python("b = bytearray(16 * 1024 * 1024)\nprint('allocated')"),
+        cwd: ws,
+        timeoutMs: 10_000,
+      });
+      assert.equal(small.stdout, "allocated\n", small.stderr);
+      assert.equal(small.capsHit.memory, false);
+    });
+  }
 });
 
 Deno.test("Runner.run() closes stdin and runs in the workspace", async () => {

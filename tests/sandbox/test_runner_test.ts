@@ -483,7 +483,8 @@ def add(a, b):
       "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(add(1, 2), 3)\n",
   }, ["tests/test_c.py"]);
   assert.equal(run.tests.get("tests/test_c.py::T::test_x"), "error", describe(run));
-  assert.match(run.reportProblem ?? "", /TestCase\.assertEqual/);
+  assert.deepEqual(run.problems.map((p) => p.code), ["framework_tampered"]);
+  assert.match(run.problems[0].detail, /TestCase\.assertEqual/);
 });
 
 pytestTest(

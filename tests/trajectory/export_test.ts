@@ -1,12 +1,20 @@
 import assert from "node:assert/strict";
+import { OpenAIPolicy } from "../../src/policy/openai.ts";
+import { toolSchemas } from "../../src/tools/registry.ts";
+import { qwen3, renderQwen3, startQwen3Server } from "../_qwen3_server.ts";
+import { converse, THINKING_OUTPUTS } from "../_conversation.ts";
 import type { TurnTokens } from "../../src/policy/types.ts";
 import {
   ATROPOS_IGNORE,
   exportTrajectories,
+  type SftRow,
+  type SkyrlRow,
   toAtropos,
   toSft,
   toVerl,
+  type VerlRow,
 } from "../../src/trajectory/export.ts";
+import { buildTrainingView } from "../../src/trajectory/training_view.ts";
 import { fakeRecord as record, TOOLS } from "./_records.ts";
 
 /** Two turns that extend each other: tool tokens 20, 21 sit between the model's tokens. */
@@ -57,36 +65,184 @@ function parseLines(lines: string[]): Record<string, unknown>[] {
   return lines.map((line) => JSON.parse(line));
 }
 
-Deno.test("toVerl() packs each segment with its mask, logprobs, reward and group uid", () => {
+Deno.test("toVerl() builds verl's AgentLoopOutput field for field", () => {
   assert.deepEqual(toVerl(SOLVED), [{
     prompt_ids: [1, 2, 3],
     response_ids: [10, 11, 20, 21, 12],
     response_mask: [1, 1, 0, 0, 1],
-    rollout_log_probs: [-0.1, -0.2, 0, 0, -0.3],
-    reward: 1,
-    uid: "g1",
-    episode_id: "e1",
-    task_id: "task-g1",
-    token_drift: false,
+    response_logprobs: [-0.1, -0.2, 0, 0, -0.3],
+    routed_experts: null,
+    multi_modal_data: null,
+    reward_score: 1,
+    num_turns: 1,
+    metrics: { generate_sequences: 0.001, tool_calls: 0.001, num_preempted: -1 },
+    extra_fields: {
+      uid: "g1",
+      episode_id: "e1",
+      task_id: "task-g1",
+      sample: 0,
+      segment_index: 0,
+      segment_count: 1,
+      is_last_step: true,
+      token_drift: false,
+      stop_reason: "submitted",
+    },
   }]);
-  const drifted = toVerl(DRIFTED);
-  assert.equal(drifted.length, 2);
-  assert.ok(drifted.every((row) => row.token_drift && row.rollout_log_probs === null));
+  // verl's AgentLoopOutput (verl/experimental/agent_loop/agent_loop.py at b178a3cd).
+  assert.deepEqual(Object.keys(toVerl(SOLVED)[0]), [
+    "prompt_ids",
+    "response_ids",
+    "response_mask",
+    "response_logprobs",
+    "routed_experts",
+    "multi_modal_data",
+    "reward_score",
+    "num_turns",
+    "metrics",
+    "extra_fields",
+  ]);
   assert.deepEqual(toVerl(NO_TOKENS), []);
+});
+
+Deno.test("toVerl() writes one row per split episode, or every segment marked with segments all", () => {
+  const last = toVerl(DRIFTED);
+  assert.equal(last.length, 1);
+  assert.deepEqual(last[0].response_ids, [31]);
+  assert.equal(last[0].response_logprobs, null);
+  const all = toVerl(DRIFTED, "all");
+  assert.deepEqual(
+    all.map((
+      r,
+    ) => [
+      r.response_ids,
+      r.extra_fields.segment_index,
+      r.extra_fields.segment_count,
+      r.extra_fields.is_last_step,
+    ]),
+    [
+      [[30], 0, 2, false],
+      [[31], 1, 2, true],
+    ],
+  );
+  assert.ok(all.every((r) => r.extra_fields.token_drift));
+});
+
+/** A sample whose every turn drifts: one segment per turn. */
+function splitSample(episode: string, sample: number, turns: number, resolved: boolean) {
+  const tokens = Array.from({ length: turns }, (_, i) => ({
+    prompt_ids: [100 + i],
+    completion_ids: [i + 1],
+    logprobs: [-0.5],
+  }));
+  return record({ episode, group: "g", sample, resolved, tokens });
+}
+
+/** GRPO's baseline per group, from rows with a reward and a group (the last step's, when marked). */
+function grpoBaselines(rows: { reward: number; uid: string }[]): Record<string, number> {
+  const sums: Record<string, [number, number]> = {};
+  for (const { reward, uid } of rows) {
+    const [s, n] = sums[uid] ?? [0, 0];
+    sums[uid] = [s + reward, n + 1];
+  }
+  return Object.fromEntries(Object.entries(sums).map(([uid, [s, n]]) => [uid, s / n]));
+}
+
+Deno.test("exportTrajectories() verl weighs every GRPO sample once after a split", () => {
+  // Guards issue 11: rewards 1 and 0 over four and three split turns gave a baseline of 0.571.
+  const records = [splitSample("a", 0, 4, true), splitSample("b", 1, 3, false)];
+  const rows = parseLines(exportTrajectories(records, "verl").lines) as unknown as VerlRow[];
+  assert.deepEqual(rows.map((r) => r.extra_fields.episode_id), ["a", "b"]);
+  assert.deepEqual(
+    grpoBaselines(rows.map((r) => ({ reward: r.reward_score, uid: r.extra_fields.uid }))),
+    { g: 0.5 },
+  );
+  const stepwise = parseLines(
+    exportTrajectories(records, "verl", { segments: "all" }).lines,
+  ) as unknown as VerlRow[];
+  assert.equal(stepwise.length, 7);
+  const lastSteps = stepwise.filter((r) => r.extra_fields.is_last_step);
+  assert.deepEqual(lastSteps.map((r) => r.extra_fields.episode_id), ["a", "b"]);
+  assert.deepEqual(
+    grpoBaselines(lastSteps.map((r) => ({ reward: r.reward_score, uid: r.extra_fields.uid }))),
+    { g: 0.5 },
+  );
+  // Without the flag a trainer would count a four times and b three times.
+  assert.notDeepEqual(
+    grpoBaselines(stepwise.map((r) => ({ reward: r.reward_score, uid: r.extra_fields.uid }))),
+    { g: 0.5 },
+  );
+});
+
+Deno.test("exportTrajectories() skyrl writes GeneratorOutput elements with step-wise fields", () => {
+  const records = [SOLVED, splitSample("b", 1, 2, false)];
+  const rows = parseLines(
+    exportTrajectories(records, "skyrl", { segments: "all" }).lines,
+  ) as unknown as SkyrlRow[];
+  const { uid: _, ...fieldsOfSolved } = toVerl(SOLVED)[0].extra_fields;
+  assert.deepEqual(rows[0], {
+    prompt_token_ids: [1, 2, 3],
+    response_ids: [10, 11, 20, 21, 12],
+    rewards: 1,
+    loss_masks: [1, 1, 0, 0, 1],
+    stop_reasons: "submitted",
+    rollout_logprobs: [-0.1, -0.2, 0, 0, -0.3],
+    trajectory_ids: { instance_id: "g1", repetition_id: 0 },
+    is_last_step: true,
+    env_metrics: fieldsOfSolved,
+  });
+  assert.deepEqual(rows.slice(1).map((r) => [r.rewards, r.is_last_step, r.trajectory_ids]), [
+    [0, false, { instance_id: "g", repetition_id: 1 }],
+    [0, true, { instance_id: "g", repetition_id: 1 }],
+  ]);
+});
+
+Deno.test("exportTrajectories() skips episodes without a loss token and counts them", () => {
+  const zeroed = record({
+    episode: "z",
+    group: "g1",
+    sample: 2,
+    resolved: false,
+    tokens: DRIFT_TURNS,
+  });
+  zeroed.training = buildTrainingView(DRIFT_TURNS, { onDrift: "zero_mask" });
+  const result = exportTrajectories([SOLVED, zeroed], "verl");
+  assert.deepEqual(
+    parseLines(result.lines).map((r) => (r as unknown as VerlRow).extra_fields.episode_id),
+    ["e1"],
+  );
+  assert.match(result.warnings[0], /^Skipped 1 of 2 episodes with no loss token/);
+  assert.equal(result.loss_tokens, 3);
+  assert.equal(result.refusal, null);
+  const empty = exportTrajectories([zeroed], "verl");
+  assert.equal(empty.lines.length, 0);
+  assert.equal(empty.refusal?.code, "no_loss_tokens");
+});
+
+Deno.test("exportTrajectories() refuses a token format over records without token ids", () => {
+  for (const format of ["verl", "skyrl"] as const) {
+    const result = exportTrajectories([NO_TOKENS], format);
+    assert.equal(result.refusal?.code, "no_token_ids");
+    assert.match(
+      result.refusal!.message,
+      new RegExp(`^Cannot export ${format}: it needs token ids`),
+    );
+  }
+  assert.equal(exportTrajectories([NO_TOKENS], "sft").refusal, null);
 });
 
 Deno.test("exportTrajectories() verl skips records without tokens or reward and warns", () => {
   const result = exportTrajectories(ALL, "verl");
-  const rows = parseLines(result.lines);
-  assert.deepEqual(rows.map((r) => r.episode_id), ["e2", "e1", "e4", "e4"]);
+  const rows = parseLines(result.lines) as unknown as VerlRow[];
+  assert.deepEqual(rows.map((r) => r.extra_fields.episode_id), ["e2", "e1", "e4"]);
   assert.equal(result.records, 5);
   assert.equal(result.kept, 5);
-  assert.equal(result.warnings.length, 2);
+  assert.equal(result.warnings.length, 3);
   assert.match(result.warnings[0], /^Skipped 1 of 5 records without a reward/);
   assert.match(
     result.warnings[1],
-    /^Skipped 1 of 4 records without a token view \(first reason: the server returned no token ids/,
+    /^Skipped 1 of 4 records have no token view \(first reason: the server returned no token ids/,
   );
+  assert.match(result.warnings[2], /^Left out 1 earlier segments of split episodes/);
 });
 
 Deno.test("toAtropos() builds one scored group per group_id with -100 masks", () => {
@@ -128,11 +284,39 @@ Deno.test("exportTrajectories() onlySuccessful keeps resolved records in every f
     NO_TOKENS.messages,
   ]);
   const verl = exportTrajectories(ALL, "verl", { onlySuccessful: true });
-  assert.deepEqual(parseLines(verl.lines).map((r) => r.episode_id), ["e1"]);
-  assert.match(verl.warnings[0], /^Skipped 1 of 2 records without a token view/);
+  assert.deepEqual(
+    parseLines(verl.lines).map((r) => (r as unknown as VerlRow).extra_fields.episode_id),
+    ["e1"],
+  );
+  assert.match(verl.warnings[0], /^Skipped 1 of 2 records have no token view/);
   const atropos = exportTrajectories(ALL, "atropos", { onlySuccessful: true });
   assert.deepEqual(parseLines(atropos.lines).map((g) => [g.group_id, g.scores]), [["g1", [1]], [
     "g2",
     [1],
   ]]);
+});
+
+Deno.test("toSft() renders back to the generated tokens with the model's template", async () => {
+  const server = startQwen3Server(THINKING_OUTPUTS, { reasoningParser: true, toolParser: true });
+  try {
+    const policy = new OpenAIPolicy({ baseUrl: server.baseUrl, model: "Qwen/Qwen3-8B" });
+    const { messages, turns } = await converse(policy, 3);
+    const sample = { ...SOLVED, messages, tools: toolSchemas() };
+    sample.training = buildTrainingView(turns.map((t) => t.tokens));
+    const [segment] = sample.training.segments;
+    const generated = [...segment.prompt_ids, ...segment.response_ids];
+    const row = JSON.parse(exportTrajectories([sample], "sft").lines[0]) as SftRow;
+    const rendered = qwen3().encode(
+      renderQwen3(row.messages, { tools: row.tools, generation: false }),
+    );
+    assert.deepEqual(rendered.slice(0, generated.length), generated);
+    // What the record keeps apart (reasoning beside the content) would not render them.
+    const apart = messages.map((m) =>
+      m.role === "assistant" ? { ...m, reasoning_content: undefined } : m
+    );
+    const lost = qwen3().encode(renderQwen3(apart, { tools: row.tools, generation: false }));
+    assert.notDeepEqual(lost.slice(0, generated.length), generated);
+  } finally {
+    await server.close();
+  }
 });

@@ -1,14 +1,123 @@
 import assert from "node:assert/strict";
-import { outcomeOf, passAtK, summarize } from "../../src/trajectory/summary.ts";
+import type { TurnTokens } from "../../src/policy/types.ts";
+import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
+import {
+  formatTraining,
+  outcomeOf,
+  passAtK,
+  summarize,
+  summarizeTraining,
+} from "../../src/trajectory/summary.ts";
 import { fakeRecord } from "./_records.ts";
+import { buildTrainingView, type TrainingViewOptions } from "../../src/trajectory/training_view.ts";
 
-Deno.test("passAtK() is the unbiased estimator and caps k at n", () => {
+/** A record with just what the summary reads. */
+function sample(
+  tokens: (TurnTokens | null)[],
+  options: TrainingViewOptions = {},
+): TrajectoryRecord {
+  return {
+    task_id: "t",
+    episode_id: `run/t/${crypto.randomUUID()}`,
+    task: { language: "python", difficulty: "easy", kind: "one_line_bug", max_turns: 5 },
+    final_diff: "+x\n",
+    turns: tokens.map(() => ({})),
+    stop_reason: "submitted",
+    reward: { total: 1, resolved: true },
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    timings: { wall_ms: 1 },
+    training: buildTrainingView(tokens, options),
+  } as unknown as TrajectoryRecord;
+}
+
+const CLEAN: TurnTokens[] = [
+  { prompt_ids: [1], completion_ids: [2, 3], logprobs: null },
+  { prompt_ids: [1, 2, 3, 4], completion_ids: [5], logprobs: null },
+];
+const DRIFT: TurnTokens[] = [
+  { prompt_ids: [1], completion_ids: [2], logprobs: null },
+  { prompt_ids: [9], completion_ids: [3], logprobs: null },
+];
+
+Deno.test("summarizeTraining() counts token views, drift, tokens with loss and zero-loss samples", () => {
+  const records = [
+    sample(CLEAN),
+    sample(DRIFT),
+    sample(DRIFT, { onDrift: "zero_mask" }),
+    sample([null]),
+  ];
+  assert.deepEqual(summarizeTraining(records), {
+    with_tokens: 3,
+    drifted: 2,
+    drift_rate: 0.667,
+    trainable_tokens: 5,
+    zero_loss: 1,
+  });
+  const summary = summarize(records);
+  assert.deepEqual(summary.training, summarizeTraining(records));
+  assert.equal(
+    formatTraining(summary),
+    "training tokens: 3/4 samples with token ids   drift 2 (rate 0.667)   trainable tokens 5   zero-loss samples 1",
+  );
+});
+
+Deno.test("summarizeTraining() is all zero without token views", () => {
+  assert.deepEqual(summarizeTraining([sample([null])]), {
+    with_tokens: 0,
+    drifted: 0,
+    drift_rate: 0,
+    trainable_tokens: 0,
+    zero_loss: 0,
+  });
+});
+
+/** The fields summarize() reads; the rest of a record does not matter to it. */
+function record(task: string, total: number | null, integrity: string[] = []): TrajectoryRecord {
+  return {
+    task_id: task,
+    episode_id: `run/${task}/${crypto.randomUUID()}`,
+    task: { language: "python", difficulty: "easy", kind: "one_line_bug", max_turns: 5 },
+    final_diff: "+x\n",
+    stop_reason: "submitted",
+    turns: [{}, {}],
+    usage: { prompt_tokens: 10, completion_tokens: 2 },
+    timings: { wall_ms: 100 },
+    reward: total === null ? null : {
+      total,
+      resolved: total === 1,
+      components: { integrity },
+    },
+    training: buildTrainingView([null]),
+  } as unknown as TrajectoryRecord;
+}
+
+Deno.test("summarize() counts samples whose test run was tampered with, by code", () => {
+  const summary = summarize([
+    record("a", 1),
+    record("a", 0, ["canary_mismatch"]),
+    record("b", 0, ["framework_tampered", "forbidden_operation"]),
+    record("b", null),
+  ]);
+  assert.deepEqual(summary.integrity, {
+    tampered: 2,
+    rate: 0.667,
+    codes: { canary_mismatch: 1, framework_tampered: 1, forbidden_operation: 1 },
+  });
+});
+
+Deno.test("summarize() reads records written before integrity codes existed", () => {
+  const old = record("a", 1);
+  delete (old.reward!.components as { integrity?: string[] }).integrity;
+  assert.deepEqual(summarize([old]).integrity, { tampered: 0, rate: 0, codes: {} });
+});
+
+Deno.test("passAtK() is the unbiased estimator and 1 when failures cannot fill k", () => {
   assert.equal(passAtK(0, 0, 1), 0);
   assert.equal(passAtK(4, 0, 2), 0);
-  assert.equal(passAtK(4, 4, 2), 1);
   assert.equal(passAtK(4, 1, 1), 0.25);
   // 1 - C(3,2)/C(4,2) = 1 - 3/6
-  assert.ok(Math.abs(passAtK(4, 1, 2) - 0.5) < 1e-12);
+  assert.equal(passAtK(4, 1, 2), 0.5);
+  assert.equal(passAtK(3, 2, 2), 1);
   assert.equal(passAtK(2, 1, 5), 1);
 });
 

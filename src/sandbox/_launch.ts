@@ -1,0 +1,96 @@
+/**
+ * The launcher: every child starts as `sh -c LAUNCH_SCRIPT`, which sets up the sandbox's cgroups
+ * and joins them before anything else runs, so nothing the child forks can start outside them,
+ * then execs the rest of the chain (`setsid`/`prlimit`/`bwrap`/the program). It runs as a child
+ * because Deno refuses to touch `/proc/self` and `/sys/fs/cgroup` without `--allow-all`; the same
+ * reason makes {@linkcode SWEEP_SCRIPT} and the probes shell scripts. Private to `src/sandbox/`.
+ */
+import { CHILD_PATH } from "./programs.ts";
+
+/**
+ * Launcher arguments before `--`: `mkdir:DIR` makes a folder, `FILE=VALUE` writes a value,
+ * `join:FILE` writes the launcher's pid (a `cgroup.procs`); then `exec "$@"`. A failed step exits
+ * 125 with a message on stderr.
+ */
+const LAUNCH_STEPS = `for a do
+  shift
+  case $a in
+    --) break ;;
+    mkdir:*) mkdir "\${a#mkdir:}" ;;
+    join:*) echo $$ > "\${a#join:}" ;;
+    *=*) echo "\${a#*=}" > "\${a%%=*}" ;;
+    *) false ;;
+  esac || { echo "patchgym: cannot set up the sandbox: step \\"$a\\" failed" >&2; exit 125; }
+done
+`;
+
+/** The launcher for a process without a jail. */
+export const LAUNCH_SCRIPT = `${LAUNCH_STEPS}exec "$@"`;
+
+/**
+ * The launcher for bwrap: the same, with the jail's `/etc/passwd` and `/etc/group` on fds 3 and 4
+ * (bwrap `--file 3 /etc/passwd`), so no file has to be written on the host for them.
+ */
+export function jailLaunchScript(passwd: string, group: string): string {
+  return `${LAUNCH_STEPS}exec "$@" 3<<'PATCHGYM_PASSWD' 4<<'PATCHGYM_GROUP'
+${passwd}PATCHGYM_PASSWD
+${group}PATCHGYM_GROUP`;
+}
+
+/**
+ * Empties a sandbox's cgroups and removes them. Arguments: `procs:FILE` (the `cgroup.procs` that
+ * lists every process of the sandbox), optionally `kill:FILE` (cgroup v2 `cgroup.kill`),
+ * `events:FILE` (printed as `FILE KEY VALUE` lines, to tell which cap was hit) and `rmdir:DIR`.
+ * Processes are killed until none is left; a pids cap bounds how many can appear meanwhile.
+ */
+export const SWEEP_SCRIPT = `procs= killfile= events= dirs=
+for a do
+  case $a in
+    procs:*) procs=\${a#procs:} ;;
+    kill:*) killfile=\${a#kill:} ;;
+    events:*) events="$events \${a#events:}" ;;
+    rmdir:*) [ -d "\${a#rmdir:}" ] && dirs="$dirs \${a#rmdir:}" ;;
+  esac
+done
+i=0
+while [ -f "$procs" ]; do
+  pids=
+  while read -r pid; do pids="$pids $pid"; done < "$procs"
+  [ -z "$pids" ] && break
+  if [ -n "$killfile" ] && [ -f "$killfile" ]; then echo 1 > "$killfile"; else kill -9 $pids 2>/dev/null; fi
+  i=$((i + 1))
+  if [ "$i" -gt 100000 ]; then echo "patchgym: cannot empty $procs" >&2; exit 1; fi
+done
+for f in $events; do
+  [ -f "$f" ] && while read -r k v; do echo "$f $k $v"; done < "$f"
+done
+[ -z "$dirs" ] || rmdir $dirs`;
+
+/** What a short helper script printed. */
+export interface ShOutput {
+  success: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run a helper script (`sh -c script sh args...`) on the children's PATH with no environment. */
+export async function runSh(script: string, args: string[] = []): Promise<ShOutput> {
+  try {
+    const out = await new Deno.Command("sh", {
+      args: ["-c", script, "sh", ...args],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      clearEnv: true,
+      env: { PATH: CHILD_PATH },
+    }).output();
+    const decoder = new TextDecoder();
+    return {
+      success: out.success,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+    };
+  } catch (error) {
+    return { success: false, stdout: "", stderr: String(error) };
+  }
+}

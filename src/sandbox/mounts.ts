@@ -1,0 +1,143 @@
+/**
+ * The jail's mount allowlist: what a child sees under bwrap. Nothing of the host is visible unless
+ * it is listed here: the allowlisted programs (each file on its own), their shared libraries, the
+ * Python interpreter's own library folders, a minimal `/etc` and the symlinks that make the usual
+ * paths work (`/bin -> usr/bin`). The workspace, fresh `/tmp`, `/dev` and `/proc` are added per run.
+ * The plan is derived at runtime from this machine, so `doctor` can print it.
+ */
+import { join, resolve } from "node:path";
+import { ALLOWED_PROGRAMS, CHILD_PATH } from "./programs.ts";
+
+/** One read-only entry of the plan: a bind of `source` at `dest`, or a symlink at `dest`. */
+export interface Mount {
+  kind: "ro-bind" | "symlink";
+  /** Host path for a bind; link target for a symlink. */
+  source: string;
+  dest: string;
+  /** Why it is there, for `doctor`. */
+  why: string;
+}
+
+/** The runtime part of the jail, the same for every run. */
+export interface MountPlan {
+  mounts: Mount[];
+  /** Allowlisted programs not found on the children's PATH. */
+  missing: string[];
+}
+
+/** `/etc` files children get from the host: only what the dynamic loader and libc read. */
+const HOST_ETC = ["/etc/ld.so.cache", "/etc/nsswitch.conf"];
+/** Top-level folders that are symlinks on merged-/usr systems. */
+const TOP_LEVEL_LINKS = ["/bin", "/lib", "/lib64", "/lib32", "/libx32"];
+
+/**
+ * Derive the plan: each allowlisted program (but `deno`, which the runner binds itself) as found on
+ * {@linkcode CHILD_PATH}, the shared library folders, and `pythonPaths` (the interpreter's own
+ * library folders, from {@linkcode pythonLibraryPaths}).
+ */
+export function planMounts(pythonPaths: string[]): MountPlan {
+  const mounts: Mount[] = [];
+  const missing: string[] = [];
+  for (const link of TOP_LEVEL_LINKS) {
+    const target = readLink(link);
+    if (target !== null) {
+      mounts.push({ kind: "symlink", source: target, dest: link, why: "usr merge" });
+    }
+  }
+  const triplet = `${Deno.build.arch}-linux-gnu`;
+  const libraries = [`/lib/${triplet}`, `/usr/lib/${triplet}`, "/lib64", "/usr/lib64"];
+  for (const dir of unique(libraries.map(realDir).filter((d): d is string => d !== null))) {
+    mounts.push({ kind: "ro-bind", source: dir, dest: dir, why: "shared libraries" });
+  }
+  for (const dir of outermost(pythonPaths.map(realDir).filter((d): d is string => d !== null))) {
+    mounts.push({ kind: "ro-bind", source: dir, dest: dir, why: "python3 library" });
+  }
+  for (const program of [...ALLOWED_PROGRAMS].filter((p) => p !== "deno").sort()) {
+    const found = findProgram(program);
+    if (!found) {
+      missing.push(program);
+      continue;
+    }
+    mounts.push({ kind: "ro-bind", source: found.real, dest: found.path, why: "program" });
+  }
+  for (const file of HOST_ETC) {
+    if (isFile(file)) mounts.push({ kind: "ro-bind", source: file, dest: file, why: "loader" });
+  }
+  return { mounts, missing };
+}
+
+/** bwrap arguments for the plan's mounts, in order (symlinks after the binds they point into). */
+export function mountArgs(plan: MountPlan): string[] {
+  const args: string[] = [];
+  for (const m of plan.mounts.filter((m) => m.kind === "ro-bind")) {
+    args.push("--ro-bind", m.source, m.dest);
+  }
+  for (const m of plan.mounts.filter((m) => m.kind === "symlink")) {
+    args.push("--symlink", m.source, m.dest);
+  }
+  return args;
+}
+
+/** One line per mount, e.g. `ro /usr/bin/python3 <- /usr/bin/python3.11 (program)`. */
+export function describeMounts(plan: MountPlan): string[] {
+  return plan.mounts.map((m) =>
+    m.kind === "symlink"
+      ? `link ${m.dest} -> ${m.source} (${m.why})`
+      : `ro   ${m.dest}${m.source === m.dest ? "" : ` <- ${m.source}`} (${m.why})`
+  );
+}
+
+/**
+ * The library folders of the interpreter children run as `python3`, from its own `sys.path`: the
+ * entries under its installation's `lib` folder (so site-local folders such as
+ * `/usr/local/lib/python3.X/dist-packages` stay out). `sysPath` and `basePrefix` are what the
+ * interpreter printed.
+ */
+export function pythonLibraryPaths(sysPath: string[], basePrefix: string): string[] {
+  const lib = join(basePrefix, "lib") + "/";
+  return sysPath.filter((p) => p.startsWith(lib));
+}
+
+/** The first `dir/name` on {@linkcode CHILD_PATH} that is a file, with its real path. */
+export function findProgram(name: string): { path: string; real: string } | null {
+  for (const dir of CHILD_PATH.split(":")) {
+    const path = join(dir, name);
+    if (isFile(path)) return { path, real: Deno.realPathSync(path) };
+  }
+  return null;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function readLink(path: string): string | null {
+  try {
+    return Deno.lstatSync(path).isSymlink ? Deno.readLinkSync(path) : null;
+  } catch {
+    return null;
+  }
+}
+
+function realDir(path: string): string | null {
+  try {
+    const real = Deno.realPathSync(path);
+    return Deno.statSync(real).isDirectory ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}
+
+/** Drop paths inside another path of the list. */
+function outermost(paths: string[]): string[] {
+  const sorted = unique(paths.map((p) => resolve(p))).sort();
+  return sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(q + "/")));
+}

@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { checkCanaries, plantCanaries, type RandomInt } from "../../src/reward/canary.ts";
+import type { TestOutcome } from "../../src/sandbox/junit.ts";
+import { writeFiles } from "../_fixtures.ts";
+
+/** A repeatable stand-in for the secure random source. */
+function seeded(seed: number): RandomInt {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
+}
+
+async function withFiles<T>(
+  files: Record<string, string>,
+  fn: (dir: string) => T | Promise<T>,
+): Promise<T> {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-canary-" });
+  try {
+    writeFiles(dir, files);
+    return await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Whether python3 can compile `source`. */
+async function compiles(source: string): Promise<boolean> {
+  const child = new Deno.Command("python3", {
+    args: ["-c", "import sys; compile(sys.stdin.read(), 'x.py', 'exec')"],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(source));
+  await writer.close();
+  return (await child.status).success;
+}
+
+const UNITTEST_FILE = `import unittest
+from calc import add
+
+
+class CalcTest(unittest.TestCase):
+    """Adds."""
+
+    def test_add(self):
+        self.assertEqual(add(1, 2), 3)
+
+
+def helper():
+    return 1
+`;
+
+Deno.test("plantCanaries() puts unittest canaries inside an existing test class", async () => {
+  await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
+    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", seeded(1));
+    const source = readFileSync(join(dir, "tests/test_calc.py"), "utf8");
+    assert.ok(canaries.length >= 2);
+    assert.ok(
+      canaries.some((c) => c.expect === "pass") && canaries.some((c) => c.expect === "fail"),
+    );
+    for (const canary of canaries) {
+      assert.match(canary.id, /^tests\/test_calc\.py::CalcTest::test_[a-z_0-9]+$/);
+      const name = canary.id.split("::")[2];
+      assert.match(
+        source,
+        new RegExp(`\\n    def ${name}\\(self\\):\\n        self\\.assertEqual\\(`),
+      );
+    }
+    assert.ok(source.indexOf("def test_") < source.indexOf("def helper"));
+    assert.equal(await compiles(source), true, source);
+  });
+});
+
+Deno.test("plantCanaries() adds a test class when a unittest file has none to join", async () => {
+  await withFiles({ "tests/test_x.py": "import unittest\n" }, async (dir) => {
+    const canaries = plantCanaries(dir, ["tests/test_x.py"], "unittest", seeded(2));
+    const source = readFileSync(join(dir, "tests/test_x.py"), "utf8");
+    const [, cls] = canaries[0].id.split("::");
+    assert.match(source, new RegExp(`class ${cls}\\(unittest\\.TestCase\\):`));
+    assert.equal(await compiles(source), true, source);
+  });
+});
+
+Deno.test("plantCanaries() puts pytest canaries among top-level tests, above decorators", async () => {
+  const file = `import pytest
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_one(n):
+    assert n
+
+
+def test_two():
+    assert True
+`;
+  await withFiles({ "test_p.py": file }, async (dir) => {
+    const canaries = plantCanaries(dir, ["test_p.py"], "pytest", seeded(3));
+    const source = readFileSync(join(dir, "test_p.py"), "utf8");
+    for (const canary of canaries) assert.match(canary.id, /^test_p\.py::test_[a-z_0-9]+$/);
+    assert.doesNotMatch(source, /@pytest\.mark\.parametrize[^\n]*\ndef test_(?!one)/);
+    assert.equal(await compiles(source), true, source);
+  });
+});
+
+Deno.test("plantCanaries() adds deno canaries as Deno.test calls with sentence names", async () => {
+  await withFiles({ "a_test.ts": 'Deno.test("a", () => {});' }, (dir) => {
+    const canaries = plantCanaries(dir, ["a_test.ts"], "deno_test", seeded(4));
+    const source = readFileSync(join(dir, "a_test.ts"), "utf8");
+    for (const canary of canaries) {
+      const name = canary.id.slice("a_test.ts::".length);
+      assert.match(name, /^[a-z]+ [a-z ]+( \d+)?$/);
+      assert.ok(source.includes(`Deno.test(${JSON.stringify(name)}, () => {`));
+    }
+  });
+});
+
+Deno.test("plantCanaries() names never collide with the file's own tests", async () => {
+  await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, (dir) => {
+    for (let seed = 0; seed < 20; seed++) {
+      const ids = plantCanaries(dir, ["tests/test_calc.py"], "unittest", seeded(seed)).map((c) =>
+        c.id
+      );
+      assert.equal(new Set(ids).size, ids.length);
+      assert.ok(!ids.includes("tests/test_calc.py::CalcTest::test_add"));
+    }
+  });
+});
+
+const PASS = { id: "f::p", expect: "pass" as const };
+const FAIL = { id: "f::f", expect: "fail" as const };
+
+function outcomes(entries: Record<string, TestOutcome>): Map<string, TestOutcome> {
+  return new Map(Object.entries(entries));
+}
+
+Deno.test("checkCanaries() accepts canaries that came out as they must", () => {
+  assert.equal(
+    checkCanaries([PASS, FAIL], outcomes({ "f::p": "passed", "f::f": "failed" }), true),
+    null,
+  );
+  assert.equal(
+    checkCanaries([PASS, FAIL], outcomes({ "f::p": "passed", "f::f": "error" }), true),
+    null,
+  );
+});
+
+Deno.test("checkCanaries() flags a must-fail canary that passed or was skipped", () => {
+  for (const outcome of ["passed", "skipped"] as const) {
+    const problem = checkCanaries([FAIL], outcomes({ "f::f": outcome }), false);
+    assert.equal(problem?.code, "canary_mismatch");
+  }
+});
+
+Deno.test("checkCanaries() flags lost or failing canaries only when real tests passed", () => {
+  assert.equal(checkCanaries([PASS, FAIL], outcomes({}), true)?.code, "canary_mismatch");
+  assert.equal(
+    checkCanaries([PASS], outcomes({ "f::p": "failed" }), true)?.code,
+    "canary_mismatch",
+  );
+  // A crashed run loses every test; the expected tests fail on their own.
+  assert.equal(checkCanaries([PASS, FAIL], outcomes({}), false), null);
+});
