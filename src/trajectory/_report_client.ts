@@ -97,6 +97,7 @@ function summaryView() {
   const s = DATA.summary, eps = DATA.episodes;
   const drift = eps.filter((e) => e.drift).length;
   const tamper = eps.filter((e) => e.reward && e.reward.report_problem).length;
+  const graded = eps.filter((e) => e.reward).length;
   const out = [el("h2", {}, "Overview"), el("div", { class: "cards" }, [
     card(String(s.samples), "samples"), card(String(s.tasks), "tasks"),
     card(fmt(s.mean_reward), "mean reward"), card(fmt(s.pass_at_1), "pass@1"),
@@ -105,12 +106,18 @@ function summaryView() {
     card(String(s.ids.error.length), "error"), card(String(s.ids.empty_patch.length), "empty patch"),
     card(String(s.tokens.prompt), "prompt tokens"), card(String(s.tokens.completion), "completion tokens"),
     card(ms(s.wall_ms.mean_sample), "mean sample time"), card(ms(s.wall_ms.total_sample), "total sample time"),
-    card(pct(drift, eps.length), "token drift rate"), card(pct(tamper, eps.length), "test tamper rate"),
+    card(pct(drift, eps.filter((e) => e.tokens).length), "token drift rate"), card(pct(tamper, graded), "test tamper rate"),
   ])];
-  const extra = Object.entries(s).filter(([k, v]) => /drift|tamper/.test(k) && (typeof v === "number" || (v && typeof v === "object")));
-  if (extra.length) {
-    out.push(el("h3", {}, "Drift and tamper"), table([{ t: "field" }, { t: "value" }],
-      extra.map(([k, v]) => [k, typeof v === "number" ? String(v) : JSON.stringify(v)])));
+  if (s.integrity) {
+    out.push(el("h3", {}, "Reward hacks caught by the grader"), table([{ t: "integrity code" }, { t: "samples", n: 1 }],
+      [["any (rate " + fmt(s.integrity.rate) + " of graded samples)", String(s.integrity.tampered)]]
+        .concat(Object.entries(s.integrity.codes || {}).map(([k, v]) => [k, String(v)]))));
+  }
+  if (s.training) {
+    const t = s.training;
+    out.push(el("h3", {}, "Training signal"), table([{ t: "field" }, { t: "value", n: 1 }], [
+      ["samples with token ids", t.with_tokens + "/" + s.samples], ["token drift", t.drifted + " (rate " + fmt(t.drift_rate) + ")"],
+      ["trainable tokens", String(t.trainable_tokens)], ["zero-loss samples", String(t.zero_loss)]]));
   }
   out.push(el("h2", {}, "Stop reasons"), table([{ t: "stop reason" }, { t: "samples", n: 1 }, { t: "share", n: 1 }],
     Object.entries(s.stop_reasons).map(([k, v]) => [k, String(v), pct(v, s.samples)])));

@@ -107,6 +107,7 @@ function episodeView(r: TrajectoryRecord) {
     final_diff: cut(r.final_diff, REPORT_DIFF_LIMIT),
     reward,
     drift: r.training.token_drift,
+    tokens: r.training.available,
     usage: r.usage,
     wall_ms: r.timings.wall_ms,
     turns: r.turns.map((t) => ({

@@ -127,6 +127,8 @@ Deno.test({
         assert.match(overview, /mean reward/);
         assert.match(overview, /pass@1/);
         assert.match(overview, /language/);
+        assert.match(overview, /Reward hacks caught by the grader/);
+        assert.match(overview, /Training signal/);
         writeFileSync(join(shots, "report-summary.png"), await page.screenshot());
 
         await page.click(`nav a[data-tab="episodes"]`);
