@@ -5,6 +5,7 @@
  * endpoint variables and a resumed run's run.json, and starts this Deno.
  */
 import { fileURLToPath } from "node:url";
+import { LAUNCHER_ENV } from "./src/cli/_launcher.ts";
 import { permissionFlags, planPermissions } from "./src/cli/permissions.ts";
 
 /** Run `main.ts ARGS` with computed permissions; resolves with its exit code. */
@@ -28,6 +29,7 @@ export async function launch(args: string[]): Promise<number> {
       ...args,
     ],
     cwd,
+    env: { [LAUNCHER_ENV]: String(Deno.pid) },
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

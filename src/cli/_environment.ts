@@ -1,6 +1,9 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
-import { Environment } from "../rollout/environment.ts";
+import { resolve } from "node:path";
+import { DEFAULT_WORK_ROOT, Environment } from "../rollout/environment.ts";
 import { DEFAULT_LIMITS } from "../sandbox/runner.ts";
+import type { ToolLimits } from "../tools/types.ts";
+import { claimRoot, exitOnSignal } from "../workspace/root.ts";
 import { choiceFlag, env, intFlag } from "./_args.ts";
 import { defaultTasksDir } from "./_paths.ts";
 
@@ -34,32 +37,52 @@ export function tasksDirOf(values: EnvironmentFlagValues): string {
   return values["tasks-dir"] ?? defaultTasksDir(env("PATCHGYM_TASKS"));
 }
 
-/** Open the environment the flags describe. */
-export function openEnvironment(values: EnvironmentFlagValues): Promise<Environment> {
+/**
+ * Open the environment the flags describe, with `toolLimits` for every episode's tool calls.
+ * Workspaces go to this process's own folder under the workspace root (see `claimRoot`): folders
+ * left there by dead processes are removed first, and this one is removed at exit, also on SIGTERM.
+ */
+export function openEnvironment(
+  values: EnvironmentFlagValues,
+  toolLimits?: Partial<ToolLimits>,
+): Promise<Environment> {
+  const isolation = choiceFlag(
+    "isolation",
+    values.isolation,
+    ["auto", "bwrap", "none"] as const,
+    "auto",
+  );
+  const sandboxLimits = {
+    processes: intFlag(
+      "sandbox-processes",
+      values["sandbox-processes"],
+      DEFAULT_LIMITS.processes,
+      8,
+      100_000,
+    ),
+    memoryBytes: intFlag(
+      "sandbox-memory-mb",
+      values["sandbox-memory-mb"],
+      DEFAULT_LIMITS.memoryBytes / 1024 ** 2,
+      32,
+      1024 ** 2,
+    ) * 1024 ** 2,
+  };
+  const owned = claimRoot(resolve(values["work-dir"] ?? DEFAULT_WORK_ROOT));
+  exitOnSignal("SIGTERM");
+  if (owned.swept.length > 0) {
+    console.error(
+      `Removed ${owned.swept.length} workspace folder(s) left by processes that died: ${
+        owned.swept.join(", ")
+      }`,
+    );
+  }
   return Environment.open({
     tasksDir: tasksDirOf(values),
-    workRoot: values["work-dir"],
-    isolation: choiceFlag(
-      "isolation",
-      values.isolation,
-      ["auto", "bwrap", "none"] as const,
-      "auto",
-    ),
-    limits: {
-      processes: intFlag(
-        "sandbox-processes",
-        values["sandbox-processes"],
-        DEFAULT_LIMITS.processes,
-        8,
-        100_000,
-      ),
-      memoryBytes: intFlag(
-        "sandbox-memory-mb",
-        values["sandbox-memory-mb"],
-        DEFAULT_LIMITS.memoryBytes / 1024 ** 2,
-        32,
-        1024 ** 2,
-      ) * 1024 ** 2,
-    },
+    workRoot: owned.dir,
+    keepRoot: owned.parent,
+    isolation,
+    limits: toolLimits,
+    sandboxLimits,
   });
 }

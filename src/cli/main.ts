@@ -1,6 +1,7 @@
 /** Command dispatch and top-level error reporting. */
 import { PatchgymError, TaskError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
+import { exitWithLauncher } from "./_launcher.ts";
 import { VERSION } from "../version.ts";
 import { rolloutCommand } from "./rollout.ts";
 
@@ -55,6 +56,7 @@ ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}
 
 /** Run the command line; returns the process exit code. */
 export async function runCli(args: string[]): Promise<number> {
+  exitWithLauncher();
   const [name, ...rest] = args;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     console.log(HELP);

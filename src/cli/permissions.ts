@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_WORK_ROOT } from "../rollout/environment.ts";
+import { LAUNCHER_ENV } from "./_launcher.ts";
 
 /** Environment variables the orchestrator may read, by name. */
 export const ALLOWED_ENV = [
@@ -21,6 +22,7 @@ export const ALLOWED_ENV = [
   "OPENAI_API_KEY",
   "OPENAI_MODEL",
   "HOME",
+  LAUNCHER_ENV,
 ] as const;
 
 /**
@@ -54,7 +56,7 @@ export const BINARY_FLAGS: readonly string[] = [
 ];
 
 /** Flags that take a value, in any command (so values are not taken for positionals). */
-const VALUE_FLAGS = [
+export const VALUE_FLAGS = [
   "tasks",
   "policy",
   "base-url",
@@ -86,6 +88,10 @@ const VALUE_FLAGS = [
   "sandbox-processes",
   "sandbox-memory-mb",
   "segments",
+  "max-line-bytes",
+  "max-episodes",
+  "idle-timeout",
+  "search-timeout",
 ] as const;
 
 /** What a command line may touch. */

@@ -162,6 +162,28 @@ export async function gradePatch(
 const FAILURE_CHARS = 2000;
 
 /**
+ * The grade of a diff that was not applied and not run, e.g. one over the size cap: every expected
+ * test counts as missing and `patch_error` says why.
+ */
+export function refusedGrade(task: Task, problem: string): GradeResult {
+  const list = (ids: string[]): ListResult => ({
+    passed: 0,
+    total: ids.length,
+    tests: Object.fromEntries(ids.map((id) => [id, "missing" as const])),
+  });
+  return {
+    fail_to_pass: list(task.spec.fail_to_pass),
+    pass_to_pass: list(task.spec.pass_to_pass),
+    patch_applied: false,
+    patch_error: problem,
+    binary_files_ignored: [],
+    protected_paths_touched: [],
+    run: { exit_code: -1, timed_out: false, report_found: false, problems: [], duration_ms: 0 },
+    failures: {},
+  };
+}
+
+/**
  * Put back everything that decides how tests run: visible tests and protected paths from the
  * pristine repository (files the agent added under them are deleted), test-configuration files
  * (added ones deleted anywhere in the tree), and the hidden tests from the task. Returns the

@@ -10,7 +10,8 @@ import type { GradeResult } from "./grade.ts";
 export interface RewardConfig {
   /**
    * Give partial credit: `total = (w_f2p * f2p_rate + w_p2p * p2p_rate) / (w_f2p + w_p2p)`, where
-   * a list with no tests has rate 1. Off by default (binary reward).
+   * a list with no tests has rate 1. A patch that was not applied (or was refused, e.g. over the
+   * size cap) earns 0 all the same. Off by default (binary reward).
    */
   partial_credit: boolean;
   fail_to_pass_weight: number;
@@ -87,7 +88,7 @@ export function computeReward(
   const resolved = trusted && grade.patch_applied && f2p.passed === f2p.total &&
     p2p.passed === p2p.total;
   let total: number;
-  if (!trusted) {
+  if (!trusted || !grade.patch_applied) {
     total = 0;
   } else if (config.partial_credit) {
     const rate = (l: { passed: number; total: number }) => (l.total === 0 ? 1 : l.passed / l.total);

@@ -16,6 +16,7 @@ import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
 import { createWorkspace, startWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
 
 /** The default workspace root; also named in the permission flags of deno.json. */
 export const DEFAULT_WORK_ROOT = "/tmp/patchgym";
@@ -28,8 +29,12 @@ export interface EnvironmentOptions {
   isolation?: "auto" | "bwrap" | "none";
   /** The `deno` children use for TypeScript tests (default: this process's own). */
   denoPath?: string;
+  /** Bounds on tool calls (default {@linkcode DEFAULT_TOOL_LIMITS}). */
+  limits?: Partial<ToolLimits>;
   /** Caps for every child (default: the runner's `DEFAULT_LIMITS`). */
-  limits?: Partial<ResourceLimits>;
+  sandboxLimits?: Partial<ResourceLimits>;
+  /** Where kept workspaces go (default: the workspace root); see `Workspace.keep`. */
+  keepRoot?: string;
 }
 
 /**
@@ -50,13 +55,23 @@ export class Environment {
   readonly tasksDir: string;
   readonly workRoot: string;
   readonly runner: Runner;
+  /** Bounds every episode's tool calls get. */
+  readonly limits: ToolLimits;
+  readonly #keepRoot: string | undefined;
   readonly #tasks = new Map<string, Task>();
   readonly #snapshots = new Map<string, Snapshot>();
 
-  private constructor(tasksDir: string, workRoot: string, runner: Runner) {
+  private constructor(
+    tasksDir: string,
+    workRoot: string,
+    runner: Runner,
+    options: EnvironmentOptions,
+  ) {
     this.tasksDir = tasksDir;
     this.workRoot = workRoot;
     this.runner = runner;
+    this.limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
+    this.#keepRoot = options.keepRoot;
   }
 
   /** Probe isolation and prepare the workspace root. */
@@ -68,9 +83,9 @@ export class Environment {
     const runner = new Runner({
       isolation,
       denoPath: options.denoPath ?? defaultDenoPath(),
-      limits: options.limits,
+      limits: options.sandboxLimits,
     });
-    return new Environment(tasksDir, workRoot, runner);
+    return new Environment(tasksDir, workRoot, runner, options);
   }
 
   /** What isolation children get. */
@@ -110,7 +125,11 @@ export class Environment {
    */
   newWorkspace(task: Task, options: { background?: boolean } = {}): Workspace {
     const create = options.background ? startWorkspace : createWorkspace;
-    return create(this.snapshot(task), { root: this.workRoot, prefix: task.spec.id });
+    return create(this.snapshot(task), {
+      root: this.workRoot,
+      prefix: task.spec.id,
+      keepRoot: this.#keepRoot,
+    });
   }
 
   /** Grade a patch against the task's hidden tests. */

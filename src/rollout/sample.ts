@@ -16,7 +16,10 @@ import {
   type RewardConfig,
 } from "../reward/reward.ts";
 import type { Task } from "../task/spec.ts";
+import { refusedGrade } from "../reward/grade.ts";
 import { sandboxSummary } from "../sandbox/runner.ts";
+import { diffTooLargeMessage } from "../workspace/limits.ts";
+import type { WorkspaceDiff } from "../workspace/diff.ts";
 import { buildRecord, type SampleIdentity, type TrajectoryRecord } from "../trajectory/record.ts";
 import type { TrainingViewOptions } from "../trajectory/training_view.ts";
 import { VERSION } from "../version.ts";
@@ -49,7 +52,7 @@ export async function runSample(
   // Written while the first model request is in flight; tools wait for it (Episode.act).
   const workspace = env.newWorkspace(task, { background: true });
   try {
-    const episode = new Episode({ task, workspace, runner: env.runner }, {
+    const episode = new Episode({ task, workspace, runner: env.runner, limits: env.limits }, {
       limits: options.limits,
       prompts: options.prompts,
       textToolCalls: policy.textToolCalls,
@@ -57,12 +60,12 @@ export async function runSample(
     await runLoop(episode, policy, { onTurn: options.onTurn, signal: options.signal });
     if (!episode.done) episode.stop("policy_error");
     await workspace.ready;
-    const diff = workspace.diff();
+    const diff = await workspace.diff({ maxBytes: env.limits.maxDiffBytes });
     const gradeStarted = performance.now();
     let reward: Reward | null = null;
     if (!options.skipGrading && episode.stopReason !== "interrupted") {
       try {
-        reward = await scoreEpisode(env, task, episode, diff.patch, options.reward);
+        reward = await scoreEpisode(env, task, episode, diff, options.reward);
       } catch (error) {
         if (!(error instanceof PatchgymError)) throw error;
         episode.error ??= { code: error.code, message: `Grading failed: ${error.message}` };
@@ -81,19 +84,31 @@ export async function runSample(
       training: options.training,
     });
   } finally {
-    if (!options.keepWorkspace) await workspace.remove();
+    if (options.keepWorkspace) await workspace.keep();
+    else await workspace.remove();
   }
 }
 
-/** Grade an episode's final diff and compute its reward. */
+/**
+ * Grade an episode's final diff and compute its reward. A diff over the size cap is not graded: it
+ * earns 0, and the episode's error says so (code `diff_too_large`).
+ */
 export async function scoreEpisode(
   env: Environment,
   task: Task,
   episode: Episode,
-  patch: string,
+  diff: WorkspaceDiff,
   config: RewardConfig = DEFAULT_REWARD_CONFIG,
 ): Promise<Reward> {
-  const grade = await env.grade(task, patch);
+  const { patch } = diff;
+  let grade;
+  if (diff.tooLarge) {
+    const message = diffTooLargeMessage(diff.tooLarge);
+    episode.error ??= { code: "diff_too_large", message };
+    grade = refusedGrade(task, message);
+  } else {
+    grade = await env.grade(task, patch);
+  }
   return computeReward(grade, {
     submitted: episode.submission !== null,
     submit_status: episode.submission?.status ?? null,

@@ -1,7 +1,6 @@
 /** `read_file`: numbered lines of a text file, capped in lines and bytes. */
-import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { decodeText } from "../workspace/diff.ts";
+import { readTextFile } from "./_read.ts";
 import { defineTool, fail } from "./types.ts";
 
 const MAX_BYTES = 48 * 1024;
@@ -21,34 +20,27 @@ export const readFileTool = defineTool({
       "How many lines to show (default 400, at most 2000)",
     ),
   }),
-  run(input, ctx) {
+  async run(input, ctx) {
     const target = ctx.workspace.resolve(input.path);
-    if (!target.ok) return Promise.resolve(fail(target.code, target.message));
+    if (!target.ok) return (fail(target.code, target.message));
     if (target.isDir) {
-      return Promise.resolve(
-        fail(
-          "is_directory",
-          `Path "${target.rel}" is a folder; use list_files or inspect_tree to see inside it`,
-        ),
-      );
+      return (fail(
+        "is_directory",
+        `Path "${target.rel}" is a folder; use list_files or inspect_tree to see inside it`,
+      ));
     }
-    const text = decodeText(readFileSync(target.abs));
-    if (text === null) {
-      return Promise.resolve(
-        fail("binary_file", `File "${target.rel}" is binary; only text files can be read`),
-      );
-    }
+    const read = await readTextFile(ctx, target, "read");
+    if (!read.ok) return read;
+    const { text } = read;
     const lines = text.split("\n");
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
     const total = text === "" ? 0 : lines.length;
-    if (total === 0) return Promise.resolve({ ok: true, output: `[${target.rel} is empty]` });
+    if (total === 0) return ({ ok: true, output: `[${target.rel} is empty]` });
     if (input.start_line > total) {
-      return Promise.resolve(
-        fail(
-          "invalid_input",
-          `Cannot read "${target.rel}" from line ${input.start_line}: the file has ${total} lines`,
-        ),
-      );
+      return (fail(
+        "invalid_input",
+        `Cannot read "${target.rel}" from line ${input.start_line}: the file has ${total} lines`,
+      ));
     }
     const width = String(Math.min(total, input.start_line + input.max_lines - 1)).length;
     const out: string[] = [];
@@ -73,6 +65,6 @@ export const readFileTool = defineTool({
         `[lines ${input.start_line}-${last} of ${total}; continue with start_line=${last + 1}]`,
       );
     }
-    return Promise.resolve({ ok: true, output: out.join("\n"), truncated });
+    return ({ ok: true, output: out.join("\n"), truncated });
   },
 });

@@ -13,7 +13,7 @@ import { runCommandTool } from "./run_command.ts";
 import { runTestsTool } from "./run_tests.ts";
 import { searchTool } from "./search.ts";
 import { submitTool } from "./submit.ts";
-import { fail, type Tool, type ToolContext, type ToolResult } from "./types.ts";
+import { fail, limitsOf, type Tool, type ToolContext, type ToolResult } from "./types.ts";
 import { writeFileTool } from "./write_file.ts";
 
 /** Every agent tool, in the order the model sees them. */
@@ -116,7 +116,7 @@ export async function executeTool(
     );
   }
   try {
-    return await tool.run(parsed.data, ctx);
+    return capOutput(await tool.run(parsed.data, ctx), limitsOf(ctx).maxOutputChars);
   } catch (error) {
     if (error instanceof PatchgymError) throw error;
     return fail(
@@ -126,4 +126,18 @@ export async function executeTool(
       }`,
     );
   }
+}
+
+/**
+ * The last line of defence on what the model reads: a result longer than `max` characters keeps
+ * its head and tail around a marker. Each tool caps its own output more precisely first.
+ */
+function capOutput(result: ToolResult, max: number): ToolResult {
+  const text = result.ok ? result.output : result.message;
+  if (text.length <= max) return result;
+  const half = Math.floor(max / 2);
+  const cut = `${text.slice(0, half)}\n[... ${
+    text.length - 2 * half
+  } characters omitted: tool output is capped at ${max} characters ...]\n${text.slice(-half)}`;
+  return result.ok ? { ...result, output: cut, truncated: true } : { ...result, message: cut };
 }

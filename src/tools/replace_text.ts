@@ -1,7 +1,6 @@
 /** `replace_text`: replace exactly one occurrence of a text in a file. */
-import { readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
-import { decodeText } from "../workspace/diff.ts";
+import { readTextFile } from "./_read.ts";
 import { defineTool, fail, touchesProtected } from "./types.ts";
 
 /** Replace one exact occurrence of `old` with `new` in a file. */
@@ -14,34 +13,27 @@ export const replaceTextTool = defineTool({
     old: z.string().min(1).describe("Exact text to replace; must occur exactly once"),
     new: z.string().describe("Replacement text"),
   }),
-  run(input, ctx) {
+  async run(input, ctx) {
     const target = ctx.workspace.resolve(input.path);
-    if (!target.ok) return Promise.resolve(fail(target.code, target.message));
+    if (!target.ok) return (fail(target.code, target.message));
     if (target.isDir) {
-      return Promise.resolve(fail("is_directory", `Path "${target.rel}" is a folder; name a file`));
+      return (fail("is_directory", `Path "${target.rel}" is a folder; name a file`));
     }
     if (touchesProtected(ctx.task, target)) {
-      return Promise.resolve(
-        fail(
-          "protected_path",
-          `Cannot edit "${target.rel}": it is a protected path of this task; change the code under test instead`,
-        ),
-      );
+      return (fail(
+        "protected_path",
+        `Cannot edit "${target.rel}": it is a protected path of this task; change the code under test instead`,
+      ));
     }
-    const text = decodeText(readFileSync(target.abs));
-    if (text === null) {
-      return Promise.resolve(
-        fail("binary_file", `File "${target.rel}" is binary; only text files can be edited`),
-      );
-    }
+    const read = await readTextFile(ctx, target, "edited");
+    if (!read.ok) return read;
+    const { text } = read;
     const first = text.indexOf(input.old);
     if (first === -1) {
-      return Promise.resolve(
-        fail(
-          "no_match",
-          `Text not found in "${target.rel}"; read the file and copy the exact lines, including indentation`,
-        ),
-      );
+      return (fail(
+        "no_match",
+        `Text not found in "${target.rel}"; read the file and copy the exact lines, including indentation`,
+      ));
     }
     const second = text.indexOf(input.old, first + 1);
     if (second !== -1) {
@@ -49,19 +41,19 @@ export const replaceTextTool = defineTool({
       for (let at = first; at !== -1 && lines.length < 10; at = text.indexOf(input.old, at + 1)) {
         lines.push(text.slice(0, at).split("\n").length);
       }
-      return Promise.resolve(fail(
+      return (fail(
         "ambiguous_match",
         `Text occurs more than once in "${target.rel}" (lines ${
           lines.join(", ")
         }); include more surrounding lines so it is unique`,
       ));
     }
-    writeFileSync(
+    await Deno.writeTextFile(
       target.abs,
       text.slice(0, first) + input.new + text.slice(first + input.old.length),
     );
     const line = text.slice(0, first).split("\n").length;
-    return Promise.resolve({
+    return ({
       ok: true,
       output: `Replaced 1 occurrence in ${target.rel} at line ${line}`,
     });

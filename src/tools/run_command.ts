@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ALLOWED_PROGRAMS, isAllowedProgram } from "../sandbox/programs.ts";
 import { formatRun } from "./_format.ts";
+import { checkGrowth } from "./_growth.ts";
 import { defineTool, fail } from "./types.ts";
 
 /** Run one program from the allowlist. */
@@ -32,13 +33,16 @@ export const runCommandTool = defineTool({
     });
     const meta = { exit_code: result.exitCode };
     if (result.timedOut) {
-      return {
+      return checkGrowth({
         ok: false,
         code: "timeout",
         message: `Command timed out after ${timeout}s and was killed\n${formatRun(result)}`,
         meta,
-      };
+      }, ctx);
     }
-    return { ok: true, output: formatRun(result), truncated: result.truncated, meta };
+    return checkGrowth(
+      { ok: true, output: formatRun(result), truncated: result.truncated, meta },
+      ctx,
+    );
   },
 });

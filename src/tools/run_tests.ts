@@ -3,6 +3,7 @@ import { z } from "zod";
 import { checkSelector, runTests } from "../sandbox/test_runner.ts";
 import { defineTool, fail } from "./types.ts";
 import { formatRun } from "./_format.ts";
+import { checkGrowth } from "./_growth.ts";
 
 /** Run the visible tests, or a selection of them. */
 export const runTestsTool = defineTool({
@@ -34,14 +35,14 @@ export const runTestsTool = defineTool({
     const meta = { exit_code: run.result.exitCode, passed, failed, skipped };
     const output = `$ ${run.display}\n${summary}\n${formatRun(run.result)}`;
     if (run.result.timedOut) {
-      return {
+      return checkGrowth({
         ok: false,
         code: "timeout",
         message:
           `Tests timed out after ${spec.limits.command_timeout_s}s and were killed; look for an infinite loop or a blocking call\n${output}`,
         meta,
-      };
+      }, ctx);
     }
-    return { ok: true, output, truncated: run.result.truncated, meta };
+    return checkGrowth({ ok: true, output, truncated: run.result.truncated, meta }, ctx);
   },
 });

@@ -1,6 +1,7 @@
 /** `submit`: end the episode, saying whether the task is solved. */
 import { z } from "zod";
-import { defineTool } from "./types.ts";
+import { diffTooLargeMessage } from "../workspace/limits.ts";
+import { defineTool, fail, limitsOf } from "./types.ts";
 
 /** Finish the task. */
 export const submitTool = defineTool({
@@ -13,11 +14,21 @@ export const submitTool = defineTool({
     ),
     summary: z.string().max(4000).describe("A short summary of what you changed and why"),
   }),
-  run(input) {
-    return Promise.resolve({
+  async run(input, ctx) {
+    // The final diff is graded only under its cap: say so while the model can still fix it.
+    const diff = input.status === "solved"
+      ? await ctx.workspace.diff({ maxBytes: limitsOf(ctx).maxDiffBytes })
+      : null;
+    if (diff?.tooLarge) {
+      return fail(
+        "diff_too_large",
+        `Cannot submit: ${diffTooLargeMessage(diff.tooLarge)}, then submit again`,
+      );
+    }
+    return {
       ok: true,
       output: `Submitted as ${input.status}`,
       meta: { status: input.status, summary: input.summary },
-    });
+    };
   },
 });

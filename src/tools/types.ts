@@ -5,6 +5,8 @@
 import type { z } from "zod";
 import type { Runner } from "../sandbox/runner.ts";
 import type { Task } from "../task/spec.ts";
+import { DEFAULT_MAX_DIFF_BYTES } from "../workspace/diff.ts";
+import { DEFAULT_MAX_GROWTH_BYTES } from "../workspace/limits.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 
 /** The closed set of reasons a tool call fails; the model sees the code and the message. */
@@ -23,6 +25,9 @@ export type ToolErrorCode =
   | "invalid_regex"
   | "program_not_allowed"
   | "timeout"
+  | "file_too_large"
+  | "workspace_too_large"
+  | "diff_too_large"
   | "internal_error";
 
 /** A tool's answer: an observation for the model either way. */
@@ -37,11 +42,41 @@ export type ToolResult =
   }
   | { ok: false; code: ToolErrorCode; message: string; meta?: Record<string, unknown> };
 
+/** Bounds on what one tool call may cost the orchestrator. */
+export interface ToolLimits {
+  /** Longest a `search` may run before its worker is stopped. */
+  searchTimeoutMs: number;
+  /** Characters of one tool result shown to the model (head and tail kept). */
+  maxOutputChars: number;
+  /** Largest file `read_file` and `replace_text` load. */
+  maxFileBytes: number;
+  /** Cap on the final diff (see `diffTree`); `submit` refuses a bigger one. */
+  maxDiffBytes: number;
+  /** How much the workspace may grow over the task's repository. */
+  maxGrowthBytes: number;
+}
+
+/** Default {@linkcode ToolLimits}. */
+export const DEFAULT_TOOL_LIMITS: ToolLimits = {
+  searchTimeoutMs: 5_000,
+  maxOutputChars: 64 * 1024,
+  maxFileBytes: 8 * 1024 * 1024,
+  maxDiffBytes: DEFAULT_MAX_DIFF_BYTES,
+  maxGrowthBytes: DEFAULT_MAX_GROWTH_BYTES,
+};
+
 /** Everything a tool handler may touch. Tests swap in fakes. */
 export interface ToolContext {
   task: Task;
   workspace: Workspace;
   runner: Runner;
+  /** Defaults to {@linkcode DEFAULT_TOOL_LIMITS}. */
+  limits?: Partial<ToolLimits>;
+}
+
+/** The limits in force for `ctx`. */
+export function limitsOf(ctx: ToolContext): ToolLimits {
+  return ctx.limits ? { ...DEFAULT_TOOL_LIMITS, ...ctx.limits } : DEFAULT_TOOL_LIMITS;
 }
 
 /** One agent tool. */

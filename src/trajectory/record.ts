@@ -299,7 +299,10 @@ export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRec
     usage.prompt_tokens += turn.model.usage?.prompt_tokens ?? 0;
     usage.completion_tokens += turn.model.usage?.completion_tokens ?? 0;
   }
-  const { patch, ...diffStat } = parts.diff;
+  // An over-size diff's details are in `error` (code diff_too_large).
+  const { patch, tooLarge: _tooLarge, ...diffStat } = parts.diff as RecordParts["diff"] & {
+    tooLarge?: unknown;
+  };
   return {
     format: TRAJECTORY_FORMAT,
     ...parts.identity,

@@ -3,7 +3,8 @@
  * written in-process from an in-memory snapshot, guarded, diffable and removed afterwards.
  */
 import { realpathSync } from "node:fs";
-import { diffTree, type WorkspaceDiff } from "./diff.ts";
+import { basename, join } from "node:path";
+import { type DiffOptions, diffTree, type WorkspaceDiff } from "./diff.ts";
 import { type GuardOptions, guardPath, type GuardResult } from "./guard.ts";
 import { type Snapshot, writeSnapshot, writeSnapshotAsync } from "./snapshot.ts";
 
@@ -13,6 +14,11 @@ export interface WorkspaceOptions {
   root: string;
   /** Prefix of the workspace folder name, e.g. the task id. */
   prefix?: string;
+  /**
+   * Where {@linkcode Workspace.keep} moves the folder (default: where it is). A process's own root
+   * (see `claimRoot`) is removed at exit, so kept workspaces go to the shared root above it.
+   */
+  keepRoot?: string;
 }
 
 /** An isolated copy of a task repository for one rollout. */
@@ -27,10 +33,17 @@ export class Workspace {
    */
   readonly ready: Promise<void>;
 
-  constructor(dir: string, original: Snapshot, ready: Promise<void> = Promise.resolve()) {
+  readonly #keepRoot: string | undefined;
+
+  constructor(
+    dir: string,
+    original: Snapshot,
+    options: { ready?: Promise<void>; keepRoot?: string } = {},
+  ) {
     this.dir = dir;
     this.original = original;
-    this.ready = ready;
+    this.ready = options.ready ?? Promise.resolve();
+    this.#keepRoot = options.keepRoot;
   }
 
   /** Resolve a path the agent named; see {@linkcode guardPath}. */
@@ -38,9 +51,21 @@ export class Workspace {
     return guardPath(this.dir, path, options);
   }
 
-  /** The current state as a diff against the original. */
-  diff(): WorkspaceDiff {
-    return diffTree(this.original, this.dir);
+  /** The current state as a diff against the original; see {@linkcode diffTree} for the cap. */
+  diff(options?: DiffOptions): Promise<WorkspaceDiff> {
+    return diffTree(this.original, this.dir, options);
+  }
+
+  /**
+   * Keep the folder after the run: moved to the keep root when one was given. Returns where it is
+   * now.
+   */
+  async keep(): Promise<string> {
+    await this.ready.catch(() => {});
+    if (!this.#keepRoot) return this.dir;
+    const target = join(this.#keepRoot, basename(this.dir));
+    await Deno.rename(this.dir, target);
+    return target;
   }
 
   /** Delete the workspace folder. Safe to call twice. */
@@ -62,7 +87,7 @@ export function createWorkspace(snapshot: Snapshot, options: WorkspaceOptions): 
     Deno.removeSync(dir, { recursive: true });
     throw error;
   }
-  return new Workspace(realpathSync(dir), snapshot);
+  return new Workspace(realpathSync(dir), snapshot, { keepRoot: options.keepRoot });
 }
 
 /**
@@ -84,5 +109,5 @@ export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): W
   });
   // Whoever awaits `ready` sees a failure; until then it must not count as unhandled.
   ready.catch(() => {});
-  return new Workspace(dir, snapshot, ready);
+  return new Workspace(dir, snapshot, { ready, keepRoot: options.keepRoot });
 }

@@ -1,11 +1,13 @@
 /**
- * Runs the real entry point exactly as `deno task patchgym` does: the `patchgym` task of deno.json
- * split on whitespace, its leading `deno` replaced by this Deno, cwd the repository root, so every
- * test here runs under the narrow permission flags users get.
+ * Runs the real entry point as `deno task patchgym` does, cwd the repository root, so every test
+ * here runs under the narrow permission flags users get: `main.ts` under exactly the flags
+ * `launch.ts` computes for the command line ({@linkcode patchgymArgv}; signals reach it directly),
+ * or the `patchgym` task of deno.json itself, launcher included ({@linkcode launcherArgv}).
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
 
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
@@ -25,10 +27,23 @@ export function taskFlags(): string[] {
   return task.slice(2, -1);
 }
 
-/** The argv of `deno task patchgym ARGS` with this Deno's absolute path. */
-export function patchgymArgv(args: string[] = []): string[] {
+/** The argv of `deno task patchgym ARGS` (through launch.ts) with this Deno's absolute path. */
+export function launcherArgv(args: string[] = []): string[] {
   const [, ...rest] = patchgymTask();
   return [Deno.execPath(), ...rest, ...args];
+}
+
+/**
+ * The argv launch.ts runs for `deno task patchgym ARGS` in the repository root: `main.ts` under
+ * the permission flags it computes.
+ */
+export function patchgymArgv(args: string[] = []): string[] {
+  const plan = planPermissions(args, {
+    cwd: ROOT,
+    env: {},
+    bundledTasks: join(ROOT, "tasks"),
+  });
+  return [Deno.execPath(), "run", ...permissionFlags(plan), join(ROOT, "main.ts"), ...args];
 }
 
 /**
@@ -79,9 +94,14 @@ export async function runArgv(argv: string[], options: RunOptions = {}): Promise
   return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
 }
 
-/** Run `deno task patchgym ARGS`. */
+/** Run `deno task patchgym ARGS` (main.ts under the launcher's flags). */
 export function runPatchgym(args: string[], options: RunOptions = {}): Promise<RunResult> {
   return runArgv(patchgymArgv(args), options);
+}
+
+/** Run `deno task patchgym ARGS` through the launcher, as the deno.json task does. */
+export function runLauncher(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return runArgv(launcherArgv(args), options);
 }
 
 /** A fresh folder under `runs/` (the only writable output root); returns its path relative to the root. */
@@ -95,6 +115,35 @@ export function makeRunDir(prefix: string): string {
 /** Remove a folder made by {@linkcode makeRunDir}. */
 export function removeRunDir(dir: string): void {
   Deno.removeSync(join(ROOT, dir), { recursive: true });
+}
+
+/**
+ * A fresh workspace root under /tmp/patchgym (the only one the task's flags allow), for tests that
+ * look at what a process leaves there; removed by {@linkcode removeWorkRoot}.
+ */
+export function makeWorkRoot(prefix: string): string {
+  const dir = `/tmp/patchgym/test-${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Remove a folder made by {@linkcode makeWorkRoot}. */
+export function removeWorkRoot(dir: string): void {
+  Deno.removeSync(dir, { recursive: true });
+}
+
+/** Everything under `dir`, as paths relative to it, sorted (for "nothing left behind" checks). */
+export function listTree(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of Deno.readDirSync(rel ? `${dir}/${rel}` : dir)) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      out.push(path);
+      if (entry.isDirectory) walk(path);
+    }
+  };
+  walk("");
+  return out.sort();
 }
 
 /** Parse each non-empty line of JSONL text. */
@@ -177,6 +226,13 @@ export class ServeProcess {
     }
     const { code } = await this.#child.status;
     return { code, answers, stderr: await this.#stderr };
+  }
+
+  /** Send `signal` and wait for the exit; returns the exit code. */
+  async signal(signal: Deno.Signal): Promise<number> {
+    this.#child.kill(signal);
+    const { code } = await this.#child.status;
+    return code;
   }
 
   /** Stop the server if a test failed before {@linkcode finish}. */

@@ -15,6 +15,7 @@ import {
   type PermissionPlan,
   planPermissions,
   SYSTEM_READ,
+  VALUE_FLAGS,
 } from "../../src/cli/permissions.ts";
 import { DEFAULT_WORK_ROOT } from "../../src/rollout/environment.ts";
 import {
@@ -24,6 +25,7 @@ import {
   removeRunDir,
   ROOT,
   runArgv,
+  runLauncher,
   runPatchgym,
   taskFlags,
 } from "./_run.ts";
@@ -33,7 +35,7 @@ const CONTEXT = { cwd: "/home/u/work", env: {}, bundledTasks: "/opt/patchgym/tas
 Deno.test("runCli() completes a reference rollout under the patchgym task", async () => {
   const out = makeRunDir("perm-rollout");
   try {
-    const result = await runPatchgym(["rollout", "--tasks", "py-median-even", "--out", out]);
+    const result = await runLauncher(["rollout", "--tasks", "py-median-even", "--out", out]);
     assert.equal(result.code, 0, result.stderr);
     const records = jsonLines(readFileSync(join(ROOT, out, "trajectories.jsonl"), "utf8"));
     assert.equal(records.length, 1);
@@ -263,6 +265,20 @@ Deno.test("planPermissions() --resume grants the run folder and the endpoint sav
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+// A value flag the planner does not know would be read as a positional (e.g. an input file).
+Deno.test("VALUE_FLAGS lists every flag of every command that takes a value", () => {
+  const declared = new Set<string>();
+  for (const entry of Deno.readDirSync(join(ROOT, "src/cli"))) {
+    const text = readFileSync(join(ROOT, "src/cli", entry.name), "utf8");
+    for (const m of text.matchAll(/"?([a-z][a-z-]*)"?: \{ type: "string" \}/g)) declared.add(m[1]);
+  }
+  assert.ok(declared.size > 20, `${declared.size} flags found`);
+  assert.deepEqual(
+    [...declared].filter((f) => !(VALUE_FLAGS as readonly string[]).includes(f)),
+    [],
+  );
 });
 
 Deno.test("hostOf() reads host and port of http(s) URLs only", () => {

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import {
   childEnv,
   jsonLines,
+  launcherArgv,
   makeRunDir,
-  patchgymArgv,
   removeRunDir,
   ROOT,
   runPatchgym,
@@ -89,7 +89,8 @@ Deno.test("rolloutCommand() stops cleanly on Ctrl-C with exit 130 and resumes", 
   const out = makeRunDir("sigint");
   const tasks = ["py-median-even", "py-units-fahrenheit", "py-text-ngrams"];
   try {
-    const argv = patchgymArgv([
+    // Through the launcher: it passes the Ctrl-C on to main.ts once.
+    const argv = launcherArgv([
       "rollout",
       "--tasks",
       tasks.join(","),

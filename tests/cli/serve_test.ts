@@ -3,7 +3,17 @@ import assert from "node:assert/strict";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { probeIsolation } from "../../src/sandbox/runner.ts";
-import { makeRunDir, patchgymArgv, removeRunDir, ROOT, runArgv, ServeProcess } from "./_run.ts";
+import {
+  listTree,
+  makeRunDir,
+  makeWorkRoot,
+  patchgymArgv,
+  removeRunDir,
+  removeWorkRoot,
+  ROOT,
+  runArgv,
+  ServeProcess,
+} from "./_run.ts";
 
 const SOLUTION = readFileSync(join(ROOT, "tasks/py-median-even/solution.patch"), "utf8");
 
@@ -110,6 +120,139 @@ Deno.test("serveCommand() runs two interleaved episodes and refuses a step after
     assert.equal(byId.c.closed, true);
   } finally {
     await server.kill();
+  }
+});
+
+function stepError(answer: Record<string, unknown> | null): unknown {
+  return (answer?.info as { tool?: { code?: unknown } } | undefined)?.tool?.code;
+}
+
+// Issue 10: `^(a+)+$` on a 41-character line blocked every other episode for minutes.
+Deno.test("serveCommand() answers another episode while a catastrophic search runs", async () => {
+  const work = makeWorkRoot("serve-regex");
+  const server = new ServeProcess(["--work-dir", work, "--search-timeout", "3"]);
+  try {
+    const a = (await server.request({ op: "reset", task_id: "py-median-even" })).episode_id;
+    const b = (await server.request({ op: "reset", task_id: "py-median-even" })).episode_id;
+    const evil = `${"a".repeat(40)}!\n`;
+    const wrote = await server.request(
+      step("w", a, "write_file", { path: "evil.txt", content: evil }),
+    );
+    assert.equal(wrote.done, false);
+    await server.send(step("slow", a, "search", { pattern: "^(a+)+$", path: "evil.txt" }));
+    // Each of B's requests, searches included, is answered before A's search: none waits on it.
+    for (const id of ["b1", "b2", "b3"]) {
+      const answer = await server.request(step(id, b, "search", { pattern: "def median" }));
+      assert.equal(answer.id, id);
+      assert.equal((answer.info as { tool: { ok: boolean } }).tool.ok, true);
+      const observation = answer.observation as { content: string }[];
+      assert.match(observation[0].content, /^\S+\.py:\d+:def median/);
+    }
+    const slow = await server.next();
+    assert.equal(slow?.id, "slow");
+    assert.equal(slow?.done, false);
+    assert.equal(stepError(slow), "timeout");
+    const { code } = await server.finish();
+    assert.equal(code, 0);
+    assert.deepEqual(listTree(work), []);
+  } finally {
+    await server.kill();
+    removeWorkRoot(work);
+  }
+});
+
+// Issue 10: a line nesting 200,000 deep crashed serve (stack overflow echoing the id), leaking
+// every open workspace.
+Deno.test("serveCommand() refuses deep nesting and over-long lines, echoing the id, and keeps serving", async () => {
+  const work = makeWorkRoot("serve-lines");
+  const server = new ServeProcess(["--work-dir", work, "--max-line-bytes", "1048576"]);
+  try {
+    const open = await server.request({ op: "reset", id: "r", task_id: "py-median-even" });
+    const deep = `{"op":"reset","id":"deep","task_id":${"[".repeat(200_000)}${
+      "]".repeat(200_000)
+    }}`;
+    await server.send(deep);
+    const tooDeep = await server.next();
+    assert.equal(tooDeep?.id, "deep");
+    assert.equal(errorCode(tooDeep ?? undefined), "too_deep");
+    await server.send(JSON.stringify({ id: 42, op: "reset", task_id: "x".repeat(1_100_000) }));
+    const tooLong = await server.next();
+    assert.equal(tooLong?.id, 42);
+    assert.equal(errorCode(tooLong ?? undefined), "line_too_long");
+    assert.match(
+      (tooLong?.error as { message: string }).message,
+      /1100\d{3} bytes .*--max-line-bytes/,
+    );
+    // Still serving, and the open episode still works.
+    const answer = await server.request(step("after", open.episode_id, "inspect_tree", {}));
+    assert.equal(answer.done, false);
+    const { code, answers } = await server.finish();
+    assert.equal(code, 0);
+    assert.deepEqual(answers, []);
+    assert.deepEqual(listTree(work), []);
+  } finally {
+    await server.kill();
+    removeWorkRoot(work);
+  }
+});
+
+// Issue 10: a 64 MiB line took a minute to buffer (quadratic string concatenation).
+Deno.test("serveCommand() skips a 64 MiB line under the default cap and answers the next", async () => {
+  const server = new ServeProcess();
+  try {
+    const huge = `{"op":"reset","id":"huge","pad":"${"a".repeat(64 * 1024 * 1024)}"}`;
+    await server.send(huge);
+    const answer = await server.next();
+    assert.equal(answer?.id, "huge");
+    assert.equal(errorCode(answer ?? undefined), "line_too_long");
+    const next = await server.request({ op: "nope", id: "next" });
+    assert.equal(errorCode(next), "bad_request");
+    assert.equal((await server.finish()).code, 0);
+  } finally {
+    await server.kill();
+  }
+});
+
+Deno.test("serveCommand() caps open episodes with too_many_episodes", async () => {
+  const work = makeWorkRoot("serve-cap");
+  const server = new ServeProcess(["--work-dir", work, "--max-episodes", "1"]);
+  try {
+    const first = await server.request({ op: "reset", id: 1, task_id: "py-median-even" });
+    const refused = await server.request({ op: "reset", id: 2, task_id: "py-median-even" });
+    assert.equal(refused.id, 2);
+    assert.equal(errorCode(refused), "too_many_episodes");
+    assert.match((refused.error as { message: string }).message, /1 are open.*close finished/);
+    assert.equal(
+      (await server.request({ op: "close", episode_id: first.episode_id })).closed,
+      true,
+    );
+    const again = await server.request({ op: "reset", id: 3, task_id: "py-median-even" });
+    assert.equal(typeof again.episode_id, "string");
+    assert.equal((await server.finish()).code, 0);
+    assert.deepEqual(listTree(work), []);
+  } finally {
+    await server.kill();
+    removeWorkRoot(work);
+  }
+});
+
+Deno.test("serveCommand() closes an idle episode and removes its workspace", async () => {
+  const work = makeWorkRoot("serve-idle");
+  const server = new ServeProcess(["--work-dir", work, "--idle-timeout", "0.05"]);
+  try {
+    const reset = await server.request({ op: "reset", task_id: "py-median-even" });
+    // Sleeping at least the timeout makes the episode idle whatever the machine's speed.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answer = await server.request(step("late", reset.episode_id, "inspect_tree", {}));
+    assert.equal(answer.id, "late");
+    assert.equal(errorCode(answer), "episode_expired");
+    const [proc] = listTree(work);
+    assert.match(proc, /^proc-\d+-/);
+    assert.deepEqual(listTree(`${work}/${proc}`), [".owner"]);
+    assert.equal((await server.finish()).code, 0);
+  } finally {
+    await server.kill();
+    removeWorkRoot(work);
   }
 });
 

@@ -46,6 +46,6 @@ export function patchOf(
 ): Promise<string> {
   return withRepoCopy(env, task, async (dir) => {
     await mutate(dir);
-    return diffTree(snapshotDir(task.repoDir), dir).patch;
+    return (await diffTree(snapshotDir(task.repoDir), dir)).patch;
   });
 }

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import type { GradedOutcome, GradeResult, ListResult } from "../../src/reward/grade.ts";
+import {
+  type GradedOutcome,
+  type GradeResult,
+  type ListResult,
+  refusedGrade,
+} from "../../src/reward/grade.ts";
 import {
   changedLines,
   computeReward,
@@ -105,6 +110,21 @@ Deno.test("computeReward() gives nothing when the patch did not apply", () => {
   assert.equal(reward.total, 0);
   assert.equal(reward.resolved, false);
   assert.equal(reward.components.patch_applied, false);
+});
+
+Deno.test("computeReward() gives nothing with partial credit when the patch was not applied", () => {
+  const partial = config({ partial_credit: true });
+  const unapplied = grade({ a: "passed" }, { b: "passed" }, { patch_applied: false });
+  assert.equal(computeReward(unapplied, FACTS, partial).total, 0);
+
+  // A refused diff (over the size cap) has every test missing; an empty pass_to_pass list would
+  // still rate 1 and earn half the credit if refusal did not count.
+  const task = loadTask(fileURLToPath(new URL("../../tasks/py-median-even", import.meta.url)));
+  const noP2p = { ...task, spec: { ...task.spec, pass_to_pass: [] } };
+  const refused = computeReward(refusedGrade(noP2p, "The diff is too large."), FACTS, partial);
+  assert.equal(refused.total, 0);
+  assert.equal(refused.resolved, false);
+  assert.equal(refused.components.patch_applied, false);
 });
 
 Deno.test("computeReward() gives weighted partial credit when enabled", () => {

@@ -271,7 +271,7 @@ Deno.test("applyPatchTool.run() reverses a workspace diff exactly", async () => 
     });
     Deno.removeSync(`${dir}/gone.txt`);
     Deno.removeSync(`${dir}/empty.txt`);
-    const diff = ctx.workspace.diff();
+    const diff = await ctx.workspace.diff();
     const wanted = readTree(dir);
     // Back to the original, then the diff must take the workspace to exactly `wanted`.
     for (const path of wanted.keys()) Deno.removeSync(`${dir}/${path}`);

@@ -200,3 +200,14 @@ Deno.test("readFileTool.run() refuses a start_line past the end with invalid_inp
     assert.equal(message, 'Cannot read "a.txt" from line 4: the file has 3 lines');
   });
 });
+
+Deno.test("readFileTool.run() refuses a file over the size limit before reading it", async () => {
+  await withContext({ "big.txt": "z".repeat(5000), "a.txt": "a\n" }, async (ctx) => {
+    const limited = { ...ctx, limits: { maxFileBytes: 4096 } };
+    assert.equal(
+      failMessage(await call(readFileTool, { path: "big.txt" }, limited), "file_too_large"),
+      'File "big.txt" is 4.9 KiB, over the 4.0 KiB limit for files that can be read; use search to find the lines you need',
+    );
+    assert.match(okOutput(await call(readFileTool, { path: "a.txt" }, limited)), /1\| a/);
+  });
+});

@@ -266,3 +266,21 @@ Deno.test("toolSchemas() generates once per tool list and hands out a frozen cop
     (first[0].function as { name: string }).name = "changed";
   }, TypeError);
 });
+
+Deno.test("executeTool() caps any tool's output at maxOutputChars, keeping head and tail", async () => {
+  await withContext({ "a.txt": `${"x".repeat(3000)}\n` }, async (ctx) => {
+    const result = await executeTool("read_file", { path: "a.txt" }, {
+      ...ctx,
+      limits: { maxOutputChars: 200 },
+    });
+    assert.ok(result.ok);
+    assert.equal(result.truncated, true);
+    const [head, marker, tail] = result.output.split("\n");
+    assert.equal(head, `1| ${"x".repeat(97)}`);
+    assert.match(
+      marker,
+      /^\[\.\.\. \d+ characters omitted: tool output is capped at 200 characters \.\.\.\]$/,
+    );
+    assert.equal(tail, `${"x".repeat(66)} [... line cut at 1000 characters]`);
+  });
+});

@@ -135,3 +135,25 @@ Deno.test("executeTool() refuses an empty or missing argv for run_command with i
     failMessage(await executeTool("run_command", { argv: "ls -la" }, ctx), "invalid_input");
   });
 });
+
+// Issue 10: a 60 MB file made by run_command stalled `submit` for 11 s and sent a 61 MB reply.
+Deno.test("runCommandTool.run() answers workspace_too_large when a command grows the workspace past its cap", async () => {
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    const limited = { ...ctx, limits: { maxGrowthBytes: 1024 * 1024 } };
+    const result = await call(runCommandTool, {
+      argv: ["python3", "-c", "open('big.bin', 'wb').write(b'x' * 3_000_000); print('made')"],
+    }, limited);
+    const message = failMessage(result, "workspace_too_large");
+    assert.match(
+      message,
+      /^The workspace holds 2\.9 MiB, over its 1\.0 MiB limit; biggest files: "big\.bin" \(2\.9 MiB\), "a\.txt" \(6 B\); delete .*os\.remove/,
+    );
+    assert.match(message, /exit code 0\n--- stdout ---\nmade$/);
+    // Deleting the file is the way out.
+    okOutput(
+      await call(runCommandTool, {
+        argv: ["python3", "-c", "import os; os.remove('big.bin')"],
+      }, limited),
+    );
+  });
+});

@@ -225,3 +225,32 @@ Deno.test("searchTool.run() refuses version-control data with path_not_allowed",
     failMessage(await call(searchTool, { pattern: "x", path: ".git" }, ctx), "path_not_allowed");
   });
 });
+
+// Issue 10: `^(a+)+$` on 40 "a"s and a "!" backtracked for minutes in-process and stalled every
+// other episode.
+Deno.test("searchTool.run() stops a catastrophic pattern at its deadline while other searches answer", async () => {
+  await withContext({ "evil.txt": `${"a".repeat(40)}!\n`, "ok.txt": "needle\n" }, async (ctx) => {
+    const slowCtx = { ...ctx, limits: { searchTimeoutMs: 1_000 } };
+    let slowDone = false;
+    const slow = call(searchTool, { pattern: "^(a+)+$" }, slowCtx).finally(() => slowDone = true);
+    // Answered while the catastrophic search still runs: the thread is free.
+    for (let i = 0; i < 3; i++) {
+      assert.equal(okOutput(await call(searchTool, { pattern: "needle" }, ctx)), "ok.txt:1:needle");
+    }
+    assert.equal(slowDone, false);
+    const message = failMessage(await slow, "timeout");
+    assert.match(message, /^Search for "\^\(a\+\)\+\$" stopped after 1 s: .*fixed_strings/);
+    // The pool recovers: a worker replaces the terminated one.
+    assert.equal(okOutput(await call(searchTool, { pattern: "needle" }, ctx)), "ok.txt:1:needle");
+  });
+});
+
+Deno.test("searchTool.run() also bounds a backreference pattern no linear engine could run", async () => {
+  await withContext({ "evil.txt": `${"a".repeat(40)}!\n` }, async (ctx) => {
+    const result = await call(searchTool, { pattern: "^(a+)+\\1$" }, {
+      ...ctx,
+      limits: { searchTimeoutMs: 200 },
+    });
+    failMessage(result, "timeout");
+  });
+});

@@ -51,3 +51,22 @@ Deno.test("executeTool() refuses a submit without a summary or with a too long o
     okOutput(await executeTool("submit", { status: "solved", summary: "x".repeat(4000) }, ctx));
   });
 });
+
+Deno.test("submitTool.run() refuses a solved submission whose diff is over the cap, naming the files", async () => {
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    const limited = { ...ctx, limits: { maxDiffBytes: 1000 } };
+    Deno.writeTextFileSync(`${ctx.workspace.dir}/big.txt`, "y\n".repeat(1000));
+    const message = failMessage(
+      await call(submitTool, { status: "solved", summary: "done" }, limited),
+      "diff_too_large",
+    );
+    assert.equal(
+      message,
+      'Cannot submit: The changes hold 2.0 KiB, over the 1000 B limit of a final diff; biggest changed files: "big.txt" (2.0 KiB); delete or shrink what the change does not need, then submit again',
+    );
+    // Giving up is still possible, and a small diff submits.
+    okOutput(await call(submitTool, { status: "blocked", summary: "stuck" }, limited));
+    Deno.removeSync(`${ctx.workspace.dir}/big.txt`);
+    okOutput(await call(submitTool, { status: "solved", summary: "done" }, limited));
+  });
+});

@@ -39,7 +39,7 @@ Deno.test("createWorkspace() makes a fresh copy equal to the source", async () =
       assert.match(workspace.dir.split("/").pop()!, /^my-task-/);
       assert.deepEqual(snapshotDir(workspace.dir), snapshot);
       assert.equal(workspace.original, snapshot);
-      assert.deepEqual(workspace.diff().patch, "");
+      assert.deepEqual((await workspace.diff()).patch, "");
     } finally {
       await workspace.remove();
     }
@@ -59,9 +59,9 @@ Deno.test("createWorkspace() gives independent workspaces from one snapshot", as
       assert.equal(readFileSync(join(second.dir, "a.txt"), "utf8"), "original\n");
       assert.equal(existsSync(join(second.dir, "new.txt")), false);
       assert.equal(readFileSync(join(source, "a.txt"), "utf8"), "original\n");
-      assert.deepEqual(first.diff().modified, ["a.txt"]);
-      assert.deepEqual(first.diff().created, ["new.txt"]);
-      assert.equal(second.diff().patch, "");
+      assert.deepEqual((await first.diff()).modified, ["a.txt"]);
+      assert.deepEqual((await first.diff()).created, ["new.txt"]);
+      assert.equal((await second.diff()).patch, "");
     } finally {
       await first.remove();
       await second.remove();
@@ -143,7 +143,7 @@ Deno.test("startWorkspace() writes the same copy in the background, ready when s
     for (const [path, content] of Object.entries(files)) {
       assert.equal(readFileSync(join(workspace.dir, path), "utf8"), content);
     }
-    assert.equal(workspace.diff().patch, "");
+    assert.equal((await workspace.diff()).patch, "");
     await workspace.remove();
     assert.equal(existsSync(workspace.dir), false);
   });
@@ -158,5 +158,22 @@ Deno.test("startWorkspace() removed before it is ready leaves nothing behind", a
     const workspace = startWorkspace(snapshotDir(source), { root });
     await workspace.remove();
     assert.deepEqual([...Deno.readDirSync(root)], []);
+  });
+});
+
+Deno.test("Workspace.keep() moves the folder to the keep root, or leaves it where it is", async () => {
+  await withTempDir(async (dir) => {
+    const { source, root } = setUp(dir, { "a.txt": "x" });
+    const keepRoot = join(dir, "kept");
+    Deno.mkdirSync(keepRoot);
+    const snapshot = snapshotDir(source);
+    const moved = createWorkspace(snapshot, { root, keepRoot });
+    const kept = await moved.keep();
+    assert.equal(kept, join(keepRoot, moved.dir.split("/").pop()!));
+    assert.equal(readFileSync(join(kept, "a.txt"), "utf8"), "x");
+    assert.equal(existsSync(moved.dir), false);
+    const stays = createWorkspace(snapshot, { root });
+    assert.equal(await stays.keep(), stays.dir);
+    assert.equal(existsSync(stays.dir), true);
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * Searches run in worker threads with a deadline. The model's pattern runs on V8's backtracking
+ * engine, where a pattern like `^(a+)+$` takes exponential time on a line it almost matches; a
+ * worker that misses the deadline is terminated (V8 interrupts a running regular expression), so
+ * a search costs the orchestrator at most its deadline and never blocks its thread: other
+ * episodes' tool calls and protocol requests go on meanwhile. This needs no V8 flag, so it holds
+ * however the process was launched, and it also covers what V8's linear-time fallback engine
+ * cannot run (backreferences, lookaround).
+ *
+ * Workers are kept between searches (a round trip costs about 0.1 ms, starting one about 40 ms)
+ * and do not keep the process alive while idle.
+ */
+import { Worker } from "node:worker_threads";
+import type { SearchAnswer, SearchRequest } from "./_search_engine.ts";
+import { searchWorkerSource } from "./_search_worker.ts";
+
+/** Searches running at once; more wait for a free worker. */
+const MAX_WORKERS = 4;
+
+let source: string | null = null;
+const idle: Worker[] = [];
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/**
+ * Run `request` in a worker; `"timeout"` when it did not finish within `timeoutMs` (the worker is
+ * then terminated). Throws when the search itself failed (a bug or an I/O error).
+ */
+export async function runSearch(
+  request: SearchRequest,
+  timeoutMs: number,
+): Promise<SearchAnswer | "timeout"> {
+  while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  const worker = idle.pop() ?? new Worker(source ??= searchWorkerSource(), { eval: true });
+  worker.ref();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const reply = await new Promise<
+      { ok: true; answer: SearchAnswer } | { ok: false; message: string } | "timeout"
+    >((resolve, reject) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+      const onError = (error: Error) => {
+        worker.off("message", resolve);
+        reject(error);
+      };
+      worker.once("message", (value) => {
+        worker.off("error", onError);
+        resolve(value);
+      });
+      worker.once("error", onError);
+      worker.postMessage(request);
+    });
+    if (reply === "timeout") {
+      worker.removeAllListeners();
+      void worker.terminate();
+      return "timeout";
+    }
+    worker.unref();
+    idle.push(worker);
+    if (!reply.ok) throw new Error(`Search failed: ${reply.message}`);
+    return reply.answer;
+  } catch (error) {
+    if (!idle.includes(worker)) void worker.terminate();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    running--;
+    waiting.shift()?.();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * A workspace root owned by one process. Several patchgym processes (and test runs) share a parent
+ * root such as /tmp/patchgym, so each process works in its own folder `proc-<pid>-<token>/` under
+ * it, marked by an `.owner` file the process holds an exclusive lock on for as long as it lives.
+ * The kernel drops the lock when the process dies, however it dies, so at start-up a folder whose
+ * mark can be locked belongs to a dead process and is removed; a live process's folder (still
+ * locked) and folders without the mark (not patchgym's, or kept on purpose) are never touched.
+ * On exit (including `Deno.exit` from a signal listener) the folder is removed with everything in
+ * it: in-flight workspaces, scoring copies and test report folders.
+ */
+import { join } from "node:path";
+
+/** Format of the `.owner` file. */
+export const OWNER_FORMAT = "patchgym.owner.v1";
+
+const OWNER_FILE = ".owner";
+const FOLDER = /^proc-\d+-[0-9a-f]{8,}$/;
+
+/** A process's own folder under a shared root. */
+export interface OwnedRoot {
+  /** Absolute path of the folder. */
+  dir: string;
+  /** The shared root it is in. */
+  parent: string;
+  /** Folders of dead processes removed when it was claimed. */
+  swept: string[];
+  /** Remove the folder and everything in it now (also done at exit). Safe to call twice. */
+  release(): void;
+}
+
+interface Claim {
+  dir: string;
+  lock: Deno.FsFile;
+}
+
+const claims = new Set<Claim>();
+let exitHookInstalled = false;
+
+/**
+ * Make this process's folder under `parent` (created if missing), after removing the folders of
+ * dead processes there. The folder is removed at exit; see {@linkcode exitOnSignal} for signals.
+ */
+export function claimRoot(parent: string): OwnedRoot {
+  Deno.mkdirSync(parent, { recursive: true });
+  const swept = sweepDeadRoots(parent);
+  const token = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+  const dir = join(Deno.realPathSync(parent), `proc-${Deno.pid}-${token}`);
+  Deno.mkdirSync(dir, { mode: 0o700 });
+  const lock = Deno.openSync(join(dir, OWNER_FILE), { read: true, write: true, createNew: true });
+  // Blocking: a sweeper may hold the lock for a moment while it reads the (still empty) mark.
+  lock.lockSync(true);
+  const mark = { format: OWNER_FORMAT, pid: Deno.pid, token, started_at: new Date().toISOString() };
+  lock.writeSync(new TextEncoder().encode(`${JSON.stringify(mark)}\n`));
+  const claim = { dir, lock };
+  claims.add(claim);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    globalThis.addEventListener("unload", () => {
+      for (const c of claims) releaseClaim(c);
+    });
+  }
+  return { dir, parent: Deno.realPathSync(parent), swept, release: () => releaseClaim(claim) };
+}
+
+/**
+ * Remove the folders under `parent` whose owner has died: those with an `.owner` mark of
+ * {@linkcode OWNER_FORMAT} that no process holds locked. Returns their paths.
+ */
+export function sweepDeadRoots(parent: string): string[] {
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(parent)];
+  } catch {
+    return removed;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory || !FOLDER.test(entry.name)) continue;
+    const dir = join(parent, entry.name);
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(join(dir, OWNER_FILE), { read: true });
+    } catch {
+      continue; // No mark: not ours to remove, or being created.
+    }
+    try {
+      if (!file.tryLockSync(true)) continue; // Its owner is alive.
+      if (!isMark(readAll(file))) continue; // Empty: its owner is between creating and writing it.
+      removeTree(dir);
+      removed.push(dir);
+    } finally {
+      file.close();
+    }
+  }
+  return removed;
+}
+
+/**
+ * On `signal`, exit with the shell's code for it (128 + number), which removes the folders
+ * claimed with {@linkcode claimRoot}. Installed once per signal.
+ */
+export function exitOnSignal(signal: "SIGINT" | "SIGTERM" | "SIGHUP"): void {
+  if (installedSignals.has(signal)) return;
+  installedSignals.add(signal);
+  Deno.addSignalListener(signal, () => Deno.exit(128 + SIGNAL_NUMBERS[signal]));
+}
+
+const installedSignals = new Set<string>();
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+
+function releaseClaim(claim: Claim): void {
+  if (!claims.delete(claim)) return;
+  // The mark goes last: a folder left half-removed must still read as a dead process's.
+  for (const entry of safeReadDir(claim.dir)) {
+    if (entry.name !== OWNER_FILE) removeTree(join(claim.dir, entry.name));
+  }
+  try {
+    Deno.removeSync(join(claim.dir, OWNER_FILE));
+    Deno.removeSync(claim.dir);
+  } catch {
+    // Something was still writing into it; the next start-up sweeps what is left.
+  }
+  claim.lock.close();
+}
+
+function safeReadDir(dir: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+}
+
+function removeTree(path: string): void {
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch {
+    // Removed concurrently by another sweeper, or busy: nothing to do.
+  }
+}
+
+function readAll(file: Deno.FsFile): string {
+  const buffer = new Uint8Array(4096);
+  const n = file.readSync(buffer) ?? 0;
+  return new TextDecoder().decode(buffer.subarray(0, n));
+}
+
+function isMark(text: string): boolean {
+  try {
+    return JSON.parse(text).format === OWNER_FORMAT;
+  } catch {
+    return false;
+  }
+}

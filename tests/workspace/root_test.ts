@@ -1,0 +1,232 @@
+/**
+ * Per-process workspace roots: a dead process's folder is swept, a live one's never; the CLI's
+ * processes remove their folder on SIGTERM and Ctrl-C.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { claimRoot, sweepDeadRoots } from "../../src/workspace/root.ts";
+import {
+  childEnv,
+  listTree,
+  makeWorkRoot,
+  patchgymArgv,
+  removeWorkRoot,
+  ROOT,
+  ServeProcess,
+} from "../cli/_run.ts";
+
+const ROOT_MODULE = new URL("../../src/workspace/root.ts", import.meta.url).href;
+
+/** A child Deno process that claims a folder under `parent`, prints it, then waits for stdin. */
+function spawnOwner(parent: string) {
+  const code = `import { claimRoot } from ${JSON.stringify(ROOT_MODULE)};
+const owned = claimRoot(${JSON.stringify(parent)});
+Deno.writeTextFileSync(owned.dir + "/work.txt", "in flight");
+console.log(owned.dir);
+for await (const _ of Deno.stdin.readable) { /* wait */ }`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", code],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  return {
+    child,
+    async dir(): Promise<string> {
+      let text = "";
+      while (!text.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) throw new Error("owner process exited early");
+        text += value;
+      }
+      return text.trim();
+    },
+    async stop(signal: Deno.Signal = "SIGKILL") {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+      await child.status;
+      await lines.cancel().catch(() => {});
+      await child.stdin.abort().catch(() => {});
+    },
+  };
+}
+
+Deno.test("sweepDeadRoots() removes a dead process's folder and keeps a live one's", async () => {
+  const parent = await Deno.makeTempDir({ prefix: "patchgym-root-" });
+  const dead = spawnOwner(parent);
+  const live = spawnOwner(parent);
+  try {
+    const deadDir = await dead.dir();
+    const liveDir = await live.dir();
+    // SIGKILL: no exit handler runs, so only the sweep can clean up after it.
+    await dead.stop("SIGKILL");
+    assert.equal(existsSync(join(deadDir, "work.txt")), true);
+    // Not patchgym's: no mark, or a name claimRoot never makes.
+    mkdirSync(join(parent, "proc-1-0123456789ab"));
+    mkdirSync(join(parent, "someone-else"));
+    writeFileSync(join(parent, "someone-else", ".owner"), "{}");
+    assert.deepEqual(sweepDeadRoots(parent), [deadDir]);
+    assert.equal(existsSync(deadDir), false);
+    assert.equal(existsSync(join(liveDir, "work.txt")), true);
+    assert.equal(existsSync(join(parent, "proc-1-0123456789ab")), true);
+    assert.equal(existsSync(join(parent, "someone-else")), true);
+  } finally {
+    await dead.stop();
+    await live.stop();
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+Deno.test("claimRoot() sweeps first and its release() removes the folder with its contents", async () => {
+  const parent = await Deno.makeTempDir({ prefix: "patchgym-root-" });
+  const dead = spawnOwner(parent);
+  try {
+    const deadDir = await dead.dir();
+    await dead.stop("SIGKILL");
+    const owned = claimRoot(parent);
+    assert.deepEqual(owned.swept, [deadDir]);
+    assert.match(owned.dir, /\/proc-\d+-[0-9a-f]{12}$/);
+    const mark = JSON.parse(Deno.readTextFileSync(join(owned.dir, ".owner")));
+    assert.equal(mark.format, "patchgym.owner.v1");
+    assert.equal(mark.pid, Deno.pid);
+    // This process is alive: another sweep leaves its folder alone.
+    assert.deepEqual(sweepDeadRoots(parent), []);
+    mkdirSync(join(owned.dir, "ws-1/src"), { recursive: true });
+    writeFileSync(join(owned.dir, "ws-1/src/a.py"), "x = 1\n");
+    owned.release();
+    assert.deepEqual([...Deno.readDirSync(parent)], []);
+    owned.release();
+  } finally {
+    await dead.stop();
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+// Issue 10: workspaces left by a killed process were never cleaned up.
+Deno.test("serveCommand() removes a killed server's workspaces at start-up and keeps a live one's", async () => {
+  const work = makeWorkRoot("root-stale");
+  const killed = new ServeProcess(["--work-dir", work]);
+  const live = new ServeProcess(["--work-dir", work]);
+  let next: ServeProcess | null = null;
+  try {
+    await killed.request({ op: "reset", task_id: "py-median-even" });
+    await live.request({ op: "reset", task_id: "py-median-even" });
+    const before = listTree(work).filter((p) => /^proc-[^/]+$/.test(p));
+    assert.equal(before.length, 2);
+    assert.equal(await killed.signal("SIGKILL"), 137);
+    // A new server sweeps at start-up: once it answers, the sweep is done.
+    next = new ServeProcess(["--work-dir", work]);
+    await next.request({ op: "nope" });
+    const after = listTree(work).filter((p) => /^proc-[^/]+$/.test(p));
+    assert.equal(after.length, 2);
+    const liveDirs = after.filter((p) => before.includes(p));
+    assert.equal(liveDirs.length, 1, "the live server's folder is kept");
+    assert.ok(listTree(join(work, liveDirs[0])).some((p) => p.startsWith("py-median-even-")));
+    assert.equal((await live.finish()).code, 0);
+    assert.equal((await next.finish()).code, 0);
+    assert.deepEqual(listTree(work), []);
+  } finally {
+    await killed.kill();
+    await live.kill();
+    await next?.kill();
+    removeWorkRoot(work);
+  }
+});
+
+Deno.test("serveCommand() removes its workspaces on SIGTERM and on Ctrl-C", async () => {
+  for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+    const work = makeWorkRoot("root-signal");
+    const server = new ServeProcess(["--work-dir", work]);
+    try {
+      await server.request({ op: "reset", task_id: "py-median-even" });
+      await server.request({ op: "reset", task_id: "ts-slugify-max-length" });
+      assert.equal(listTree(work).filter((p) => /^proc-[^/]+\/[^/]+-[^/]+$/.test(p)).length, 2);
+      assert.equal(await server.signal(signal), code, signal);
+      assert.deepEqual(listTree(work), [], signal);
+    } finally {
+      await server.kill();
+      removeWorkRoot(work);
+    }
+  }
+});
+
+Deno.test("rolloutCommand() removes in-flight workspaces on SIGTERM", async () => {
+  const work = makeWorkRoot("root-rollout");
+  // A model server that answers the pre-run probe, then accepts requests and never answers: the
+  // samples stay in flight.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  let probed = false;
+  const accepting = (async () => {
+    for await (const conn of listener) {
+      if (probed) {
+        held.push(conn);
+        continue;
+      }
+      probed = true;
+      await conn.read(new Uint8Array(65536));
+      const body = JSON.stringify({ choices: [{ message: { content: "OK" } }] });
+      await conn.write(
+        new TextEncoder().encode(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+        ),
+      );
+      conn.close();
+    }
+  })();
+  const out = `runs/test-root-rollout-${crypto.randomUUID().slice(0, 8)}`;
+  const argv = patchgymArgv([
+    "rollout",
+    "--policy",
+    "openai",
+    "--base-url",
+    `http://127.0.0.1:${listener.addr.port}/v1`,
+    "--model",
+    "m",
+    "--tasks",
+    "py-median-even,ts-slugify-max-length",
+    "--work-dir",
+    work,
+    "--out",
+    out,
+  ]);
+  const child = new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    cwd: ROOT,
+    clearEnv: true,
+    env: childEnv(),
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    // Wait until both samples' workspaces exist (their model requests are then in flight).
+    for (let i = 0; i < 500; i++) {
+      const workspaces = existsSync(work)
+        ? listTree(work).filter((p) => /^proc-[^/]+\/[^/.]+-[^/]+$/.test(p))
+        : [];
+      if (workspaces.length === 2 && held.length === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(held.length, 2, "both samples asked the model");
+    child.kill("SIGTERM");
+    assert.equal((await child.status).code, 143);
+    assert.deepEqual(listTree(work), []);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+    await child.status;
+    listener.close();
+    await accepting.catch(() => {});
+    for (const conn of held) conn.close();
+    removeWorkRoot(work);
+    Deno.removeSync(join(ROOT, out), { recursive: true });
+  }
+});
