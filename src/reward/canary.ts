@@ -6,6 +6,12 @@
  * report, a plugin): the grade is 0 with `canary_mismatch`. They look like the file's other tests:
  * methods inside an existing unittest class, top-level pytest functions among the others,
  * `Deno.test` calls with sentence names.
+ *
+ * Mutant canaries go further: a copy of a `fail_to_pass` test, placed next to it, with the
+ * expected value of one of its top-level equality assertions changed. It runs the same code under
+ * test as the real test and fails the same way, so it cannot be told apart by its body or its
+ * failure text, and it must fail: a result that compares equal to anything, or a flip of the real
+ * test's failure, makes it pass.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,17 +28,28 @@ export interface Canary {
 /** A source of random integers in `[0, n)`; cryptographic by default. */
 export type RandomInt = (n: number) => number;
 
-/** Add canaries to each test file (relative to `dir`) in place; returns what was added. */
+/**
+ * Add canaries to each test file (relative to `dir`) in place, and a mutant canary for each test
+ * of `mutate` (test ids) whose body has an assertion to mutate; returns what was added.
+ */
 export function plantCanaries(
   dir: string,
   files: string[],
   runner: RunnerName,
-  random: RandomInt = secureRandomInt,
+  options: { random?: RandomInt; mutate?: string[] } = {},
 ): Canary[] {
+  const random = options.random ?? secureRandomInt;
   const canaries: Canary[] = [];
   for (const file of files) {
     const path = join(dir, file);
-    const source = readFileSync(path, "utf8");
+    let source = readFileSync(path, "utf8");
+    for (const id of options.mutate ?? []) {
+      if (!id.startsWith(`${file}::`)) continue;
+      const mutant = plantMutant(file, source, id, runner, random);
+      if (mutant === null) continue;
+      source = mutant.source;
+      canaries.push(mutant.canary);
+    }
     const expects: Canary["expect"][] = ["pass", "fail"];
     if (random(2) === 1) expects.push(random(2) === 1 ? "pass" : "fail");
     const planted = runner === "deno_test"
@@ -234,6 +251,181 @@ function plantDeno(
       `  if (actual !== ${value}) throw new Error(\`expected ${value}, got \${actual}\`);\n});\n`;
   });
   return { source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${tests.join("\n")}`, canaries };
+}
+
+/**
+ * A mutant copy of test `id` placed right after it, or null when the test has no single-line
+ * top-level equality assertion with a literal expected value.
+ */
+function plantMutant(
+  file: string,
+  source: string,
+  id: string,
+  runner: RunnerName,
+  random: RandomInt,
+): { source: string; canary: Canary } | null {
+  const lines = source.split("\n");
+  const block = runner === "deno_test"
+    ? denoBlock(lines, id.slice(file.length + 2))
+    : pythonBlock(lines, id.slice(file.length + 2).split("::"));
+  if (block === null) return null;
+  const copy = lines.slice(block.start, block.end);
+  const bodyIndent = /^(\s+)\S/.exec(copy[block.header - block.start + 1] ?? "")?.[1];
+  if (!bodyIndent) return null;
+  let mutated = false;
+  for (let i = block.header - block.start + 1; i < copy.length && !mutated; i++) {
+    const line = copy[i];
+    if (!line.startsWith(bodyIndent) || /^\s/.test(line.slice(bodyIndent.length))) continue;
+    const changed = mutateAssertion(line.slice(bodyIndent.length), runner);
+    if (changed !== null) {
+      copy[i] = bodyIndent + changed;
+      mutated = true;
+    }
+  }
+  if (!mutated) return null;
+  const headerAt = block.header - block.start;
+  let name: string;
+  let mutantId: string;
+  if (runner === "deno_test") {
+    name = freshName(source, random, " ");
+    const replaced = copy[headerAt].replace(
+      /(Deno\.test\(\s*(?:\{\s*name:\s*)?)(["'`])((?:\\.|(?!\2).)*)\2/,
+      (_m, head) => `${head}${JSON.stringify(name)}`,
+    );
+    copy[headerAt] = replaced;
+    mutantId = `${file}::${name}`;
+  } else {
+    name = `test_${freshName(source, random, "_")}`;
+    copy[headerAt] = copy[headerAt].replace(/def\s+\w+/, `def ${name}`);
+    const parts = id.slice(file.length + 2).split("::");
+    mutantId = [file, ...parts.slice(0, -1), name].join("::");
+  }
+  const out = [...lines.slice(0, block.end), "", ...copy, ...lines.slice(block.end)];
+  return { source: out.join("\n"), canary: { id: mutantId, expect: "fail" } };
+}
+
+/** Lines `[start, end)` of a Python test (decorators included) and its `def` line. */
+function pythonBlock(
+  lines: string[],
+  path: string[],
+): { start: number; header: number; end: number } | null {
+  const name = path[path.length - 1];
+  const cls = path.length > 1 ? path[0] : null;
+  let from = -1;
+  let indent = "";
+  if (cls) {
+    from = lines.findIndex((l) => new RegExp(`^class\\s+${cls}\\b`).test(l));
+    if (from < 0) return null;
+    indent = /^(\s+)\S/.exec(lines.slice(from + 1).find((l) => /^\s+\S/.test(l)) ?? "")?.[1] ??
+      "";
+    if (!indent) return null;
+  }
+  const header = lines.findIndex((l, i) =>
+    i > from && new RegExp(`^${indent}(?:async\\s+)?def\\s+${name}\\s*\\(`).test(l)
+  );
+  if (header < 0 || !lines[header].trimEnd().endsWith(":")) return null;
+  let start = header;
+  while (start > 0 && lines[start - 1].startsWith(`${indent}@`)) start--;
+  let end = header + 1;
+  while (
+    end < lines.length &&
+    (lines[end].trim() === "" || /^\s/.test(lines[end].slice(indent.length)) &&
+        lines[end].startsWith(indent))
+  ) end++;
+  while (end > header + 1 && lines[end - 1].trim() === "") end--;
+  return { start, header, end };
+}
+
+/** Lines `[start, end)` of a `Deno.test("name", ...)` block ending with `});` at column 0. */
+function denoBlock(
+  lines: string[],
+  name: string,
+): { start: number; header: number; end: number } | null {
+  const header = lines.findIndex((l) =>
+    l.startsWith("Deno.test(") && (l.includes(JSON.stringify(name)) || l.includes(`'${name}'`))
+  );
+  if (header < 0) return null;
+  const close = lines.findIndex((l, i) => i > header && l === "});");
+  if (close < 0) return null;
+  return { start: header, header, end: close + 1 };
+}
+
+/**
+ * The statement with the expected value of an equality assertion changed, or null. Only
+ * single-line statements whose last argument (or right side of `==`) is a literal.
+ */
+function mutateAssertion(statement: string, runner: RunnerName): string | null {
+  const python = runner !== "deno_test";
+  const call = python
+    ? /^(self\.assert(?:Equal|Equals|ListEqual|TupleEqual|DictEqual)\()(.*)\)$/.exec(statement)
+    : /^((?:assert\.(?:equal|strictEqual|deepEqual|deepStrictEqual)|assertEquals|assertStrictEquals)\()(.*)\);$/
+      .exec(statement);
+  if (call) {
+    const args = splitTopLevel(call[2], ",");
+    if (args === null || args.length !== 2) return null;
+    const expected = mutateLiteral(args[1], python);
+    return expected === null ? null : `${call[1]}${args[0]},${expected}${python ? ")" : ");"}`;
+  }
+  if (!python || !statement.startsWith("assert ")) return null;
+  const sides = splitTopLevel(statement.slice("assert ".length), "==");
+  if (sides === null || sides.length !== 2) return null;
+  const expected = mutateLiteral(sides[1], python);
+  return expected === null ? null : `assert ${sides[0]}==${expected}`;
+}
+
+/** Split at top-level separators (outside brackets and strings); null if unbalanced. */
+function splitTopLevel(text: string, separator: string): string[] | null {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === "`") quote = c;
+    else if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(last, i));
+      last = i + separator.length;
+      i += separator.length - 1;
+    }
+    if (depth < 0) return null;
+  }
+  if (depth !== 0 || quote) return null;
+  parts.push(text.slice(last));
+  return parts;
+}
+
+/** A literal with one value changed (first number, string or boolean), or null if not a literal. */
+function mutateLiteral(text: string, python: boolean): string | null {
+  const withoutStrings = text.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""');
+  const words = python ? /^(True|False|None)$/ : /^(true|false|null|undefined)$/;
+  for (const word of withoutStrings.match(/[A-Za-z_]\w*/g) ?? []) {
+    if (!words.test(word)) return null;
+  }
+  if (/[`]/.test(text) || /[^\s\w.,\-+()[\]{}:"']/.test(withoutStrings)) return null;
+  const token = /"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|-?\d+(?:\.\d+)?|\b(?:True|False|true|false)\b/
+    .exec(text);
+  if (!token) return null;
+  const value = token[0];
+  let replacement: string;
+  if (value.startsWith('"') || value.startsWith("'")) {
+    replacement = `${value.slice(0, -1)}~${value.slice(-1)}`;
+  } else if (/^(True|False|true|false)$/.test(value)) {
+    replacement = { True: "False", False: "True", true: "false", false: "true" }[value]!;
+  } else {
+    replacement = value.includes(".")
+      ? String(Number(value) + 1).includes(".")
+        ? String(Number(value) + 1)
+        : `${Number(value) + 1}.0`
+      : String(Number(value) + 1);
+  }
+  return text.slice(0, token.index) + replacement + text.slice(token.index + value.length);
 }
 
 function secureRandomInt(n: number): number {

@@ -101,7 +101,9 @@ export async function gradePatch(
       duration_ms: 0,
     };
     if (applied) {
-      const canaries = plantCanaries(copy.dir, files, task.spec.runner);
+      const canaries = plantCanaries(copy.dir, files, task.spec.runner, {
+        mutate: task.spec.fail_to_pass,
+      });
       const testRun = await runTests(options.runner, {
         runner: task.spec.runner,
         dir: copy.dir,

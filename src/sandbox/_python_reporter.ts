@@ -46,7 +46,7 @@ export function reporterInput(runner: "unittest" | "pytest", config: ReporterCon
   // JSON of strings and string arrays is a valid Python literal.
   return `_CONFIG = ${JSON.stringify(config)}\n${HARNESS}${
     runner === "unittest" ? UNITTEST : PYTEST
-  }\nraise SystemExit(_patchgym_main(_CONFIG, _prepare_${runner}))\n`;
+  }\nraise SystemExit(_patchgym_main(globals().pop("_CONFIG"), _prepare_${runner}))\n`;
 }
 
 const HARNESS = String.raw`def _patchgym_main(config, prepare):
@@ -61,8 +61,11 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     key, report_path, repo = bytes.fromhex(config["key"]), config["report"], config["repo"]
     trusted = frozenset(config["trusted"]) | {"<patchgym-reporter>"}
     system = tuple(p.rstrip("/") + "/" for p in sys.path if p and not p.startswith(repo))
-    helpers = {os.path.dirname(os.__file__) + "/inspect.py": "walk",
-               os.path.dirname(os.__file__) + "/traceback.py": "once"}
+    stdlib = os.path.dirname(os.__file__)
+    # Standard-library functions that hand frames back to their caller: who asked is the caller.
+    helpers = {stdlib + "/inspect.py": "walk", stdlib + "/traceback.py": "once",
+               stdlib + "/logging/__init__.py": "once", stdlib + "/bdb.py": "once",
+               stdlib + "/pdb.py": "once"}
     outcomes, failures, problems, armed, busy = {}, {}, [], [False], [False]
     order = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
 
@@ -116,6 +119,17 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             frame = frame.f_back
         return frame is not None and kind(frame_file(frame)) == "untrusted"
 
+    def asks_for_frame(frame):
+        """Whether untrusted code asked sys._getframe, directly or through any trampoline."""
+        if helpers.get(frame_file(frame)) or kind(frame_file(frame)) != "neutral":
+            return direct_untrusted(frame)
+        # Library code that names _getframe asks for itself (namedtuple, enum, typing read the
+        # caller's module name). Library code that does not name it was handed the function to
+        # call (functools.singledispatch, threads, executors): it asks for whoever handed it over.
+        if "_getframe" in frame.f_code.co_names:
+            return False
+        return innermost(frame) == "untrusted"
+
     def codes_from(code):
         yield code
         for const in code.co_consts:
@@ -137,7 +151,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         if event.startswith("ctypes."):
             return innermost(caller) != "trusted"
         if event == "sys._getframe":
-            return direct_untrusted(caller)
+            return asks_for_frame(caller)
         if event == "object.__getattr__":
             return args[1] in frame_attrs and direct_untrusted(caller)
         if event == "object.__setattr__":
@@ -235,26 +249,38 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             problem("framework_tampered", ", ".join(changed[:5]))
         return not changed
 
+    def library_or_test(fn):
+        """Whether fn, and every layer it wraps, is code from a test file or the library."""
+        # Every layer counts: a wrapper from code under test may point __wrapped__ at the real test.
+        for _ in range(10):
+            fn = getattr(fn, "__func__", fn)
+            code = getattr(fn, "__code__", None)
+            if code is None or kind(code.co_filename) == "untrusted":
+                return False
+            if not hasattr(fn, "__wrapped__"):
+                return True
+            fn = fn.__wrapped__
+        return False
+
     def trusted_code(fn, label):
-        seen = 0
-        while hasattr(fn, "__wrapped__") and seen < 10:
-            fn, seen = fn.__wrapped__, seen + 1
-        fn = getattr(fn, "__func__", fn)
-        code = getattr(fn, "__code__", None)
-        if code is None or kind(code.co_filename) == "untrusted":
-            problem("test_identity", f"{label} does not run code from a test file")
-            return False
-        return True
+        if library_or_test(fn):
+            return True
+        problem("test_identity", f"{label} does not run code from a test file")
+        return False
 
     sys.path.append(repo)
+    # Armed until the process ends: code under test can still run (finalizers, atexit, lookups
+    # below that reach its objects), and it must find the same rules then.
     armed[0] = True
-    code = execute(config["targets"], baseline, lambda: intact(focused), trusted_code)
-    armed[0] = False
+    code = execute(config["targets"], baseline, lambda: intact(focused), trusted_code,
+                   library_or_test)
 
     intact(everything)
     for name, module in list(sys.modules.items()):
-        path = getattr(module, "__file__", None) or ""
-        if path.startswith(repo + "/") and name.partition(".")[0] in stdlib_names:
+        # Plain reads only: a repository object in sys.modules must not run code here.
+        path = vars(module).get("__file__") if type(module) is type(sys) else None
+        if type(name) is str and type(path) is str and str.startswith(path, repo + "/") \
+                and str.partition(name, ".")[0] in stdlib_names:
             problem("shadowed_module", name)
     if problems:
         print("patchgym: the test run was tampered with (" + "; ".join(
@@ -278,7 +304,7 @@ def _prepare_unittest(record, problem):
     import sys, unittest, unittest.case, unittest.loader, unittest.result, unittest.runner
     import unittest.suite, unittest.util, difflib, pprint, traceback
 
-    def execute(targets, baseline, intact, trusted_code):
+    def execute(targets, baseline, intact, trusted_code, library_or_test):
         base = unittest.TextTestResult
 
         class Result(base):
@@ -348,7 +374,21 @@ def _prepare_pytest(record, problem):
     import _pytest.main, _pytest.nodes, _pytest.outcomes, _pytest.python, _pytest.reports
     import _pytest.runner, _pytest.skipping, _pytest.unittest, _pytest._code.code
 
-    def execute(targets, baseline, intact, trusted_code):
+    def execute(targets, baseline, intact, trusted_code, library_or_test):
+        configured = []
+
+        def hooks_intact():
+            # A hook implementation from code under test (registered through any route to the
+            # plugin manager) could rewrite reports: every one must be library or test code.
+            for config in configured:
+                for name, caller in list(vars(config.hook).items()):
+                    get = getattr(caller, "get_hookimpls", None)
+                    for impl in (get() if get else []):
+                        if not library_or_test(impl.function):
+                            problem("framework_tampered", f"pytest hook {name} from code under test")
+                            return False
+            return intact()
+
         class Recorder:
             def pytest_collectreport(self, report):
                 if report.failed:
@@ -356,10 +396,15 @@ def _prepare_pytest(record, problem):
 
             @pytest.hookimpl(trylast=True)
             def pytest_configure(self, config):
+                configured.append(config)
                 baseline()
 
+            def pytest_plugin_registered(self, plugin, manager):
+                if configured:
+                    hooks_intact()
+
             def pytest_collection_finish(self, session):
-                intact()
+                hooks_intact()
 
             def pytest_runtest_setup(self, item):
                 fn = getattr(item, "function", None) or getattr(item, "obj", None)
@@ -377,7 +422,7 @@ def _prepare_pytest(record, problem):
                 elif report.skipped:
                     record(report.nodeid, "skipped")
                 if report.when == "teardown":
-                    intact()
+                    hooks_intact()
 
         args = ["-q", "-p", "no:cacheprovider", "--import-mode=append", *targets]
         return int(pytest.main(args, plugins=[Recorder()]))

@@ -425,12 +425,22 @@ async function pythonPaths(): Promise<string[]> {
   return pythonLibraryPaths(path, prefix);
 }
 
-/** Kill a sandbox's first process and its process group (when it leads one). */
+/**
+ * Kill a sandbox's first process and its process group (when it leads one). `Deno.kill` needs
+ * unrestricted run permission, which the orchestrator does not have (it may run only `sh`), so the
+ * kill then goes through `sh`'s `kill`.
+ */
 function killSandbox(pid: number): void {
   for (const target of [pid, -pid]) {
     try {
       Deno.kill(target, "SIGKILL");
-    } catch {
+    } catch (error) {
+      if (
+        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
+      ) {
+        runSh('kill -9 "$@" 2>/dev/null; true', [String(pid), String(-pid)]).catch(() => {});
+        return;
+      }
       // Already gone, or not a group leader (a jailed child's bwrap is not).
     }
   }

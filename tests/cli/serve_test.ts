@@ -339,6 +339,29 @@ time.sleep(60)
   }
 });
 
+// Guards a bug: under the real flags (run permission for sh only) Deno.kill was refused, so a
+// command's timeout killed nothing and the step waited for the command to end by itself.
+Deno.test("serveCommand() kills a command at its timeout under the real permission flags", async () => {
+  const runDir = makeRunDir("timeout");
+  const server = new ServeProcess(["--tasks-dir", shortTimeoutTasks(runDir, 2)]);
+  try {
+    const reset = await server.request({ op: "reset", id: "r", task_id: "py-median-even" });
+    const sleeper =
+      "import time\nprint('started', flush=True)\ntime.sleep(20)\nprint('woke', flush=True)";
+    const answer = await server.request(
+      step("s", reset.episode_id, "run_command", { argv: ["python3", "-c", sleeper] }),
+    );
+    const text = JSON.stringify(answer);
+    assert.equal((answer.info as { tool: { code: string } }).tool.code, "timeout", text);
+    assert.match(text, /started/);
+    assert.doesNotMatch(text, /woke/, "the command ran to its end: the timeout did not kill it");
+    assert.equal((await server.finish()).code, 0);
+  } finally {
+    await server.kill();
+    removeRunDir(runDir);
+  }
+});
+
 Deno.test("serveCommand() run_command cannot read the checkout, task store, runs, HOME or secrets", async () => {
   const isolation = await probeIsolation();
   if (isolation.level !== "bwrap") {

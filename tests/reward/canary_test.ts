@@ -58,7 +58,7 @@ def helper():
 
 Deno.test("plantCanaries() puts unittest canaries inside an existing test class", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
-    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", seeded(1));
+    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", { random: seeded(1) });
     const source = readFileSync(join(dir, "tests/test_calc.py"), "utf8");
     assert.ok(canaries.length >= 2);
     assert.ok(
@@ -79,7 +79,7 @@ Deno.test("plantCanaries() puts unittest canaries inside an existing test class"
 
 Deno.test("plantCanaries() adds a test class when a unittest file has none to join", async () => {
   await withFiles({ "tests/test_x.py": "import unittest\n" }, async (dir) => {
-    const canaries = plantCanaries(dir, ["tests/test_x.py"], "unittest", seeded(2));
+    const canaries = plantCanaries(dir, ["tests/test_x.py"], "unittest", { random: seeded(2) });
     const source = readFileSync(join(dir, "tests/test_x.py"), "utf8");
     const [, cls] = canaries[0].id.split("::");
     assert.match(source, new RegExp(`class ${cls}\\(unittest\\.TestCase\\):`));
@@ -100,7 +100,7 @@ def test_two():
     assert True
 `;
   await withFiles({ "test_p.py": file }, async (dir) => {
-    const canaries = plantCanaries(dir, ["test_p.py"], "pytest", seeded(3));
+    const canaries = plantCanaries(dir, ["test_p.py"], "pytest", { random: seeded(3) });
     const source = readFileSync(join(dir, "test_p.py"), "utf8");
     for (const canary of canaries) assert.match(canary.id, /^test_p\.py::test_[a-z_0-9]+$/);
     assert.doesNotMatch(source, /@pytest\.mark\.parametrize[^\n]*\ndef test_(?!one)/);
@@ -110,7 +110,7 @@ def test_two():
 
 Deno.test("plantCanaries() adds deno canaries as Deno.test calls with sentence names", async () => {
   await withFiles({ "a_test.ts": 'Deno.test("a", () => {});' }, (dir) => {
-    const canaries = plantCanaries(dir, ["a_test.ts"], "deno_test", seeded(4));
+    const canaries = plantCanaries(dir, ["a_test.ts"], "deno_test", { random: seeded(4) });
     const source = readFileSync(join(dir, "a_test.ts"), "utf8");
     for (const canary of canaries) {
       const name = canary.id.slice("a_test.ts::".length);
@@ -123,9 +123,8 @@ Deno.test("plantCanaries() adds deno canaries as Deno.test calls with sentence n
 Deno.test("plantCanaries() names never collide with the file's own tests", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, (dir) => {
     for (let seed = 0; seed < 20; seed++) {
-      const ids = plantCanaries(dir, ["tests/test_calc.py"], "unittest", seeded(seed)).map((c) =>
-        c.id
-      );
+      const ids = plantCanaries(dir, ["tests/test_calc.py"], "unittest", { random: seeded(seed) })
+        .map((c) => c.id);
       assert.equal(new Set(ids).size, ids.length);
       assert.ok(!ids.includes("tests/test_calc.py::CalcTest::test_add"));
     }
@@ -165,4 +164,62 @@ Deno.test("checkCanaries() flags lost or failing canaries only when real tests p
   );
   // A crashed run loses every test; the expected tests fail on their own.
   assert.equal(checkCanaries([PASS, FAIL], outcomes({}), false), null);
+});
+
+Deno.test("plantCanaries() copies a fail_to_pass unittest test with its expected value changed", async () => {
+  await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
+    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
+      random: seeded(5),
+      mutate: ["tests/test_calc.py::CalcTest::test_add"],
+    });
+    const source = readFileSync(join(dir, "tests/test_calc.py"), "utf8");
+    const mutant = canaries.find((c) =>
+      source.includes(`def ${c.id.split("::")[2]}(self):\n        self.assertEqual(add(1, 2), 4)`)
+    );
+    assert.ok(mutant, source);
+    assert.equal(mutant.expect, "fail");
+    // Placed right after the real test, inside the same class.
+    assert.ok(source.indexOf("def test_add") < source.indexOf(mutant.id.split("::")[2]));
+    assert.ok(source.indexOf(mutant.id.split("::")[2]) < source.indexOf("def helper"));
+    assert.equal(await compiles(source), true, source);
+  });
+});
+
+Deno.test("plantCanaries() mutates pytest asserts and deno assertions on literals", async () => {
+  const files = {
+    "test_p.py": 'def test_words():\n    assert split("a b") == ["a", "b"]\n',
+    "w_test.ts":
+      'Deno.test("words split", () => {\n  assert.equal(words("a b").length, 2);\n  assert.deepEqual(words("a b"), ["a", "b"]);\n});\n',
+  };
+  await withFiles(files, (dir) => {
+    const py = plantCanaries(dir, ["test_p.py"], "pytest", {
+      random: seeded(6),
+      mutate: ["test_p.py::test_words"],
+    });
+    assert.match(
+      readFileSync(join(dir, "test_p.py"), "utf8"),
+      /assert split\("a b"\) == \["a~", "b"\]/,
+    );
+    assert.ok(py.some((c) => c.expect === "fail" && c.id.startsWith("test_p.py::test_")));
+    plantCanaries(dir, ["w_test.ts"], "deno_test", {
+      random: seeded(7),
+      mutate: ["w_test.ts::words split"],
+    });
+    const ts = readFileSync(join(dir, "w_test.ts"), "utf8");
+    assert.match(ts, /assert\.equal\(words\("a b"\)\.length, 3\);/);
+    assert.equal(ts.match(/assert\.deepEqual\(words\("a b"\), \["a", "b"\]\);/g)?.length, 2);
+  });
+});
+
+Deno.test("plantCanaries() leaves a test alone when no top-level assertion has a literal", async () => {
+  const file =
+    "def test_x():\n    for v in values():\n        assert v == 1\n    assert check(values())\n";
+  await withFiles({ "test_p.py": file }, (dir) => {
+    plantCanaries(dir, ["test_p.py"], "pytest", {
+      random: seeded(8),
+      mutate: ["test_p.py::test_x"],
+    });
+    const source = readFileSync(join(dir, "test_p.py"), "utf8");
+    assert.equal(source.match(/for v in values/g)?.length, 1);
+  });
 });

@@ -323,6 +323,7 @@ async function runUnguarded(
   env: Environment,
   task: Task,
   dir: string,
+  trusted: string[] = [],
 ): Promise<Map<string, string>> {
   const run = await runTests(env.runner, {
     runner: task.spec.runner,
@@ -330,6 +331,7 @@ async function runUnguarded(
     files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
     timeoutMs: 30_000,
     scratchDir: env.workRoot,
+    trusted,
   });
   return run.tests;
 }
@@ -360,13 +362,18 @@ pytestTest(
           "usercustomize.py": conftest,
         });
       };
-      // Control: copied into the hidden test's place by hand, the conftest does fake every test.
+      // Control: copied into the hidden test's place by hand and trusted as if pristine (the
+      // reporter flags hooks from untrusted code), the conftest does fake every test.
       await withRepoCopy(env, task, async (dir) => {
         mutate(dir);
         for (const path of task.spec.hidden_tests) {
           writeFiles(dir, { [path]: readFileSync(join(task.hiddenDir, path)) });
         }
-        const tests = await runUnguarded(env, task, dir);
+        const tests = await runUnguarded(env, task, dir, [
+          "conftest.py",
+          "tests/conftest.py",
+          "textkit/conftest.py",
+        ]);
         for (const id of task.spec.fail_to_pass) assert.equal(tests.get(id), "passed", id);
       });
       const grade = await env.grade(task, await patchOf(env, task, mutate));
@@ -407,7 +414,8 @@ pytestTest(
             for (const path of task.spec.hidden_tests) {
               writeFiles(dir, { [path]: readFileSync(join(task.hiddenDir, path)) });
             }
-            const tests = await runUnguarded(env, task, dir);
+            // Trusted as if pristine: the reporter flags hooks from untrusted code on its own.
+            const tests = await runUnguarded(env, task, dir, ["textkit/cheat.py"]);
             for (const id of task.spec.fail_to_pass) {
               assert.equal(tests.get(id), "passed", `${name}: ${id}`);
             }
