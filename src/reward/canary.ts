@@ -172,8 +172,10 @@ function plantUnittest(
         "",
       )
     }`;
+    let taken = source;
     const methods = expects.map((expect) => {
-      const method = `test_${freshName(source, random, "_")}`;
+      const method = `test_${freshName(taken, random, "_")}`;
+      taken += `\n${method}`;
       canaries.push({ id: `${file}::${name}::${method}`, expect });
       return unittestMethod(method, expect, "    ", random);
     });
@@ -242,8 +244,11 @@ function plantDeno(
   random: RandomInt,
 ): Planted {
   const canaries: Canary[] = [];
+  // Two canaries with one name would be reported as one test.
+  let taken = source;
   const tests = expects.map((expect) => {
-    const name = freshName(source, random, " ");
+    const name = freshName(taken, random, " ");
+    taken += `\n${name}`;
     const { expr, right, wrong } = arithmetic(random);
     canaries.push({ id: `${file}::${name}`, expect });
     const value = expect === "pass" ? right : wrong;
@@ -409,8 +414,10 @@ function mutateLiteral(text: string, python: boolean): string | null {
     if (!words.test(word)) return null;
   }
   if (/[`]/.test(text) || /[^\s\w.,\-+()[\]{}:"']/.test(withoutStrings)) return null;
-  const token = /"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|-?\d+(?:\.\d+)?|\b(?:True|False|true|false)\b/
-    .exec(text);
+  // A number only when it stands alone: not `0x10`, `1e3`, `1_000` or `1j`.
+  const token =
+    /"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|\b(?:True|False|true|false)\b/
+      .exec(text);
   if (!token) return null;
   const value = token[0];
   let replacement: string;

@@ -64,7 +64,15 @@ done
 for f in $events; do
   [ -f "$f" ] && while read -r k v; do echo "$f $k $v"; done < "$f"
 done
-[ -z "$dirs" ] || rmdir $dirs`;
+# A cgroup whose last process just died can stay busy for a moment on a loaded machine.
+for d in $dirs; do
+  n=0
+  until rmdir "$d" 2>/dev/null || [ ! -d "$d" ]; do
+    n=$((n + 1))
+    if [ "$n" -gt 100 ]; then echo "patchgym: cannot remove $d" >&2; exit 1; fi
+    sleep 0.01
+  done
+done`;
 
 /** What a short helper script printed. */
 export interface ShOutput {

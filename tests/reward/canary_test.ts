@@ -120,6 +120,28 @@ Deno.test("plantCanaries() adds deno canaries as Deno.test calls with sentence n
   });
 });
 
+// Guards a bug: two deno canaries in one file once got the same name, so a must-pass and a
+// must-fail canary were reported as one failed test and a correct solution earned 0.
+Deno.test("plantCanaries() gives every canary of a file its own name", async () => {
+  const files = {
+    "a_test.ts": 'Deno.test("a", () => {});\n',
+    "tests/test_x.py": "import unittest\n",
+  };
+  for (let seed = 0; seed < 300; seed++) {
+    await withFiles(files, (dir) => {
+      for (
+        const [file, runner] of [["a_test.ts", "deno_test"], [
+          "tests/test_x.py",
+          "unittest",
+        ]] as const
+      ) {
+        const ids = plantCanaries(dir, [file], runner, { random: seeded(seed) }).map((c) => c.id);
+        assert.equal(new Set(ids).size, ids.length, `seed ${seed}: ${ids}`);
+      }
+    });
+  }
+});
+
 Deno.test("plantCanaries() names never collide with the file's own tests", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, (dir) => {
     for (let seed = 0; seed < 20; seed++) {
@@ -208,6 +230,20 @@ Deno.test("plantCanaries() mutates pytest asserts and deno assertions on literal
     const ts = readFileSync(join(dir, "w_test.ts"), "utf8");
     assert.match(ts, /assert\.equal\(words\("a b"\)\.length, 3\);/);
     assert.equal(ts.match(/assert\.deepEqual\(words\("a b"\), \["a", "b"\]\);/g)?.length, 2);
+  });
+});
+
+Deno.test("plantCanaries() never turns a number with a prefix or suffix into bad syntax", async () => {
+  const file =
+    "def test_x():\n    assert mask() == 0x10\n\n\ndef test_y():\n    assert size() == 1_000\n";
+  await withFiles({ "test_p.py": file }, async (dir) => {
+    plantCanaries(dir, ["test_p.py"], "pytest", {
+      random: seeded(9),
+      mutate: ["test_p.py::test_x", "test_p.py::test_y"],
+    });
+    const source = readFileSync(join(dir, "test_p.py"), "utf8");
+    assert.equal(await compiles(source), true, source);
+    assert.doesNotMatch(source, /1x10|2_000|1_001/);
   });
 });
 
