@@ -467,12 +467,24 @@ async function cgroupLevels(): Promise<IsolationInfo[]> {
 
 /** Sandbox cgroups of this process still on disk. */
 async function leftoverCgroups(): Promise<string> {
+  // Test files run in parallel in this process, so other files' sandboxes in flight carry the
+  // same pid in their cgroup names: a leak is a cgroup that stays, not one seen once.
+  let found = await cgroupsOfThisProcess();
+  for (let i = 0; i < 200 && found.length > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = new Set(await cgroupsOfThisProcess());
+    found = found.filter((path) => now.has(path));
+  }
+  return found.join("\n");
+}
+
+async function cgroupsOfThisProcess(): Promise<string[]> {
   const { stdout } = await new Deno.Command("find", {
     args: ["/sys/fs/cgroup", "-maxdepth", "5", "-name", `patchgym-${Deno.pid}-*`],
     stdout: "piped",
     stderr: "null",
   }).output();
-  return new TextDecoder().decode(stdout).trim();
+  return new TextDecoder().decode(stdout).trim().split("\n").filter(Boolean);
 }
 
 Deno.test("Runner.run() contains a fork bomb in its sandbox's process cap", async () => {
