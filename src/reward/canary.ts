@@ -23,6 +23,8 @@ import type { RunnerName } from "../task/spec.ts";
 export interface Canary {
   id: string;
   expect: "pass" | "fail";
+  /** For a mutant canary, the test it copies: the mutant only has to fail when that one passes. */
+  original?: string;
 }
 
 /** A source of random integers in `[0, n)`; cryptographic by default. */
@@ -74,6 +76,9 @@ export function checkCanaries(
   realTestPassed: boolean,
 ): IntegrityProblem | null {
   for (const canary of canaries) {
+    // A wrong answer can pass a mutant (a boolean flipped by the bug and by the mutation alike);
+    // only a mutant passing next to its passing original shows a result equal to anything.
+    if (canary.original !== undefined && outcomes.get(canary.original) !== "passed") continue;
     const outcome = outcomes.get(canary.id);
     const wrong = canary.expect === "fail"
       ? outcome === "passed" || outcome === "skipped" || (outcome === undefined && realTestPassed)
@@ -306,7 +311,7 @@ function plantMutant(
     mutantId = [file, ...parts.slice(0, -1), name].join("::");
   }
   const out = [...lines.slice(0, block.end), "", ...copy, ...lines.slice(block.end)];
-  return { source: out.join("\n"), canary: { id: mutantId, expect: "fail" } };
+  return { source: out.join("\n"), canary: { id: mutantId, expect: "fail", original: id } };
 }
 
 /** Lines `[start, end)` of a Python test (decorators included) and its `def` line. */

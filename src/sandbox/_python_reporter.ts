@@ -53,13 +53,21 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # Runs before any repository code exists on sys.path. Everything the verdict depends on is
     # captured here, as objects code under test cannot reach without the introspection the audit
     # hook below refuses.
-    import builtins, io, os, sys, _hashlib
-    io_open = io.open
+    import builtins, io, linecache, os, sys, _hashlib
+    io_open, os_stat, source_cache = io.open, os.stat, linecache.cache
     getframe, hmac_digest = sys._getframe, _hashlib.hmac_digest
     os_open, os_write, os_close = os.open, os.write, os.close
     open_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
     key, report_path, repo = bytes.fromhex(config["key"]), config["report"], config["repo"]
     trusted = frozenset(config["trusted"]) | {"<patchgym-reporter>"}
+    # Pristine files by inode too, so a link or a renamed folder does not make them readable.
+    trusted_paths, trusted_inodes = tuple(config["trusted"]), set()
+    for path in trusted_paths:
+        try:
+            st = os_stat(path)
+            trusted_inodes.add((st.st_dev, st.st_ino))
+        except OSError:
+            pass
     system = tuple(p.rstrip("/") + "/" for p in sys.path if p and not p.startswith(repo))
     stdlib = os.path.dirname(os.__file__)
     # Standard-library functions that hand frames back to their caller: who asked is the caller.
@@ -146,6 +154,17 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                             "marshal.loads", "marshal.load", "compile", "exec", "open", "import"}
 
     def denied(event, args, caller):
+        """True: refuse and flag the attempt; "quiet": refuse only; False: allow."""
+        if event == "open":
+            path = args[0]
+            if type(path) is str and path.startswith("/proc/") and path.endswith("mem"):
+                return True
+            # Code under test must not learn the tests' expected values (nor tell canaries apart)
+            # by reading test files. Refused without a flag: library code (warnings, linecache)
+            # may try it on behalf of correct code, and gets nothing.
+            return "quiet" if innermost(caller) != "trusted" and is_test_file(path) else False
+        if event == "object.__getattr__" and args[1] == "__code__":
+            return "quiet" if test_code(args[0]) and innermost(caller) != "trusted" else False
         if event in stack_rule:
             return innermost(caller) != "trusted"
         if event.startswith("ctypes."):
@@ -171,12 +190,28 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             if all(kind(n) == "untrusted" for n in names) or not any_untrusted(caller):
                 return False
             return kind(frame_file(caller)) == "untrusted" or names != {module_file(caller)}
-        if event == "open":
-            path = args[0]
-            return type(path) is str and path.startswith("/proc/") and path.endswith("mem")
         if event == "import":
             return args[0] in ("ctypes", "_ctypes") and innermost(caller) != "trusted"
         return False
+
+    def is_test_file(path):
+        if type(path) is int:
+            return False
+        try:
+            st = os_stat(path)
+        except (OSError, TypeError, ValueError):
+            return False
+        return (st.st_dev, st.st_ino) in trusted_inodes
+
+    def test_code(function):
+        code = getattr(function, "__code__", None)
+        filename = getattr(code, "co_filename", None)
+        return type(filename) is str and filename in trusted
+
+    def forget_test_sources():
+        """Drop cached test-file lines (tracebacks fill the cache) before the next test runs."""
+        for path in trusted_paths:
+            source_cache.pop(path, None)
 
     def same_as_file(source, name):
         """Whether compiled source is the file it claims to be (importlib compiling a module)."""
@@ -207,7 +242,8 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         finally:
             busy[0] = False
         if refuse:
-            problem("forbidden_operation", event)
+            if refuse is True:
+                problem("forbidden_operation", event)
             raise PermissionError(f"patchgym: {event} is not allowed in code under test while tests are graded")
 
     sys.addaudithook(hook)
@@ -228,10 +264,17 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                             seen.append((module.__name__ + "." + value.__name__, vars(value), attr, member))
         return seen
 
-    focused = []
+    focused, test_modules = [], []
 
-    def baseline():
-        focused[:] = entries([builtins, *watch_modules])
+    def baseline(what="framework"):
+        """Take the framework's baseline, or ("tests") the loaded test modules' one."""
+        if what == "tests":
+            # From now on the test modules and their classes (setUp, helpers, fixtures) must stay
+            # as their files wrote them.
+            test_modules[:] = entries([m for m in list(sys.modules.values())
+                                       if type(m) is type(sys) and vars(m).get("__file__") in trusted])
+        else:
+            focused[:] = entries([builtins, *watch_modules])
 
     everything = entries([m for m in list(sys.modules.values())
                           if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
@@ -272,7 +315,12 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # Armed until the process ends: code under test can still run (finalizers, atexit, lookups
     # below that reach its objects), and it must find the same rules then.
     armed[0] = True
-    code = execute(config["targets"], baseline, lambda: intact(focused), trusted_code,
+    def after_test():
+        forget_test_sources()
+        ok = intact(focused)
+        return intact(test_modules) and ok
+
+    code = execute(config["targets"], baseline, after_test, trusted_code,
                    library_or_test)
 
     intact(everything)
@@ -356,6 +404,7 @@ def _prepare_unittest(record, problem):
                 load_failed = True
         for error in loader.errors:
             print(error, file=sys.stderr)
+        baseline("tests")
         intact()
         runner = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=Result)
         result = runner.run(suite)
@@ -404,6 +453,7 @@ def _prepare_pytest(record, problem):
                     hooks_intact()
 
             def pytest_collection_finish(self, session):
+                baseline("tests")
                 hooks_intact()
 
             def pytest_runtest_setup(self, item):

@@ -110,7 +110,7 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
     const key = randomHex(32);
     if (!python) await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key));
     const result = await sandbox.run({
-      argv: commandFor(request.runner, request.dir, targets, reportPath),
+      argv: commandFor(request.runner, request.dir, targets, reportPath, trusted),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
@@ -183,7 +183,13 @@ interface ReportContent {
   problems: IntegrityProblem[];
 }
 
-function commandFor(runner: RunnerName, dir: string, targets: string[], report: string): string[] {
+function commandFor(
+  runner: RunnerName,
+  dir: string,
+  targets: string[],
+  report: string,
+  trusted: string[],
+): string[] {
   switch (runner) {
     case "unittest":
     case "pytest":
@@ -196,6 +202,12 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
       const filter = names.length > 0
         ? [`--filter=/^(${names.map(escapeRegExp).join("|")})$/`]
         : [];
+      // Code under test must not read the tests' source: it would learn expected values and tell
+      // canaries from real tests. deno loads its test modules without a read check; everything
+      // else (Deno.readFile, fetch, node:fs) is refused, and import attributes are off because a
+      // `type: "text"` import returns a loaded module's source without any check.
+      const sources = trusted.filter((path) => SCRIPT.test(path));
+      const folders = [...new Set(sources.map(dirname))].filter((folder) => folder !== dir);
       return [
         "deno",
         "test",
@@ -206,7 +218,14 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
         "--no-prompt",
         `--allow-read=${dir}`,
         `--allow-write=${dir}`,
-        "--v8-flags=--max-old-space-size=512",
+        // Renaming a test file's folder would move its source out from under --deny-read.
+        ...(sources.length > 0
+          ? [
+            `--deny-read=${sources.join(",")}`,
+            `--deny-write=${[...sources, ...folders].join(",")}`,
+          ]
+          : []),
+        "--v8-flags=--max-old-space-size=512,--no-harmony-import-attributes",
         `--junit-path=${report}`,
         `--preload=${dirname(report)}/preload.js`,
         ...filter,
@@ -215,6 +234,9 @@ function commandFor(runner: RunnerName, dir: string, targets: string[], report: 
     }
   }
 }
+
+/** Files whose source a deno test run keeps from code under test. */
+const SCRIPT = /\.(?:[cm]?[jt]sx?)$/;
 
 /** The test command as a person would type it, shown to the model. */
 export function testCommandLine(runner: RunnerName, targets: string[]): string {

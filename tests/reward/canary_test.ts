@@ -259,3 +259,17 @@ Deno.test("plantCanaries() leaves a test alone when no top-level assertion has a
     assert.equal(source.match(/for v in values/g)?.length, 1);
   });
 });
+
+Deno.test("checkCanaries() asks a mutant to fail only when its original passed", () => {
+  const mutant = { id: "f::m", expect: "fail" as const, original: "f::real" };
+  // An honest wrong answer: the original fails and the mutant happens to pass.
+  assert.equal(
+    checkCanaries([mutant], outcomes({ "f::real": "failed", "f::m": "passed" }), true),
+    null,
+  );
+  // A result equal to anything: both pass.
+  assert.equal(
+    checkCanaries([mutant], outcomes({ "f::real": "passed", "f::m": "passed" }), true)?.code,
+    "canary_mismatch",
+  );
+});
