@@ -62,3 +62,15 @@ export class RunError extends PatchgymError {
     super("run_failed", message, options);
   }
 }
+
+/**
+ * An error as a record's `{code, message}`: a patchgym error keeps its code, anything else (our
+ * own bug, a failed file system call) is `unexpected` with its name and message.
+ */
+export function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof PatchgymError) return { code: error.code, message: error.message };
+  return {
+    code: "unexpected",
+    message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+  };
+}

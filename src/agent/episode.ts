@@ -1,7 +1,7 @@
 /**
- * One episode's state: the conversation, the turn records and the limits. Both the batch loop
- * ({@linkcode runLoop}) and trainer-driven mode (`serve --stdio`) advance an episode through
- * {@linkcode Episode.act}, so one piece of code decides what a reply does.
+ * One episode's state: the conversation, the turn records and the limits. Every driver (the batch
+ * loop, `serve`) advances an episode through `step` (step.ts) and ends it with `finish`
+ * (finish.ts), so one piece of code decides what a reply does and what the record holds.
  */
 import type { ChatMessage, PolicyTurn, TurnTokens } from "../policy/types.ts";
 import { testCommandLine } from "../sandbox/test_runner.ts";
@@ -23,7 +23,15 @@ export type StopReason =
   | "token_limit"
   | "policy_error"
   | "environment_error"
-  | "interrupted";
+  | "interrupted"
+  | "finished";
+
+/**
+ * What the time limit counts: `wall` time since the episode started (the batch loop, where the
+ * model's latency is part of the episode), or `environment` time spent executing tools (a
+ * trainer-driven episode, where the trainer's generation queue must not time episodes out).
+ */
+export type EpisodeClock = "wall" | "environment";
 
 /** What a tool call did, as recorded. */
 export interface ToolRecord {
@@ -64,6 +72,8 @@ export interface EpisodeOptions {
   /** Put the tool schemas in the system prompt (models without native tool calling). */
   textToolCalls?: boolean;
   tools?: readonly Tool[];
+  /** What `max_wall_s` counts (default `wall`). */
+  clock?: EpisodeClock;
   /** Clock in ms; tests swap it. */
   now?: () => number;
 }
@@ -94,11 +104,13 @@ export class Episode {
   contextTokens = 0;
   modelMs = 0;
   envMs = 0;
+  readonly clock: EpisodeClock;
   readonly #now: () => number;
 
   constructor(ctx: ToolContext, options: EpisodeOptions = {}) {
     this.ctx = ctx;
     this.#now = options.now ?? (() => performance.now());
+    this.clock = options.clock ?? "wall";
     this.startedAt = this.#now();
     this.limits = {
       ...DEFAULT_EPISODE_LIMITS,
@@ -135,16 +147,33 @@ export class Episode {
   }
 
   /** Milliseconds since the episode started. */
-  elapsedMs(): number {
+  wallMs(): number {
     return this.#now() - this.startedAt;
   }
 
-  /** The limit that forbids another model call, if any. Checked before every call. */
+  /** Milliseconds the time limit counts: wall time or tool time, see {@linkcode EpisodeClock}. */
+  elapsedMs(): number {
+    return this.clock === "wall" ? this.wallMs() : this.envMs;
+  }
+
+  /** The limit that forbids another model call, if any. */
   limitReached(): StopReason | null {
     if (this.turns.length >= this.limits.max_turns) return "max_turns";
     if (this.elapsedMs() >= this.limits.max_wall_s * 1000) return "time_limit";
     if (this.contextTokens >= this.limits.max_total_tokens) return "token_limit";
     return null;
+  }
+
+  /**
+   * Stop the episode when a limit forbids another model call; the one place limits are enforced
+   * (before every model call and after every step). Returns whether the episode is over.
+   */
+  checkLimits(): boolean {
+    if (!this.done) {
+      const limit = this.limitReached();
+      if (limit) this.stop(limit);
+    }
+    return this.done;
   }
 
   /** Tokens the next reply may use: the per-turn cap, bounded by what the conversation has left. */
@@ -170,10 +199,14 @@ export class Episode {
     if (this.done) throw new Error(`Episode already ended (${this.stopReason})`);
     this.modelMs += turn.latency_ms;
     this.messages.push(turn.message);
-    // The server's count when it gives one; otherwise an estimate (4 characters a token).
+    // The server's count when it gives one, else the token ids' count; otherwise an estimate
+    // (4 characters a token).
+    const ids = turn.tokens?.prompt_ids && turn.tokens.completion_ids
+      ? turn.tokens.prompt_ids.length + turn.tokens.completion_ids.length
+      : null;
     const conversation = turn.usage
       ? turn.usage.prompt_tokens + turn.usage.completion_tokens
-      : estimateTokens(this.messages);
+      : ids ?? estimateTokens(this.messages);
     const observation: ChatMessage[] = [];
     const [call, ...extra] = turn.calls;
     let tool: ToolRecord | null = null;
@@ -182,14 +215,14 @@ export class Episode {
     } else {
       // A workspace may still be being written (see startWorkspace); tools need its files.
       await this.ctx.workspace.ready;
-      const started = performance.now();
+      const started = this.#now();
       const result = await executeTool(
         call.function.name,
         call.function.arguments,
         this.ctx,
         this.tools,
       );
-      const duration = performance.now() - started;
+      const duration = this.#now() - started;
       this.envMs += duration;
       const content = result.ok ? result.output : `Error [${result.code}]: ${result.message}`;
       tool = {

@@ -1,11 +1,12 @@
 /**
- * The multi-turn loop, kept small: check limits, ask the policy, act, repeat until the agent
- * submits or a limit is hit. A failing policy ends the episode as `policy_error`; broken
- * infrastructure ends it as `environment_error`; the episode is complete either way.
+ * The multi-turn loop, kept small: check limits, ask the policy, step, repeat until the agent
+ * submits or a limit is hit. A failing policy ends the episode as `policy_error`; anything a step
+ * throws ends it as `environment_error` (see `step`); the episode is complete either way.
  */
-import { PatchgymError } from "../errors.ts";
+import { describeError } from "../errors.ts";
 import type { Policy } from "../policy/types.ts";
 import type { Episode } from "./episode.ts";
+import { step } from "./step.ts";
 
 /** Progress callback, called after every turn. */
 export type OnTurn = (episode: Episode) => void;
@@ -17,7 +18,7 @@ export interface LoopOptions {
   signal?: AbortSignal;
 }
 
-/** Run `episode` with `policy` until it stops. Never throws for policy or tool failures. */
+/** Run `episode` with `policy` until it stops. Never throws. */
 export async function runLoop(
   episode: Episode,
   policy: Policy,
@@ -28,11 +29,7 @@ export async function runLoop(
       episode.stop("interrupted");
       break;
     }
-    const limit = episode.limitReached();
-    if (limit) {
-      episode.stop(limit);
-      break;
-    }
+    if (episode.checkLimits()) break;
     const remainingMs = episode.limits.max_wall_s * 1000 - episode.elapsedMs();
     const timeout = AbortSignal.timeout(Math.max(1, remainingMs));
     const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
@@ -47,24 +44,11 @@ export async function runLoop(
     } catch (error) {
       if (options.signal?.aborted) episode.stop("interrupted");
       else if (timeout.aborted) episode.stop("time_limit");
-      else episode.stop("policy_error", describe(error));
+      else episode.stop("policy_error", describeError(error));
       break;
     }
-    try {
-      await episode.act(turn);
-    } catch (error) {
-      if (!(error instanceof PatchgymError)) throw error;
-      episode.stop("environment_error", describe(error));
-    }
+    await step(episode, turn);
     options.onTurn?.(episode);
   }
   return episode;
-}
-
-function describe(error: unknown): { code: string; message: string } {
-  if (error instanceof PatchgymError) return { code: error.code, message: error.message };
-  return {
-    code: "unexpected",
-    message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-  };
 }

@@ -92,6 +92,7 @@ export const VALUE_FLAGS = [
   "max-episodes",
   "idle-timeout",
   "search-timeout",
+  "http",
 ] as const;
 
 /** What a command line may touch. */
@@ -177,9 +178,16 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       );
       break;
     case "validate":
-    case "serve":
       environment();
       break;
+    case "serve": {
+      environment();
+      readWrite(flag("out"));
+      // The address `--http` listens on; port 0 (any free port) needs the host as a whole.
+      const address = /^\[?([^\]]+?)\]?:(\d+)$/.exec(flag("http") ?? "");
+      if (address) plan.net.push(address[2] === "0" ? address[1] : `${address[1]}:${address[2]}`);
+      break;
+    }
     case "doctor":
       environment();
       endpoint();

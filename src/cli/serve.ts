@@ -1,7 +1,14 @@
-/** `serve --stdio`: trainer-driven mode over JSON lines on stdin/stdout. */
+/**
+ * `serve`: trainer-driven mode, over JSON lines on stdin/stdout (`--stdio`) or over HTTP and
+ * WebSocket in OpenEnv's API (`--http HOST:PORT`).
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
+import { HttpFront } from "../rollout/http.ts";
 import { readLines } from "../rollout/lines.ts";
 import { DEFAULT_SERVER_LIMITS, EpisodeServer } from "../rollout/server.ts";
+import { JsonlWriter } from "../trajectory/writer.ts";
 import { DEFAULT_TOOL_LIMITS } from "../tools/types.ts";
 import { exitOnSignal } from "../workspace/root.ts";
 import { intFlag, numberFlag, parseFlags } from "./_args.ts";
@@ -13,18 +20,27 @@ const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** Longest pause between sweeps for idle episodes. */
 const MAX_SWEEP_MS = 30_000;
 
-const HELP = `patchgym serve --stdio: trainer-driven episodes over JSON lines
+const HELP = `patchgym serve: trainer-driven episodes
 
-Requests on stdin, one JSON object per line; answers on stdout, one per line (an "id" in a request
-is echoed in its answer; answers to different episodes may come in any order):
-  {"op":"reset","task_id":"py-median-even","seed":0}      -> {"episode_id","messages","tools"}
-  {"op":"step","episode_id":"...","message":{"role":"assistant","content":null,"tool_calls":[...]}}
-                                                        -> {"observation":[...],"done","reward","info"}
-  {"op":"close","episode_id":"..."}                       -> {"closed":true}
+--stdio: requests on stdin, one JSON object per line; answers on stdout, one per line (an "id" in
+a request is echoed in its answer; answers to different episodes may come in any order):
+  {"op":"reset","task_id":"py-median-even"}  (or "seed":N to pick a task; "limits", "tool_calls")
+                        -> {"episode_id","task","messages","tools","limits"}
+  {"op":"step","episode_id":"...","message":{"role":"assistant","content":null,"tool_calls":[...]},
+   "tokens":{"prompt_ids","completion_ids","logprobs"},"usage":{...}}
+                        -> {"observation":[...],"reward","done","terminated","truncated",
+                            "stop_reason","info"} (+ "record" at the end)
+  {"op":"finish","episode_id":"..."}   grade now   {"op":"close","episode_id":"..."}
+  {"op":"state","episode_id":"..."}                {"op":"tasks"}
 Errors: {"error":{"code","message"}}. Logs go to stderr.
 
-Usage: patchgym serve --stdio [flags]
+--http HOST:PORT: OpenEnv's API (/health, /metadata, /schema, /reset, /step, /state, WebSocket
+sessions at /ws) plus /tasks; native requests (with "op") are also accepted on /ws.
 
+Usage: patchgym serve (--stdio | --http HOST:PORT) [flags]
+
+  --out DIR              append every finished episode's trajectory record to
+                         DIR/trajectories.jsonl
   --max-line-bytes N     longest request line; longer ones answer line_too_long
                          (default ${DEFAULT_MAX_LINE_BYTES})
   --max-episodes N       episodes open at once; more resets answer too_many_episodes
@@ -44,6 +60,8 @@ ${SANDBOX_FLAGS_HELP}
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseFlags("serve", args, {
     stdio: { type: "boolean" },
+    http: { type: "string" },
+    out: { type: "string" },
     "max-line-bytes": { type: "string" },
     "max-episodes": { type: "string" },
     "idle-timeout": { type: "string" },
@@ -54,9 +72,12 @@ export async function serveCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!values.stdio) {
-    throw new UsageError('serve: only --stdio is supported; run "patchgym serve --stdio"');
+  if (!values.stdio === (values.http === undefined)) {
+    throw new UsageError(
+      'serve: give one of --stdio or --http HOST:PORT, e.g. "patchgym serve --stdio"',
+    );
   }
+  const address = values.http === undefined ? null : parseAddress(values.http);
   const maxLineBytes = intFlag(
     "max-line-bytes",
     values["max-line-bytes"],
@@ -84,20 +105,51 @@ export async function serveCommand(args: string[]): Promise<number> {
   // Ctrl-C and SIGTERM end the process; the exit removes every workspace it still has.
   exitOnSignal("SIGINT");
   const environment = await openEnvironment(values, { searchTimeoutMs: searchSeconds * 1000 });
+  let writer: JsonlWriter | undefined;
+  if (values.out) {
+    mkdirSync(resolve(values.out), { recursive: true });
+    writer = new JsonlWriter(join(resolve(values.out), "trajectories.jsonl"));
+  }
   const server = new EpisodeServer(environment, {
     maxEpisodes,
     idleTimeoutMs: idleSeconds * 1000,
+    writer,
   });
+  const sweepMs = Math.min(idleSeconds * 500, MAX_SWEEP_MS);
   let sweep: ReturnType<typeof setInterval> | undefined;
-  if (idleSeconds > 0) {
-    const timer = setInterval(
-      () => void server.reapIdle(),
-      Math.min(idleSeconds * 500, MAX_SWEEP_MS),
-    );
-    Deno.unrefTimer(timer);
-    sweep = timer;
+  try {
+    if (address) {
+      const front = new HttpFront(server, {
+        maxBodyBytes: maxLineBytes,
+        maxConnections: maxEpisodes,
+        idleTimeoutMs: idleSeconds * 1000,
+      });
+      if (idleSeconds > 0) {
+        sweep = setInterval(() => {
+          front.sweep();
+          void server.reapIdle();
+        }, sweepMs);
+      }
+      await serveHttp(front, address, environment.isolation.level);
+      front.closeAll();
+    } else {
+      if (idleSeconds > 0) {
+        sweep = setInterval(() => void server.reapIdle(), sweepMs);
+        Deno.unrefTimer(sweep);
+      }
+      await serveStdio(server, maxLineBytes, environment.isolation.level);
+    }
+  } finally {
+    clearInterval(sweep);
+    await server.closeAll();
+    await writer?.close();
   }
-  console.error(`patchgym serve: ready (isolation ${environment.isolation.level})`);
+  return 0;
+}
+
+/** Answer JSON lines from stdin until it closes. */
+async function serveStdio(server: EpisodeServer, maxLineBytes: number, isolation: string) {
+  console.error(`patchgym serve: ready (isolation ${isolation})`);
   const encoder = new TextEncoder();
   let writing = Promise.resolve();
   const reply = (value: Record<string, unknown>) => {
@@ -116,7 +168,31 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   await Promise.all(pending);
   await writing;
-  clearInterval(sweep);
-  await server.closeAll();
-  return 0;
+}
+
+/** Serve HTTP until the process is stopped (Ctrl-C or SIGTERM; see `exitOnSignal`). */
+async function serveHttp(
+  front: HttpFront,
+  address: { hostname: string; port: number },
+  isolation: string,
+) {
+  const server = Deno.serve({
+    ...address,
+    onListen: ({ hostname, port }) => {
+      console.error(
+        `patchgym serve: listening on http://${hostname}:${port} (isolation ${isolation})`,
+      );
+    },
+  }, front.handler);
+  await server.finished;
+}
+
+/** `HOST:PORT` (`[::1]:8000` for IPv6; port 0 picks a free one). */
+function parseAddress(text: string): { hostname: string; port: number } {
+  const match = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text);
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) {
+    throw new UsageError(`--http: expected HOST:PORT such as 127.0.0.1:8000, got "${text}"`);
+  }
+  return { hostname: match[1].replace(/^\[|\]$/g, ""), port };
 }

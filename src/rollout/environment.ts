@@ -15,7 +15,7 @@ import {
 import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
-import { createWorkspace, startWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { createWorkspace, startWorkspace, Workspace } from "../workspace/workspace.ts";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
 
 /** The default workspace root; also named in the permission flags of deno.json. */
@@ -125,7 +125,15 @@ export class Environment {
    */
   newWorkspace(task: Task, options: { background?: boolean } = {}): Workspace {
     const create = options.background ? startWorkspace : createWorkspace;
-    return create(this.snapshot(task), {
+    let snapshot;
+    try {
+      snapshot = this.snapshot(task);
+    } catch (error) {
+      if (!options.background) throw error;
+      // Reported where the files are first needed, so the sample still ends with a record.
+      return failedWorkspace(this.workRoot, task.spec.id, error);
+    }
+    return create(snapshot, {
       root: this.workRoot,
       prefix: task.spec.id,
       keepRoot: this.#keepRoot,
@@ -140,4 +148,12 @@ export class Environment {
       snapshot: this.snapshot(task),
     });
   }
+}
+
+/** A workspace that was never written: its `ready` rejects with `error`; nothing is on disk. */
+function failedWorkspace(root: string, prefix: string, error: unknown): Workspace {
+  const ready = Promise.reject(error);
+  ready.catch(() => {});
+  const dir = `${root}/${prefix}-unwritten-${crypto.randomUUID().slice(0, 8)}`;
+  return new Workspace(dir, { dirs: [], files: [], byPath: new Map() }, { ready });
 }

@@ -1,71 +1,47 @@
 /**
- * Trainer-driven mode: a JSON-lines protocol for trainers that keep token-level control. The
- * trainer samples the model itself and sends each assistant message; patchgym executes its tool
- * call through the same {@linkcode Episode} the batch loop uses and answers with the observation.
+ * Trainer-driven mode, the protocol core behind `serve --stdio` and `serve --http`. The trainer
+ * samples the model itself and sends each assistant message; patchgym advances the episode with
+ * the same `step` and ends it with the same `finish` as the batch loop, so a trainer-driven
+ * episode ends with the same graded trajectory record (written to the output folder when one is
+ * given).
  *
- *   {"op":"reset","task_id":ID,"seed":N}          -> {"episode_id","messages","tools"}
- *   {"op":"step","episode_id":E,"message":{...}}  -> {"observation":[...],"done","reward","info"}
- *   {"op":"close","episode_id":E}                 -> {"closed":true}
+ *   {"op":"reset","task_id":ID | "seed":N, "limits":{...}, "tool_calls":"native"|"text"}
+ *        -> {"episode_id","task","messages","tools","limits"}
+ *   {"op":"step","episode_id":E,"message":{...},"tokens":{...},"usage":{...}}
+ *        -> {"observation":[...],"reward","done","terminated","truncated","stop_reason","info"}
+ *           (+ "record" when done)
+ *   {"op":"finish","episode_id":E}   grade now -> the final step answer (again if already done)
+ *   {"op":"close","episode_id":E}    -> {"closed":true}; idempotent
+ *   {"op":"state","episode_id":E}    -> {"episode_id","task_id","step_count","done",...}
+ *   {"op":"tasks"}                   -> {"tasks":[{id,title,language,difficulty,kind,max_turns}]}
  *
- * A request may carry an "id", echoed in its answer. A bad line answers
- * {"error":{"code","message"}} and the server keeps going. The client cannot exhaust the server:
- * nesting is checked before parsing, open episodes are capped, and episodes left idle are closed
- * (line length is bounded by the reader, see `readLines`).
+ * A request may carry an "id", echoed in its answer (also in error answers when it can be read).
+ * Errors answer {"error":{"code","message"}} and the server keeps going. The client cannot
+ * exhaust the server: nesting is checked before parsing, open episodes are capped, and episodes
+ * left idle are closed (line length is bounded by the reader, see `readLines`).
  */
-import { z } from "zod";
 import { Episode } from "../agent/episode.ts";
+import { finish } from "../agent/finish.ts";
+import { step } from "../agent/step.ts";
 import { PatchgymError, TaskError } from "../errors.ts";
 import { assistantTurn } from "../policy/assistant_turn.ts";
+import type { TaskSpec } from "../task/spec.ts";
+import type { SampleIdentity, TrajectoryRecord } from "../trajectory/record.ts";
+import type { JsonlWriter } from "../trajectory/writer.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Environment } from "./environment.ts";
 import { scanLine } from "./_json_depth.ts";
 import type { LineEvent } from "./lines.ts";
-import { scoreEpisode } from "./sample.ts";
-
-const ToolCallSchema = z.object({
-  id: z.string().optional(),
-  type: z.literal("function").optional(),
-  function: z.object({
-    name: z.string(),
-    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-  }),
-});
-
-const RequestSchema = z.discriminatedUnion("op", [
-  z.object({
-    op: z.literal("reset"),
-    id: z.unknown().optional(),
-    task_id: z.string(),
-    seed: z.number().int().optional(),
-    max_turns: z.number().int().min(1).optional(),
-    text_tool_calls: z.boolean().optional(),
-  }),
-  z.object({
-    op: z.literal("step"),
-    id: z.unknown().optional(),
-    episode_id: z.string(),
-    message: z.object({
-      role: z.literal("assistant").default("assistant"),
-      content: z.string().nullish(),
-      tool_calls: z.array(ToolCallSchema).nullish(),
-      reasoning_content: z.string().nullish(),
-    }),
-  }),
-  z.object({ op: z.literal("close"), id: z.unknown().optional(), episode_id: z.string() }),
-]);
-
-/** Error codes of the protocol. */
-export type ServeErrorCode =
-  | "bad_json"
-  | "bad_request"
-  | "line_too_long"
-  | "too_deep"
-  | "too_many_episodes"
-  | "unknown_task"
-  | "unknown_episode"
-  | "episode_expired"
-  | "episode_done"
-  | "internal";
+import {
+  type AssistantMessageInput,
+  failure,
+  firstIssue,
+  OPS,
+  type Request,
+  RequestSchema,
+  type ResetOptions,
+  type ServeError,
+} from "./protocol.ts";
 
 /** Bounds of one server. */
 export interface ServerLimits {
@@ -86,41 +62,97 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
 
 /** Options of an {@linkcode EpisodeServer}. */
 export interface ServerOptions extends Partial<ServerLimits> {
-  /** Clock in ms; tests swap it. */
+  /** Clock in ms for idleness and episode limits; tests swap it. */
   now?: () => number;
+  /** Where finished episodes' records are appended (one JSON line each). */
+  writer?: JsonlWriter;
+  /** `run_id` of the records (default `serve-<time>`). */
+  runId?: string;
+}
+
+/** A task as listed and as described on reset. */
+export interface TaskInfo {
+  id: string;
+  title: string;
+  language: TaskSpec["language"];
+  difficulty: TaskSpec["difficulty"];
+  kind: TaskSpec["kind"];
+  max_turns: number;
+}
+
+/** The answer to a reset. */
+export interface ResetAnswer {
+  episode_id: string;
+  task: TaskInfo;
+  messages: unknown[];
+  tools: unknown[];
+  seed: number | null;
+  limits: {
+    max_turns: number;
+    max_total_tokens: number;
+    max_tokens_per_turn: number;
+    max_env_s: number;
+  };
+  tool_calls: "native" | "text";
+}
+
+/** The answer to a step, and to `finish`. */
+export interface StepAnswer {
+  observation: unknown[];
+  /** 0 before the end; the graded total at the end (0 when grading failed, see `info.error`). */
+  reward: number;
+  done: boolean;
+  /** The agent ended the episode (submitted). */
+  terminated: boolean;
+  /** A limit, an error or the trainer cut the episode off. */
+  truncated: boolean;
+  stop_reason: string | null;
+  info: Record<string, unknown>;
+  record?: TrajectoryRecord;
 }
 
 interface Session {
+  id: string;
   episode: Episode;
   workspace: Workspace;
-  /** Steps of one episode run one at a time. */
+  /** Requests of one episode run one at a time. */
   queue: Promise<unknown>;
   /** When its last request started or ended (ms of the server's clock). */
   lastActive: number;
   /** Requests of this episode being handled now: a busy episode is never idle. */
   busy: number;
+  identity: SampleIdentity;
+  startedAt: Date;
+  /** The final answer, once finished. */
+  final: StepAnswer | null;
 }
 
-/** Ids of idle-closed episodes remembered, to answer `episode_expired` rather than unknown. */
-const EXPIRED_REMEMBERED = 10_000;
+/** Ids of closed and idle-closed episodes remembered, to answer precisely. */
+const REMEMBERED = 10_000;
 
 /** Holds the open episodes of one server. */
 export class EpisodeServer {
   readonly #env: Environment;
   readonly #sessions = new Map<string, Session>();
   readonly #expired = new Set<string>();
+  readonly #closed = new Set<string>();
+  readonly #samples = new Map<string, number>();
   readonly limits: ServerLimits;
   readonly #now: () => number;
+  readonly #writer: JsonlWriter | undefined;
+  readonly runId: string;
   #counter = 0;
 
   constructor(env: Environment, options: ServerOptions = {}) {
     this.#env = env;
-    const { now, ...limits } = options;
+    const { now, writer, runId, ...limits } = options;
     this.limits = {
       ...DEFAULT_SERVER_LIMITS,
       ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
     };
     this.#now = now ?? (() => performance.now());
+    this.#writer = writer;
+    this.runId = runId ?? `serve-${new Date().toISOString().replace(/[:.]/g, "-")}`;
   }
 
   /** Number of open episodes. */
@@ -142,84 +174,46 @@ export class EpisodeServer {
   }
 
   /** Answer one request line. Never throws. */
-  async handle(line: string): Promise<Record<string, unknown>> {
+  handle(line: string): Promise<Record<string, unknown>> {
     // Before JSON.parse: a deeply nested value parses, then overflows the stack when echoed.
     const scan = scanLine(line, this.limits.maxDepth);
+    const scannedId = scan.id === undefined ? {} : { id: scan.id };
     if (scan.tooDeep) {
-      return {
-        ...(scan.id === undefined ? {} : { id: scan.id }),
+      return Promise.resolve({
+        ...scannedId,
         ...failure(
           "too_deep",
           `Request nests arrays and objects deeper than ${this.limits.maxDepth} levels; flatten it`,
         ),
-      };
+      });
     }
     let data: unknown;
     try {
       data = JSON.parse(line);
     } catch (error) {
-      return failure("bad_json", `Line is not valid JSON: ${(error as Error).message}`);
+      return Promise.resolve({
+        ...scannedId,
+        ...failure("bad_json", `Line is not valid JSON: ${(error as Error).message}`),
+      });
     }
+    return this.request(data);
+  }
+
+  /** Answer one parsed request. Never throws. */
+  async request(data: unknown): Promise<Record<string, unknown>> {
     const parsed = RequestSchema.safeParse(data);
-    const id = typeof data === "object" && data !== null && "id" in data
-      ? { id: (data as { id: unknown }).id }
-      : {};
+    const rawId = typeof data === "object" && data !== null && "id" in data
+      ? (data as { id: unknown }).id
+      : undefined;
+    const id = typeof rawId === "string" || typeof rawId === "number" ? { id: rawId } : {};
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
       return {
         ...id,
-        ...failure(
-          "bad_request",
-          `${issue.path.join(".") || "request"}: ${issue.message}; ops are reset, step and close`,
-        ),
+        ...failure("bad_request", `${firstIssue(parsed.error)}; ops are ${OPS}`),
       };
     }
     try {
-      const request = parsed.data;
-      if (request.op === "reset") return { ...id, ...this.#reset(request) };
-      let session = this.#sessions.get(request.episode_id);
-      // Checked here too, so that an expired episode never takes a step whatever the sweep timer.
-      if (session && this.#isIdle(session)) {
-        await this.#expire(request.episode_id, session);
-        session = undefined;
-      }
-      if (!session) {
-        if (this.#expired.has(request.episode_id)) {
-          return {
-            ...id,
-            ...failure(
-              "episode_expired",
-              `Episode "${request.episode_id}" was closed after ${
-                this.limits.idleTimeoutMs / 1000
-              } s without a request (--idle-timeout); reset a new one`,
-            ),
-          };
-        }
-        return {
-          ...id,
-          ...failure(
-            "unknown_episode",
-            `No open episode "${request.episode_id}"; call reset first`,
-          ),
-        };
-      }
-      if (request.op === "close") {
-        this.#sessions.delete(request.episode_id);
-        await session.queue.catch(() => {});
-        await session.workspace.remove();
-        return { ...id, closed: true };
-      }
-      const active = session;
-      active.busy++;
-      active.lastActive = this.#now();
-      const result = active.queue.then(() => this.#step(active, request.message));
-      active.queue = result.catch(() => {});
-      try {
-        return { ...id, ...(await result) };
-      } finally {
-        active.busy--;
-        active.lastActive = this.#now();
-      }
+      return { ...id, ...(await this.#dispatch(parsed.data)) };
     } catch (error) {
       if (error instanceof TaskError) {
         return { ...id, ...failure("unknown_task", error.problems.join("; ")) };
@@ -232,56 +226,88 @@ export class EpisodeServer {
     }
   }
 
+  async #dispatch(request: Request): Promise<object> {
+    if (request.op === "reset") return this.reset(request);
+    if (request.op === "tasks") return this.tasks();
+    const found = await this.#session(request.episode_id);
+    if ("error" in found) {
+      if (request.op === "close" && this.#closed.has(request.episode_id)) return { closed: true };
+      return found;
+    }
+    const session = found;
+    if (request.op === "close") {
+      await this.#remove(session);
+      this.#remember(this.#closed, session.id);
+      return { closed: true };
+    }
+    if (request.op === "state") return this.#state(session);
+    return await this.#queued(session, () => {
+      if (request.op === "finish") return this.#finishNow(session);
+      return this.#step(session, request.message, request);
+    });
+  }
+
+  /** The session of an open episode, or the error that says why there is none. */
+  async #session(episodeId: string): Promise<Session | ServeError> {
+    const session = this.#sessions.get(episodeId);
+    // Checked here too, so that an expired episode never takes a step whatever the sweep timer.
+    if (session && this.#isIdle(session)) await this.#expire(session);
+    else if (session) return session;
+    if (this.#expired.has(episodeId)) {
+      return failure(
+        "episode_expired",
+        `Episode "${episodeId}" was closed after ${
+          this.limits.idleTimeoutMs / 1000
+        } s without a request (--idle-timeout); reset a new one`,
+      );
+    }
+    return failure("unknown_episode", `No open episode "${episodeId}"; call reset first`);
+  }
+
+  /** Run `fn` after the episode's earlier requests, keeping it busy (never idle) meanwhile. */
+  async #queued<T>(session: Session, fn: () => Promise<T>): Promise<T> {
+    session.busy++;
+    session.lastActive = this.#now();
+    const result = session.queue.then(fn);
+    session.queue = result.catch(() => {});
+    try {
+      return await result;
+    } finally {
+      session.busy--;
+      session.lastActive = this.#now();
+    }
+  }
+
   /**
-   * Close the episodes idle for at least the idle timeout (none while a request of theirs runs)
-   * and remove their workspaces. Returns their ids. A timer calls it; tests call it directly.
+   * Open an episode: the task by id, or picked by `seed` from the sorted task list. Answers the
+   * episode id, the task, the first messages, the tool schemas and the limits in force.
    */
-  async reapIdle(): Promise<string[]> {
-    const reaped: string[] = [];
-    for (const [key, session] of this.#sessions) {
-      if (this.#isIdle(session)) {
-        await this.#expire(key, session);
-        reaped.push(key);
-      }
-    }
-    return reaped;
-  }
-
-  #isIdle(session: Session): boolean {
-    return this.limits.idleTimeoutMs > 0 && session.busy === 0 &&
-      this.#now() - session.lastActive >= this.limits.idleTimeoutMs;
-  }
-
-  async #expire(key: string, session: Session): Promise<void> {
-    if (this.#sessions.get(key) !== session) return;
-    this.#sessions.delete(key);
-    this.#expired.add(key);
-    if (this.#expired.size > EXPIRED_REMEMBERED) {
-      this.#expired.delete(this.#expired.values().next().value!);
-    }
-    await session.queue.catch(() => {});
-    await session.workspace.remove();
-  }
-
-  /** Close every open episode and remove its workspace. */
-  async closeAll(): Promise<void> {
-    for (const [key, session] of this.#sessions) {
-      this.#sessions.delete(key);
-      await session.queue.catch(() => {});
-      await session.workspace.remove();
-    }
-  }
-
-  #reset(
-    request: { task_id: string; seed?: number; max_turns?: number; text_tool_calls?: boolean },
-  ) {
+  reset(options: ResetOptions): ResetAnswer | ServeError {
     if (this.#sessions.size >= this.limits.maxEpisodes) {
       return failure(
         "too_many_episodes",
         `Cannot open another episode: ${this.#sessions.size} are open, the limit (--max-episodes); close finished episodes first`,
       );
     }
-    const task = this.#env.task(request.task_id);
+    let taskId = options.task_id;
+    if (taskId === undefined) {
+      if (options.seed === undefined) {
+        return failure("bad_request", "reset: give a task_id, or a seed to pick a task");
+      }
+      const ids = this.#env.taskIds();
+      if (ids.length === 0) return failure("unknown_task", "The task folder has no tasks");
+      taskId = ids[options.seed % ids.length];
+    }
+    const episodeId = options.episode_id ??
+      `${taskId}-${++this.#counter}-${crypto.randomUUID().slice(0, 8)}`;
+    if (this.#sessions.has(episodeId)) {
+      return failure(
+        "episode_exists",
+        `Episode "${episodeId}" is open; choose another episode_id or close it first`,
+      );
+    }
+    const task = this.#env.task(taskId);
+    const limits = options.limits ?? {};
     const workspace = this.#env.newWorkspace(task);
     const episode = new Episode({
       task,
@@ -289,30 +315,160 @@ export class EpisodeServer {
       runner: this.#env.runner,
       limits: this.#env.limits,
     }, {
-      limits: request.max_turns ? { max_turns: request.max_turns } : undefined,
-      textToolCalls: request.text_tool_calls,
+      limits: {
+        max_turns: limits.max_turns ?? options.max_turns,
+        max_total_tokens: limits.max_total_tokens,
+        max_tokens_per_turn: limits.max_tokens_per_turn,
+        max_wall_s: limits.max_env_s,
+      },
+      textToolCalls: options.tool_calls ? options.tool_calls === "text" : options.text_tool_calls,
+      // The trainer's generation time between steps must not count against the episode.
+      clock: "environment",
+      now: this.#now,
     });
-    const episodeId = `${task.spec.id}-${++this.#counter}-${crypto.randomUUID().slice(0, 8)}`;
+    const sample = options.sample ?? this.#nextSample(task.spec.id);
+    this.#closed.delete(episodeId);
+    this.#expired.delete(episodeId);
     this.#sessions.set(episodeId, {
+      id: episodeId,
       episode,
       workspace,
       queue: Promise.resolve(),
       lastActive: this.#now(),
       busy: 0,
+      identity: {
+        run_id: this.runId,
+        episode_id: episodeId,
+        task_id: task.spec.id,
+        sample,
+        group_id: options.group_id ?? `${this.runId}/${task.spec.id}`,
+      },
+      startedAt: new Date(),
+      final: null,
     });
     return {
       episode_id: episodeId,
+      task: taskInfo(task.spec, episode.limits.max_turns),
       messages: episode.messages,
       tools: episode.schemas,
-      seed: request.seed ?? null,
+      seed: options.seed ?? null,
+      limits: {
+        max_turns: episode.limits.max_turns,
+        max_total_tokens: episode.limits.max_total_tokens,
+        max_tokens_per_turn: episode.limits.max_tokens_per_turn,
+        max_env_s: episode.limits.max_wall_s,
+      },
+      tool_calls: options.tool_calls ?? (options.text_tool_calls ? "text" : "native"),
+    };
+  }
+
+  /** Every task of the task folder with its metadata; tasks that do not load are listed apart. */
+  tasks(): { tasks: TaskInfo[]; invalid: { id: string; message: string }[] } {
+    const tasks: TaskInfo[] = [];
+    const invalid: { id: string; message: string }[] = [];
+    for (const id of this.#env.taskIds()) {
+      try {
+        const { spec } = this.#env.task(id);
+        tasks.push(taskInfo(spec, spec.limits.max_turns));
+      } catch (error) {
+        if (!(error instanceof TaskError)) throw error;
+        invalid.push({ id, message: error.problems.join("; ") });
+      }
+    }
+    return { tasks, invalid };
+  }
+
+  /** Take one step of an open episode (also used by the OpenEnv framing). */
+  async stepEpisode(
+    episodeId: string,
+    message: AssistantMessageInput,
+    generation: Pick<Request & { op: "step" }, "tokens" | "usage" | "finish_reason"> = {},
+  ): Promise<StepAnswer | ServeError> {
+    const found = await this.#session(episodeId);
+    if ("error" in found) return found;
+    return this.#queued(found, () => this.#step(found, message, generation));
+  }
+
+  /** Grade an open episode now (also used by the OpenEnv framing). */
+  async finishEpisode(episodeId: string): Promise<StepAnswer | ServeError> {
+    const found = await this.#session(episodeId);
+    if ("error" in found) return found;
+    return this.#queued(found, () => this.#finishNow(found));
+  }
+
+  /** The state of an open episode (also used by the OpenEnv framing). */
+  async stateOf(episodeId: string): Promise<Record<string, unknown> | ServeError> {
+    const found = await this.#session(episodeId);
+    return "error" in found ? found : this.#state(found);
+  }
+
+  /**
+   * Close the episodes idle for at least the idle timeout (none while a request of theirs runs)
+   * and remove their workspaces. Returns their ids. A timer calls it; tests call it directly.
+   */
+  async reapIdle(): Promise<string[]> {
+    const reaped: string[] = [];
+    for (const session of [...this.#sessions.values()]) {
+      if (this.#isIdle(session)) {
+        await this.#expire(session);
+        reaped.push(session.id);
+      }
+    }
+    return reaped;
+  }
+
+  /** Close every open episode and remove its workspace. */
+  async closeAll(): Promise<void> {
+    for (const session of [...this.#sessions.values()]) await this.#remove(session);
+  }
+
+  #isIdle(session: Session): boolean {
+    return this.limits.idleTimeoutMs > 0 && session.busy === 0 &&
+      this.#now() - session.lastActive >= this.limits.idleTimeoutMs;
+  }
+
+  async #expire(session: Session): Promise<void> {
+    if (this.#sessions.get(session.id) !== session) return;
+    this.#remember(this.#expired, session.id);
+    await this.#remove(session);
+  }
+
+  async #remove(session: Session): Promise<void> {
+    if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
+    await session.queue.catch(() => {});
+    await session.workspace.remove();
+  }
+
+  #remember(set: Set<string>, id: string): void {
+    set.add(id);
+    if (set.size > REMEMBERED) set.delete(set.values().next().value!);
+  }
+
+  #nextSample(taskId: string): number {
+    const n = this.#samples.get(taskId) ?? 0;
+    this.#samples.set(taskId, n + 1);
+    return n;
+  }
+
+  #state(session: Session): Record<string, unknown> {
+    const { episode } = session;
+    return {
+      episode_id: session.id,
+      task_id: session.identity.task_id,
+      step_count: episode.turns.length,
+      done: episode.done,
+      stop_reason: episode.stopReason,
+      context_tokens: episode.contextTokens,
+      env_s: episode.envMs / 1000,
+      max_turns: episode.limits.max_turns,
     };
   }
 
   async #step(
     session: Session,
-    message: z.infer<typeof RequestSchema> & { op: "step" } extends { message: infer M } ? M
-      : never,
-  ) {
+    message: AssistantMessageInput,
+    generation: Pick<Request & { op: "step" }, "tokens" | "usage" | "finish_reason">,
+  ): Promise<StepAnswer | ServeError> {
     const { episode } = session;
     if (episode.done) {
       return failure(
@@ -320,58 +476,116 @@ export class EpisodeServer {
         `Episode already ended (${episode.stopReason}); close it and reset`,
       );
     }
-    const limit = episode.limitReached();
-    if (limit) {
-      episode.stop(limit);
-      return { observation: [], ...(await this.#finish(session)) };
-    }
-    const observation = await episode.act(
+    const tokens = generation.tokens;
+    const observation = await step(
+      episode,
       assistantTurn(
         {
-          content: message.content,
+          content: textOf(message.content),
           tool_calls: message.tool_calls,
-          reasoning: message.reasoning_content,
+          reasoning: message.reasoning_content ?? message.reasoning,
         },
         episode.turns.length,
-        { tokens: null, usage: null, finish_reason: null, latency_ms: 0 },
+        {
+          tokens: tokens
+            ? {
+              prompt_ids: tokens.prompt_ids ?? null,
+              completion_ids: tokens.completion_ids ?? null,
+              logprobs: tokens.logprobs ?? null,
+            }
+            : null,
+          usage: generation.usage ?? null,
+          finish_reason: generation.finish_reason ?? null,
+          latency_ms: 0,
+        },
       ),
     );
-    const after = episode.limitReached();
-    if (!episode.done && after) episode.stop(after);
     if (!episode.done) {
-      const last = episode.turns[episode.turns.length - 1];
       return {
         observation,
+        reward: 0,
         done: false,
-        reward: null,
-        info: {
-          turn: last.index,
-          tool: last.tool && { name: last.tool.name, ok: last.tool.ok, code: last.tool.code },
-        },
+        terminated: false,
+        truncated: false,
+        stop_reason: null,
+        info: this.#info(session, null),
       };
     }
-    return { observation, ...(await this.#finish(session)) };
+    return { ...(await this.#finish(session)), observation };
   }
 
-  async #finish(session: Session) {
-    const { episode, workspace } = session;
-    const diff = await workspace.diff({ maxBytes: this.#env.limits.maxDiffBytes });
-    const reward = await scoreEpisode(this.#env, episode.ctx.task, episode, diff);
-    return {
+  async #finishNow(session: Session): Promise<StepAnswer> {
+    session.episode.stop("finished");
+    return await this.#finish(session);
+  }
+
+  /** Grade once and remember the answer: a later `finish` gets the same one. */
+  async #finish(session: Session): Promise<StepAnswer> {
+    if (session.final) return session.final;
+    const { record } = await finish(session.episode, session.workspace, this.#env, {
+      identity: session.identity,
+      policy: { name: "trainer", model: null, sampling: {} },
+      startedAt: session.startedAt,
+    });
+    await this.#writer?.write(record);
+    const stop = record.stop_reason;
+    session.final = {
+      observation: [],
+      reward: record.reward?.total ?? 0,
       done: true,
-      reward: reward.total,
-      info: {
-        stop_reason: episode.stopReason,
-        ...(episode.error ? { error: episode.error } : {}),
-        turns: episode.turns.length,
-        resolved: reward.resolved,
-        components: reward.components,
-        final_diff: diff.patch,
-      },
+      terminated: stop === "submitted",
+      truncated: stop !== "submitted",
+      stop_reason: stop,
+      info: this.#info(session, record),
+      record,
+    };
+    return session.final;
+  }
+
+  /** The same keys before and at the end; the end's facts are null before it. */
+  #info(session: Session, record: TrajectoryRecord | null): Record<string, unknown> {
+    const { episode } = session;
+    const last = episode.turns.at(-1);
+    return {
+      turn: last?.index ?? null,
+      turns: episode.turns.length,
+      tool: last?.tool
+        ? {
+          name: last.tool.name,
+          ok: last.tool.ok,
+          code: last.tool.code,
+          output: last.tool.output,
+          truncated: last.tool.truncated,
+        }
+        : null,
+      context_tokens: episode.contextTokens,
+      stop_reason: episode.stopReason,
+      error: episode.error,
+      resolved: record ? record.reward?.resolved ?? false : null,
+      components: record?.reward?.components ?? null,
+      tests: record?.reward?.tests ?? null,
+      submission: episode.submission,
+      final_diff: record ? record.final_diff : null,
     };
   }
 }
 
-function failure(code: ServeErrorCode, message: string) {
-  return { error: { code, message } };
+function taskInfo(spec: TaskSpec, maxTurns: number): TaskInfo {
+  return {
+    id: spec.id,
+    title: spec.title,
+    language: spec.language,
+    difficulty: spec.difficulty,
+    kind: spec.kind,
+    max_turns: maxTurns,
+  };
+}
+
+/** A message's content as text: a string as is, the text parts of a list joined. */
+function textOf(content: AssistantMessageInput["content"]): string | null {
+  if (content === null || content === undefined || typeof content === "string") {
+    return content ?? null;
+  }
+  const texts = content.filter((part) => typeof part.text === "string").map((part) => part.text);
+  return texts.length > 0 ? texts.join("") : null;
 }

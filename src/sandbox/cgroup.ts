@@ -39,6 +39,8 @@ export interface CapsHit {
 
 /** One sandbox's cgroups: launcher steps to make and join them, and the sweep afterwards. */
 export interface SandboxCgroup {
+  /** The cgroup's folder name (the same under every controller). */
+  name: string;
   /** Launcher arguments (see `LAUNCH_SCRIPT`): make the folders, write the caps, join. */
   steps: string[];
   /** Kill every process left in the sandbox, remove its cgroups, say which caps were hit. */
@@ -159,6 +161,7 @@ export function sandboxCgroup(support: CgroupSupport, caps: CgroupCaps): Sandbox
     ...dirs.map((d) => `rmdir:${d}`),
   ];
   return {
+    name,
     steps,
     async sweep() {
       const out = await runSh(SWEEP_SCRIPT, sweepArgs);

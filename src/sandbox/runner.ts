@@ -148,6 +148,8 @@ export interface RunResult {
   durationMs: number;
   /** Per-sandbox caps the child ran into (noted at the end of `stderr` too). */
   capsHit: CapsHit;
+  /** The sandbox's cgroup folder name (removed by now), or null without cgroups. */
+  cgroup: string | null;
 }
 
 const DEFAULT_OUTPUT_BYTES = 32 * 1024;
@@ -268,6 +270,7 @@ export class Runner {
       outputBytes: stdout.total + stderr.total,
       durationMs: performance.now() - started,
       capsHit,
+      cgroup: cgroup?.name ?? null,
     };
   }
 

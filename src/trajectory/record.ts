@@ -54,6 +54,8 @@ export const STOP_REASONS = [
   "policy_error",
   "environment_error",
   "interrupted",
+  /** The trainer ended a served episode (`serve`'s finish). */
+  "finished",
 ] as const;
 
 const turnSchema = z.object({
@@ -329,7 +331,7 @@ export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRec
     usage,
     timings: {
       started_at: parts.started_at.toISOString(),
-      wall_ms: Math.round(episode.elapsedMs()),
+      wall_ms: Math.round(episode.wallMs()),
       model_ms: Math.round(episode.modelMs),
       env_ms: Math.round(episode.envMs),
       grade_ms: Math.round(parts.grade_ms),

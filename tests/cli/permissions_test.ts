@@ -249,6 +249,13 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
     ["10.0.0.5:8000"],
   );
   assert.deepEqual(short(planPermissions(["show", "runs/r"], CONTEXT)).write, []);
+  const serve = short(
+    planPermissions(["serve", "--http", "127.0.0.1:8000", "--out", "t"], CONTEXT),
+  );
+  assert.deepEqual([serve.net, serve.write], [["127.0.0.1:8000"], [DEFAULT_WORK_ROOT, "t"]]);
+  assert.deepEqual(short(planPermissions(["serve", "--http=localhost:0"], CONTEXT)).net, [
+    "localhost",
+  ]);
   assert.deepEqual(short(planPermissions(["tasks"], CONTEXT)), { read: tasks, write: [], net: [] });
 });
 

@@ -13,7 +13,7 @@ import {
   type EpisodeFacts,
   type RewardConfig,
 } from "../../src/reward/reward.ts";
-import { referencePatchLines } from "../../src/rollout/sample.ts";
+import { referencePatchLines } from "../../src/agent/finish.ts";
 import { loadTask } from "../../src/task/load.ts";
 import { fileDiff } from "../../src/workspace/diff.ts";
 

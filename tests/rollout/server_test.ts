@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { Environment } from "../../src/rollout/environment.ts";
 import { EpisodeServer } from "../../src/rollout/server.ts";
 import { fileURLToPath } from "node:url";
+import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
+import { JsonlWriter, readJsonl } from "../../src/trajectory/writer.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
 
@@ -110,4 +112,201 @@ Deno.test("EpisodeServer.handleEvent() answers an over-long line with its id", a
     assert.equal(answer.id, "big");
     assert.equal(code(answer), "line_too_long");
   });
+});
+
+const SOLUTION = Deno.readTextFileSync(`${TASKS_DIR}/py-median-even/solution.patch`);
+
+function call(name: string, args: Record<string, unknown>) {
+  return {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: `c_${name}`, type: "function", function: { name, arguments: args } }],
+  };
+}
+
+Deno.test("EpisodeServer.request() runs a graded episode with token ids and usage into a record", async () => {
+  await withServer({}, async (server) => {
+    const reset = await server.request({ op: "reset", id: 1, task_id: "py-median-even" });
+    assert.equal(reset.id, 1);
+    assert.deepEqual(reset.task, {
+      id: "py-median-even",
+      title: (reset.task as { title: string }).title,
+      language: "python",
+      difficulty: "easy",
+      kind: (reset.task as { kind: string }).kind,
+      max_turns: (reset.limits as { max_turns: number }).max_turns,
+    });
+    const episode_id = reset.episode_id;
+    const first = await server.request({
+      op: "step",
+      episode_id,
+      message: call("apply_patch", { patch: SOLUTION }),
+      tokens: { prompt_ids: [1, 2, 3], completion_ids: [4, 5], logprobs: [-0.1, -0.2] },
+      usage: { prompt_tokens: 3, completion_tokens: 2 },
+      finish_reason: "tool_calls",
+    });
+    assert.equal(first.done, false);
+    assert.equal(first.reward, 0);
+    assert.equal(first.terminated, false);
+    assert.equal(first.truncated, false);
+    assert.equal(first.stop_reason, null);
+    assert.equal(first.record, undefined);
+    const last = await server.request({
+      op: "step",
+      episode_id,
+      message: call("submit", { status: "solved", summary: "fixed" }),
+    });
+    assert.equal(last.done, true);
+    assert.equal(last.reward, 1);
+    assert.equal(last.terminated, true);
+    assert.equal(last.truncated, false);
+    assert.equal(last.stop_reason, "submitted");
+    // The same info keys before and at the end.
+    assert.deepEqual(
+      Object.keys(first.info as object).sort(),
+      Object.keys(last.info as object).sort(),
+    );
+    const info = last.info as Record<string, unknown>;
+    assert.equal(info.resolved, true);
+    assert.deepEqual(info.submission, { status: "solved", summary: "fixed" });
+    assert.ok(Object.keys((info.tests as { fail_to_pass: object }).fail_to_pass).length > 0);
+    const record = last.record as TrajectoryRecord;
+    assert.equal(record.episode_id, episode_id);
+    assert.equal(record.stop_reason, "submitted");
+    assert.deepEqual(record.turns[0].tokens, {
+      prompt_ids: [1, 2, 3],
+      completion_ids: [4, 5],
+      logprobs: [-0.1, -0.2],
+    });
+    assert.deepEqual(record.usage, { prompt_tokens: 3, completion_tokens: 2 });
+    // finish after the end answers the same final answer; close is idempotent.
+    const again = await server.request({ op: "finish", episode_id });
+    assert.equal(again.reward, 1);
+    assert.deepEqual(await server.request({ op: "close", id: "c1", episode_id }), {
+      id: "c1",
+      closed: true,
+    });
+    assert.deepEqual(await server.request({ op: "close", episode_id }), { closed: true });
+    assert.equal(code(await server.request({ op: "state", episode_id })), "unknown_episode");
+  });
+});
+
+Deno.test("EpisodeServer.request() finish grades an episode early as truncated", async () => {
+  await withServer({}, async (server) => {
+    const { episode_id } = await server.request({ op: "reset", task_id: "py-median-even" });
+    await server.request({
+      op: "step",
+      episode_id,
+      message: call("apply_patch", { patch: SOLUTION }),
+    });
+    const state = await server.request({ op: "state", episode_id });
+    assert.equal(state.step_count, 1);
+    assert.equal(state.done, false);
+    const finished = await server.request({ op: "finish", id: 9, episode_id });
+    assert.equal(finished.id, 9);
+    assert.equal(finished.done, true);
+    assert.equal(finished.stop_reason, "finished");
+    assert.equal(finished.truncated, true);
+    assert.equal(finished.terminated, false);
+    // Solved but never submitted: graded all the same.
+    assert.equal((finished.info as { resolved: boolean }).resolved, true);
+    assert.equal(
+      code(await server.request({ op: "step", episode_id, message: INSPECT })),
+      "episode_done",
+    );
+  });
+});
+
+Deno.test("EpisodeServer.request() picks a task by seed, lists tasks and applies reset limits", async () => {
+  await withServer({}, async (server) => {
+    const { tasks } = await server.request({ op: "tasks" }) as unknown as {
+      tasks: { id: string }[];
+    };
+    const ids = tasks.map((t) => t.id);
+    assert.ok(ids.includes("py-median-even"));
+    assert.deepEqual(ids, [...ids].sort());
+    const seeded = await server.request({ op: "reset", seed: ids.length + 2 });
+    assert.equal((seeded.task as { id: string }).id, ids[2]);
+    assert.equal(code(await server.request({ op: "reset" })), "bad_request");
+    const limited = await server.request({
+      op: "reset",
+      task_id: "py-median-even",
+      episode_id: "mine-1",
+      limits: { max_turns: 1, max_total_tokens: 5000 },
+      tool_calls: "text",
+    });
+    assert.equal(limited.episode_id, "mine-1");
+    assert.deepEqual(limited.limits, {
+      max_turns: 1,
+      max_total_tokens: 5000,
+      max_tokens_per_turn: 4096,
+      max_env_s: 900,
+    });
+    assert.match((limited.messages as { content: string }[])[0].content, /<tool_call>/);
+    assert.equal(
+      code(await server.request({ op: "reset", task_id: "py-median-even", episode_id: "mine-1" })),
+      "episode_exists",
+    );
+    const step = await server.request({ op: "step", episode_id: "mine-1", message: INSPECT });
+    assert.equal(step.done, true);
+    assert.equal(step.stop_reason, "max_turns");
+    assert.equal(step.truncated, true);
+  });
+});
+
+Deno.test("EpisodeServer.request() reads list content and vLLM's reasoning field", async () => {
+  await withServer({}, async (server) => {
+    const { episode_id } = await server.request({ op: "reset", task_id: "py-median-even" });
+    const answer = await server.request({
+      op: "step",
+      episode_id,
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: '<tool_call>{"name": "inspect_tree", ' }, {
+          type: "text",
+          text: '"arguments": {}}</tool_call>',
+        }],
+        reasoning: "look around first",
+      },
+    });
+    assert.equal((answer.info as { tool: { name: string } }).tool.name, "inspect_tree");
+    const done = await server.request({ op: "finish", episode_id });
+    const turn = (done.record as TrajectoryRecord).turns[0];
+    assert.equal(turn.model.reasoning, "look around first");
+  });
+});
+
+Deno.test("EpisodeServer.handle() answers bad_json with the id it could read", async () => {
+  await withServer({}, async (server) => {
+    const answer = await server.handle('{"id": "x7", "op": "reset", oops}');
+    assert.equal(answer.id, "x7");
+    assert.equal(code(answer), "bad_json");
+  });
+});
+
+Deno.test("EpisodeServer writes each finished episode's record to its writer", async () => {
+  const out = await Deno.makeTempDir({ prefix: "patchgym-server-out-" });
+  try {
+    const writer = new JsonlWriter(join(out, "trajectories.jsonl"));
+    const root = await Deno.makeTempDir({ prefix: "patchgym-server-" });
+    const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root });
+    const server = new EpisodeServer(env, { writer, runId: "run-x" });
+    try {
+      const { episode_id } = await server.request({ op: "reset", task_id: "py-median-even" });
+      await server.request({ op: "step", episode_id, message: INSPECT });
+      await server.request({ op: "finish", episode_id });
+      await server.request({ op: "finish", episode_id });
+    } finally {
+      await server.closeAll();
+      await writer.close();
+      await Deno.remove(root, { recursive: true });
+    }
+    const { records } = readJsonl<TrajectoryRecord>(join(out, "trajectories.jsonl"));
+    assert.equal(records.length, 1);
+    assert.equal(records[0].run_id, "run-x");
+    assert.equal(records[0].group_id, "run-x/py-median-even");
+    assert.equal(records[0].stop_reason, "finished");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
 });

@@ -3,7 +3,12 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import { SandboxError } from "../../src/errors.ts";
 import { ALLOWED_PROGRAMS, isAllowedProgram } from "../../src/sandbox/programs.ts";
-import { type IsolationInfo, probeIsolation, Runner } from "../../src/sandbox/runner.ts";
+import {
+  type IsolationInfo,
+  probeIsolation,
+  Runner,
+  type RunResult,
+} from "../../src/sandbox/runner.ts";
 import { testRunner } from "../_fixtures.ts";
 
 /** Run `fn` with a fresh workspace folder (real path) inside a temp folder. */
@@ -466,25 +471,18 @@ async function cgroupLevels(): Promise<IsolationInfo[]> {
 }
 
 /** Sandbox cgroups of this process still on disk. */
-async function leftoverCgroups(): Promise<string> {
-  // Test files run in parallel in this process, so other files' sandboxes in flight carry the
-  // same pid in their cgroup names: a leak is a cgroup that stays, not one seen once.
-  let found = await cgroupsOfThisProcess();
-  for (let i = 0; i < 200 && found.length > 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const now = new Set(await cgroupsOfThisProcess());
-    found = found.filter((path) => now.has(path));
-  }
-  return found.join("\n");
-}
-
-async function cgroupsOfThisProcess(): Promise<string[]> {
+/**
+ * The run's cgroup folders still on disk. By name: test files run in parallel in one process, so
+ * other files' sandboxes share this pid.
+ */
+async function leftoverCgroups(result: RunResult): Promise<string> {
+  assert.ok(result.cgroup, "the run had a cgroup");
   const { stdout } = await new Deno.Command("find", {
-    args: ["/sys/fs/cgroup", "-maxdepth", "5", "-name", `patchgym-${Deno.pid}-*`],
+    args: ["/sys/fs/cgroup", "-maxdepth", "5", "-name", result.cgroup],
     stdout: "piped",
     stderr: "null",
   }).output();
-  return new TextDecoder().decode(stdout).trim().split("\n").filter(Boolean);
+  return new TextDecoder().decode(stdout).trim();
 }
 
 Deno.test("Runner.run() contains a fork bomb in its sandbox's process cap", async () => {
@@ -500,7 +498,7 @@ Deno.test("Runner.run() contains a fork bomb in its sandbox's process cap", asyn
       assert.equal(result.capsHit.processes, true);
       assert.match(result.stderr, /process cap of 16 was reached/);
       assert.deepEqual(await aliveOf(await pidsWith(token)), [], "a bomb process survived");
-      assert.equal(await leftoverCgroups(), "");
+      assert.equal(await leftoverCgroups(result), "");
       // The host still forks.
       assert.equal((await new Deno.Command("true").output()).success, true);
     });
@@ -522,7 +520,7 @@ Deno.test("Runner.run() kills a process that left the session along with its san
       assert.ok(grandchild !== undefined, "the grandchild's host pid was not found while it ran");
       assert.equal(result.exitCode, 0);
       assert.equal(await alive(grandchild!), false, `grandchild ${grandchild} survived`);
-      assert.equal(await leftoverCgroups(), "");
+      assert.equal(await leftoverCgroups(result), "");
     });
   }
 });
@@ -542,7 +540,7 @@ Deno.test("Runner.run() kills a child over its sandbox's memory cap", async () =
       assert.equal(result.stdout, "");
       assert.equal(result.capsHit.memory, true);
       assert.match(result.stderr, /memory cap of 64 MiB was reached/);
-      assert.equal(await leftoverCgroups(), "");
+      assert.equal(await leftoverCgroups(result), "");
       // Below the cap the same child runs.
       const small = await runner.run({
         argv: python("b = bytearray(16 * 1024 * 1024)\nprint('allocated')"),

@@ -1,0 +1,33 @@
+"""patchgym's Python client (standard library only): `Client` / `AsyncClient` over a
+`serve --stdio` subprocess or the WebSocket of `serve --http`, typed errors, and thin adapters for
+SkyRL-Gym (`patchgym.skyrl`), verifiers (`patchgym.verifiers`) and OpenEnv (`patchgym.openenv`)
+that import their library only when used."""
+from .client import AsyncClient, Client, Reset, StepResult, tool_call_message
+from .errors import (
+    BadRequest,
+    ConnectionClosed,
+    EpisodeDone,
+    EpisodeExists,
+    EpisodeExpired,
+    PatchgymError,
+    TooManyEpisodes,
+    UnknownEpisode,
+    UnknownTask,
+)
+
+__all__ = [
+    "AsyncClient",
+    "BadRequest",
+    "Client",
+    "ConnectionClosed",
+    "EpisodeDone",
+    "EpisodeExists",
+    "EpisodeExpired",
+    "PatchgymError",
+    "Reset",
+    "StepResult",
+    "TooManyEpisodes",
+    "UnknownEpisode",
+    "UnknownTask",
+    "tool_call_message",
+]

@@ -1,0 +1,132 @@
+/**
+ * The end of an episode, the same for every driver: the final diff, the independent grade and the
+ * trajectory record. Nothing here throws: a workspace that cannot be read or a grader that fails
+ * leaves `reward` null and says why in the record's `error`.
+ */
+import { readFileSync } from "node:fs";
+import { describeError } from "../errors.ts";
+import { type GradeResult, refusedGrade } from "../reward/grade.ts";
+import {
+  changedLines,
+  computeReward,
+  DEFAULT_REWARD_CONFIG,
+  type Reward,
+  type RewardConfig,
+} from "../reward/reward.ts";
+import { type IsolationInfo, sandboxSummary } from "../sandbox/runner.ts";
+import type { Task } from "../task/spec.ts";
+import { buildRecord, type SampleIdentity, type TrajectoryRecord } from "../trajectory/record.ts";
+import type { TrainingViewOptions } from "../trajectory/training_view.ts";
+import { VERSION } from "../version.ts";
+import type { WorkspaceDiff } from "../workspace/diff.ts";
+import { diffTooLargeMessage } from "../workspace/limits.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import type { Episode } from "./episode.ts";
+
+/** What finishing needs of the environment (`Environment` in src/rollout/ is one). */
+export interface GradingEnvironment {
+  readonly isolation: IsolationInfo;
+  readonly limits: { maxDiffBytes: number };
+  grade(task: Task, patch: string): Promise<GradeResult>;
+}
+
+/** Options of {@linkcode finish}. */
+export interface FinishOptions {
+  identity: SampleIdentity;
+  policy: TrajectoryRecord["policy"];
+  startedAt: Date;
+  reward?: RewardConfig;
+  training?: TrainingViewOptions;
+  /** Skip grading (reward stays null). */
+  skipGrading?: boolean;
+}
+
+/** A finished episode: its record, and the diff and reward that went into it. */
+export interface Finished {
+  record: TrajectoryRecord;
+  diff: WorkspaceDiff;
+  reward: Reward | null;
+}
+
+const NO_DIFF: WorkspaceDiff = { patch: "", created: [], modified: [], deleted: [], binary: [] };
+
+/**
+ * End `episode` (as `policy_error` if no reason was given before), read the final diff of
+ * `workspace`, grade it unless the episode was interrupted, and build the record. Never throws.
+ */
+export async function finish(
+  episode: Episode,
+  workspace: Workspace,
+  env: GradingEnvironment,
+  options: FinishOptions,
+): Promise<Finished> {
+  episode.stop("policy_error");
+  let diff = NO_DIFF;
+  let readable = true;
+  try {
+    await workspace.ready;
+    diff = await workspace.diff({ maxBytes: env.limits.maxDiffBytes });
+  } catch (error) {
+    readable = false;
+    const { code, message } = describeError(error);
+    episode.error ??= { code, message: `Reading the final diff failed: ${message}` };
+  }
+  const gradeStarted = performance.now();
+  let reward: Reward | null = null;
+  if (readable && !options.skipGrading && episode.stopReason !== "interrupted") {
+    try {
+      reward = await scoreEpisode(env, episode.ctx.task, episode, diff, options.reward);
+    } catch (error) {
+      const { code, message } = describeError(error);
+      episode.error ??= { code, message: `Grading failed: ${message}` };
+    }
+  }
+  const record = buildRecord(episode, {
+    identity: options.identity,
+    policy: options.policy,
+    env_version: VERSION,
+    isolation: env.isolation.level,
+    sandbox: sandboxSummary(env.isolation),
+    diff,
+    reward,
+    started_at: options.startedAt,
+    grade_ms: performance.now() - gradeStarted,
+    training: options.training,
+  });
+  return { record, diff, reward };
+}
+
+/**
+ * Grade an episode's final diff and compute its reward. A diff over the size cap is not graded: it
+ * earns 0, and the episode's error says so (code `diff_too_large`).
+ */
+export async function scoreEpisode(
+  env: GradingEnvironment,
+  task: Task,
+  episode: Episode,
+  diff: WorkspaceDiff,
+  config: RewardConfig = DEFAULT_REWARD_CONFIG,
+): Promise<Reward> {
+  const { patch } = diff;
+  let grade;
+  if (diff.tooLarge) {
+    const message = diffTooLargeMessage(diff.tooLarge);
+    episode.error ??= { code: "diff_too_large", message };
+    grade = refusedGrade(task, message);
+  } else {
+    grade = await env.grade(task, patch);
+  }
+  return computeReward(grade, {
+    submitted: episode.submission !== null,
+    submit_status: episode.submission?.status ?? null,
+    invalid_tool_calls: episode.invalidToolCalls(),
+    turns: episode.turns.length,
+    patch_lines: changedLines(patch),
+    reference_patch_lines: referencePatchLines(task),
+  }, config);
+}
+
+/** Changed lines of the task's reference patch, or null without one. */
+export function referencePatchLines(task: Task): number | null {
+  return task.solutionPath ? changedLines(readFileSync(task.solutionPath, "utf8")) : null;
+}

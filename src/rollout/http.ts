@@ -1,0 +1,344 @@
+/**
+ * `serve --http`: the protocol core over HTTP and WebSocket, in OpenEnv's routes and shapes
+ * (`/health`, `/metadata`, `/schema`, `/reset`, `/step`, `/state`, `/ws`) plus `/tasks`. On `/ws`
+ * a text frame holding an `op` is a request of the native protocol (answered by id, any number of
+ * episodes per connection, concurrently); one holding a `type` is OpenEnv's (answered in order,
+ * one current episode per connection).
+ *
+ * Bounded like stdio: request bodies and frames are capped, nesting is checked before parsing,
+ * connections are capped and closed when idle, and episodes stay capped and idle-reaped by the
+ * core. A connection that drops leaves its episodes open until they idle out, so a client can
+ * reconnect and go on by episode id.
+ */
+import { scanLine } from "./_json_depth.ts";
+import {
+  metadata,
+  type OpenEnvFailure,
+  openEnvReset,
+  type OpenEnvResult,
+  openEnvState,
+  openEnvStep,
+  schemas,
+  StepBodySchema,
+  withStatus,
+} from "./openenv.ts";
+import { failure, firstIssue, type ServeError, type ServeErrorCode } from "./protocol.ts";
+import type { EpisodeServer } from "./server.ts";
+
+/** Bounds of the HTTP front. */
+export interface HttpLimits {
+  /** Largest request body or WebSocket frame, bytes. */
+  maxBodyBytes: number;
+  /** WebSocket connections open at once. */
+  maxConnections: number;
+  /** A connection with no message for this long is closed (0: never). */
+  idleTimeoutMs: number;
+}
+
+/** Options of an {@linkcode HttpFront}. */
+export interface HttpOptions extends HttpLimits {
+  /** Clock in ms; tests swap it. */
+  now?: () => number;
+}
+
+interface Connection {
+  socket: WebSocket;
+  /** The episode OpenEnv messages act on. */
+  episodeId: string | undefined;
+  /** OpenEnv messages are answered in order. */
+  queue: Promise<unknown>;
+  lastActive: number;
+  busy: number;
+}
+
+/** OpenEnv's WebSocket error codes for patchgym's. */
+const WS_CODES: Partial<Record<ServeErrorCode, string>> = {
+  bad_json: "INVALID_JSON",
+  bad_request: "VALIDATION_ERROR",
+  too_deep: "VALIDATION_ERROR",
+  line_too_long: "VALIDATION_ERROR",
+  too_many_episodes: "CAPACITY_REACHED",
+};
+
+/** Answers HTTP requests and WebSocket frames for one {@linkcode EpisodeServer}. */
+export class HttpFront {
+  readonly #server: EpisodeServer;
+  readonly limits: HttpLimits;
+  readonly #now: () => number;
+  readonly #connections = new Set<Connection>();
+
+  constructor(server: EpisodeServer, options: HttpOptions) {
+    this.#server = server;
+    const { now, ...limits } = options;
+    this.limits = limits;
+    this.#now = now ?? (() => performance.now());
+  }
+
+  /** Open WebSocket connections. */
+  get connections(): number {
+    return this.#connections.size;
+  }
+
+  /** Answer one HTTP request (upgrading `/ws`). Never throws. */
+  handler = async (request: Request): Promise<Response> => {
+    const { pathname, searchParams } = new URL(request.url);
+    const route = `${request.method} ${pathname}`;
+    try {
+      switch (route) {
+        case "GET /health":
+          return json({ status: "healthy" });
+        case "GET /metadata":
+          return json(metadata());
+        case "GET /schema":
+          return json(schemas());
+        case "GET /tasks":
+          return json(this.#server.tasks());
+        case "GET /state":
+          return result(
+            await openEnvState(this.#server, searchParams.get("episode_id") ?? undefined),
+          );
+        case "POST /reset": {
+          const body = await this.#body(request);
+          if (isFailure(body)) return result(body);
+          return result(await openEnvReset(this.#server, body));
+        }
+        case "POST /step": {
+          const body = await this.#body(request);
+          if (isFailure(body)) return result(body);
+          const parsed = StepBodySchema.safeParse(body);
+          if (!parsed.success) return result(failed("bad_request", firstIssue(parsed.error)));
+          const { action, episode_id, request_id } = parsed.data;
+          return result(
+            await openEnvStep(this.#server, action, {
+              episodeId: episode_id,
+              requestId: request_id,
+            }),
+          );
+        }
+        case "GET /ws":
+          return this.#upgrade(request);
+      }
+      const known = [
+        "/health",
+        "/metadata",
+        "/schema",
+        "/tasks",
+        "/state",
+        "/reset",
+        "/step",
+        "/ws",
+      ];
+      return known.includes(pathname)
+        ? json({ detail: "Method Not Allowed" }, 405)
+        : json({ detail: "Not Found" }, 404);
+    } catch (error) {
+      return result(failed("internal", error instanceof Error ? error.message : String(error)));
+    }
+  };
+
+  /** Close connections idle for the idle timeout; returns how many. A timer calls it. */
+  sweep(): number {
+    if (this.limits.idleTimeoutMs <= 0) return 0;
+    let closed = 0;
+    for (const connection of this.#connections) {
+      if (
+        connection.busy === 0 && this.#now() - connection.lastActive >= this.limits.idleTimeoutMs
+      ) {
+        this.#connections.delete(connection);
+        connection.socket.close(1000, "idle");
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  /** Close every connection. */
+  closeAll(): void {
+    for (const connection of this.#connections) connection.socket.close(1001, "server stopping");
+    this.#connections.clear();
+  }
+
+  /** The JSON body, bounded in size and nesting; an empty body is `{}`. */
+  async #body(request: Request): Promise<unknown | OpenEnvFailure> {
+    const declared = Number(request.headers.get("content-length") ?? "0");
+    if (declared > this.limits.maxBodyBytes) {
+      await request.body?.cancel();
+      return tooLong(declared);
+    }
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    if (request.body) {
+      for await (const chunk of request.body) {
+        size += chunk.length;
+        if (size > this.limits.maxBodyBytes) return tooLong(size);
+        parts.push(chunk);
+      }
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    const text = new TextDecoder().decode(bytes);
+    if (text.trim() === "") return {};
+    return this.#parse(text);
+  }
+
+  #parse(text: string): unknown | OpenEnvFailure {
+    const maxDepth = this.#server.limits.maxDepth;
+    if (scanLine(text, maxDepth).tooDeep) {
+      return failed(
+        "too_deep",
+        `Request nests arrays and objects deeper than ${maxDepth} levels; flatten it`,
+      );
+    }
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      return failed("bad_json", `Body is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+
+  #upgrade(request: Request): Response {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return json({ detail: "Expected a WebSocket upgrade" }, 426);
+    }
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    if (this.#connections.size >= this.limits.maxConnections) {
+      socket.onopen = () => {
+        const message =
+          `Cannot open another session: ${this.#connections.size} are open, the limit (--max-episodes)`;
+        socket.send(JSON.stringify({
+          type: "error",
+          data: { message, code: "CAPACITY_REACHED", error_code: "too_many_episodes" },
+        }));
+        socket.close(1013, "capacity reached");
+      };
+      return response;
+    }
+    const connection: Connection = {
+      socket,
+      episodeId: undefined,
+      queue: Promise.resolve(),
+      lastActive: this.#now(),
+      busy: 0,
+    };
+    this.#connections.add(connection);
+    socket.onclose = () => this.#connections.delete(connection);
+    socket.onmessage = (event) => {
+      connection.lastActive = this.#now();
+      connection.busy++;
+      void this.#frame(connection, event.data).then((answer) => {
+        connection.busy--;
+        connection.lastActive = this.#now();
+        if (answer !== null && socket.readyState === WebSocket.OPEN) {
+          socket.send(JSON.stringify(answer));
+        }
+      });
+    };
+    return response;
+  }
+
+  /** Answer one frame; null when there is nothing to send. Never throws. */
+  async #frame(connection: Connection, data: unknown): Promise<Record<string, unknown> | null> {
+    if (typeof data !== "string") {
+      return wsError(failure("bad_request", "Frames must be text holding one JSON object"));
+    }
+    const bytes = new TextEncoder().encode(data).length;
+    if (bytes > this.limits.maxBodyBytes) {
+      const { id } = scanLine(data.slice(0, 4096), this.#server.limits.maxDepth);
+      return wsError(tooLong(bytes), id);
+    }
+    const parsed = this.#parse(data);
+    if (isFailure(parsed)) {
+      return wsError(parsed, scanLine(data, this.#server.limits.maxDepth).id);
+    }
+    if (typeof parsed === "object" && parsed !== null && "op" in parsed) {
+      return await this.#server.request(parsed);
+    }
+    // OpenEnv's client sends and then waits for the answer: keep its order.
+    const answer = connection.queue.then(() => this.#openEnv(connection, parsed));
+    connection.queue = answer.catch(() => {});
+    return await answer;
+  }
+
+  async #openEnv(
+    connection: Connection,
+    message: unknown,
+  ): Promise<Record<string, unknown> | null> {
+    const { type, data } = (typeof message === "object" && message !== null ? message : {}) as {
+      type?: unknown;
+      data?: unknown;
+    };
+    switch (type) {
+      case "reset": {
+        const answer = await openEnvReset(this.#server, data ?? {}, connection.episodeId);
+        if (isFailure(answer)) return wsError(answer);
+        connection.episodeId = answer.observation.episode_id as string;
+        return { type: "observation", data: answer };
+      }
+      case "step": {
+        const answer = await openEnvStep(this.#server, data, { episodeId: connection.episodeId });
+        return isFailure(answer) ? wsError(answer) : { type: "observation", data: answer };
+      }
+      case "state": {
+        const answer = await openEnvState(this.#server, connection.episodeId);
+        return isFailure(answer) ? wsError(answer) : { type: "state", data: answer };
+      }
+      case "close": {
+        if (connection.episodeId) {
+          await this.#server.request({ op: "close", episode_id: connection.episodeId });
+        }
+        this.#connections.delete(connection);
+        connection.socket.close(1000, "closed");
+        return null;
+      }
+      default:
+        return {
+          type: "error",
+          data: { message: `Unknown message type: ${String(type)}`, code: "UNKNOWN_TYPE" },
+        };
+    }
+  }
+}
+
+function isFailure(value: unknown): value is OpenEnvFailure {
+  return typeof value === "object" && value !== null && "error" in value && "status" in value;
+}
+
+function failed(code: ServeErrorCode, message: string): OpenEnvFailure {
+  return withStatus(failure(code, message));
+}
+
+function tooLong(bytes: number): OpenEnvFailure {
+  return failed(
+    "line_too_long",
+    `Request of ${bytes} bytes is over the limit (--max-line-bytes); send smaller requests`,
+  );
+}
+
+/** An HTTP answer: the result, or the error with FastAPI's `detail` and patchgym's `error`. */
+function result(value: OpenEnvResult | Record<string, unknown> | OpenEnvFailure): Response {
+  if (!isFailure(value)) return json(value);
+  const { status, detail, error } = value;
+  return json({ detail: detail ?? error.message, error }, status);
+}
+
+/** A WebSocket error in OpenEnv's shape, with patchgym's code (and the request's id, if read). */
+function wsError(answer: ServeError, id?: string | number): Record<string, unknown> {
+  const { code, message } = answer.error;
+  return {
+    type: "error",
+    ...(id === undefined ? {} : { id }),
+    error: answer.error,
+    data: { message, code: WS_CODES[code] ?? "EXECUTION_ERROR", error_code: code },
+  };
+}
+
+function json(value: unknown, status = 200): Response {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}

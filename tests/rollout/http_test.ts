@@ -1,0 +1,298 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { Environment } from "../../src/rollout/environment.ts";
+import { HttpFront } from "../../src/rollout/http.ts";
+import { EpisodeServer } from "../../src/rollout/server.ts";
+
+const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
+/** Parsed JSON answers, read loosely: the tests check the fields they name. */
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+const SOLUTION = Deno.readTextFileSync(`${TASKS_DIR}/py-median-even/solution.patch`);
+
+interface Served {
+  url: string;
+  front: HttpFront;
+  server: EpisodeServer;
+  clock: { ms: number };
+}
+
+/** A real HTTP server on a free port over the bundled tasks; everything is gone afterwards. */
+async function withHttp(
+  limits: { maxBodyBytes?: number; maxConnections?: number; idleTimeoutMs?: number },
+  fn: (served: Served) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-http-" });
+  const clock = { ms: 0 };
+  const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root });
+  const server = new EpisodeServer(env, { now: () => clock.ms, idleTimeoutMs: 0 });
+  const front = new HttpFront(server, {
+    maxBodyBytes: limits.maxBodyBytes ?? 1024 * 1024,
+    maxConnections: limits.maxConnections ?? 8,
+    idleTimeoutMs: limits.idleTimeoutMs ?? 0,
+    now: () => clock.ms,
+  });
+  const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, front.handler);
+  try {
+    await fn({ url: `http://127.0.0.1:${http.addr.port}`, front, server, clock });
+  } finally {
+    front.closeAll();
+    await http.shutdown();
+    await server.closeAll();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+function call(name: string, args: Record<string, unknown>) {
+  return {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: `c_${name}`, type: "function", function: { name, arguments: args } }],
+  };
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; json: Json }> {
+  const response = await fetch(url, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+/** A WebSocket whose answers are read in order. */
+async function socket(url: string) {
+  const ws = new WebSocket(`${url.replace("http", "ws")}/ws`);
+  const inbox: string[] = [];
+  const waiting: ((text: string) => void)[] = [];
+  const closed = new Promise<CloseEvent>((resolve) => ws.onclose = resolve);
+  ws.onmessage = (event) => {
+    const wake = waiting.shift();
+    if (wake) wake(event.data);
+    else inbox.push(event.data);
+  };
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  const next = () =>
+    new Promise<Json>((resolve) => {
+      const text = inbox.shift();
+      if (text !== undefined) resolve(JSON.parse(text));
+      else waiting.push((t) => resolve(JSON.parse(t)));
+    });
+  return {
+    ws,
+    closed,
+    next,
+    async ask(message: unknown) {
+      ws.send(typeof message === "string" ? message : JSON.stringify(message));
+      return await next();
+    },
+  };
+}
+
+Deno.test("HttpFront answers OpenEnv's health, metadata, schema, state and tasks", async () => {
+  await withHttp({}, async ({ url }) => {
+    assert.deepEqual(await (await fetch(`${url}/health`)).json(), { status: "healthy" });
+    const metadata = await (await fetch(`${url}/metadata`)).json();
+    assert.deepEqual(Object.keys(metadata).sort(), [
+      "author",
+      "description",
+      "documentation_url",
+      "name",
+      "readme_content",
+      "version",
+    ]);
+    const schema = await (await fetch(`${url}/schema`)).json();
+    assert.deepEqual(Object.keys(schema).sort(), ["action", "observation", "state"]);
+    assert.ok(schema.action.properties.message && schema.action.properties.finish);
+    assert.deepEqual(await (await fetch(`${url}/state`)).json(), {
+      episode_id: null,
+      step_count: 0,
+    });
+    const tasks = await (await fetch(`${url}/tasks`)).json();
+    assert.ok(tasks.tasks.some((t: { id: string }) => t.id === "py-median-even"));
+    const missing = await fetch(`${url}/nope`);
+    assert.equal(missing.status, 404);
+    await missing.body?.cancel();
+    const wrong = await fetch(`${url}/reset`);
+    assert.equal(wrong.status, 405);
+    await wrong.body?.cancel();
+  });
+});
+
+Deno.test("HttpFront runs an episode over POST /reset and /step with OpenEnv's shapes", async () => {
+  await withHttp({}, async ({ url }) => {
+    const reset = await post(`${url}/reset`, { task_id: "py-median-even", request_id: "r1" });
+    assert.equal(reset.status, 200);
+    assert.deepEqual(Object.keys(reset.json).sort(), ["done", "observation", "reward"]);
+    assert.equal(reset.json.reward, null);
+    assert.equal(reset.json.done, false);
+    assert.equal(reset.json.observation.request_id, "r1");
+    const episodeId = reset.json.observation.episode_id;
+    const step = await post(`${url}/step`, {
+      action: { message: call("apply_patch", { patch: SOLUTION }) },
+      episode_id: episodeId,
+      request_id: "s1",
+    });
+    assert.equal(step.status, 200);
+    assert.deepEqual(Object.keys(step.json).sort(), ["done", "observation", "reward"]);
+    assert.equal(step.json.reward, 0);
+    assert.equal(step.json.observation.request_id, "s1");
+    const state = await (await fetch(`${url}/state?episode_id=${episodeId}`)).json();
+    assert.equal(state.step_count, 1);
+    const last = await post(`${url}/step`, {
+      action: {
+        message: call("submit", { status: "solved", summary: "x" }),
+        episode_id: episodeId,
+      },
+    });
+    assert.equal(last.json.done, true);
+    assert.equal(last.json.reward, 1);
+    assert.equal(last.json.observation.terminated, true);
+    assert.equal(last.json.observation.record.stop_reason, "submitted");
+  });
+});
+
+Deno.test("HttpFront answers every HTTP error with a status, FastAPI's detail and a code", async () => {
+  await withHttp({ maxBodyBytes: 2000 }, async ({ url, server }) => {
+    const cases: [unknown, number, string][] = [
+      ["{oops", 400, "bad_json"],
+      ["[".repeat(100) + "]".repeat(100), 400, "too_deep"],
+      [{ action: {} }, 422, "bad_request"],
+      [{ action: { message: call("inspect_tree", {}) } }, 404, "unknown_episode"],
+      [{ action: { finish: true }, episode_id: "gone" }, 404, "unknown_episode"],
+      ["x".repeat(3000), 413, "line_too_long"],
+    ];
+    for (const [body, status, code] of cases) {
+      const answer = await post(`${url}/step`, body);
+      assert.equal(answer.status, status, code);
+      assert.equal(answer.json.error.code, code);
+      assert.ok(answer.json.detail !== undefined, code);
+    }
+    const validation = await post(`${url}/step`, { action: { finish: "yes" } });
+    assert.deepEqual(validation.json.detail[0].loc, ["body", "action", "finish"]);
+    const unknownTask = await post(`${url}/reset`, { task_id: "no-such-task" });
+    assert.equal(unknownTask.status, 404);
+    assert.equal(unknownTask.json.error.code, "unknown_task");
+    const { json } = await post(`${url}/reset`, { task_id: "py-median-even" });
+    const done = await post(`${url}/step`, {
+      action: { finish: true },
+      episode_id: json.observation.episode_id,
+    });
+    assert.equal(done.json.observation.stop_reason, "finished");
+    const again = await post(`${url}/step`, {
+      action: { message: call("inspect_tree", {}) },
+      episode_id: json.observation.episode_id,
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.json.error.code, "episode_done");
+    assert.equal(server.open, 1);
+  });
+});
+
+Deno.test("HttpFront speaks OpenEnv's WebSocket session: reset, step, state, errors, close", async () => {
+  await withHttp({}, async ({ url, server }) => {
+    const s = await socket(url);
+    const reset = await s.ask({ type: "reset", data: { task_id: "py-median-even" } });
+    assert.equal(reset.type, "observation");
+    assert.deepEqual(Object.keys(reset.data).sort(), ["done", "observation", "reward"]);
+    const step = await s.ask({
+      type: "step",
+      data: { message: call("apply_patch", { patch: SOLUTION }) },
+    });
+    assert.equal(step.type, "observation");
+    assert.equal(step.data.done, false);
+    const state = await s.ask({ type: "state" });
+    assert.equal(state.type, "state");
+    assert.equal(state.data.step_count, 1);
+    assert.equal((await s.ask("{nope")).data.code, "INVALID_JSON");
+    assert.equal((await s.ask({ type: "dance" })).data.code, "UNKNOWN_TYPE");
+    const invalid = await s.ask({ type: "step", data: { finish: 3 } });
+    assert.equal(invalid.data.code, "VALIDATION_ERROR");
+    assert.equal(invalid.data.error_code, "bad_request");
+    const last = await s.ask({ type: "step", data: { finish: true } });
+    assert.equal(last.data.done, true);
+    assert.equal(last.data.reward, 1);
+    const after = await s.ask({ type: "step", data: { message: call("inspect_tree", {}) } });
+    assert.equal(after.data.code, "EXECUTION_ERROR");
+    assert.equal(after.data.error_code, "episode_done");
+    // A new reset replaces the session's episode.
+    await s.ask({ type: "reset", data: { seed: 1 } });
+    assert.equal(server.open, 1);
+    s.ws.send(JSON.stringify({ type: "close" }));
+    assert.equal((await s.closed).code, 1000);
+    assert.equal(server.open, 0);
+  });
+});
+
+Deno.test("HttpFront answers native requests on /ws by id, many episodes per connection", async () => {
+  await withHttp({}, async ({ url }) => {
+    const s = await socket(url);
+    s.ws.send(JSON.stringify({ op: "reset", id: "a", task_id: "py-median-even" }));
+    s.ws.send(JSON.stringify({ op: "reset", id: "b", task_id: "py-median-even" }));
+    const resets = [await s.next(), await s.next()];
+    const ids = Object.fromEntries(resets.map((r) => [r.id, r.episode_id]));
+    assert.notEqual(ids.a, ids.b);
+    s.ws.send(JSON.stringify({ op: "finish", id: "fa", episode_id: ids.a }));
+    s.ws.send(
+      JSON.stringify({
+        op: "step",
+        id: "sb",
+        episode_id: ids.b,
+        message: call("inspect_tree", {}),
+      }),
+    );
+    const answers = [await s.next(), await s.next()];
+    const byId = Object.fromEntries(answers.map((a) => [a.id, a]));
+    assert.equal(byId.fa.stop_reason, "finished");
+    assert.equal(byId.sb.done, false);
+    const bad = await s.ask('{"id": 5, "op": "state", oops');
+    assert.equal(bad.id, 5);
+    assert.equal(bad.error.code, "bad_json");
+    s.ws.close();
+    await s.closed;
+    // A dropped connection leaves its episodes open: a new one goes on by id.
+    const again = await socket(url);
+    const step = await again.ask({
+      op: "step",
+      id: 1,
+      episode_id: ids.b,
+      message: call("submit", { status: "blocked", summary: "stop" }),
+    });
+    assert.equal(step.done, true);
+    assert.equal(step.stop_reason, "submitted");
+    again.ws.close();
+    await again.closed;
+  });
+});
+
+Deno.test("HttpFront caps connections and closes idle ones", async () => {
+  await withHttp({ maxConnections: 1, idleTimeoutMs: 1000 }, async ({ url, front, clock }) => {
+    const first = await socket(url);
+    const second = await socket(url);
+    const refused = await second.next();
+    assert.equal(refused.data.code, "CAPACITY_REACHED");
+    assert.equal((await second.closed).code, 1013);
+    assert.equal(front.connections, 1);
+    clock.ms = 999;
+    assert.equal(front.sweep(), 0);
+    clock.ms = 1000;
+    assert.equal(front.sweep(), 1);
+    await first.closed;
+    assert.equal(front.connections, 0);
+  });
+});
+
+Deno.test("HttpFront refuses an over-size WebSocket frame with its id and goes on", async () => {
+  await withHttp({ maxBodyBytes: 1000 }, async ({ url }) => {
+    const s = await socket(url);
+    const big = await s.ask(`{"id": "big", "op": "tasks", "pad": "${"x".repeat(2000)}"}`);
+    assert.equal(big.id, "big");
+    assert.equal(big.error.code, "line_too_long");
+    assert.equal((await s.ask({ op: "tasks", id: 2 })).id, 2);
+    s.ws.close();
+    await s.closed;
+  });
+});
