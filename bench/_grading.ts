@@ -60,7 +60,7 @@ export async function benchGrading(ctx: BenchContext): Promise<Row[]> {
 }
 
 /** A copy of the task repository with the patch applied and the hidden tests in place. */
-async function preparedCopy(env: Environment, task: Task, patch: string): Promise<string> {
+export async function preparedCopy(env: Environment, task: Task, patch: string): Promise<string> {
   const copy = createWorkspace(env.snapshot(task), { root: env.workRoot, prefix: "prepared" });
   const parsed = parsePatch(patch);
   if (!parsed.ok) {

@@ -79,6 +79,11 @@ export async function benchSandbox(
     });
   }
 
+  if (isolation.cgroup?.version === 1 && isolation.cgroup.memory) {
+    ctx.log("sandbox: launcher set-up, before and after");
+    rows.push(...await benchLauncherSetup(isolation.cgroup.pids, isolation.cgroup.memory));
+  }
+
   const [level, runner] = runners[0];
   for (const [id, limit] of TEST_TASKS) {
     const task = loadTask(`${ctx.tasksDir}/${id}`);
@@ -115,7 +120,7 @@ async function benchTestRun(
           );
         }
       });
-    const [program, ...args] = bareTestCommand(task, workspace.dir);
+    const [program, ...args] = bareTestCommand(task, workspace.dir, spec.visible_tests);
     const bare: Trial = () => timedAsync(() => spawnChecked(program, args, workspace.dir));
     const [runnerMs, bareMs] = await sampleCases([viaRunner, bare], TESTS);
     const target: Target = { text: `< ${limitMs} ms`, metric: "median", op: "<", value: limitMs };
@@ -141,8 +146,11 @@ const BARE_NAMES = {
   pytest: "python3 -m pytest",
 };
 
-/** The same tests run bare: the runner's own command line without the sandbox or the report. */
-function bareTestCommand(task: Task, dir: string): string[] {
+/**
+ * Test `files` of `task` run bare: the runner's own command line without the sandbox or the
+ * report.
+ */
+export function bareTestCommand(task: Task, dir: string, files: string[]): string[] {
   const { spec } = task;
   switch (spec.runner) {
     case "deno_test":
@@ -156,7 +164,7 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "--no-prompt",
         `--allow-read=${dir}`,
         `--allow-write=${dir}`,
-        ...spec.visible_tests,
+        ...files,
       ];
     case "unittest":
       return [
@@ -164,7 +172,7 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "-B",
         "-m",
         "unittest",
-        ...spec.visible_tests.map((f) => f.replace(/\.py$/, "").replaceAll("/", ".")),
+        ...files.map((f) => f.replace(/\.py$/, "").replaceAll("/", ".")),
       ];
     case "pytest":
       return [
@@ -175,7 +183,51 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "-q",
         "-p",
         "no:cacheprovider",
-        ...spec.visible_tests,
+        ...files,
       ];
   }
+}
+
+/**
+ * The launcher's set-up as it was and as it is, in the same run: joining the two cgroup v1
+ * hierarchies through `cgroup.procs` and then exec'ing `prlimit`, against joining through `tasks`
+ * and setting the limits with the shell's `ulimit`. Each runs `true` in fresh cgroups.
+ */
+async function benchLauncherSetup(pidsRoot: string, memoryRoot: string): Promise<Row[]> {
+  const setups = {
+    before:
+      'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" && exec prlimit --cpu=20 --fsize=67108864 --nofile=1024 --nproc=256 --as=4294967296 -- true',
+    after:
+      'echo 0 > "$1/tasks" && echo 0 > "$2/tasks" && ulimit -t 20 && ulimit -f 131072 && ulimit -n 1024 && { ulimit -u 256 2>/dev/null || ulimit -p 256; } && ulimit -v 4194304 && exec true',
+  };
+  const trial = (script: string): Trial => async () => {
+    // Not "patchgym-*": other patchgym processes remove such empty cgroups of unknown owners.
+    const name = `pgbench-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    const dirs = [`${pidsRoot}/${name}`, `${memoryRoot}/${name}`];
+    await spawnChecked("mkdir", dirs);
+    try {
+      return await timedAsync(() => spawnChecked("sh", ["-c", script, "sh", ...dirs]));
+    } finally {
+      await spawnChecked("rmdir", dirs);
+    }
+  };
+  const [before, after] = await sampleCases([trial(setups.before), trial(setups.after)], SPAWN);
+  const section = "3 sandbox";
+  return [
+    makeRow({
+      section,
+      figure: "launcher set-up as it was: join via cgroup.procs x2, exec prlimit",
+      unit: "ms",
+      values: before,
+      note:
+        "Both rows spawn sh in fresh pids and memory cgroups (made and removed outside the timing) and end in `true`",
+    }),
+    makeRow({
+      section,
+      figure: "launcher set-up now: join via tasks x2, ulimit",
+      unit: "ms",
+      values: after,
+      baseline: { name: "as it was", value: summarize(before).median },
+    }),
+  ];
 }

@@ -126,7 +126,16 @@ export async function scoreEpisode(
   }, config);
 }
 
-/** Changed lines of the task's reference patch, or null without one. */
+/** Changed lines of the task's reference patch, or null without one (read once per file). */
 export function referencePatchLines(task: Task): number | null {
-  return task.solutionPath ? changedLines(readFileSync(task.solutionPath, "utf8")) : null;
+  if (!task.solutionPath) return null;
+  let lines = REFERENCE_LINES.get(task.solutionPath);
+  if (lines === undefined) {
+    lines = changedLines(readFileSync(task.solutionPath, "utf8"));
+    REFERENCE_LINES.set(task.solutionPath, lines);
+  }
+  return lines;
 }
+
+/** Changed lines of reference patches by path: task files do not change during a run. */
+const REFERENCE_LINES = new Map<string, number>();

@@ -5,7 +5,6 @@
  * in the sandbox, and per-test outcomes come from the runner's report. An expected test that did
  * not run, was skipped or is missing counts as failed.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Runner } from "../sandbox/runner.ts";
@@ -13,9 +12,9 @@ import { type IntegrityProblem, runTests } from "../sandbox/test_runner.ts";
 import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches, parsePatch } from "../tools/_patch.ts";
 import { isProtected } from "../tools/types.ts";
-import { readTree } from "../workspace/diff.ts";
+import { treeSizes } from "../workspace/diff.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
-import { createWorkspace } from "../workspace/workspace.ts";
+import { startWorkspace } from "../workspace/workspace.ts";
 import { checkCanaries, plantCanaries } from "./canary.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
@@ -71,11 +70,13 @@ export async function gradePatch(
   patch: string,
   options: GradeOptions,
 ): Promise<GradeResult> {
-  const copy = createWorkspace(options.snapshot, {
+  // Written with asynchronous calls: grading runs while other episodes' turns go on.
+  const copy = startWorkspace(options.snapshot, {
     root: options.workRoot,
     prefix: `grade-${task.spec.id}`,
   });
   try {
+    await copy.ready;
     const { text, binary } = dropBinarySections(patch);
     const touched = [...new Set([...patchedPaths(text), ...binary])].sort()
       .filter((p) => isProtected(task, p) || isTestConfig(p));
@@ -89,7 +90,11 @@ export async function gradePatch(
         patchError = result.message;
       }
     }
-    const { config: configFiles, pristine } = restoreTestFiles(task, options.snapshot, copy.dir);
+    const { config: configFiles, pristine } = await restoreTestFiles(
+      task,
+      options.snapshot,
+      copy.dir,
+    );
     const files = [...task.spec.visible_tests, ...task.spec.hidden_tests];
     let outcomes = new Map<string, TestOutcome>();
     let failureOutput = new Map<string, string>();
@@ -101,7 +106,7 @@ export async function gradePatch(
       duration_ms: 0,
     };
     if (applied) {
-      const canaries = plantCanaries(copy.dir, files, task.spec.runner, {
+      const canaries = await plantCanaries(copy.dir, files, task.spec.runner, {
         mutate: task.spec.fail_to_pass,
       });
       const testRun = await runTests(options.runner, {
@@ -192,32 +197,34 @@ export function refusedGrade(task: Task, problem: string): GradeResult {
  * test-configuration files now in `dir` (exactly the pristine ones) and every pristine file put
  * back, whose code counts as test code.
  */
-function restoreTestFiles(
+async function restoreTestFiles(
   task: Task,
   snapshot: Snapshot,
   dir: string,
-): { config: string[]; pristine: string[] } {
+): Promise<{ config: string[]; pristine: string[] }> {
   const decidesTests = (path: string) =>
     isProtected(task, path) || task.spec.visible_tests.includes(path) || isTestConfig(path);
-  for (const path of readTree(dir).keys()) {
-    if (decidesTests(path) && !snapshot.byPath.has(path)) rmSync(join(dir, path));
+  for (const path of (await treeSizes(dir)).keys()) {
+    if (decidesTests(path) && !snapshot.byPath.has(path)) await Deno.remove(join(dir, path));
   }
   const pristine: string[] = [...task.spec.hidden_tests];
   for (const file of snapshot.files) {
     if (!decidesTests(file.path)) continue;
-    write(join(dir, file.path), file.content);
+    await write(join(dir, file.path), file.content);
     pristine.push(file.path);
   }
   for (const path of task.spec.hidden_tests) {
-    write(join(dir, path), readFileSync(join(task.hiddenDir, path)));
+    await write(join(dir, path), await Deno.readFile(join(task.hiddenDir, path)));
   }
   return { config: snapshot.files.map((f) => f.path).filter(isTestConfig), pristine };
 }
 
-function write(path: string, content: Uint8Array): void {
-  if (!existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true });
-  rmSync(path, { force: true, recursive: true });
-  writeFileSync(path, content);
+async function write(path: string, content: Uint8Array): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.remove(path, { recursive: true }).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  await Deno.writeFile(path, content);
 }
 
 const CONFIG_NAMES: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);

@@ -3,7 +3,6 @@
  * machine-readable report written outside the workspace: JUnit from `deno test` and pytest, a
  * small JSON results writer for `unittest`. Text the code under test prints is never parsed.
  */
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
@@ -108,6 +107,11 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       .map((f) => join(request.dir, f));
     const python = request.runner !== "deno_test";
     const key = randomHex(32);
+    const readOnly = await existing(
+      [...new Set([...request.files, ...(request.readOnly ?? [])])].map((f) =>
+        `${request.dir}/${f}`
+      ),
+    );
     if (!python) await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key));
     const result = await sandbox.run({
       argv: commandFor(request.runner, request.dir, targets, reportPath, trusted),
@@ -115,9 +119,7 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
       // Code under test must not rewrite a test file before the runner loads it.
-      readOnly: [...new Set([...request.files, ...(request.readOnly ?? [])])]
-        .map((f) => `${request.dir}/${f}`)
-        .filter((p) => existsSync(p)),
+      readOnly,
       maxOutputBytes: request.maxOutputBytes,
       ...(request.runner === "deno_test" ? {} : {
         stdin: encoder.encode(
@@ -174,6 +176,14 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
   } finally {
     await Deno.remove(reportDir, { recursive: true });
   }
+}
+
+/** The paths of `paths` that exist (asynchronous checks: test runs happen while episodes go on). */
+async function existing(paths: string[]): Promise<string[]> {
+  const found = await Promise.all(
+    paths.map((p) => Deno.stat(p).then(() => true, () => false)),
+  );
+  return paths.filter((_, i) => found[i]);
 }
 
 /** What a report says: outcomes, failure output and integrity problems. */

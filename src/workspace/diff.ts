@@ -134,8 +134,11 @@ export async function diffTree(
   return result;
 }
 
-/** Sizes of the regular files under `root` (noise folders and symlinks skipped), by stat only. */
-async function treeSizes(root: string): Promise<Map<string, number>> {
+/**
+ * Sizes of the regular files under `root` (noise folders and symlinks skipped), by stat only,
+ * with asynchronous calls.
+ */
+export async function treeSizes(root: string): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   const pending = [""];
   while (pending.length > 0) {

@@ -573,16 +573,16 @@ Deno.test("Runner.run() closes stdin and runs in the workspace", async () => {
 Deno.test("Runner.run() applies rlimits", async () => {
   const isolation = await probeIsolation();
   if (!isolation.rlimits) {
-    return skip("prlimit is not usable here");
+    return skip("rlimits are not usable here");
   }
   const runner = new Runner({
     isolation,
-    limits: { openFiles: 77, cpuSeconds: 30, fileSizeBytes: 1_000_000 },
+    limits: { openFiles: 77, cpuSeconds: 30, fileSizeBytes: 1_000_000, processes: 99 },
   });
   await withWorkspace(async (ws) => {
     const result = await runner.run({
       argv: python(
-        "import resource as r\nfor k in ('NOFILE', 'CPU', 'FSIZE', 'AS'):\n    print(k, *r.getrlimit(getattr(r, 'RLIMIT_' + k)))",
+        "import resource as r\nfor k in ('NOFILE', 'CPU', 'FSIZE', 'AS', 'NPROC'):\n    print(k, *r.getrlimit(getattr(r, 'RLIMIT_' + k)))",
       ),
       cwd: ws,
       timeoutMs: 4000,
@@ -592,8 +592,10 @@ Deno.test("Runner.run() applies rlimits", async () => {
       "NOFILE 77 77",
       // CPU seconds follow the timeout (4 s + 1) when that is below the limit.
       "CPU 5 5",
-      "FSIZE 1000000 1000000",
+      // Rounded down to whole 512-byte blocks (the unit of the launcher's ulimit).
+      "FSIZE 999936 999936",
       `AS ${4 * 1024 ** 3} ${4 * 1024 ** 3}`,
+      "NPROC 99 99",
     ]);
     const big = await runner.run({
       argv: python("open('big', 'wb').write(b'x' * 2_000_000)"),

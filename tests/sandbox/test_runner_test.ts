@@ -502,7 +502,9 @@ def add(a, b):
       "tests/__init__.py": "",
       "tests/test_c.py": "from calc import add\n\ndef test_x():\n    assert add(1, 2) == 3\n",
     }, ["tests/test_c.py"]);
-    assert.equal(run.tests.get("tests/test_c.py::test_x"), "error", describe(run));
+    // pytest may not even finish the test once its runner goes through code under test.
+    assert.notEqual(run.tests.get("tests/test_c.py::test_x"), "passed", describe(run));
+    assert.ok(run.problems.some((p) => p.code === "framework_tampered"), describe(run));
   },
 );
 
