@@ -302,7 +302,7 @@ async function baselines(
       return () => spawnChecked(program, args, dir);
     };
     const sandboxed = (files: string[]) => () =>
-      runTests(env.runner, {
+      runTests(env.sandbox, {
         runner: task.spec.runner,
         dir,
         files,

@@ -1,5 +1,5 @@
-/** Section 3: the sandboxed runner against bare spawns, and visible test runs through `runTests`. */
-import { type IsolationInfo, probeIsolation, Runner } from "../src/sandbox/runner.ts";
+/** Section 3: the sandbox against bare spawns, and visible test runs through `runTests`. */
+import { type IsolationInfo, probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import { loadTask } from "../src/task/load.ts";
 import type { Task } from "../src/task/spec.ts";
@@ -17,18 +17,18 @@ const COMMANDS = [["true"], ["python3", "-c", "pass"]];
 /** Test runs: one TypeScript task, one Python unittest task, and their targets in ms. */
 const TEST_TASKS: [string, number][] = [["ts-cart-discounts", 120], ["py-median-even", 80]];
 
-/** Measure the runner per isolation level and the visible test runs. */
+/** Measure the sandbox per isolation level and the visible test runs. */
 export async function benchSandbox(
   ctx: BenchContext,
 ): Promise<{ rows: Row[]; isolation: IsolationInfo }> {
   const isolation = await probeIsolation();
   const rlimits = isolation.rlimits;
   // The full jail, then without the jail, then without cgroups: each row shows what one layer costs.
-  const runners: [string, Runner][] = [];
-  if (isolation.level === "bwrap") runners.push(["bwrap + cgroup", new Runner({ isolation })]);
+  const sandboxes: [string, Sandbox][] = [];
+  if (isolation.level === "bwrap") sandboxes.push(["bwrap + cgroup", new Sandbox({ isolation })]);
   const unjailed: IsolationInfo = { ...isolation, level: "process", mounts: null };
-  if (isolation.cgroup) runners.push(["process + cgroup", new Runner({ isolation: unjailed })]);
-  runners.push(["process", new Runner({ isolation: { ...unjailed, cgroup: null } })]);
+  if (isolation.cgroup) sandboxes.push(["process + cgroup", new Sandbox({ isolation: unjailed })]);
+  sandboxes.push(["process", new Sandbox({ isolation: { ...unjailed, cgroup: null } })]);
   const rows: Row[] = [];
   const section = "3 sandbox";
   const cwd = createWorkspace(twoFileTree(), { root: subdir(ctx, "sandbox") }).dir;
@@ -40,13 +40,15 @@ export async function benchSandbox(
     const label = argv.join(" ");
     const program = resolveChildProgram(argv[0]);
     const bare: Trial = () => timedAsync(() => spawnChecked(program, argv.slice(1), cwd));
-    const viaRunner = runners.map(([, runner]): Trial => () =>
+    const viaSandbox = sandboxes.map(([, sandbox]): Trial => () =>
       timedAsync(async () => {
-        const result = await runner.run({ argv, cwd, timeoutMs: 10_000 });
-        if (result.exitCode !== 0) throw new Error(`Runner failed on "${label}": ${result.stderr}`);
+        const result = await sandbox.run({ argv, cwd, timeoutMs: 10_000 });
+        if (result.exitCode !== 0) {
+          throw new Error(`Sandbox failed on "${label}": ${result.stderr}`);
+        }
       })
     );
-    const [bareMs, ...runnerMs] = await sampleCases([bare, ...viaRunner], SPAWN);
+    const [bareMs, ...runnerMs] = await sampleCases([bare, ...viaSandbox], SPAWN);
     const bareMedian = summarize(bareMs).median;
     rows.push(makeRow({
       section,
@@ -57,19 +59,19 @@ export async function benchSandbox(
         ? `Bare spawns run ${program}, the executable the sandbox finds on its fixed PATH (the caller's PATH may hold a slower shim)`
         : undefined,
     }));
-    runners.forEach(([level], i) => {
+    sandboxes.forEach(([level], i) => {
       const runnerMedian = summarize(runnerMs[i]).median;
       rows.push(
         makeRow({
           section,
-          figure: `${label}: Runner.run (${level})`,
+          figure: `${label}: Sandbox.run (${level})`,
           unit: "ms",
           values: runnerMs[i],
           baseline: { name: "bare", value: bareMedian },
         }),
         makeRow({
           section,
-          figure: `${label}: Runner overhead (${level})`,
+          figure: `${label}: Sandbox overhead (${level})`,
           unit: "ms",
           summary: { median: runnerMedian - bareMedian, p95: null, n: runnerMs[i].length },
           baseline: { name: "bare", value: bareMedian },
@@ -84,11 +86,11 @@ export async function benchSandbox(
     rows.push(...await benchLauncherSetup(isolation.cgroup.pids, isolation.cgroup.memory));
   }
 
-  const [level, runner] = runners[0];
+  const [level, sandbox] = sandboxes[0];
   for (const [id, limit] of TEST_TASKS) {
     const task = loadTask(`${ctx.tasksDir}/${id}`);
     ctx.log(`sandbox: runTests ${id} (${level})`);
-    rows.push(await benchTestRun(ctx, task, runner, level, limit));
+    rows.push(await benchTestRun(ctx, task, sandbox, level, limit));
   }
   return { rows, isolation };
 }
@@ -96,7 +98,7 @@ export async function benchSandbox(
 async function benchTestRun(
   ctx: BenchContext,
   task: Task,
-  runner: Runner,
+  sandbox: Sandbox,
   level: string,
   limitMs: number,
 ): Promise<Row> {
@@ -106,9 +108,9 @@ async function benchTestRun(
   });
   try {
     const { spec } = task;
-    const viaRunner: Trial = () =>
+    const viaSandbox: Trial = () =>
       timedAsync(async () => {
-        const run = await runTests(runner, {
+        const run = await runTests(sandbox, {
           runner: spec.runner,
           dir: workspace.dir,
           files: spec.visible_tests,
@@ -122,7 +124,7 @@ async function benchTestRun(
       });
     const [program, ...args] = bareTestCommand(task, workspace.dir, spec.visible_tests);
     const bare: Trial = () => timedAsync(() => spawnChecked(program, args, workspace.dir));
-    const [runnerMs, bareMs] = await sampleCases([viaRunner, bare], TESTS);
+    const [runnerMs, bareMs] = await sampleCases([viaSandbox, bare], TESTS);
     const target: Target = { text: `< ${limitMs} ms`, metric: "median", op: "<", value: limitMs };
     return makeRow({
       section: "3 sandbox",

@@ -5,13 +5,15 @@
  * in the sandbox, and per-test outcomes come from the runner's report. An expected test that did
  * not run, was skipped or is missing counts as failed.
  */
-import { dirname, join, posix } from "node:path";
+import { dirname, join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
-import type { Runner } from "../sandbox/runner.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import { type IntegrityProblem, runTests } from "../sandbox/test_runner.ts";
+import { isProtected } from "../task/protected.ts";
 import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
-import { applyFilePatches, parsePatch } from "../tools/_patch.ts";
-import { isProtected } from "../tools/types.ts";
+import { applyFilePatches } from "../patch/apply.ts";
+import { parsePatch, type ParseResult } from "../patch/parse.ts";
+import { binaryPaths, patchPaths } from "../patch/stats.ts";
 import { treeSizes } from "../workspace/diff.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace } from "../workspace/workspace.ts";
@@ -55,7 +57,7 @@ export interface GradeResult {
 
 /** Where and how grading runs. */
 export interface GradeOptions {
-  runner: Runner;
+  sandbox: Sandbox;
   /** Folder for the scoring copy (it is removed afterwards). */
   workRoot: string;
   /** The pristine task repository. */
@@ -77,14 +79,18 @@ export async function gradePatch(
   });
   try {
     await copy.ready;
-    const { text, binary } = dropBinarySections(patch);
-    const touched = [...new Set([...patchedPaths(text), ...binary])].sort()
-      .filter((p) => isProtected(task, p) || isTestConfig(p));
-    let applied = true;
-    let patchError: string | null = null;
-    if (text.trim() !== "") {
-      const parsed = parsePatch(text);
-      const result = parsed.ok ? await applyFilePatches(copy.dir, parsed.files, {}) : parsed;
+    const parsed: ParseResult = patch.trim() === "" ? { ok: true, files: [] } : parsePatch(patch);
+    const filePatches = parsed.ok ? parsed.files : [];
+    // Binary files cannot travel in a text patch: they are reported and left out.
+    const binary = binaryPaths(filePatches);
+    const touched = patchPaths(filePatches).filter((p) =>
+      isProtected(task.spec.protected_paths, p) || isTestConfig(p)
+    );
+    let applied = parsed.ok;
+    let patchError = parsed.ok ? null : parsed.message;
+    if (parsed.ok) {
+      const text = filePatches.filter((file) => !file.binary);
+      const result = await applyFilePatches(copy.dir, text, {});
       if (!result.ok) {
         applied = false;
         patchError = result.message;
@@ -109,7 +115,7 @@ export async function gradePatch(
       const canaries = await plantCanaries(copy.dir, files, task.spec.runner, {
         mutate: task.spec.fail_to_pass,
       });
-      const testRun = await runTests(options.runner, {
+      const testRun = await runTests(options.sandbox, {
         runner: task.spec.runner,
         dir: copy.dir,
         files,
@@ -203,7 +209,8 @@ async function restoreTestFiles(
   dir: string,
 ): Promise<{ config: string[]; pristine: string[] }> {
   const decidesTests = (path: string) =>
-    isProtected(task, path) || task.spec.visible_tests.includes(path) || isTestConfig(path);
+    isProtected(task.spec.protected_paths, path) || task.spec.visible_tests.includes(path) ||
+    isTestConfig(path);
   for (const path of (await treeSizes(dir)).keys()) {
     if (decidesTests(path) && !snapshot.byPath.has(path)) await Deno.remove(join(dir, path));
   }
@@ -231,49 +238,4 @@ const CONFIG_NAMES: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);
 
 function isTestConfig(path: string): boolean {
   return CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1));
-}
-
-/**
- * Split off binary files, which text patches cannot carry: whole `diff --git` sections, and the
- * lone `Binary files A and B differ` lines plain diffs (`diff -ruN`) print between other sections.
- */
-function dropBinarySections(patch: string): { text: string; binary: string[] } {
-  const binary: string[] = [];
-  const kept = patch.split(/^(?=diff )/m).map((section) => {
-    if (section.startsWith("diff --git ")) {
-      if (!/^Binary files .* differ$/m.test(section) && !/^GIT binary patch$/m.test(section)) {
-        return section;
-      }
-      const match = /^diff --git a\/(\S+)/.exec(section);
-      binary.push(match ? match[1] : "(unknown)");
-      return "";
-    }
-    return section.replace(
-      /^Binary files (.+?) and (.+) differ\r?(?:\n|$)/gm,
-      (_line, a: string, b: string) => {
-        binary.push((b === "/dev/null" ? a : b).replace(/^[ab]\//, ""));
-        return "";
-      },
-    );
-  });
-  return { text: kept.join(""), binary };
-}
-
-/**
- * Paths a patch names: `---`/`+++` headers, `diff --git` lines (a mode change or an empty file's
- * deletion has no `---`/`+++`), renames and Codex sections; normalized, so `./tests/x` is `tests/x`.
- */
-function patchedPaths(patch: string): string[] {
-  const paths = new Set<string>();
-  const add = (path: string) => {
-    if (path.trim() !== "/dev/null") paths.add(posix.normalize(path.trim()));
-  };
-  for (const match of patch.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\n]+)/gm)) add(match[1]);
-  for (const match of patch.matchAll(/^diff --git a\/(\S+) b\/(\S+)$/gm)) {
-    [match[1], match[2]].forEach(add);
-  }
-  for (const match of patch.matchAll(/^(?:rename|copy) (?:from|to) (.+)$/gm)) add(match[1]);
-  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) add(match[1]);
-  for (const match of patch.matchAll(/^\*\*\* Move to: (.+)$/gm)) add(match[1]);
-  return [...paths].sort();
 }

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
+import { formatIssue } from "../zod_issues.ts";
 
 /** Format name and version of `run.json`. */
 export const RUN_FORMAT = "patchgym.run.v1";
@@ -92,14 +93,13 @@ export function readRunConfig(dir: string): RunConfig {
   }
   const parsed = RunConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.map(String).join(".") || "(file)";
+    const problem = formatIssue(parsed.error.issues[0], raw, { top: "(file)" });
     const foreign = typeof raw !== "object" || raw === null ||
       (raw as Record<string, unknown>).format !== RUN_FORMAT;
     throw new UsageError(
       foreign
         ? `--resume: "${path}" is not a patchgym run (format is not "${RUN_FORMAT}"); give the folder of an earlier rollout`
-        : `--resume: "${path}" is damaged: ${where}: ${issue.message}; start a new run with --out`,
+        : `--resume: "${path}" is damaged: ${problem}; start a new run with --out`,
     );
   }
   return parsed.data;

@@ -8,7 +8,7 @@ import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
 import { denoPreload, IDENTITY_MARKER } from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
-import type { Runner, RunResult } from "./runner.ts";
+import type { RunResult, Sandbox } from "./sandbox.ts";
 
 /**
  * Why a test run's results cannot be trusted: the closed set of codes a report or the grader
@@ -50,7 +50,7 @@ export interface TestRunRequest {
   /** The repository copy to test (cwd of the child). */
   dir: string;
   /** Test files relative to `dir`. */
-  files: string[];
+  files: readonly string[];
   /** Optional narrowing: a file from `files` or a test id (`file::Class::name`). */
   selector?: string;
   timeoutMs: number;
@@ -83,7 +83,7 @@ export interface TestRun {
 }
 
 /** A selector that does not name one of the test files or a test in them. */
-export function checkSelector(files: string[], selector: string): string | null {
+export function checkSelector(files: readonly string[], selector: string): string | null {
   const file = selector.split("::")[0];
   if (files.includes(file)) return null;
   return `Selector "${selector}" is not one of the visible test files (${
@@ -97,7 +97,7 @@ function selects(selector: string, id: string): boolean {
 }
 
 /** Run tests in the sandbox and read the report. */
-export async function runTests(sandbox: Runner, request: TestRunRequest): Promise<TestRun> {
+export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promise<TestRun> {
   const scratch = request.scratchDir ?? dirname(request.dir);
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   try {
@@ -127,7 +127,7 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
             key,
             report: reportPath,
             repo: request.dir,
-            targets,
+            targets: [...targets],
             trusted,
           }),
         ),
@@ -196,7 +196,7 @@ interface ReportContent {
 function commandFor(
   runner: RunnerName,
   dir: string,
-  targets: string[],
+  targets: readonly string[],
   report: string,
   trusted: string[],
 ): string[] {
@@ -249,7 +249,7 @@ function commandFor(
 const SCRIPT = /\.(?:[cm]?[jt]sx?)$/;
 
 /** The test command as a person would type it, shown to the model. */
-export function testCommandLine(runner: RunnerName, targets: string[]): string {
+export function testCommandLine(runner: RunnerName, targets: readonly string[]): string {
   switch (runner) {
     case "unittest":
       return `python3 -m unittest ${
@@ -286,7 +286,7 @@ function readDenoReport(report: string): ReportContent {
 async function readPythonReport(
   text: string,
   keyHex: string,
-  files: string[],
+  files: readonly string[],
 ): Promise<ReportContent> {
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
@@ -328,7 +328,7 @@ function isIntegrityCode(value: string | undefined): value is IntegrityCode {
 }
 
 /** Python test ids: pytest node ids as they are, unittest dotted ids mapped to files. */
-function pythonTestId(id: string, files: string[]): string {
+function pythonTestId(id: string, files: readonly string[]): string {
   return id.includes("::") || id.endsWith(".py") ? id : pythonId(id, files);
 }
 
@@ -366,7 +366,7 @@ function fromHex(hex: string): Uint8Array<ArrayBuffer> {
 }
 
 /** `tests.test_x.Class.test_y` to `tests/test_x.py::Class::test_y`, using the known files. */
-function pythonId(dotted: string, files: string[]): string {
+function pythonId(dotted: string, files: readonly string[]): string {
   for (const file of files) {
     const module = file.replace(/\.py$/, "").replaceAll("/", ".");
     if (dotted.startsWith(`${module}.`)) {

@@ -5,6 +5,7 @@
  * tests: they become `visible_tests` and `protected_paths`, which the grader restores pristine,
  * so an imported task has no `hidden/` tests.
  */
+import { formatIssues } from "../zod_issues.ts";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -93,7 +94,11 @@ export function convertRecord(raw: unknown): Conversion {
     : null;
   const parsed = SwebenchRecordSchema.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, instance_id: instanceId, problems: parsed.error.issues.map(formatIssue) };
+    return {
+      ok: false,
+      instance_id: instanceId,
+      problems: formatIssues(parsed.error, raw, { top: "(record)" }),
+    };
   }
   const record = parsed.data;
   const problems: string[] = [];
@@ -284,19 +289,4 @@ function titleFrom(statement: string, fallback: string): string {
   const first = statement.split("\n").map((l) => l.replace(/^#+\s*/, "").trim()).find((l) => l);
   if (!first) return fallback;
   return first.length > 100 ? `${first.slice(0, 97)}...` : first;
-}
-
-function formatIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.reduce<string>(
-    (acc, key) =>
-      typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key),
-    "",
-  ) || "(record)";
-  if (issue.code === "invalid_type" && issue.input === undefined) {
-    return `${where}: required field is missing; add it`;
-  }
-  if (issue.code === "invalid_value") {
-    return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-  }
-  return `${where}: ${issue.message}`;
 }

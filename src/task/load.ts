@@ -7,6 +7,7 @@ import { join, relative, resolve } from "node:path";
 import type { z } from "zod";
 import { TaskError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
+import { formatIssue } from "../zod_issues.ts";
 import { discoverTestIds } from "./_test_ids.ts";
 import { type Task, type TaskSpec, TaskSpecSchema } from "./spec.ts";
 
@@ -225,51 +226,6 @@ interface PartialTask {
   repoDir: string;
   hiddenDir: string;
   solutionPath: string | null;
-}
-
-function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string {
-  const path = issue.path.reduce<string>(
-    (acc, key) =>
-      typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key),
-    "",
-  );
-  const where = path || "(top level)";
-  if (issue.code === "unrecognized_keys") {
-    return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${
-      issue.keys.map((k) => `"${k}"`).join(", ")
-    }; remove ${issue.keys.length > 1 ? "them" : "it"} or check the spelling`;
-  }
-  if (issue.code === "invalid_type") {
-    const given = valueAt(raw, issue.path);
-    if (given === undefined) return `${where}: required field is missing; add it`;
-    return `${where}: expected ${issue.expected}, got ${describe(given)}; fix the type`;
-  }
-  if (issue.code === "invalid_value") {
-    return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-  }
-  return `${where}: ${issue.message}`;
-}
-
-function valueAt(raw: unknown, path: PropertyKey[]): unknown {
-  let value = raw;
-  for (const key of path) {
-    if (typeof value !== "object" || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
-
-/** A JSON value's type and a short form of it, e.g. `a string ("3")`. */
-function describe(value: unknown): string {
-  const type = value === null
-    ? "null"
-    : Array.isArray(value)
-    ? "an array"
-    : typeof value === "object"
-    ? "an object"
-    : `a ${typeof value}`;
-  const text = JSON.stringify(value);
-  return text.length <= 40 ? `${type} (${text})` : type;
 }
 
 /** A path shown relative to the working directory when it lies under it. */

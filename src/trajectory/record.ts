@@ -11,9 +11,10 @@
 import { z } from "zod";
 import type { Episode } from "../agent/episode.ts";
 import type { Reward } from "../reward/reward.ts";
-import type { IsolationLevel, SandboxSummary } from "../sandbox/runner.ts";
+import type { IsolationLevel, SandboxSummary } from "../sandbox/sandbox.ts";
 import type { IntegrityCode } from "../sandbox/test_runner.ts";
 import type { DiffStat } from "../workspace/diff.ts";
+import { formatIssues } from "../zod_issues.ts";
 import { buildTrainingView, type TrainingViewOptions } from "./training_view.ts";
 /** Format name and version of every record. */
 export const TRAJECTORY_FORMAT = "patchgym.trajectory.v1";
@@ -221,7 +222,7 @@ export function parseRecord(value: unknown): ParsedRecord {
   }
   const parsed = TrajectoryRecordSchema.safeParse(value);
   if (parsed.success) return { ok: true, record: value as TrajectoryRecord };
-  return { ok: false, problems: parsed.error.issues.map(formatIssue) };
+  return { ok: false, problems: formatIssues(parsed.error, value, { top: "(record)" }) };
 }
 
 /** Parsed JSONL: the valid records, and every problem with its line number. */
@@ -264,12 +265,6 @@ export function parseTrajectories(text: string): ParsedTrajectories {
   return result;
 }
 
-/** A zod issue as `field.path: message`, with the expected and received types when it is one. */
-function formatIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.map(String).join(".") || "(record)";
-  return `${where}: ${issue.message}`;
-}
-
 /** Identity of a sample within a run. */
 export interface SampleIdentity {
   run_id: string;
@@ -295,7 +290,7 @@ export interface RecordParts {
 
 /** Assemble the record of a finished episode. */
 export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRecord {
-  const spec = episode.ctx.task.spec;
+  const spec = episode.task.spec;
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   for (const turn of episode.turns) {
     usage.prompt_tokens += turn.model.usage?.prompt_tokens ?? 0;

@@ -1,5 +1,5 @@
 /**
- * The sandboxed runner: the only way patchgym starts a process that the agent's code can
+ * The sandbox: the only way patchgym starts a process that the agent's code can
  * influence. argv only (no shell), allowlisted programs, scrubbed environment, stdin closed,
  * a wall-clock timeout that kills the whole sandbox, output capped while reading (head and tail
  * kept), rlimits, per-sandbox pids and memory caps through cgroups, and a bubblewrap jail (a mount
@@ -26,7 +26,7 @@ import { CHILD_PATH, isAllowedProgram } from "./programs.ts";
 /** How strongly children are isolated: `bwrap` (namespaces, mount allowlist) or `process` only. */
 export type IsolationLevel = "bwrap" | "process";
 
-/** What the runner can do on this machine, found once by {@linkcode probeIsolation}. */
+/** What the sandbox can do on this machine, found once by {@linkcode probeIsolation}. */
 export interface IsolationInfo {
   level: IsolationLevel;
   /** Whether rlimits are applied (the launcher's `ulimit`). */
@@ -104,7 +104,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   tmpBytes: 256 * 1024 ** 2,
 };
 
-/** Configuration of a {@linkcode Runner}. */
+/** Configuration of a {@linkcode Sandbox}. */
 export interface RunnerOptions {
   isolation: IsolationInfo;
   /** The `deno` executable children use for TypeScript tests. */
@@ -186,7 +186,7 @@ const DRAIN_GRACE_MS = 500;
 const LAUNCH_FAILED = 125;
 
 /** Runs children under the isolation found on this machine. */
-export class Runner {
+export class Sandbox {
   readonly isolation: IsolationInfo;
   /** The `deno` executable children get (bound alone into the jail for `deno` runs). */
   readonly denoPath: string;
