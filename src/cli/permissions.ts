@@ -23,6 +23,11 @@ export const ALLOWED_ENV = [
   "OPENAI_MODEL",
   "HOME",
   LAUNCHER_ENV,
+  // Read by the TypeScript compiler that `synth` parses sources with.
+  "TSC_*",
+  "NODE_ENV",
+  "NODE_INSPECTOR_IPC",
+  "VSCODE_INSPECTOR_OPTIONS",
 ] as const;
 
 /**
@@ -93,6 +98,9 @@ export const VALUE_FLAGS = [
   "idle-timeout",
   "search-timeout",
   "http",
+  "repos",
+  "per-seed",
+  "multi",
 ] as const;
 
 /** What a command line may touch. */
@@ -198,6 +206,11 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       break;
     case "import":
       read(positionals[1]);
+      read(flag("repos"));
+      readWrite(flag("out"));
+      break;
+    case "synth":
+      environment();
       readWrite(flag("out"));
       break;
     case "export": {

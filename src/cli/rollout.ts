@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { RunError, UsageError } from "../errors.ts";
+import { preflight, skippedWarning } from "../rollout/preflight.ts";
 import { runRollout, uniqueTasks } from "../rollout/run.ts";
 import {
   newRunId,
@@ -31,7 +32,8 @@ const HELP = `patchgym rollout: run a policy on tasks and write trajectories
 
 Usage: patchgym rollout [flags]
 
-  --tasks ID,ID          tasks to run (default: all bundled tasks)
+  --tasks ID,ID          tasks to run (default: all bundled tasks); a task whose fail_to_pass
+                         tests already pass on the unchanged repository is skipped with a warning
   --policy NAME          reference | openai | scripted (default: openai when a model endpoint
                          is configured, else reference)
   --base-url URL         OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1
@@ -171,11 +173,24 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     };
     if (note) console.error(note);
     await failFast(config);
-    mkdirSync(outDir, { recursive: true });
-    writeRunConfig(outDir, config);
   }
 
   const environment = await openEnvironment(values);
+  if (!values.resume) {
+    // Tasks whose fail_to_pass tests already pass would reward doing nothing: skip them, say so.
+    const checked = await preflight(environment, config.tasks, { concurrency });
+    const warning = skippedWarning(checked.skipped, config.tasks.length);
+    if (warning) console.error(warning);
+    if (checked.ready.length === 0) {
+      throw new UsageError(
+        `rollout: every one of the ${config.tasks.length} tasks has fail_to_pass tests that already pass; fix the tasks ("patchgym validate") or choose others with --tasks`,
+      );
+    }
+    config.tasks = checked.ready;
+    config.skipped_tasks = checked.skipped;
+    mkdirSync(outDir, { recursive: true });
+    writeRunConfig(outDir, config);
+  }
   let progress: Progress | null = null;
   const stop = new AbortController();
   let interrupts = 0;

@@ -64,6 +64,8 @@ export interface RunSummaryFile extends RunSummary {
   policy: { kind: string; model: string | null };
   /** Every task x sample of the configuration has a record. */
   complete: boolean;
+  /** Tasks asked for but left out because their fail_to_pass tests already pass. */
+  skipped_tasks: NonNullable<RunConfig["skipped_tasks"]>;
   elapsed_ms: number;
 }
 
@@ -159,6 +161,7 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
     env_version: VERSION,
     policy: { kind: config.policy.kind, model: config.policy.model },
     complete: !interrupted && ran.length === jobs.length,
+    skipped_tasks: config.skipped_tasks ?? [],
     elapsed_ms: Math.round(performance.now() - started),
     ...summarize(all),
   };

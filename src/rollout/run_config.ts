@@ -54,6 +54,9 @@ export const RunConfigSchema = z.object({
     trainable: z.enum(["all", "last"]),
     onDrift: z.enum(["split", "zero_mask"]),
   }),
+  /** Tasks asked for but left out because their fail_to_pass tests already pass. */
+  skipped_tasks: z.array(z.object({ task_id: z.string(), already_passing: z.array(z.string()) }))
+    .optional(),
 });
 
 /** Configuration saved in `run.json`. */

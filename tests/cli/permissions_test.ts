@@ -332,7 +332,7 @@ Deno.test("the patchgym task runs README commands from another folder, --out - t
     assert.match(score.stdout, /reward 1 \(resolved\)/);
     const tasks = await denoTask(["tasks"], elsewhere);
     assert.equal(tasks.code, 0, tasks.stderr);
-    assert.match(tasks.stdout, /41 tasks in /);
+    assert.match(tasks.stdout, /\d+ tasks in .*tasks\n/);
   } finally {
     removeRunDir(out);
     await Deno.remove(elsewhere, { recursive: true });
