@@ -3,30 +3,23 @@
  * `trajectories.jsonl` (one line per finished sample, flushed as each finishes) and
  * `summary.json`, then prints a summary table. Ctrl-C stops cleanly; `--resume DIR` continues.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { UsageError } from "../errors.ts";
+import { RunError, UsageError } from "../errors.ts";
+import { preflight, skippedWarning } from "../rollout/preflight.ts";
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE_NAME, parseQueueUrl } from "../rollout/queue.ts";
+import { queueRunner, rayRunner } from "../rollout/remote_run.ts";
+import { runRollout, uniqueTasks } from "../rollout/run.ts";
 import {
-  DEFAULT_MAX_ATTEMPTS,
-  DEFAULT_QUEUE_NAME,
-  JOB_FORMAT,
-  JobQueue,
-  QueueError,
-  type QueueJob,
-  type QueueResult,
-} from "../rollout/queue.ts";
-import type { Environment } from "../rollout/environment.ts";
-import { readLines } from "../rollout/lines.ts";
-import { failedSample, runSample } from "../rollout/sample.ts";
+  newRunId,
+  readRunConfig,
+  RUN_FORMAT,
+  type RunConfig,
+  writeRunConfig,
+} from "../rollout/run_config.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
-import type { TrajectoryRecord } from "../trajectory/record.ts";
-import {
-  formatTraining,
-  type RunSummary,
-  summarize,
-  SUMMARY_FORMAT,
-} from "../trajectory/summary.ts";
-import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
+import type { Task } from "../task/spec.ts";
+import { formatTraining, type RunSummary } from "../trajectory/summary.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, env, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
 import {
@@ -35,14 +28,15 @@ import {
   SANDBOX_FLAGS_HELP,
   tasksDirOf,
 } from "./_environment.ts";
-import { makePolicy, type PolicyConfig, resolvePolicy } from "./_policy.ts";
+import { checkEndpoint, makePolicy, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
 const HELP = `patchgym rollout: run a policy on tasks and write trajectories
 
 Usage: patchgym rollout [flags]
 
-  --tasks ID,ID          tasks to run (default: all bundled tasks)
+  --tasks ID,ID          tasks to run (default: all bundled tasks); a task whose fail_to_pass
+                         tests already pass on the unchanged repository is skipped with a warning
   --policy NAME          reference | openai | scripted (default: openai when a model endpoint
                          is configured, else reference)
   --base-url URL         OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1
@@ -67,6 +61,10 @@ Usage: patchgym rollout [flags]
   --on-drift split|zero_mask   rule for token drift (default split)
   --out DIR              output folder (default runs/<timestamp>)
   --resume DIR           continue an interrupted run in DIR with its saved configuration
+                         (with it only --samples, --retry-errors, --concurrency and the
+                         flags below may be given)
+  --retry-errors         with --resume: run samples that ended in policy_error or
+                         environment_error again
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
@@ -76,36 +74,19 @@ ${SANDBOX_FLAGS_HELP}
                          queue at URL (redis://HOST:PORT) for "patchgym worker --queue URL"
                          processes anywhere, and write their records here as they come back
   --queue-name NAME      key prefix in Redis (default ${DEFAULT_QUEUE_NAME})
-  --max-attempts N       with --queue: deliveries of one job before it is recorded as
-                         environment_error (default ${DEFAULT_MAX_ATTEMPTS})
-  --ray ADDRESS          do not run samples here: run them on a Ray cluster (e.g. 127.0.0.1:6379)
-                         through the driver "python -m patchgym.ray" (clients/python installed
-                         where the driver and every node run), one "worker --stdio" replica per
-                         --ray-replicas, --concurrency samples at once each
+  --max-attempts N       with --queue or --ray: deliveries of one sample before it is recorded
+                         as environment_error (default ${DEFAULT_MAX_ATTEMPTS})
+  --ray ADDRESS          do not run samples here: run them on a Ray cluster (e.g. 10.0.0.1:6379)
+                         through the driver "python3 -m patchgym.ray" (clients/python and Ray
+                         installed for it and on every node): --ray-replicas "worker --stdio"
+                         replicas, --concurrency samples at once each (default 1)
   --ray-replicas N       replicas on the cluster (default 2)
   --ray-cpus N           CPUs reserved per replica for its test runs (default 1)
-  --ray-python PATH      the Python with Ray and patchgym (default python3; env PATCHGYM_RAY_PYTHON)
+  --ray-python PATH      the driver's Python (default python3; env PATCHGYM_RAY_PYTHON)
   --ray-command JSON     the replicas' command as a JSON list (default: "patchgym worker --stdio"
                          with the binary on PATH, else "deno task -q patchgym worker --stdio")
   --json                 print the summary as JSON instead of a table
 `;
-
-/** Configuration saved in run.json. */
-interface RunConfig {
-  format: "patchgym.run.v1";
-  run_id: string;
-  env_version: string;
-  tasks: string[];
-  samples: number;
-  policy: PolicyConfig;
-  limits: {
-    max_turns?: number;
-    max_tokens_per_turn: number;
-    max_total_tokens: number;
-    max_wall_s: number;
-  };
-  training: { trainable: "all" | "last"; onDrift: "split" | "zero_mask" };
-}
 
 /** Run the `rollout` command; returns the exit code. */
 export async function rolloutCommand(args: string[]): Promise<number> {
@@ -132,6 +113,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     "on-drift": { type: "string" },
     out: { type: "string" },
     resume: { type: "string" },
+    "retry-errors": { type: "boolean" },
     ...ENVIRONMENT_FLAGS,
     "keep-workspaces": { type: "boolean" },
     queue: { type: "string" },
@@ -151,18 +133,35 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   const tasksDir = tasksDirOf(values);
   const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
   const maxAttempts = intFlag("max-attempts", values["max-attempts"], DEFAULT_MAX_ATTEMPTS, 1, 100);
+  if (values.queue && values.ray) throw new UsageError("rollout: give --queue or --ray, not both");
+  if (values.queue) parseQueueUrl(values.queue);
+  const rayCommand = values["ray-command"] === undefined
+    ? undefined
+    : stringListFlag("ray-command", values["ray-command"]);
 
+  if (values["retry-errors"] && !values.resume) {
+    throw new UsageError(
+      "--retry-errors works with --resume DIR: it re-runs failed samples of that run",
+    );
+  }
   let config: RunConfig;
   let outDir: string;
   if (values.resume) {
-    outDir = resolve(values.resume);
-    const path = join(outDir, "run.json");
-    if (!existsSync(path)) {
+    const saved = SAVED_FLAGS.filter((name) => values[name] !== undefined);
+    if (saved.length > 0) {
       throw new UsageError(
-        `--resume: "${values.resume}" has no run.json; give the folder of an earlier rollout`,
+        `--resume continues with the configuration saved in run.json; drop --${
+          saved.join(", --")
+        } (or start a new run with --out)`,
       );
     }
-    config = JSON.parse(readFileSync(path, "utf8"));
+    outDir = resolve(values.resume);
+    config = readRunConfig(outDir);
+    if (values.samples !== undefined) {
+      config.samples = intFlag("samples", values.samples, 1, 1, 10_000);
+      writeRunConfig(outDir, config);
+    }
+    await failFast(config);
   } else {
     const { config: policy, note } = resolvePolicy({
       ...values,
@@ -170,11 +169,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       "top-p": numberFlag("top-p", values["top-p"]),
       seed: values.seed === undefined ? undefined : intFlag("seed", values.seed, 0, 0, 2 ** 31),
     });
-    const tasks = listFlag(values.tasks) ?? listTaskIds(tasksDir);
+    const tasks = uniqueTasks(listFlag(values.tasks) ?? listTaskIds(tasksDir));
     loadTasks(tasksDir, tasks);
-    const runId = `run-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${
-      crypto.randomUUID().slice(0, 6)
-    }`;
+    const runId = newRunId();
     outDir = resolve(values.out ?? join("runs", runId));
     if (existsSync(join(outDir, "trajectories.jsonl"))) {
       throw new UsageError(
@@ -182,7 +179,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       );
     }
     config = {
-      format: "patchgym.run.v1",
+      format: RUN_FORMAT,
       run_id: runId,
       env_version: VERSION,
       tasks,
@@ -207,39 +204,26 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       },
     };
     if (note) console.error(note);
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
+    await failFast(config);
   }
 
   const environment = await openEnvironment(values);
-  const trajectories = join(outDir, "trajectories.jsonl");
-  const previous = readJsonl<TrajectoryRecord>(trajectories);
-  if (previous.partial) {
-    // A line cut short by a crash: rewrite the file with the complete lines only.
-    writeFileSync(trajectories, previous.records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  if (!values.resume) {
+    // Tasks whose fail_to_pass tests already pass would reward doing nothing: skip them, say so.
+    const checked = await preflight(environment, config.tasks, { concurrency });
+    const warning = skippedWarning(checked.skipped, config.tasks.length);
+    if (warning) console.error(warning);
+    if (checked.ready.length === 0) {
+      throw new UsageError(
+        `rollout: every one of the ${config.tasks.length} tasks has fail_to_pass tests that already pass; fix the tasks ("patchgym validate") or choose others with --tasks`,
+      );
+    }
+    config.tasks = checked.ready;
+    config.skipped_tasks = checked.skipped;
+    mkdirSync(outDir, { recursive: true });
+    writeRunConfig(outDir, config);
   }
-  const finished = new Set(previous.records.map((r) => `${r.task_id}#${r.sample}`));
-  const jobs = config.tasks.flatMap((id) =>
-    Array.from({ length: config.samples }, (_, sample) => ({ id, sample })).filter((j) =>
-      !finished.has(`${j.id}#${j.sample}`)
-    )
-  );
-  if (values.resume) {
-    console.error(`Resuming ${config.run_id}: ${finished.size} samples done, ${jobs.length} to go`);
-  }
-  console.error(
-    `Isolation: ${environment.isolation.level}${
-      environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
-    }; output: ${outDir}`,
-  );
-
-  const writer = new JsonlWriter(trajectories);
-  const records = [...previous.records];
-  const progress = new Progress(
-    finished.size + jobs.length,
-    finished.size,
-    records.reduce((n, r) => n + (r.reward?.total ?? 0), 0),
-  );
+  let progress: Progress | null = null;
   const stop = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -252,98 +236,68 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   };
   Deno.addSignalListener("SIGINT", onSigint);
   const scriptCache = {};
-  const started = performance.now();
-  // One record per episode id, however often a queue delivers it.
-  const accept = async (record: TrajectoryRecord) => {
-    const key = `${record.task_id}#${record.sample}`;
-    if (finished.has(key)) return;
-    finished.add(key);
-    await writer.write(record);
-    records.push(record);
-    progress.tick(
-      key,
-      record.reward?.total ?? null,
-      `${record.stop_reason} ${record.turns.length} turns`,
-    );
-  };
+  const policyFor = (task: Task, sample: number) =>
+    makePolicy(config.policy, task, sample, scriptCache);
+  const remoteContext = { config, environment, policyFor, maxAttempts };
+  const remote = values.queue
+    ? queueRunner(values.queue, values["queue-name"] ?? DEFAULT_QUEUE_NAME, remoteContext)
+    : values.ray
+    ? rayRunner(values.ray, {
+      python: values["ray-python"] ?? env("PATCHGYM_RAY_PYTHON") ?? "python3",
+      replicas: intFlag("ray-replicas", values["ray-replicas"], 2, 1, 10_000),
+      cpus: numberFlag("ray-cpus", values["ray-cpus"]) ?? 1,
+      concurrency: values.concurrency === undefined ? 1 : concurrency,
+      command: rayCommand,
+    }, remoteContext)
+    : undefined;
+  let result;
   try {
-    if (values.queue && values.ray) {
-      throw new UsageError("rollout: give --queue or --ray, not both");
-    }
-    if (values.ray) {
-      await runOnRay(values.ray, {
-        config,
-        jobs: queueJobs(config, jobs, maxAttempts),
-        environment,
-        accept,
-        signal: stop.signal,
-        replicas: intFlag("ray-replicas", values["ray-replicas"], 2, 1, 10_000),
-        cpus: numberFlag("ray-cpus", values["ray-cpus"]) ?? 1,
-        concurrency: values.concurrency === undefined ? 1 : concurrency,
-        python: values["ray-python"] ?? env("PATCHGYM_RAY_PYTHON") ?? "python3",
-        command: values["ray-command"],
-      });
-    } else if (values.queue) {
-      await runOnQueue(values.queue, values["queue-name"] ?? DEFAULT_QUEUE_NAME, {
-        config,
-        jobs: queueJobs(config, jobs, maxAttempts),
-        environment,
-        accept,
-        signal: stop.signal,
-      });
-    } else {
-      let next = 0;
-      const worker = async () => {
-        while (!stop.signal.aborted && next < jobs.length) {
-          const job = jobs[next++];
-          const task = environment.task(job.id);
-          const record = await runSample(
-            environment,
-            task,
-            makePolicy(config.policy, task, job.sample, scriptCache),
-            identityOf(config, job.id, job.sample),
-            {
-              limits: config.limits,
-              training: config.training,
-              keepWorkspace: values["keep-workspaces"],
-              signal: stop.signal,
-            },
+    result = await runRollout({
+      environment,
+      outDir,
+      config,
+      policyFor,
+      remote,
+      concurrency,
+      keepWorkspaces: values["keep-workspaces"],
+      retryErrors: values["retry-errors"],
+      signal: stop.signal,
+      onStart: (state) => {
+        console.error(
+          `Isolation: ${environment.isolation.level}${
+            environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
+          }; output: ${outDir}`,
+        );
+        if (values.resume) {
+          const retried = state.retried ? ` (${state.retried} failed samples to run again)` : "";
+          console.error(
+            `Resuming ${config.run_id}: ${state.done} samples done, ${state.todo} to go${retried}`,
           );
-          if (record.stop_reason === "interrupted") continue;
-          await accept(record);
         }
-      };
-      await Promise.all(
-        Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
-      );
-    }
+        progress = new Progress(state.done + state.todo, state.done, state.rewardSum);
+      },
+      onRecord: (record) =>
+        progress?.tick(
+          `${record.task_id}#${record.sample}`,
+          record.reward?.total ?? null,
+          `${record.stop_reason} ${record.turns.length} turns`,
+        ),
+    });
   } finally {
     Deno.removeSignalListener("SIGINT", onSigint);
-    progress.finish();
-    await writer.close();
+    (progress as Progress | null)?.finish();
   }
-  const summary = summarize(records);
-  const interrupted = stop.signal.aborted;
-  writeFileSync(
-    join(outDir, "summary.json"),
-    `${
-      JSON.stringify(
-        {
-          format: SUMMARY_FORMAT,
-          run_id: config.run_id,
-          env_version: VERSION,
-          policy: { kind: config.policy.kind, model: config.policy.model },
-          complete: !interrupted && records.length === config.tasks.length * config.samples,
-          elapsed_ms: Math.round(performance.now() - started),
-          ...summary,
-        },
-        null,
-        2,
-      )
-    }\n`,
-  );
+  const { summary, interrupted, records, ran } = result;
   if (values.json) printJson(summary);
   else console.log(formatSummary(summary, outDir));
+  if (ran.length > 0 && ran.every((r) => r.stop_reason === "policy_error")) {
+    console.error(
+      `Every sample ended in policy_error (first: ${
+        ran[0].error?.message ?? "no message"
+      }); fix the endpoint, then run again with: patchgym rollout --resume ${outDir} --retry-errors`,
+    );
+    return 1;
+  }
   if (interrupted) {
     console.error(
       `Stopped early: ${records.length} of ${
@@ -354,213 +308,49 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   return interrupted ? 130 : 0;
 }
 
-/** The identity of sample `sample` of task `taskId` in the run. */
-function identityOf(config: RunConfig, taskId: string, sample: number) {
-  return {
-    run_id: config.run_id,
-    episode_id: `${config.run_id}/${taskId}/${sample}`,
-    task_id: taskId,
-    sample,
-    group_id: `${config.run_id}/${taskId}`,
-  };
-}
+/** Flags whose values live in run.json; `--resume` refuses them. */
+const SAVED_FLAGS = [
+  "tasks",
+  "policy",
+  "base-url",
+  "model",
+  "text-tool-calls",
+  "api",
+  "chat-template-kwargs",
+  "extra-body",
+  "temperature",
+  "top-p",
+  "seed",
+  "script",
+  "max-turns",
+  "max-tokens",
+  "max-total-tokens",
+  "time-limit",
+  "trainable",
+  "on-drift",
+  "out",
+] as const;
 
-/** What a queue job carries in its `run` field: how workers run the sample. */
-export interface QueueRunSpec {
-  policy: PolicyConfig;
-  limits: RunConfig["limits"];
-  training: RunConfig["training"];
-}
-
-/**
- * Add the jobs to the queue at `url` (those added before, by episode id, are not added again) and
- * hand each result to `accept` as it comes back, until every job has one or `signal` aborts.
- * A job the workers gave up on becomes an `environment_error` record here.
- */
-async function runOnQueue(
-  url: string,
-  name: string,
-  options: {
-    config: RunConfig;
-    jobs: QueueJob[];
-    environment: Environment;
-    accept: (record: TrajectoryRecord) => Promise<void>;
-    signal: AbortSignal;
-  },
-): Promise<void> {
-  const { config, environment, jobs } = options;
-  const queue = await JobQueue.connect(url, name);
+/** A flag holding a JSON list of strings. */
+function stringListFlag(name: string, value: string): string[] {
+  let parsed: unknown;
   try {
-    const added = await queue.enqueue(jobs);
-    console.error(
-      `Queue ${url}: added ${added} job(s)${
-        added < jobs.length ? ` (${jobs.length - added} were added before)` : ""
-      }; waiting for workers ("patchgym worker --queue ${url}")`,
-    );
-    const remaining = new Map(jobs.map((j) => [j.episode_id, j]));
-    let after = "0";
-    while (remaining.size > 0 && !options.signal.aborted) {
-      const batch = await queue.results(config.run_id, after, 1000);
-      after = batch.next;
-      for (const result of batch.results) {
-        const job = remaining.get(result.episode_id);
-        if (!job) continue; // A duplicate (a job run twice) or a sample done before a resume.
-        remaining.delete(result.episode_id);
-        await options.accept(await recordOf(result, job, environment, config));
-      }
-    }
-    if (remaining.size === 0) await queue.forgetRun(config.run_id);
-  } finally {
-    await queue.close();
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = null;
   }
-}
-
-/** The run's remaining samples as queue jobs (also what `rollout --ray` sends its driver). */
-function queueJobs(
-  config: RunConfig,
-  jobs: { id: string; sample: number }[],
-  maxAttempts: number,
-): QueueJob[] {
-  const run: QueueRunSpec = {
-    policy: config.policy,
-    limits: config.limits,
-    training: config.training,
-  };
-  return jobs.map((j) => ({
-    format: JOB_FORMAT,
-    ...identityOf(config, j.id, j.sample),
-    max_attempts: maxAttempts,
-    run: run as unknown as Record<string, unknown>,
-  }));
-}
-
-/**
- * Run the jobs on the Ray cluster at `address` through the driver `python -m patchgym.ray rollout`
- * (jobs on its stdin, results on its stdout), handing each result to `accept` as it comes back.
- * Interrupting stops the driver; its finished samples are kept and `--resume` runs the rest.
- */
-async function runOnRay(
-  address: string,
-  options: {
-    config: RunConfig;
-    jobs: QueueJob[];
-    environment: Environment;
-    accept: (record: TrajectoryRecord) => Promise<void>;
-    signal: AbortSignal;
-    replicas: number;
-    cpus: number;
-    concurrency: number;
-    python: string;
-    command?: string;
-  },
-): Promise<void> {
-  const { config, environment, jobs } = options;
-  let command: string[] = [];
-  if (options.command !== undefined) {
-    try {
-      command = JSON.parse(options.command);
-    } catch {
-      // Checked below.
-    }
-    if (!Array.isArray(command) || command.some((c) => typeof c !== "string") || !command.length) {
-      throw new UsageError(
-        `--ray-command: expected a JSON list of strings, got "${options.command}"`,
-      );
-    }
-  }
-  const args = [
-    ...["-m", "patchgym.ray", "rollout", "--address", address],
-    ...["--replicas", String(options.replicas), "--num-cpus", String(options.cpus)],
-    ...["--concurrency", String(options.concurrency), "--cwd", Deno.cwd()],
-    ...(command.length ? ["--", ...command] : []),
-  ];
-  let driver: Deno.ChildProcess;
-  try {
-    driver = new Deno.Command(options.python, {
-      args,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-  } catch (error) {
-    throw new UsageError(
-      `--ray: cannot start the driver "${options.python} -m patchgym.ray": ${
-        (error as Error).message
-      }; install Ray and clients/python for that Python, or pass --ray-python`,
-    );
-  }
-  console.error(
-    `Ray ${address}: ${jobs.length} job(s) on ${options.replicas} replica(s) through ${options.python} -m patchgym.ray`,
-  );
-  const stopDriver = () => {
-    try {
-      driver.kill("SIGTERM");
-    } catch {
-      // Already exited.
-    }
-  };
-  options.signal.addEventListener("abort", stopDriver);
-  try {
-    const writer = driver.stdin.getWriter();
-    await writer.write(
-      new TextEncoder().encode(jobs.map((j) => `${JSON.stringify(j)}\n`).join("")),
-    );
-    await writer.close();
-    const remaining = new Map(jobs.map((j) => [j.episode_id, j]));
-    for await (const event of readLines(driver.stdout, 1024 ** 3)) {
-      if (event.kind !== "line" || event.text.trim() === "") continue;
-      let result: QueueResult;
-      try {
-        result = JSON.parse(event.text);
-      } catch {
-        console.error(event.text); // Something else the driver printed.
-        continue;
-      }
-      const job = remaining.get(result.episode_id);
-      if (!job) continue;
-      remaining.delete(result.episode_id);
-      await options.accept(await recordOf(result, job, environment, config));
-    }
-    const { code } = await driver.status;
-    if (remaining.size > 0 && !options.signal.aborted) {
-      throw new QueueError(
-        `The Ray driver exited (code ${code}) with ${remaining.size} sample(s) not done; see its messages above, fix it and continue with --resume`,
-      );
-    }
-  } finally {
-    options.signal.removeEventListener("abort", stopDriver);
-    stopDriver();
-    await driver.status;
-  }
-}
-
-/** The record a queue result stands for: the worker's own, or an `environment_error` one. */
-function recordOf(
-  result: QueueResult,
-  job: QueueJob,
-  environment: Environment,
-  config: RunConfig,
-): Promise<TrajectoryRecord> {
-  const record = result.kind === "record" ? result.record as unknown as TrajectoryRecord : null;
   if (
-    record && record.episode_id === job.episode_id && record.task_id === job.task_id &&
-    record.sample === job.sample && record.run_id === job.run_id
+    !Array.isArray(parsed) || parsed.length === 0 || parsed.some((v) => typeof v !== "string")
   ) {
-    return Promise.resolve(record);
+    throw new UsageError(`--${name}: expected a JSON list of strings, got "${value}"`);
   }
-  const task = environment.task(job.task_id);
-  const error = result.kind === "failed" ? result.error : {
-    code: "job_failed",
-    message: `The worker's record for "${job.episode_id}" names another sample; not kept`,
-  };
-  return failedSample(
-    environment,
-    task,
-    makePolicy(config.policy, task, job.sample),
-    identityOf(config, job.task_id, job.sample),
-    error,
-    { limits: config.limits, training: config.training },
-  );
+  return parsed;
+}
+
+/** Probe the model endpoint; a failure is one line and exit 1, before anything is written. */
+async function failFast(config: RunConfig): Promise<void> {
+  const problem = await checkEndpoint(config.policy);
+  if (problem) throw new RunError(problem);
 }
 
 /** The summary as a table for people. */
@@ -586,6 +376,10 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
         : ""
     }`,
   );
+  const ids = summary.ids;
+  out.push(
+    `resolved ${ids.resolved.length}   unresolved ${ids.unresolved.length}   error ${ids.error.length}   empty patch ${ids.empty_patch.length}`,
+  );
   const hacks = Object.entries(summary.integrity.codes).map(([code, n]) => `${code}:${n}`);
   out.push(
     `reward hacks caught ${summary.integrity.tampered} (rate ${summary.integrity.rate.toFixed(3)})${
@@ -600,6 +394,7 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
     `trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${
       join(outDir, "summary.json")
     }`,
+    `report: ${join(outDir, "report.html")}   episodes: patchgym show ${outDir}`,
   );
   return out.join("\n");
 }

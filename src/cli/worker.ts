@@ -19,7 +19,8 @@ import { runSample } from "../rollout/sample.ts";
 import { env, intFlag, numberFlag, parseFlags } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_environment.ts";
 import { makePolicy } from "./_policy.ts";
-import type { QueueRunSpec } from "./rollout.ts";
+import { parseScript } from "../policy/scripted.ts";
+import type { QueueRunSpec } from "../rollout/remote_run.ts";
 
 /** Longest job line read on stdin. */
 const MAX_JOB_LINE_BYTES = 64 * 1024 * 1024;
@@ -94,7 +95,6 @@ export async function workerCommand(args: string[]): Promise<number> {
   Deno.addSignalListener("SIGINT", onSignal);
   try {
     const environment = await openEnvironment(values, undefined, { drainOnSigterm: true });
-    const scriptCache = {};
     const runJob = (job: QueueJob): Promise<Record<string, unknown>> => {
       if (job.format !== JOB_FORMAT) {
         throw new Error(`Unknown job format "${job.format}"; expected "${JOB_FORMAT}"`);
@@ -108,7 +108,9 @@ export async function workerCommand(args: string[]): Promise<number> {
         }
         : run.policy;
       const task = environment.task(job.task_id);
-      return runSample(environment, task, makePolicy(policy, task, job.sample, scriptCache), {
+      // A scripted policy's steps come in the job (parsed once per job: they are small).
+      const cache = run.script_text ? { script: parseScript(run.script_text, "job script") } : {};
+      return runSample(environment, task, makePolicy(policy, task, job.sample, cache), {
         run_id: job.run_id,
         episode_id: job.episode_id,
         task_id: job.task_id,

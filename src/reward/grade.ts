@@ -101,7 +101,8 @@ export async function gradePatch(
       options.snapshot,
       copy.dir,
     );
-    const files = [...task.spec.visible_tests, ...task.spec.hidden_tests];
+    // A hidden test may replace the visible file at its path (a SWE-bench test patch): run it once.
+    const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
     let outcomes = new Map<string, TestOutcome>();
     let failureOutput = new Map<string, string>();
     let run: GradeResult["run"] = {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { childEnv, patchgymArgv, ROOT } from "../cli/_run.ts";
+import { childEnv, launcherArgv, ROOT } from "../cli/_run.ts";
 
 const venv = Deno.env.get("PATCHGYM_RAY_VENV") ??
   join(Deno.env.get("HOME") ?? "/root", ".cache", "patchgym", "ray-venv");
@@ -38,7 +38,8 @@ Deno.test({
       env: {
         ...childEnv(),
         PYTHONDONTWRITEBYTECODE: "1",
-        PATCHGYM_TEST_SERVE: JSON.stringify(patchgymArgv(["serve"])),
+        PATCHGYM_TEST_SERVE: JSON.stringify(launcherArgv(["serve"])),
+        PATCHGYM_TEST_LAUNCHER: JSON.stringify(launcherArgv()),
       },
       stdout: "piped",
       stderr: "piped",

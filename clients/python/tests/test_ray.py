@@ -185,16 +185,39 @@ def test_pool_spreads_replicas_and_grades_a_batch(pool, solution):
 
 
 def patchgym_argv(command):
-    """The argv of `patchgym COMMAND` as the serve argv of the tests runs it, allowed to start
-    this Python (the Ray driver)."""
-    argv = serve_argv()
-    assert argv[-1] == "serve", argv
-    out = []
-    for arg in argv[:-1]:
-        if arg.startswith("--allow-run="):
-            arg += "," + sys.executable
-        out.append(arg)
-    return out + command
+    """The argv of `patchgym COMMAND` through the launcher (which grants what the command line
+    needs, e.g. running this Python for --ray)."""
+    raw = os.environ.get("PATCHGYM_TEST_LAUNCHER")
+    return (json.loads(raw) if raw else ["deno", "task", "-q", "patchgym"]) + command
+
+
+def cmdline(pid):
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        return f.read()
+
+
+def parent(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+
+def busy_replica_actor(roots, exclude):
+    """The pid of a replica actor whose `worker --stdio` is running a sample, or None."""
+    for root in roots:
+        for pid in descendants(root):
+            if pid in exclude:
+                continue
+            try:
+                if b"worker\0--stdio" not in cmdline(pid) or not descendants(pid):
+                    continue
+                # Up through the launcher (also "worker --stdio") to the actor that started it.
+                actor = parent(pid)
+                while b"worker\0--stdio" in cmdline(actor):
+                    actor = parent(actor)
+                return actor
+            except OSError:
+                continue
+    return None
 
 
 def test_rollout_ray_gives_one_record_per_sample_when_a_replica_dies_mid_run(cluster, tmp_path):
@@ -222,19 +245,7 @@ def test_rollout_ray_gives_one_record_per_sample_when_a_replica_dies_mid_run(clu
         deadline = time.time() + 180
         victim = None
         while victim is None and time.time() < deadline and rollout.poll() is None:
-            for pid in set(descendants(cluster.nodes[0].pid)) | set(descendants(cluster.nodes[1].pid)):
-                if pid in before:
-                    continue
-                try:
-                    with open(f"/proc/{pid}/cmdline", "rb") as f:
-                        cmd = f.read()
-                    with open(f"/proc/{pid}/stat") as f:
-                        ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-                except OSError:
-                    continue
-                if b"worker\0--stdio" in cmd and descendants(pid):  # a worker running a sample
-                    victim = ppid
-                    break
+            victim = busy_replica_actor([n.pid for n in cluster.nodes], before)
             time.sleep(0.1)
         assert victim is not None, "no replica ran a sample: " + (rollout.communicate()[1] if rollout.poll() is not None else "")
         os.kill(victim, signal.SIGKILL)
