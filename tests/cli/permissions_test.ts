@@ -14,6 +14,7 @@ import {
   permissionFlags,
   type PermissionPlan,
   planPermissions,
+  redisHostOf,
   SYSTEM_READ,
   VALUE_FLAGS,
 } from "../../src/cli/permissions.ts";
@@ -337,4 +338,28 @@ Deno.test("the patchgym task runs README commands from another folder, --out - t
     removeRunDir(out);
     await Deno.remove(elsewhere, { recursive: true });
   }
+});
+
+Deno.test("planPermissions() grants --queue's Redis host and --ray's Python, nothing more", () => {
+  const queued = planPermissions(["rollout", "--queue", "redis://10.0.0.5:6380"], CONTEXT);
+  assert.deepEqual(queued.net, ["10.0.0.5:6380"]);
+  assert.equal(queued.run, undefined);
+  const worker = planPermissions(
+    ["worker", "--queue", "redis://queue.internal", "--base-url", "http://gpu:8000/v1"],
+    CONTEXT,
+  );
+  assert.deepEqual(worker.net, ["gpu:8000", "queue.internal:6379"]);
+  assert.ok(worker.write.includes(DEFAULT_WORK_ROOT));
+  const ray = planPermissions(
+    ["rollout", "--ray", "10.0.0.1:6379", "--ray-python", "/v/py"],
+    CONTEXT,
+  );
+  assert.deepEqual([ray.run, ray.net], [["/v/py"], []]);
+  assert.match(permissionFlags(ray).join(" "), /--allow-run=sh,\/v\/py(\s|$)/);
+  assert.deepEqual(
+    planPermissions(["doctor", "--ray", "h:1"], { ...CONTEXT, env: { PATCHGYM_RAY_PYTHON: "py3" } })
+      .run,
+    ["py3"],
+  );
+  assert.equal(redisHostOf("http://x:1"), null);
 });
