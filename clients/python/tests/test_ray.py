@@ -283,22 +283,8 @@ async def finish_and_check(pool, by_replica, dead):
     assert alive_result.reward == 1.0 and alive_result.record["episode_id"] == alive.episode_id
 
 
-def test_pool_ends_a_killed_replicas_episode_as_environment_error_and_restarts_it(pool, solution):
-    async def scenario():
-        by_replica = await open_on_both(pool, solution)
-        before = await pool.info()
-        os.kill(before[0]["pid"], signal.SIGKILL)
-        await finish_and_check(pool, by_replica, dead=0)
-        after = await pool.wait_healthy(180)
-        assert after[0]["incarnation"] != before[0]["incarnation"]
-        # Healthy again: both replicas grade new episodes.
-        results = await asyncio.gather(*(solve(pool, solution, s) for s in range(2)))
-        assert {r for r, _, _ in results} == {0, 1}
-        assert all(last.reward == 1.0 for _, _, last in results)
-
-    asyncio.run(scenario())
-
-
+# Runs before the replica test: a replica restarted after that one could land on either node,
+# while here each node still holds the replica SPREAD placed there at the start.
 def test_pool_survives_a_dead_node(pool, cluster, solution):
     async def scenario():
         by_replica = await open_on_both(pool, solution)
@@ -312,6 +298,22 @@ def test_pool_survives_a_dead_node(pool, cluster, solution):
         after = await pool.wait_healthy(180)
         assert all(i["node_id"] == head_node for i in after)  # restarted on the surviving node
         results = await asyncio.gather(*(solve(pool, solution, s) for s in range(2)))
+        assert all(last.reward == 1.0 for _, _, last in results)
+
+    asyncio.run(scenario())
+
+
+def test_pool_ends_a_killed_replicas_episode_as_environment_error_and_restarts_it(pool, solution):
+    async def scenario():
+        by_replica = await open_on_both(pool, solution)
+        before = await pool.info()
+        os.kill(before[0]["pid"], signal.SIGKILL)
+        await finish_and_check(pool, by_replica, dead=0)
+        after = await pool.wait_healthy(180)
+        assert after[0]["incarnation"] != before[0]["incarnation"]
+        # Healthy again: both replicas grade new episodes.
+        results = await asyncio.gather(*(solve(pool, solution, s) for s in range(2)))
+        assert {r for r, _, _ in results} == {0, 1}
         assert all(last.reward == 1.0 for _, _, last in results)
 
     asyncio.run(scenario())
