@@ -1,18 +1,15 @@
 /**
- * Section 4: whole samples. Reference-policy rollouts one after another, then concurrent batches
- * of the real `OpenAIPolicy` against a fake model that answers after a fixed delay, with memory
- * per rollout and a leak check at the end.
+ * Section 4: whole samples. Reference-policy rollouts one after another, then whole graded
+ * episodes against a fake model (see `_episodes.ts`), and a leak check at the end.
  */
 import { ReferencePolicy } from "../src/policy/reference.ts";
-import { OpenAIPolicy } from "../src/policy/openai.ts";
 import { Environment } from "../src/rollout/environment.ts";
 import { runSample } from "../src/rollout/sample.ts";
-import type { TrajectoryRecord } from "../src/trajectory/record.ts";
 import { type BenchContext, subdir } from "./_context.ts";
-import { type FakeModel, fakeModelName, startFakeModel } from "./_fake_model.ts";
+import { benchEpisodes } from "./_episodes.ts";
 import { makeRow, type Row } from "./_report.ts";
 import { summarize } from "./_stats.ts";
-import { entriesIn, type ProcessFacts, processFacts, RssSampler } from "./_system.ts";
+import { entriesIn, type ProcessFacts, processFacts } from "./_system.ts";
 
 /** Tasks of the reference rollouts: Python (unittest and pytest) and TypeScript. */
 const REFERENCE_TASKS = [
@@ -24,17 +21,16 @@ const REFERENCE_TASKS = [
   "ts-emitter-once-order",
 ];
 const REFERENCE_ROUNDS = 2;
-const FAKE_TASK = "py-median-even";
-const FAKE_TURNS = 5;
-const FAKE_DELAY_MS = 1000;
-const CONCURRENCY = [1, 16, 64];
 
-/** Run the end-to-end figures and the leak check. */
-export async function benchEndToEnd(ctx: BenchContext): Promise<Row[]> {
+/** Run the end-to-end figures and the leak check; `quick` runs fewer episode batches. */
+export async function benchEndToEnd(
+  ctx: BenchContext,
+  options: { quick?: boolean } = {},
+): Promise<Row[]> {
   const before = await processFacts();
   const workRoot = subdir(ctx, "e2e");
   const env = await Environment.open({ tasksDir: ctx.tasksDir, workRoot });
-  const rows = [...await referenceRollouts(ctx, env), ...await fakeModelBatches(ctx, env)];
+  const rows = [...await referenceRollouts(ctx, env), ...await benchEpisodes(ctx, env, options)];
   rows.push(...leakRows(workRoot, before, await processFacts()));
   return rows;
 }
@@ -119,154 +115,6 @@ async function referenceRollouts(ctx: BenchContext, env: Environment): Promise<R
       values: otherPerTurn,
     }),
   ];
-}
-
-async function fakeModelBatches(ctx: BenchContext, env: Environment): Promise<Row[]> {
-  const section = "4b fake model";
-  const model = await startFakeModel();
-  const task = env.task(FAKE_TASK);
-  const rows: Row[] = [];
-  try {
-    const batch = async (concurrency: number, delayMs: number) => {
-      const started = performance.now();
-      const records = await Promise.all(Array.from({ length: concurrency }, (_, i) => {
-        const policy = new OpenAIPolicy({
-          baseUrl: model.baseUrl,
-          model: fakeModelName(delayMs),
-          maxRetries: 0,
-          fetch: model.fetch,
-        });
-        return runSample(env, task, policy, identity(FAKE_TASK, i, `fake-${concurrency}`), {
-          skipGrading: true,
-        });
-      }));
-      const wall = performance.now() - started;
-      for (const record of records) checkFakeRecord(record);
-      return { wall, records };
-    };
-    ctx.log("e2e: fake model warm-up (no delay)");
-    const conversation = (await batch(4, 0)).records[0];
-    await httpOnly(model, conversation, 4, 0);
-    await model.holds();
-    for (const concurrency of CONCURRENCY) {
-      ctx.log(
-        `e2e: fake model, ${concurrency} concurrent samples x ${FAKE_TURNS} turns x ${FAKE_DELAY_MS} ms`,
-      );
-      // Unmeasured, same size, no model delay: connections, blocking threads and heap in place.
-      await batch(concurrency, 0);
-      await httpOnly(model, conversation, concurrency, 0);
-      await model.holds();
-      const baselineRss = Deno.memoryUsage().rss;
-      const sampler = concurrency === 64 ? new RssSampler(20) : null;
-      const { wall } = await batch(concurrency, FAKE_DELAY_MS);
-      const peakRss = sampler?.stop();
-      const ideal = FAKE_TURNS * FAKE_DELAY_MS;
-      const overhead = wall - ideal;
-      const label = `C=${concurrency}`;
-      const held = summarize(await model.holds());
-      ctx.log(`e2e: HTTP only, ${concurrency} concurrent clients x ${FAKE_TURNS} requests`);
-      const floor = await httpOnly(model, conversation, concurrency, FAKE_DELAY_MS) - ideal;
-      await model.holds();
-      rows.push(
-        makeRow({
-          section,
-          figure: `batch wall, ${label}`,
-          unit: "ms",
-          summary: { median: wall, p95: null, n: 1 },
-          baseline: { name: "ideal 5 turns x 1000 ms", value: ideal },
-          note:
-            `After an unmeasured warm-up batch of the same size without delay. The fake server (own process) held its ${held.n} replies ${
-              held.median.toFixed(2)
-            } ms median, ${
-              held.p95.toFixed(2)
-            } ms p95, from arrival to answer (timers corrected by ${
-              model.timerLateMs.toFixed(2)
-            } ms of measured lateness)`,
-        }),
-        makeRow({
-          section,
-          figure: `env overhead, ${label}`,
-          unit: "%",
-          summary: { median: (overhead / ideal) * 100, p95: null, n: 1 },
-          target: concurrency === 64
-            ? { text: "< 1 %", metric: "median", op: "<", value: 1 }
-            : null,
-        }),
-        makeRow({
-          section,
-          figure: `env overhead per turn, ${label}`,
-          unit: "ms",
-          summary: { median: overhead / FAKE_TURNS, p95: null, n: 1 },
-          baseline: { name: "HTTP-only overhead per turn", value: floor / FAKE_TURNS },
-          note: concurrency === 64
-            ? "HTTP only: the same requests (bodies of a recorded episode) from the same number of concurrent clients through the same fetch client, with no environment at all; what it loses to the ideal is the HTTP client's and the server's share"
-            : undefined,
-        }),
-      );
-      if (peakRss !== undefined) {
-        rows.push(makeRow({
-          section,
-          figure: `peak RSS per concurrent rollout, ${label}`,
-          unit: "MB",
-          summary: { median: (peakRss - baselineRss) / concurrency / 1024 ** 2, p95: null, n: 1 },
-          baseline: { name: "RSS before the batch", value: baselineRss / 1024 ** 2 },
-          note:
-            "(peak RSS sampled every 20 ms during the batch - RSS before it) / 64; the ratio compares it to the whole process",
-        }));
-      }
-    }
-  } finally {
-    await model.close();
-  }
-  return rows;
-}
-
-/**
- * The batch's HTTP traffic alone: `concurrency` clients each send the requests of a recorded
- * episode in turn (as OpenAIPolicy would build them) and parse the answers. Returns the wall ms.
- */
-async function httpOnly(
-  model: FakeModel,
-  record: TrajectoryRecord,
-  concurrency: number,
-  delayMs: number,
-): Promise<number> {
-  const assistantAt = record.messages.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
-  const bodies = assistantAt.map((end) =>
-    JSON.stringify({
-      model: fakeModelName(delayMs),
-      messages: record.messages.slice(0, end),
-      tools: record.tools,
-      tool_choice: "auto",
-      logprobs: true,
-      return_token_ids: true,
-      n: 1,
-      stream: false,
-    })
-  );
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (const body of bodies) {
-      const response = await model.fetch(`${model.baseUrl}/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      JSON.parse(await response.text());
-    }
-  }));
-  return performance.now() - started;
-}
-
-function checkFakeRecord(record: TrajectoryRecord): void {
-  const failed = record.turns.find((t) => t.tool && !t.tool.ok);
-  if (record.stop_reason !== "submitted" || record.turns.length !== FAKE_TURNS || failed) {
-    throw new Error(
-      `Fake-model sample did not follow the plan: ${record.stop_reason}, ${record.turns.length} turns, ${
-        JSON.stringify(record.error ?? failed?.tool?.output ?? null)
-      }`,
-    );
-  }
 }
 
 function leakRows(workRoot: string, before: ProcessFacts, after: ProcessFacts): Row[] {

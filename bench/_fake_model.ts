@@ -15,13 +15,22 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
-/** The model name that makes the fake answer after `delayMs`. */
-export function fakeModelName(delayMs: number): string {
-  return `fake-delay-${delayMs}`;
+/** One tool call the fake model answers with. */
+export interface FakeCall {
+  name: string;
+  arguments: Record<string, unknown>;
 }
 
-/** Start the fake server as a child process on 127.0.0.1 (port chosen by the system). */
-export async function startFakeModel(): Promise<FakeModel> {
+/** The model name that makes the fake follow `plan` and answer each request after `delayMs`. */
+export function fakeModelName(plan: string, delayMs: number): string {
+  return `fake-${plan}-delay-${delayMs}`;
+}
+
+/**
+ * Start the fake server as a child process on 127.0.0.1 (port chosen by the system), with its
+ * plans by name (the last call of a plan repeats).
+ */
+export async function startFakeModel(plans: Record<string, FakeCall[]>): Promise<FakeModel> {
   const script = new URL("./_fake_model_server.ts", import.meta.url).pathname;
   const server = new LineChild(Deno.execPath(), [
     "run",
@@ -30,6 +39,7 @@ export async function startFakeModel(): Promise<FakeModel> {
     "--no-config",
     "--allow-net=127.0.0.1",
     script,
+    JSON.stringify(plans),
   ]);
   const hello = JSON.parse(await server.read());
   const client = Deno.createHttpClient({});

@@ -1,22 +1,20 @@
 /**
  * The fake OpenAI-compatible server, run as its own process (as a real model server is), so that
  * neither its CPU time, memory nor file descriptors count as the environment's. Every chat
- * completion answers after the delay named in the model (`fake-delay-<ms>`) with the next call of
- * a fixed five-turn plan, chosen by the number of assistant messages in the request.
+ * completion answers after the delay named in the model (`fake-<plan>-delay-<ms>`) with the next
+ * call of that plan, chosen by the number of assistant messages in the request. The plans arrive
+ * as one JSON argument: `{"<plan>": [{"name": tool, "arguments": {...}}, ...]}`.
  *
  * Protocol on stdio, one JSON line each: it prints `{port, timerLateMs}` once listening; a
  * `holds` line on stdin is answered with `{holds}` (ms each reply was held since the last ask);
  * end of stdin shuts it down.
  */
 
-/** The fixed plan; the last entry repeats. */
-const PLAN: { name: string; arguments: Record<string, unknown> }[] = [
-  { name: "inspect_tree", arguments: {} },
-  { name: "read_file", arguments: { path: "stats/summary.py" } },
-  { name: "search", arguments: { pattern: "def " } },
-  { name: "list_files", arguments: {} },
-  { name: "submit", arguments: { status: "solved", summary: "Benchmark plan done" } },
-];
+/** One tool call of a plan. */
+type Call = { name: string; arguments: Record<string, unknown> };
+
+/** The plans by name; the last call of a plan repeats. */
+const PLANS: Record<string, Call[]> = JSON.parse(Deno.args[0] ?? "{}");
 
 /** How late a timer fires here, measured at start; delays are shortened by it (see `hold`). */
 const timerLateMs = await measureTimerLateness();
@@ -60,9 +58,12 @@ async function handle(request: Request): Promise<Response> {
   }
   const arrived = performance.now();
   const body = await request.json() as { model?: string; messages?: { role: string }[] };
-  const delay = Number(/delay-(\d+)/.exec(body.model ?? "")?.[1] ?? 0);
+  const [, planName = "", delayText = "0"] = /^fake-(.+)-delay-(\d+)$/.exec(body.model ?? "") ?? [];
+  const plan = PLANS[planName];
+  if (!plan) return new Response(`unknown plan "${planName}"`, { status: 400 });
+  const delay = Number(delayText);
   const turn = (body.messages ?? []).filter((m) => m.role === "assistant").length;
-  const call = PLAN[Math.min(turn, PLAN.length - 1)];
+  const call = plan[Math.min(turn, plan.length - 1)];
   if (delay > 0) {
     await hold(arrived, delay);
     holds.push(performance.now() - arrived);

@@ -4,7 +4,8 @@ import { dirname } from "node:path";
 import { Environment } from "../src/rollout/environment.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";
-import { applyFilePatches, parsePatch } from "../src/tools/_patch.ts";
+import { applyFilePatches } from "../src/patch/apply.ts";
+import { parsePatch } from "../src/patch/parse.ts";
 import { createWorkspace } from "../src/workspace/workspace.ts";
 import { type BenchContext, subdir } from "./_context.ts";
 import { makeRow, type Row } from "./_report.ts";
@@ -33,7 +34,7 @@ export async function benchGrading(ctx: BenchContext): Promise<Row[]> {
         });
       const testsOnly: Trial = () =>
         timedAsync(() =>
-          runTests(env.runner, {
+          runTests(env.sandbox, {
             runner: task.spec.runner,
             dir: prepared,
             files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
@@ -60,7 +61,7 @@ export async function benchGrading(ctx: BenchContext): Promise<Row[]> {
 }
 
 /** A copy of the task repository with the patch applied and the hidden tests in place. */
-async function preparedCopy(env: Environment, task: Task, patch: string): Promise<string> {
+export async function preparedCopy(env: Environment, task: Task, patch: string): Promise<string> {
   const copy = createWorkspace(env.snapshot(task), { root: env.workRoot, prefix: "prepared" });
   const parsed = parsePatch(patch);
   if (!parsed.ok) {

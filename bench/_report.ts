@@ -7,12 +7,12 @@ export const RESULTS_FORMAT = "patchgym.bench.v1";
 /** Which number of a row a target is checked against. */
 export type TargetMetric = "median" | "ratio" | "delta";
 
-/** A target: `metric op value`, e.g. median < 0.5 (ms), ratio <= 2, delta within +/- 2. */
+/** A target: `metric op value`, e.g. median < 0.5 (ms), ratio <= 2 or >= 0.9, delta within +/- 2. */
 export interface Target {
   /** As a person would say it, e.g. "< 0.5 ms". */
   text: string;
   metric: TargetMetric;
-  op: "<" | "<=" | "==" | "abs<=";
+  op: "<" | "<=" | ">=" | "==" | "abs<=";
   value: number;
 }
 
@@ -92,6 +92,8 @@ function checkTarget(row: Row, target: Target): boolean | null {
       return actual < target.value;
     case "<=":
       return actual <= target.value;
+    case ">=":
+      return actual >= target.value;
     case "==":
       return actual === target.value;
     case "abs<=":

@@ -1,5 +1,5 @@
-/** Section 3: the sandboxed runner against bare spawns, and visible test runs through `runTests`. */
-import { type IsolationInfo, probeIsolation, Runner } from "../src/sandbox/runner.ts";
+/** Section 3: the sandbox against bare spawns, and visible test runs through `runTests`. */
+import { type IsolationInfo, probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import { loadTask } from "../src/task/load.ts";
 import type { Task } from "../src/task/spec.ts";
@@ -17,18 +17,18 @@ const COMMANDS = [["true"], ["python3", "-c", "pass"]];
 /** Test runs: one TypeScript task, one Python unittest task, and their targets in ms. */
 const TEST_TASKS: [string, number][] = [["ts-cart-discounts", 120], ["py-median-even", 80]];
 
-/** Measure the runner per isolation level and the visible test runs. */
+/** Measure the sandbox per isolation level and the visible test runs. */
 export async function benchSandbox(
   ctx: BenchContext,
 ): Promise<{ rows: Row[]; isolation: IsolationInfo }> {
   const isolation = await probeIsolation();
   const rlimits = isolation.rlimits;
   // The full jail, then without the jail, then without cgroups: each row shows what one layer costs.
-  const runners: [string, Runner][] = [];
-  if (isolation.level === "bwrap") runners.push(["bwrap + cgroup", new Runner({ isolation })]);
+  const sandboxes: [string, Sandbox][] = [];
+  if (isolation.level === "bwrap") sandboxes.push(["bwrap + cgroup", new Sandbox({ isolation })]);
   const unjailed: IsolationInfo = { ...isolation, level: "process", mounts: null };
-  if (isolation.cgroup) runners.push(["process + cgroup", new Runner({ isolation: unjailed })]);
-  runners.push(["process", new Runner({ isolation: { ...unjailed, cgroup: null } })]);
+  if (isolation.cgroup) sandboxes.push(["process + cgroup", new Sandbox({ isolation: unjailed })]);
+  sandboxes.push(["process", new Sandbox({ isolation: { ...unjailed, cgroup: null } })]);
   const rows: Row[] = [];
   const section = "3 sandbox";
   const cwd = createWorkspace(twoFileTree(), { root: subdir(ctx, "sandbox") }).dir;
@@ -40,13 +40,15 @@ export async function benchSandbox(
     const label = argv.join(" ");
     const program = resolveChildProgram(argv[0]);
     const bare: Trial = () => timedAsync(() => spawnChecked(program, argv.slice(1), cwd));
-    const viaRunner = runners.map(([, runner]): Trial => () =>
+    const viaSandbox = sandboxes.map(([, sandbox]): Trial => () =>
       timedAsync(async () => {
-        const result = await runner.run({ argv, cwd, timeoutMs: 10_000 });
-        if (result.exitCode !== 0) throw new Error(`Runner failed on "${label}": ${result.stderr}`);
+        const result = await sandbox.run({ argv, cwd, timeoutMs: 10_000 });
+        if (result.exitCode !== 0) {
+          throw new Error(`Sandbox failed on "${label}": ${result.stderr}`);
+        }
       })
     );
-    const [bareMs, ...runnerMs] = await sampleCases([bare, ...viaRunner], SPAWN);
+    const [bareMs, ...runnerMs] = await sampleCases([bare, ...viaSandbox], SPAWN);
     const bareMedian = summarize(bareMs).median;
     rows.push(makeRow({
       section,
@@ -57,19 +59,19 @@ export async function benchSandbox(
         ? `Bare spawns run ${program}, the executable the sandbox finds on its fixed PATH (the caller's PATH may hold a slower shim)`
         : undefined,
     }));
-    runners.forEach(([level], i) => {
+    sandboxes.forEach(([level], i) => {
       const runnerMedian = summarize(runnerMs[i]).median;
       rows.push(
         makeRow({
           section,
-          figure: `${label}: Runner.run (${level})`,
+          figure: `${label}: Sandbox.run (${level})`,
           unit: "ms",
           values: runnerMs[i],
           baseline: { name: "bare", value: bareMedian },
         }),
         makeRow({
           section,
-          figure: `${label}: Runner overhead (${level})`,
+          figure: `${label}: Sandbox overhead (${level})`,
           unit: "ms",
           summary: { median: runnerMedian - bareMedian, p95: null, n: runnerMs[i].length },
           baseline: { name: "bare", value: bareMedian },
@@ -79,11 +81,16 @@ export async function benchSandbox(
     });
   }
 
-  const [level, runner] = runners[0];
+  if (isolation.cgroup?.version === 1 && isolation.cgroup.memory) {
+    ctx.log("sandbox: launcher set-up, before and after");
+    rows.push(...await benchLauncherSetup(isolation.cgroup.pids, isolation.cgroup.memory));
+  }
+
+  const [level, sandbox] = sandboxes[0];
   for (const [id, limit] of TEST_TASKS) {
     const task = loadTask(`${ctx.tasksDir}/${id}`);
     ctx.log(`sandbox: runTests ${id} (${level})`);
-    rows.push(await benchTestRun(ctx, task, runner, level, limit));
+    rows.push(await benchTestRun(ctx, task, sandbox, level, limit));
   }
   return { rows, isolation };
 }
@@ -91,7 +98,7 @@ export async function benchSandbox(
 async function benchTestRun(
   ctx: BenchContext,
   task: Task,
-  runner: Runner,
+  sandbox: Sandbox,
   level: string,
   limitMs: number,
 ): Promise<Row> {
@@ -101,9 +108,9 @@ async function benchTestRun(
   });
   try {
     const { spec } = task;
-    const viaRunner: Trial = () =>
+    const viaSandbox: Trial = () =>
       timedAsync(async () => {
-        const run = await runTests(runner, {
+        const run = await runTests(sandbox, {
           runner: spec.runner,
           dir: workspace.dir,
           files: spec.visible_tests,
@@ -115,9 +122,9 @@ async function benchTestRun(
           );
         }
       });
-    const [program, ...args] = bareTestCommand(task, workspace.dir);
+    const [program, ...args] = bareTestCommand(task, workspace.dir, spec.visible_tests);
     const bare: Trial = () => timedAsync(() => spawnChecked(program, args, workspace.dir));
-    const [runnerMs, bareMs] = await sampleCases([viaRunner, bare], TESTS);
+    const [runnerMs, bareMs] = await sampleCases([viaSandbox, bare], TESTS);
     const target: Target = { text: `< ${limitMs} ms`, metric: "median", op: "<", value: limitMs };
     return makeRow({
       section: "3 sandbox",
@@ -141,8 +148,11 @@ const BARE_NAMES = {
   pytest: "python3 -m pytest",
 };
 
-/** The same tests run bare: the runner's own command line without the sandbox or the report. */
-function bareTestCommand(task: Task, dir: string): string[] {
+/**
+ * Test `files` of `task` run bare: the runner's own command line without the sandbox or the
+ * report.
+ */
+export function bareTestCommand(task: Task, dir: string, files: string[]): string[] {
   const { spec } = task;
   switch (spec.runner) {
     case "deno_test":
@@ -156,7 +166,7 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "--no-prompt",
         `--allow-read=${dir}`,
         `--allow-write=${dir}`,
-        ...spec.visible_tests,
+        ...files,
       ];
     case "unittest":
       return [
@@ -164,7 +174,7 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "-B",
         "-m",
         "unittest",
-        ...spec.visible_tests.map((f) => f.replace(/\.py$/, "").replaceAll("/", ".")),
+        ...files.map((f) => f.replace(/\.py$/, "").replaceAll("/", ".")),
       ];
     case "pytest":
       return [
@@ -175,7 +185,51 @@ function bareTestCommand(task: Task, dir: string): string[] {
         "-q",
         "-p",
         "no:cacheprovider",
-        ...spec.visible_tests,
+        ...files,
       ];
   }
+}
+
+/**
+ * The launcher's set-up as it was and as it is, in the same run: joining the two cgroup v1
+ * hierarchies through `cgroup.procs` and then exec'ing `prlimit`, against joining through `tasks`
+ * and setting the limits with the shell's `ulimit`. Each runs `true` in fresh cgroups.
+ */
+async function benchLauncherSetup(pidsRoot: string, memoryRoot: string): Promise<Row[]> {
+  const setups = {
+    before:
+      'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" && exec prlimit --cpu=20 --fsize=67108864 --nofile=1024 --nproc=256 --as=4294967296 -- true',
+    after:
+      'echo 0 > "$1/tasks" && echo 0 > "$2/tasks" && ulimit -t 20 && ulimit -f 131072 && ulimit -n 1024 && { ulimit -u 256 2>/dev/null || ulimit -p 256; } && ulimit -v 4194304 && exec true',
+  };
+  const trial = (script: string): Trial => async () => {
+    // Not "patchgym-*": other patchgym processes remove such empty cgroups of unknown owners.
+    const name = `pgbench-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    const dirs = [`${pidsRoot}/${name}`, `${memoryRoot}/${name}`];
+    await spawnChecked("mkdir", dirs);
+    try {
+      return await timedAsync(() => spawnChecked("sh", ["-c", script, "sh", ...dirs]));
+    } finally {
+      await spawnChecked("rmdir", dirs);
+    }
+  };
+  const [before, after] = await sampleCases([trial(setups.before), trial(setups.after)], SPAWN);
+  const section = "3 sandbox";
+  return [
+    makeRow({
+      section,
+      figure: "launcher set-up as it was: join via cgroup.procs x2, exec prlimit",
+      unit: "ms",
+      values: before,
+      note:
+        "Both rows spawn sh in fresh pids and memory cgroups (made and removed outside the timing) and end in `true`",
+    }),
+    makeRow({
+      section,
+      figure: "launcher set-up now: join via tasks x2, ulimit",
+      unit: "ms",
+      values: after,
+      baseline: { name: "as it was", value: summarize(before).median },
+    }),
+  ];
 }

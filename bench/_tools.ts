@@ -1,10 +1,10 @@
 /** Section 2: tool calls through `executeTool` on bundled tasks, and `search` over 10,000 files. */
 import { readFileSync } from "node:fs";
-import { Runner } from "../src/sandbox/runner.ts";
+import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { loadTask } from "../src/task/load.ts";
 import type { Task } from "../src/task/spec.ts";
 import { executeTool } from "../src/tools/registry.ts";
-import type { ToolContext, ToolResult } from "../src/tools/types.ts";
+import { type ToolContext, toolContext, type ToolResult } from "../src/tools/types.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace, type Workspace } from "../src/workspace/workspace.ts";
 import { type BenchContext, spawnChecked, subdir } from "./_context.ts";
@@ -32,8 +32,8 @@ const NEEDLE = "needle_[0-9]+\\(";
 /** Measure read_file, list_files, search and apply_patch per task, then the big search. */
 export async function benchTools(ctx: BenchContext): Promise<Row[]> {
   const root = subdir(ctx, "tools");
-  // These tools never start a process; the runner is only part of the context.
-  const runner = new Runner({
+  // These tools never start a process; the sandbox is only part of the context.
+  const sandbox = new Sandbox({
     isolation: {
       level: "process",
       rlimits: false,
@@ -47,17 +47,17 @@ export async function benchTools(ctx: BenchContext): Promise<Row[]> {
   for (const id of TOOL_TASKS) {
     ctx.log(`tools: ${id}`);
     const task = loadTask(`${ctx.tasksDir}/${id}`);
-    rows.push(...await benchTask(task, root, runner));
+    rows.push(...await benchTask(task, root, sandbox));
   }
-  rows.push(...await benchBigSearch(ctx, root, runner));
+  rows.push(...await benchBigSearch(ctx, root, sandbox));
   return rows;
 }
 
-async function benchTask(task: Task, root: string, runner: Runner): Promise<Row[]> {
+async function benchTask(task: Task, root: string, sandbox: Sandbox): Promise<Row[]> {
   const id = task.spec.id;
   const snapshot = snapshotDir(task.repoDir);
   const workspace = createWorkspace(snapshot, { root, prefix: id });
-  const ctx: ToolContext = { task, workspace, runner };
+  const ctx: ToolContext = toolContext(task, { workspace, sandbox });
   const solution = readFileSync(task.solutionPath!, "utf8");
   const readPath = /^--- a\/(\S+)/m.exec(solution)?.[1] ?? snapshot.files[0].path;
   const rows: Row[] = [];
@@ -144,7 +144,7 @@ async function benchApplyPatch(
 }
 
 /** `search` over 100 folders x 100 files against `rg -n --sort path` on the same tree. */
-async function benchBigSearch(ctx: BenchContext, root: string, runner: Runner): Promise<Row[]> {
+async function benchBigSearch(ctx: BenchContext, root: string, sandbox: Sandbox): Promise<Row[]> {
   const started = performance.now();
   const snapshot = gridTree(100, 100, 100);
   const workspace = createWorkspace(snapshot, { root, prefix: "big" });
@@ -154,7 +154,7 @@ async function benchBigSearch(ctx: BenchContext, root: string, runner: Runner): 
     } s`,
   );
   const task = loadTask(`${ctx.tasksDir}/${TOOL_TASKS[0]}`);
-  const toolCtx: ToolContext = { task, workspace, runner };
+  const toolCtx: ToolContext = toolContext(task, { workspace, sandbox });
   const args = JSON.stringify({ pattern: NEEDLE, fixed_strings: false });
   try {
     const result = await expectOk(executeTool("search", args, toolCtx), "search over 10,000 files");

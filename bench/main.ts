@@ -1,8 +1,9 @@
 /**
  * `deno task bench`: every figure next to a baseline measured in the same run, written to
  * `bench/results.json` and `bench/results.md` and printed as a table. Sections: workspace
- * creation, tool calls, the sandbox, end-to-end rollouts (with a leak check) and grading.
- * `--only=1,4` runs a subset (the result files are then not written).
+ * creation, tool calls, the sandbox, end-to-end rollouts and whole graded episodes (with a leak
+ * check) and grading. `--only=1,4` runs a subset and `--quick` fewer episode batches (the result
+ * files are then not written).
  */
 import { fileURLToPath } from "node:url";
 import type { BenchContext } from "./_context.ts";
@@ -18,6 +19,7 @@ const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
 
 async function main(args: string[]): Promise<void> {
   const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+  const quick = args.includes("--quick");
   const wanted = (section: string) => !only || only.includes(section);
   const startedAt = new Date();
   const started = performance.now();
@@ -38,15 +40,15 @@ async function main(args: string[]): Promise<void> {
       rows.push(...sandbox.rows);
       isolation = `${sandbox.isolation.level}${sandbox.isolation.rlimits ? " + rlimits" : ""}`;
     }
-    if (wanted("4")) rows.push(...await benchEndToEnd(ctx));
+    if (wanted("4")) rows.push(...await benchEndToEnd(ctx, { quick }));
     if (wanted("5")) rows.push(...await benchGrading(ctx));
   } finally {
     await Deno.remove(root, { recursive: true });
   }
   const wallS = (performance.now() - started) / 1000;
-  if (only) {
+  if (only || quick) {
     console.log(renderTable(rows));
-    console.log(`Total ${wallS.toFixed(1)} s (--only: results not written)`);
+    console.log(`Total ${wallS.toFixed(1)} s (--only or --quick: results not written)`);
     return;
   }
   const markdown = await writeResults(BENCH_DIR, rows, {

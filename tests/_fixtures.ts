@@ -1,9 +1,10 @@
 /** Shared test fixtures: temp task repositories, workspaces and tool contexts, cleaned up after. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { probeIsolation, Runner } from "../src/sandbox/runner.ts";
+import { probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
 import { type Task, type TaskSpec, TaskSpecSchema } from "../src/task/spec.ts";
-import type { ToolContext } from "../src/tools/types.ts";
+import { type ToolContext, toolContext } from "../src/tools/types.ts";
+import type { EpisodeSetup } from "../src/agent/episode.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace } from "../src/workspace/workspace.ts";
 
@@ -15,11 +16,11 @@ export function writeFiles(dir: string, files: Record<string, string | Uint8Arra
   }
 }
 
-let runnerPromise: Promise<Runner> | null = null;
+let runnerPromise: Promise<Sandbox> | null = null;
 
 /** A runner with this machine's isolation, probed once per test file. */
-export function testRunner(): Promise<Runner> {
-  runnerPromise ??= probeIsolation().then((isolation) => new Runner({ isolation }));
+export function testSandbox(): Promise<Sandbox> {
+  runnerPromise ??= probeIsolation().then((isolation) => new Sandbox({ isolation }));
   return runnerPromise;
 }
 
@@ -43,12 +44,12 @@ export function fakeSpec(overrides: Partial<TaskSpec> = {}): TaskSpec {
 }
 
 /**
- * Run `fn` with a tool context over a fresh workspace made from `files`; the temp folder is
- * removed afterwards whatever happens.
+ * Run `fn` with what an episode runs on (a fake task, a fresh workspace made from `files`, this
+ * machine's sandbox); the temp folder is removed afterwards whatever happens.
  */
-export async function withContext(
+export async function withSetup(
   files: Record<string, string | Uint8Array>,
-  fn: (ctx: ToolContext, root: string) => Promise<void>,
+  fn: (setup: EpisodeSetup, root: string) => Promise<void>,
   overrides: Partial<TaskSpec> = {},
 ): Promise<void> {
   const root = await Deno.makeTempDir({ prefix: "patchgym-test-" });
@@ -64,8 +65,17 @@ export async function withContext(
     };
     mkdirSync(join(root, "ws"));
     const workspace = createWorkspace(snapshotDir(task.repoDir), { root: join(root, "ws") });
-    await fn({ task, workspace, runner: await testRunner() }, root);
+    await fn({ task, workspace, sandbox: await testSandbox() }, root);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+}
+
+/** {@linkcode withSetup} with the tools' view of it: a tool context. */
+export function withContext(
+  files: Record<string, string | Uint8Array>,
+  fn: (ctx: ToolContext, root: string) => Promise<void>,
+  overrides: Partial<TaskSpec> = {},
+): Promise<void> {
+  return withSetup(files, (setup, root) => fn(toolContext(setup.task, setup), root), overrides);
 }

@@ -6,7 +6,10 @@
 import type { ChatMessage, PolicyTurn, TurnTokens } from "../policy/types.ts";
 import { testCommandLine } from "../sandbox/test_runner.ts";
 import { executeTool, TOOLS, type ToolSchema, toolSchemas } from "../tools/registry.ts";
-import type { Tool, ToolContext } from "../tools/types.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { Task } from "../task/spec.ts";
+import { type Tool, type ToolContext, toolContext, type ToolLimits } from "../tools/types.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import {
   DEFAULT_EPISODE_LIMITS,
   DEFAULT_PROMPTS,
@@ -78,6 +81,14 @@ export interface EpisodeOptions {
   now?: () => number;
 }
 
+/** What an episode runs on: the task, its workspace and the sandbox. */
+export interface EpisodeSetup {
+  task: Task;
+  workspace: Workspace;
+  sandbox: Sandbox;
+  limits?: Partial<ToolLimits>;
+}
+
 /** The submit call's arguments, once the agent submitted. */
 export interface Submission {
   status: "solved" | "blocked";
@@ -86,6 +97,8 @@ export interface Submission {
 
 /** A running episode over one workspace. */
 export class Episode {
+  readonly task: Task;
+  /** What the tools see: a narrow view of the task (see {@linkcode toolContext}). */
   readonly ctx: ToolContext;
   readonly limits: EpisodeLimits & { max_turns: number };
   readonly prompts: Prompts;
@@ -107,14 +120,15 @@ export class Episode {
   readonly clock: EpisodeClock;
   readonly #now: () => number;
 
-  constructor(ctx: ToolContext, options: EpisodeOptions = {}) {
-    this.ctx = ctx;
+  constructor(setup: EpisodeSetup, options: EpisodeOptions = {}) {
+    this.task = setup.task;
+    this.ctx = toolContext(setup.task, setup);
     this.#now = options.now ?? (() => performance.now());
     this.clock = options.clock ?? "wall";
     this.startedAt = this.#now();
     this.limits = {
       ...DEFAULT_EPISODE_LIMITS,
-      max_turns: ctx.task.spec.limits.max_turns,
+      max_turns: setup.task.spec.limits.max_turns,
       ...Object.fromEntries(
         Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined),
       ),
@@ -122,7 +136,7 @@ export class Episode {
     this.prompts = { ...DEFAULT_PROMPTS, ...options.prompts };
     this.tools = options.tools ?? TOOLS;
     this.schemas = toolSchemas(this.tools);
-    const { spec } = ctx.task;
+    const { spec } = setup.task;
     const toolBlock = options.textToolCalls
       ? fillTemplate(this.prompts.text_tools, {
         schemas: this.schemas.map((s) => JSON.stringify(s.function)).join("\n"),

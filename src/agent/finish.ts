@@ -6,14 +6,14 @@
 import { readFileSync } from "node:fs";
 import { describeError } from "../errors.ts";
 import { type GradeResult, refusedGrade } from "../reward/grade.ts";
+import { changedLines } from "../patch/stats.ts";
 import {
-  changedLines,
   computeReward,
   DEFAULT_REWARD_CONFIG,
   type Reward,
   type RewardConfig,
 } from "../reward/reward.ts";
-import { type IsolationInfo, sandboxSummary } from "../sandbox/runner.ts";
+import { type IsolationInfo, sandboxSummary } from "../sandbox/sandbox.ts";
 import type { Task } from "../task/spec.ts";
 import { buildRecord, type SampleIdentity, type TrajectoryRecord } from "../trajectory/record.ts";
 import type { TrainingViewOptions } from "../trajectory/training_view.ts";
@@ -75,7 +75,7 @@ export async function finish(
   let reward: Reward | null = null;
   if (readable && !options.skipGrading && episode.stopReason !== "interrupted") {
     try {
-      reward = await scoreEpisode(env, episode.ctx.task, episode, diff, options.reward);
+      reward = await scoreEpisode(env, episode.task, episode, diff, options.reward);
     } catch (error) {
       const { code, message } = describeError(error);
       episode.error ??= { code, message: `Grading failed: ${message}` };
@@ -126,7 +126,16 @@ export async function scoreEpisode(
   }, config);
 }
 
-/** Changed lines of the task's reference patch, or null without one. */
+/** Changed lines of the task's reference patch, or null without one (read once per file). */
 export function referencePatchLines(task: Task): number | null {
-  return task.solutionPath ? changedLines(readFileSync(task.solutionPath, "utf8")) : null;
+  if (!task.solutionPath) return null;
+  let lines = REFERENCE_LINES.get(task.solutionPath);
+  if (lines === undefined) {
+    lines = changedLines(readFileSync(task.solutionPath, "utf8"));
+    REFERENCE_LINES.set(task.solutionPath, lines);
+  }
+  return lines;
 }
+
+/** Changed lines of reference patches by path: task files do not change during a run. */
+const REFERENCE_LINES = new Map<string, number>();

@@ -2,7 +2,7 @@
 
 /** Reports done/total, mean reward and elapsed time. */
 export class Progress {
-  readonly #total: number;
+  #total: number;
   readonly #tty: boolean;
   readonly #started = performance.now();
   readonly #encoder = new TextEncoder();
@@ -14,6 +14,11 @@ export class Progress {
     this.#done = alreadyDone;
     this.#rewardSum = rewardSum;
     this.#tty = Deno.stderr.isTerminal();
+  }
+
+  /** Change the total, for work whose size grows as it goes. */
+  setTotal(total: number): void {
+    this.#total = total;
   }
 
   /** Record one finished sample. */

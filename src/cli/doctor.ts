@@ -4,7 +4,7 @@
  * them, the Deno permissions in force, and whether the configured model endpoint answers.
  */
 import { describeMounts } from "../sandbox/mounts.ts";
-import { sandboxSummary } from "../sandbox/runner.ts";
+import { sandboxSummary } from "../sandbox/sandbox.ts";
 import { VERSION } from "../version.ts";
 import { env, parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
@@ -29,7 +29,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const scratch = await Deno.makeTempDir({ dir: environment.workRoot, prefix: "doctor-" });
   const probe = async (argv: string[]) => {
     try {
-      const r = await environment.runner.run({ argv, cwd: scratch, timeoutMs: 10_000 });
+      const r = await environment.sandbox.run({ argv, cwd: scratch, timeoutMs: 10_000 });
       return r.exitCode === 0 ? (r.stdout || r.stderr).trim().split("\n")[0] : null;
     } catch {
       return null;
@@ -52,7 +52,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     mounts: environment.isolation.mounts
       ? [
         ...describeMounts(environment.isolation.mounts),
-        `ro   ${environment.runner.denoPath} (deno, for deno runs only)`,
+        `ro   ${environment.sandbox.denoPath} (deno, for deno runs only)`,
       ]
       : null,
     missing_programs: environment.isolation.mounts?.missing ?? [],

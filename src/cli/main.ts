@@ -21,7 +21,11 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; summary: string }>
   },
   import: {
     run: () => import("./import.ts").then((m) => m.importCommand),
-    summary: "convert SWE-bench-style records into tasks",
+    summary: "convert SWE-bench or HumanEval records into tasks",
+  },
+  synth: {
+    run: () => import("./synth.ts").then((m) => m.synthCommand),
+    summary: "synthesize bug-fixing tasks from repositories whose tests pass",
   },
   export: {
     run: () => import("./export.ts").then((m) => m.exportCommand),

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
+import { preflight, type SkippedTask, skippedWarning } from "../rollout/preflight.ts";
 import { runSample } from "../rollout/sample.ts";
 import { listTaskIds, loadTasks } from "../task/load.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
@@ -31,7 +32,8 @@ const HELP = `patchgym rollout: run a policy on tasks and write trajectories
 
 Usage: patchgym rollout [flags]
 
-  --tasks ID,ID          tasks to run (default: all bundled tasks)
+  --tasks ID,ID          tasks to run (default: all bundled tasks); a task whose fail_to_pass
+                         tests already pass on the unchanged repository is skipped with a warning
   --policy NAME          reference | openai | scripted (default: openai when a model endpoint
                          is configured, else reference)
   --base-url URL         OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1
@@ -79,6 +81,8 @@ interface RunConfig {
     max_wall_s: number;
   };
   training: { trainable: "all" | "last"; onDrift: "split" | "zero_mask" };
+  /** Tasks asked for but left out because their fail_to_pass tests already pass. */
+  skipped_tasks?: SkippedTask[];
 }
 
 /** Run the `rollout` command; returns the exit code. */
@@ -172,11 +176,24 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       },
     };
     if (note) console.error(note);
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
   }
 
   const environment = await openEnvironment(values);
+  if (!values.resume) {
+    // Tasks whose fail_to_pass tests already pass would reward doing nothing: skip them, say so.
+    const checked = await preflight(environment, config.tasks, { concurrency });
+    const warning = skippedWarning(checked.skipped, config.tasks.length);
+    if (warning) console.error(warning);
+    if (checked.ready.length === 0) {
+      throw new UsageError(
+        `rollout: every one of the ${config.tasks.length} tasks has fail_to_pass tests that already pass; fix the tasks ("patchgym validate") or choose others with --tasks`,
+      );
+    }
+    config.tasks = checked.ready;
+    config.skipped_tasks = checked.skipped;
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
+  }
   const trajectories = join(outDir, "trajectories.jsonl");
   const previous = readJsonl<TrajectoryRecord>(trajectories);
   if (previous.partial) {
@@ -272,6 +289,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
           env_version: VERSION,
           policy: { kind: config.policy.kind, model: config.policy.model },
           complete: !interrupted && records.length === config.tasks.length * config.samples,
+          skipped_tasks: config.skipped_tasks ?? [],
           elapsed_ms: Math.round(performance.now() - started),
           ...summary,
         },

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { computeReward } from "../reward/reward.ts";
-import { changedLines } from "../reward/reward.ts";
+import { changedLines } from "../patch/stats.ts";
 import { referencePatchLines } from "../agent/finish.ts";
 import { parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";

@@ -8,9 +8,13 @@ const HELP = `patchgym validate: check that every task is sound
 
 For each task: the spec loads, the unchanged repository fails every fail_to_pass test and passes
 every pass_to_pass test, the reference patch applies and earns the full reward, and a second run
-gives the same outcome.
+gives the same outcome. Each task is valid, unverified (no reference patch: the unchanged
+repository checks out, but nothing shows the task can be solved) or broken.
 
-Usage: patchgym validate [--tasks ID,ID] [--concurrency N] [--json] [--tasks-dir DIR]
+Exit code 0 when every task is valid (or unverified, with --allow-unverified), else 1.
+
+Usage: patchgym validate [--tasks ID,ID] [--concurrency N] [--allow-unverified] [--json]
+                         [--tasks-dir DIR]
 `;
 
 /** Run the `validate` command. */
@@ -18,6 +22,7 @@ export async function validateCommand(args: string[]): Promise<number> {
   const { values } = parseFlags("validate", args, {
     tasks: { type: "string" },
     concurrency: { type: "string" },
+    "allow-unverified": { type: "boolean" },
     ...ENVIRONMENT_FLAGS,
     json: { type: "boolean" },
   });
@@ -34,7 +39,7 @@ export async function validateCommand(args: string[]): Promise<number> {
     while (next < ids.length) {
       const result = await validateTask(environment, ids[next++]);
       results.push(result);
-      progress?.tick(result.task_id, result.ok ? 1 : 0, result.ok ? "ok" : "BROKEN");
+      progress?.tick(result.task_id, result.ok ? 1 : 0, result.status);
     }
   };
   await Promise.all(
@@ -42,19 +47,29 @@ export async function validateCommand(args: string[]): Promise<number> {
   );
   progress?.finish();
   results.sort((a, b) => a.task_id.localeCompare(b.task_id));
-  const broken = results.filter((r) => !r.ok);
+  const broken = results.filter((r) => r.status === "broken");
+  const unverified = results.filter((r) => r.status === "unverified");
+  const valid = results.length - broken.length - unverified.length;
+  const failed = broken.length > 0 || (unverified.length > 0 && !values["allow-unverified"]);
   if (values.json) {
-    printJson({ ok: broken.length === 0, tasks: results.length, broken: broken.length, results });
+    printJson({
+      ok: !failed,
+      tasks: results.length,
+      valid,
+      unverified: unverified.length,
+      broken: broken.length,
+      results,
+    });
   } else {
-    for (const r of broken) {
-      console.log(`BROKEN ${r.task_id}\n${r.problems.map((p) => `  - ${p}`).join("\n")}`);
+    for (const r of [...broken, ...unverified]) {
+      console.log(
+        `${r.status.toUpperCase()} ${r.task_id}\n${r.problems.map((p) => `  - ${p}`).join("\n")}`,
+      );
     }
     const slowest = results.reduce((m, r) => Math.max(m, r.test_ms ?? 0), 0);
     console.log(
-      `${
-        results.length - broken.length
-      }/${results.length} tasks valid; slowest hidden test run ${slowest} ms`,
+      `${valid}/${results.length} tasks valid, ${unverified.length} unverified, ${broken.length} broken; slowest hidden test run ${slowest} ms`,
     );
   }
-  return broken.length === 0 ? 0 : 1;
+  return failed ? 1 : 0;
 }

@@ -16,6 +16,22 @@ export interface HttpOptions {
   fetch: typeof fetch;
 }
 
+/** The defaults of {@linkcode HttpOptions}: 5 min per request, 4 retries from 500 ms. */
+export function httpOptions(options: Partial<HttpOptions>): HttpOptions {
+  return {
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    requestTimeoutMs: options.requestTimeoutMs ?? 300_000,
+    maxRetries: options.maxRetries ?? 4,
+    backoffMs: options.backoffMs ?? 500,
+    fetch: options.fetch ?? fetch,
+  };
+}
+
+/** A base URL without its trailing slashes. */
+export function baseUrlOf(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
 
 /** Per-request facts for {@linkcode postJson}. */

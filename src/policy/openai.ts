@@ -7,9 +7,10 @@
  * without a tool parser. Any failure becomes a {@linkcode PolicyError}, which ends the episode as
  * `policy_error`.
  */
+import { formatIssue } from "../zod_issues.ts";
 import { z } from "zod";
 import { PolicyError } from "../errors.ts";
-import { type HttpOptions, postJson } from "./_http.ts";
+import { baseUrlOf, type HttpOptions, httpOptions, postJson } from "./_http.ts";
 import { assistantTurn } from "./assistant_turn.ts";
 import { foldReasoning } from "./reasoning.ts";
 import type { ChatMessage, Policy, PolicyRequest, PolicyTurn, TurnTokens } from "./types.ts";
@@ -90,7 +91,7 @@ export class OpenAIPolicy implements Policy {
   #calls = 0;
 
   constructor(options: OpenAIPolicyOptions) {
-    const url = options.baseUrl.replace(/\/+$/, "");
+    const url = baseUrlOf(options.baseUrl);
     this.model = options.model;
     this.sampling = options.sampling ?? {};
     this.textToolCalls = options.textToolCalls ?? false;
@@ -101,10 +102,7 @@ export class OpenAIPolicy implements Policy {
       textToolCalls: this.textToolCalls,
       logprobs: options.logprobs ?? true,
       returnTokenIds: options.returnTokenIds ?? !/\/\/api\.openai\.com\b/.test(url),
-      requestTimeoutMs: options.requestTimeoutMs ?? 300_000,
-      maxRetries: options.maxRetries ?? 4,
-      backoffMs: options.backoffMs ?? 500,
-      fetch: options.fetch ?? fetch,
+      ...httpOptions(options),
     };
   }
 
@@ -120,12 +118,8 @@ export class OpenAIPolicy implements Policy {
     });
     const parsed = ResponseSchema.safeParse(data);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new PolicyError(
-        `Malformed chat completion from ${this.#options.baseUrl}: ${
-          issue.path.join(".") || "response"
-        }: ${issue.message}`,
-      );
+      const problem = formatIssue(parsed.error.issues[0], data, { top: "response" });
+      throw new PolicyError(`Malformed chat completion from ${this.#options.baseUrl}: ${problem}`);
     }
     return this.#turn(parsed.data, performance.now() - started);
   }

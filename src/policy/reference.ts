@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parsePatch } from "../patch/parse.ts";
 import type { Task } from "../task/spec.ts";
 import { type PlannedCall, plannedTurn } from "./_turn.ts";
 import type { Policy, PolicyRequest, PolicyTurn } from "./types.ts";
@@ -54,10 +55,7 @@ export function referencePlan(task: Task): PlannedCall[] {
 
 /** Files a patch modifies or deletes (those that exist before it applies), in order. */
 function touchedFiles(patch: string): string[] {
-  const files: string[] = [];
-  for (const match of patch.matchAll(/^--- (?:a\/)?([^\t\n]+)/gm)) {
-    const path = match[1].trim();
-    if (path !== "/dev/null" && !files.includes(path)) files.push(path);
-  }
-  return files;
+  const parsed = parsePatch(patch);
+  const files = parsed.ok ? parsed.files : [];
+  return [...new Set(files.flatMap((file) => (file.from === null ? [] : [file.from])))];
 }

@@ -4,6 +4,7 @@
  * `{"content"}` for a reply without a call), `{"steps": [...]}`, or a trajectory record whose
  * model turns are replayed.
  */
+import { formatIssue } from "../zod_issues.ts";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { PolicyError, UsageError } from "../errors.ts";
@@ -77,11 +78,9 @@ export function parseScript(text: string, label = "script"): ScriptStep[] {
   const list = isRecord(data) && Array.isArray(data.steps) ? data.steps : data;
   const parsed = z.array(StepSchema).safeParse(list);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const problem = formatIssue(parsed.error.issues[0], list, { under: "steps" });
     throw new UsageError(
-      `${label}: step ${
-        issue.path.join(".") || "(top level)"
-      }: ${issue.message}; a step is {"tool", "arguments"}, {"tool_calls": [...]} or {"content"}`,
+      `${label}: ${problem}; a step is {"tool", "arguments"}, {"tool_calls": [...]} or {"content"}`,
     );
   }
   return parsed.data.map((step) => {

@@ -8,10 +8,11 @@
  * loop keeps ids, with the server as the tokenizer. It needs a server whose `/tokenize` accepts chat
  * messages (vLLM does; SGLang's takes text only); `doctor` says which mode an endpoint supports.
  */
+import { formatIssue } from "../zod_issues.ts";
 import { z } from "zod";
 import { PolicyError } from "../errors.ts";
 import type { ToolSchema } from "../tools/registry.ts";
-import { type HttpOptions, postJson } from "./_http.ts";
+import { baseUrlOf, type HttpOptions, httpOptions, postJson } from "./_http.ts";
 import { assistantTurn } from "./assistant_turn.ts";
 import type { AssistantMessage, ChatMessage, Policy, PolicyRequest, PolicyTurn } from "./types.ts";
 
@@ -71,7 +72,7 @@ export class TokenPolicy implements Policy {
   #calls = 0;
 
   constructor(options: TokenPolicyOptions) {
-    const url = options.baseUrl.replace(/\/+$/, "");
+    const url = baseUrlOf(options.baseUrl);
     this.model = options.model;
     this.sampling = options.sampling ?? {};
     this.textToolCalls = options.textToolCalls ?? false;
@@ -79,10 +80,7 @@ export class TokenPolicy implements Policy {
       ...options,
       baseUrl: url,
       root: url.replace(/\/v1$/, ""),
-      requestTimeoutMs: options.requestTimeoutMs ?? 300_000,
-      maxRetries: options.maxRetries ?? 4,
-      backoffMs: options.backoffMs ?? 500,
-      fetch: options.fetch ?? fetch,
+      ...httpOptions(options),
     };
   }
 
@@ -102,7 +100,7 @@ export class TokenPolicy implements Policy {
       stream: false,
     }, { ...o, signal: request.signal, what: "completion", from: o.baseUrl });
     const parsed = CompletionSchema.safeParse(data);
-    if (!parsed.success) throw malformed("completion", o.baseUrl, parsed.error);
+    if (!parsed.success) throw malformed("completion", o.baseUrl, parsed.error, data);
     const choice = parsed.data.choices[0];
     if (!choice.token_ids) {
       throw new PolicyError(
@@ -203,16 +201,14 @@ export class TokenPolicy implements Policy {
       ...(o.chatTemplateKwargs ? { chat_template_kwargs: o.chatTemplateKwargs } : {}),
     }, { ...o, signal: options.signal, what: "tokenization", from: o.root });
     const parsed = TokenizeSchema.safeParse(data);
-    if (!parsed.success) throw malformed("tokenization", o.root, parsed.error);
+    if (!parsed.success) throw malformed("tokenization", o.root, parsed.error, data);
     return parsed.data.tokens;
   }
 }
 
-function malformed(what: string, from: string, error: z.ZodError): PolicyError {
-  const issue = error.issues[0];
-  return new PolicyError(
-    `Malformed ${what} from ${from}: ${issue.path.join(".") || "response"}: ${issue.message}`,
-  );
+function malformed(what: string, from: string, error: z.ZodError, data: unknown): PolicyError {
+  const problem = formatIssue(error.issues[0], data, { top: "response" });
+  return new PolicyError(`Malformed ${what} from ${from}: ${problem}`);
 }
 
 function startsWith(ids: number[], prefix: number[]): boolean {

@@ -13,7 +13,6 @@
  * failure text, and it must fail: a result that compares equal to anything, or a flip of the real
  * test's failure, makes it pass.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { IntegrityProblem } from "../sandbox/test_runner.ts";
@@ -34,17 +33,17 @@ export type RandomInt = (n: number) => number;
  * Add canaries to each test file (relative to `dir`) in place, and a mutant canary for each test
  * of `mutate` (test ids) whose body has an assertion to mutate; returns what was added.
  */
-export function plantCanaries(
+export async function plantCanaries(
   dir: string,
   files: string[],
   runner: RunnerName,
   options: { random?: RandomInt; mutate?: string[] } = {},
-): Canary[] {
+): Promise<Canary[]> {
   const random = options.random ?? secureRandomInt;
   const canaries: Canary[] = [];
   for (const file of files) {
     const path = join(dir, file);
-    let source = readFileSync(path, "utf8");
+    let source = await Deno.readTextFile(path);
     for (const id of options.mutate ?? []) {
       if (!id.startsWith(`${file}::`)) continue;
       const mutant = plantMutant(file, source, id, runner, random);
@@ -59,7 +58,7 @@ export function plantCanaries(
       : runner === "unittest"
       ? plantUnittest(file, source, expects, random)
       : plantPytest(file, source, expects, random);
-    writeFileSync(path, planted.source);
+    await Deno.writeTextFile(path, planted.source);
     canaries.push(...planted.canaries);
   }
   return canaries;

@@ -5,17 +5,18 @@
  * in the sandbox, and per-test outcomes come from the runner's report. An expected test that did
  * not run, was skipped or is missing counts as failed.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, posix } from "node:path";
+import { dirname, join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
-import type { Runner } from "../sandbox/runner.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import { type IntegrityProblem, runTests } from "../sandbox/test_runner.ts";
+import { isProtected } from "../task/protected.ts";
 import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
-import { applyFilePatches, parsePatch } from "../tools/_patch.ts";
-import { isProtected } from "../tools/types.ts";
-import { readTree } from "../workspace/diff.ts";
+import { applyFilePatches } from "../patch/apply.ts";
+import { parsePatch, type ParseResult } from "../patch/parse.ts";
+import { binaryPaths, patchPaths } from "../patch/stats.ts";
+import { treeSizes } from "../workspace/diff.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
-import { createWorkspace } from "../workspace/workspace.ts";
+import { startWorkspace } from "../workspace/workspace.ts";
 import { checkCanaries, plantCanaries } from "./canary.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
@@ -56,7 +57,7 @@ export interface GradeResult {
 
 /** Where and how grading runs. */
 export interface GradeOptions {
-  runner: Runner;
+  sandbox: Sandbox;
   /** Folder for the scoring copy (it is removed afterwards). */
   workRoot: string;
   /** The pristine task repository. */
@@ -71,26 +72,37 @@ export async function gradePatch(
   patch: string,
   options: GradeOptions,
 ): Promise<GradeResult> {
-  const copy = createWorkspace(options.snapshot, {
+  // Written with asynchronous calls: grading runs while other episodes' turns go on.
+  const copy = startWorkspace(options.snapshot, {
     root: options.workRoot,
     prefix: `grade-${task.spec.id}`,
   });
   try {
-    const { text, binary } = dropBinarySections(patch);
-    const touched = [...new Set([...patchedPaths(text), ...binary])].sort()
-      .filter((p) => isProtected(task, p) || isTestConfig(p));
-    let applied = true;
-    let patchError: string | null = null;
-    if (text.trim() !== "") {
-      const parsed = parsePatch(text);
-      const result = parsed.ok ? await applyFilePatches(copy.dir, parsed.files, {}) : parsed;
+    await copy.ready;
+    const parsed: ParseResult = patch.trim() === "" ? { ok: true, files: [] } : parsePatch(patch);
+    const filePatches = parsed.ok ? parsed.files : [];
+    // Binary files cannot travel in a text patch: they are reported and left out.
+    const binary = binaryPaths(filePatches);
+    const touched = patchPaths(filePatches).filter((p) =>
+      isProtected(task.spec.protected_paths, p) || isTestConfig(p)
+    );
+    let applied = parsed.ok;
+    let patchError = parsed.ok ? null : parsed.message;
+    if (parsed.ok) {
+      const text = filePatches.filter((file) => !file.binary);
+      const result = await applyFilePatches(copy.dir, text, {});
       if (!result.ok) {
         applied = false;
         patchError = result.message;
       }
     }
-    const { config: configFiles, pristine } = restoreTestFiles(task, options.snapshot, copy.dir);
-    const files = [...task.spec.visible_tests, ...task.spec.hidden_tests];
+    const { config: configFiles, pristine } = await restoreTestFiles(
+      task,
+      options.snapshot,
+      copy.dir,
+    );
+    // A hidden test may replace the visible file at its path (a SWE-bench test patch): run it once.
+    const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
     let outcomes = new Map<string, TestOutcome>();
     let failureOutput = new Map<string, string>();
     let run: GradeResult["run"] = {
@@ -101,10 +113,10 @@ export async function gradePatch(
       duration_ms: 0,
     };
     if (applied) {
-      const canaries = plantCanaries(copy.dir, files, task.spec.runner, {
+      const canaries = await plantCanaries(copy.dir, files, task.spec.runner, {
         mutate: task.spec.fail_to_pass,
       });
-      const testRun = await runTests(options.runner, {
+      const testRun = await runTests(options.sandbox, {
         runner: task.spec.runner,
         dir: copy.dir,
         files,
@@ -192,81 +204,39 @@ export function refusedGrade(task: Task, problem: string): GradeResult {
  * test-configuration files now in `dir` (exactly the pristine ones) and every pristine file put
  * back, whose code counts as test code.
  */
-function restoreTestFiles(
+async function restoreTestFiles(
   task: Task,
   snapshot: Snapshot,
   dir: string,
-): { config: string[]; pristine: string[] } {
+): Promise<{ config: string[]; pristine: string[] }> {
   const decidesTests = (path: string) =>
-    isProtected(task, path) || task.spec.visible_tests.includes(path) || isTestConfig(path);
-  for (const path of readTree(dir).keys()) {
-    if (decidesTests(path) && !snapshot.byPath.has(path)) rmSync(join(dir, path));
+    isProtected(task.spec.protected_paths, path) || task.spec.visible_tests.includes(path) ||
+    isTestConfig(path);
+  for (const path of (await treeSizes(dir)).keys()) {
+    if (decidesTests(path) && !snapshot.byPath.has(path)) await Deno.remove(join(dir, path));
   }
   const pristine: string[] = [...task.spec.hidden_tests];
   for (const file of snapshot.files) {
     if (!decidesTests(file.path)) continue;
-    write(join(dir, file.path), file.content);
+    await write(join(dir, file.path), file.content);
     pristine.push(file.path);
   }
   for (const path of task.spec.hidden_tests) {
-    write(join(dir, path), readFileSync(join(task.hiddenDir, path)));
+    await write(join(dir, path), await Deno.readFile(join(task.hiddenDir, path)));
   }
   return { config: snapshot.files.map((f) => f.path).filter(isTestConfig), pristine };
 }
 
-function write(path: string, content: Uint8Array): void {
-  if (!existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true });
-  rmSync(path, { force: true, recursive: true });
-  writeFileSync(path, content);
+async function write(path: string, content: Uint8Array): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.remove(path, { recursive: true }).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  await Deno.writeFile(path, content);
 }
 
 const CONFIG_NAMES: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);
 
 function isTestConfig(path: string): boolean {
   return CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1));
-}
-
-/**
- * Split off binary files, which text patches cannot carry: whole `diff --git` sections, and the
- * lone `Binary files A and B differ` lines plain diffs (`diff -ruN`) print between other sections.
- */
-function dropBinarySections(patch: string): { text: string; binary: string[] } {
-  const binary: string[] = [];
-  const kept = patch.split(/^(?=diff )/m).map((section) => {
-    if (section.startsWith("diff --git ")) {
-      if (!/^Binary files .* differ$/m.test(section) && !/^GIT binary patch$/m.test(section)) {
-        return section;
-      }
-      const match = /^diff --git a\/(\S+)/.exec(section);
-      binary.push(match ? match[1] : "(unknown)");
-      return "";
-    }
-    return section.replace(
-      /^Binary files (.+?) and (.+) differ\r?(?:\n|$)/gm,
-      (_line, a: string, b: string) => {
-        binary.push((b === "/dev/null" ? a : b).replace(/^[ab]\//, ""));
-        return "";
-      },
-    );
-  });
-  return { text: kept.join(""), binary };
-}
-
-/**
- * Paths a patch names: `---`/`+++` headers, `diff --git` lines (a mode change or an empty file's
- * deletion has no `---`/`+++`), renames and Codex sections; normalized, so `./tests/x` is `tests/x`.
- */
-function patchedPaths(patch: string): string[] {
-  const paths = new Set<string>();
-  const add = (path: string) => {
-    if (path.trim() !== "/dev/null") paths.add(posix.normalize(path.trim()));
-  };
-  for (const match of patch.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\n]+)/gm)) add(match[1]);
-  for (const match of patch.matchAll(/^diff --git a\/(\S+) b\/(\S+)$/gm)) {
-    [match[1], match[2]].forEach(add);
-  }
-  for (const match of patch.matchAll(/^(?:rename|copy) (?:from|to) (.+)$/gm)) add(match[1]);
-  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) add(match[1]);
-  for (const match of patch.matchAll(/^\*\*\* Move to: (.+)$/gm)) add(match[1]);
-  return [...paths].sort();
 }

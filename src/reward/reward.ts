@@ -131,38 +131,3 @@ export function computeReward(
     })),
   };
 }
-
-/** Lines a patch adds or removes (headers not counted). */
-export function changedLines(patch: string): number {
-  const lines = patch.split("\n");
-  let count = 0;
-  // Lines still due in the current numbered hunk: inside one, `---`/`+++` lines are content.
-  let oldLeft = 0;
-  let newLeft = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const hunk = /^@@+ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
-    if (hunk) {
-      oldLeft = Number(hunk[1] ?? 1);
-      newLeft = Number(hunk[2] ?? 1);
-    } else if (line.startsWith("diff ")) {
-      oldLeft = newLeft = 0; // the next file, even after a hunk that promised more lines
-    } else if (oldLeft > 0 || newLeft > 0) {
-      if (line.startsWith("-")) {
-        count++;
-        oldLeft--;
-      } else if (line.startsWith("+")) {
-        count++;
-        newLeft--;
-      } else if (!line.startsWith("\\")) {
-        oldLeft--;
-        newLeft--;
-      }
-    } else if (line.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")) {
-      i++; // a file header
-    } else if (line.startsWith("+") || line.startsWith("-")) {
-      count++; // hunks without line counts (Codex envelopes)
-    }
-  }
-  return count;
-}

@@ -1,6 +1,6 @@
 /**
  * The environment a run works in: the task set, pristine snapshots read once per task, the
- * sandboxed runner with this machine's isolation, and the root under which per-rollout workspaces
+ * sandbox with this machine's isolation, and the root under which per-rollout workspaces
  * and scoring copies are made.
  */
 import { mkdirSync } from "node:fs";
@@ -10,8 +10,8 @@ import {
   type IsolationInfo,
   probeIsolation,
   type ResourceLimits,
-  Runner,
-} from "../sandbox/runner.ts";
+  Sandbox,
+} from "../sandbox/sandbox.ts";
 import { listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
@@ -31,7 +31,7 @@ export interface EnvironmentOptions {
   denoPath?: string;
   /** Bounds on tool calls (default {@linkcode DEFAULT_TOOL_LIMITS}). */
   limits?: Partial<ToolLimits>;
-  /** Caps for every child (default: the runner's `DEFAULT_LIMITS`). */
+  /** Caps for every child (default: the sandbox's `DEFAULT_LIMITS`). */
   sandboxLimits?: Partial<ResourceLimits>;
   /** Where kept workspaces go (default: the workspace root); see `Workspace.keep`. */
   keepRoot?: string;
@@ -50,11 +50,11 @@ export function defaultDenoPath(): string {
   }
 }
 
-/** Tasks, snapshots, runner and workspace root for a run. */
+/** Tasks, snapshots, the sandbox and the workspace root for a run. */
 export class Environment {
   readonly tasksDir: string;
   readonly workRoot: string;
-  readonly runner: Runner;
+  readonly sandbox: Sandbox;
   /** Bounds every episode's tool calls get. */
   readonly limits: ToolLimits;
   readonly #keepRoot: string | undefined;
@@ -64,12 +64,12 @@ export class Environment {
   private constructor(
     tasksDir: string,
     workRoot: string,
-    runner: Runner,
+    sandbox: Sandbox,
     options: EnvironmentOptions,
   ) {
     this.tasksDir = tasksDir;
     this.workRoot = workRoot;
-    this.runner = runner;
+    this.sandbox = sandbox;
     this.limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
     this.#keepRoot = options.keepRoot;
   }
@@ -80,17 +80,17 @@ export class Environment {
     const workRoot = resolve(options.workRoot ?? DEFAULT_WORK_ROOT);
     mkdirSync(workRoot, { recursive: true });
     const isolation = await probeIsolation(options.isolation ?? "auto");
-    const runner = new Runner({
+    const sandbox = new Sandbox({
       isolation,
       denoPath: options.denoPath ?? defaultDenoPath(),
       limits: options.sandboxLimits,
     });
-    return new Environment(tasksDir, workRoot, runner, options);
+    return new Environment(tasksDir, workRoot, sandbox, options);
   }
 
   /** What isolation children get. */
   get isolation(): IsolationInfo {
-    return this.runner.isolation;
+    return this.sandbox.isolation;
   }
 
   /** Ids of every task in the task folder. */
@@ -142,7 +142,7 @@ export class Environment {
   /** Grade a patch against the task's hidden tests. */
   grade(task: Task, patch: string): Promise<GradeResult> {
     return gradePatch(task, patch, {
-      runner: this.runner,
+      sandbox: this.sandbox,
       workRoot: this.workRoot,
       snapshot: this.snapshot(task),
     });

@@ -106,7 +106,7 @@ export class HttpFront {
           const body = await this.#body(request);
           if (isFailure(body)) return result(body);
           const parsed = StepBodySchema.safeParse(body);
-          if (!parsed.success) return result(failed("bad_request", firstIssue(parsed.error)));
+          if (!parsed.success) return result(failed("bad_request", firstIssue(parsed.error, body)));
           const { action, episode_id, request_id } = parsed.data;
           return result(
             await openEnvStep(this.#server, action, {

@@ -123,7 +123,7 @@ export async function openEnvReset(
   replace?: string,
 ): Promise<OpenEnvResult | OpenEnvFailure> {
   const parsed = ResetBodySchema.safeParse(body ?? {});
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return invalid(parsed.error, body ?? {});
   // A new reset on a WebSocket session replaces its episode, as OpenEnv's env.reset() does.
   if (replace) await server.request({ op: "close", episode_id: replace });
   const answer = await attempt(() => server.reset(parsed.data));
@@ -142,7 +142,7 @@ export async function openEnvStep(
   options: { episodeId?: string; requestId?: string | null } = {},
 ): Promise<OpenEnvResult | OpenEnvFailure> {
   const parsed = ActionSchema.safeParse(action);
-  if (!parsed.success) return invalid(parsed.error, ["action"]);
+  if (!parsed.success) return invalid(parsed.error, action, ["action"]);
   const { message, finish, episode_id, request_id, tokens, usage, finish_reason } = parsed.data;
   const episodeId = episode_id ?? options.episodeId;
   if (!episodeId) {
@@ -221,9 +221,9 @@ export function withStatus(answer: ServeError): OpenEnvFailure {
   return { ...answer, status: STATUS[answer.error.code] };
 }
 
-function invalid(error: z.ZodError, prefix: string[] = []): OpenEnvFailure {
+function invalid(error: z.ZodError, input: unknown, prefix: string[] = []): OpenEnvFailure {
   return {
-    ...failure("bad_request", firstIssue(error)),
+    ...failure("bad_request", firstIssue(error, input)),
     status: 422,
     detail: error.issues.map((issue) => ({
       type: issue.code,

@@ -4,6 +4,7 @@
  * OpenEnv's shapes, HTTP bodies (`serve --http`); see `EpisodeServer` for the answers.
  */
 import { z } from "zod";
+import { formatIssue } from "../zod_issues.ts";
 
 const ToolCallSchema = z.object({
   id: z.string().nullish(),
@@ -130,8 +131,7 @@ export function failure(code: ServeErrorCode, message: string): ServeError {
   return { error: { code, message } };
 }
 
-/** The first issue of a zod error as `path: message`. */
-export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  return `${issue.path.join(".") || "request"}: ${issue.message}`;
+/** The first issue of a zod error over `input`, worded as everywhere (see `formatIssue`). */
+export function firstIssue(error: z.ZodError, input: unknown): string {
+  return formatIssue(error.issues[0], input, { top: "request" });
 }

@@ -43,7 +43,7 @@ export async function runSample(
   // Written while the first model request is in flight; tools wait for it (Episode.act).
   const workspace = env.newWorkspace(task, { background: true });
   try {
-    const episode = new Episode({ task, workspace, runner: env.runner, limits: env.limits }, {
+    const episode = new Episode({ task, workspace, sandbox: env.sandbox, limits: env.limits }, {
       limits: options.limits,
       prompts: options.prompts,
       textToolCalls: policy.textToolCalls,

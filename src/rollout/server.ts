@@ -209,7 +209,7 @@ export class EpisodeServer {
     if (!parsed.success) {
       return {
         ...id,
-        ...failure("bad_request", `${firstIssue(parsed.error)}; ops are ${OPS}`),
+        ...failure("bad_request", `${firstIssue(parsed.error, data)}; ops are ${OPS}`),
       };
     }
     try {
@@ -312,7 +312,7 @@ export class EpisodeServer {
     const episode = new Episode({
       task,
       workspace,
-      runner: this.#env.runner,
+      sandbox: this.#env.sandbox,
       limits: this.#env.limits,
     }, {
       limits: {

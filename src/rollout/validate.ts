@@ -1,16 +1,26 @@
 /**
  * End-to-end task validation: the reference patch applies and earns the full reward, the unchanged
  * repository fails every `fail_to_pass` test and passes every `pass_to_pass` test, and a second
- * graded run gives the same outcome.
+ * graded run gives the same outcome. A task without a reference patch is `unverified`: nothing
+ * shows it can be solved, so it is never reported valid.
  */
 import { readFileSync } from "node:fs";
 import { TaskError } from "../errors.ts";
 import type { GradeResult } from "../reward/grade.ts";
 import type { Environment } from "./environment.ts";
 
+/**
+ * The verdict on one task: `valid` (every check passed, reference patch included), `unverified`
+ * (the unchanged repository checks out but there is no reference patch, so solvability is
+ * untested) or `broken` (some check failed; `problems` says which).
+ */
+export type ValidationStatus = "valid" | "unverified" | "broken";
+
 /** The verdict on one task. */
 export interface TaskValidation {
   task_id: string;
+  status: ValidationStatus;
+  /** Whether the task is `valid`. */
   ok: boolean;
   problems: string[];
   /** Milliseconds of the hidden test run on the reference solution (or the original repository). */
@@ -25,19 +35,10 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
     task = env.task(id);
   } catch (error) {
     if (!(error instanceof TaskError)) throw error;
-    return { task_id: id, ok: false, problems: error.problems, test_ms: null };
+    return { task_id: id, status: "broken", ok: false, problems: error.problems, test_ms: null };
   }
   const before = await env.grade(task, "");
-  for (const [tid, outcome] of Object.entries(before.fail_to_pass.tests)) {
-    if (outcome === "passed") {
-      problems.push(`fail_to_pass test "${tid}" already passes on the unchanged repository`);
-    }
-  }
-  for (const [tid, outcome] of Object.entries(before.pass_to_pass.tests)) {
-    if (outcome !== "passed") {
-      problems.push(`pass_to_pass test "${tid}" is ${outcome} on the unchanged repository`);
-    }
-  }
+  problems.push(...unchangedProblems(before));
   let testMs = before.run.duration_ms;
   if (task.solutionPath) {
     const patch = readFileSync(task.solutionPath, "utf8");
@@ -60,7 +61,36 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
       }
     }
   }
-  return { task_id: id, ok: problems.length === 0, problems, test_ms: testMs };
+  const status: ValidationStatus = problems.length > 0
+    ? "broken"
+    : task.solutionPath
+    ? "valid"
+    : "unverified";
+  if (status === "unverified") {
+    problems.push(
+      "no reference patch, so nothing shows the task can be solved; add solution.patch",
+    );
+  }
+  return { task_id: id, status, ok: status === "valid", problems, test_ms: testMs };
+}
+
+/**
+ * What is wrong with a task's unchanged repository: `fail_to_pass` tests that already pass (the
+ * task rewards doing nothing) and `pass_to_pass` tests that do not pass.
+ */
+export function unchangedProblems(before: GradeResult): string[] {
+  const problems: string[] = [];
+  for (const [tid, outcome] of Object.entries(before.fail_to_pass.tests)) {
+    if (outcome === "passed") {
+      problems.push(`fail_to_pass test "${tid}" already passes on the unchanged repository`);
+    }
+  }
+  for (const [tid, outcome] of Object.entries(before.pass_to_pass.tests)) {
+    if (outcome !== "passed") {
+      problems.push(`pass_to_pass test "${tid}" is ${outcome} on the unchanged repository`);
+    }
+  }
+  return problems;
 }
 
 function outcomeKey(grade: GradeResult): string {

@@ -1,7 +1,8 @@
 /**
  * The launcher: every child starts as `sh -c LAUNCH_SCRIPT`, which sets up the sandbox's cgroups
  * and joins them before anything else runs, so nothing the child forks can start outside them,
- * then execs the rest of the chain (`setsid`/`prlimit`/`bwrap`/the program). It runs as a child
+ * sets the rlimits with the shell's own `ulimit`, then execs the rest of the chain
+ * (`setsid` or `bwrap`, then the program). It runs as a child
  * because Deno refuses to touch `/proc/self` and `/sys/fs/cgroup` without `--allow-all`; the same
  * reason makes {@linkcode SWEEP_SCRIPT} and the probes shell scripts. Private to `src/sandbox/`.
  */
@@ -9,8 +10,14 @@ import { CHILD_PATH } from "./programs.ts";
 
 /**
  * Launcher arguments before `--`: `mkdir:DIR` makes a folder, `FILE=VALUE` writes a value,
- * `join:FILE` writes the launcher's pid (a `cgroup.procs`); then `exec "$@"`. A failed step exits
- * 125 with a message on stderr.
+ * `join:FILE` writes the launcher's pid (a v1 `cgroup.procs` or v2 `cgroup.procs`),
+ * `jointask:FILE` writes `0` (this thread) to a v1 `tasks` file, `ulimit:F=N` sets both limits
+ * of `ulimit -F`, `nproc:N` the process limit (`-u` in bash, `-p` in dash and busybox); then
+ * `exec "$@"`. A failed step exits 125 with a message on stderr.
+ *
+ * `jointask` is how a cgroup v1 hierarchy is joined when it can be: the launcher is one thread, so
+ * moving that thread moves the whole process, and the kernel (6.x) then skips the global lock
+ * that `cgroup.procs` takes, whose RCU grace period costs about 10 ms per join.
  */
 const LAUNCH_STEPS = `for a do
   shift
@@ -18,6 +25,9 @@ const LAUNCH_STEPS = `for a do
     --) break ;;
     mkdir:*) mkdir "\${a#mkdir:}" ;;
     join:*) echo $$ > "\${a#join:}" ;;
+    jointask:*) echo 0 > "\${a#jointask:}" ;;
+    ulimit:*) v=\${a#ulimit:}; ulimit -"\${v%%=*}" "\${v#*=}" ;;
+    nproc:*) ulimit -u "\${a#nproc:}" 2>/dev/null || ulimit -p "\${a#nproc:}" ;;
     *=*) echo "\${a#*=}" > "\${a%%=*}" ;;
     *) false ;;
   esac || { echo "patchgym: cannot set up the sandbox: step \\"$a\\" failed" >&2; exit 125; }

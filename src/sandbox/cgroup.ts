@@ -149,7 +149,10 @@ export function sandboxCgroup(support: CgroupSupport, caps: CgroupCaps): Sandbox
       if (support.swapLimit) steps.push(`${memory}/memory.swap.max=0`);
     }
   }
-  steps.push(...dirs.map((d) => `join:${d}/cgroup.procs`));
+  // v1: join through `tasks` (the launcher is one thread), which spares the kernel's global lock.
+  steps.push(
+    ...dirs.map((d) => support.version === 1 ? `jointask:${d}/tasks` : `join:${d}/cgroup.procs`),
+  );
   const events = [`${pids}/pids.events`];
   if (memory) {
     events.push(support.version === 1 ? `${memory}/memory.oom_control` : `${memory}/memory.events`);

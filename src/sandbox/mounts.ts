@@ -31,7 +31,7 @@ const HOST_ETC = ["/etc/ld.so.cache", "/etc/nsswitch.conf"];
 const TOP_LEVEL_LINKS = ["/bin", "/lib", "/lib64", "/lib32", "/libx32"];
 
 /**
- * Derive the plan: each allowlisted program (but `deno`, which the runner binds itself) as found on
+ * Derive the plan: each allowlisted program (but `deno`, which the sandbox binds itself) as found on
  * {@linkcode CHILD_PATH}, the shared library folders, and `pythonPaths` (the interpreter's own
  * library folders, from {@linkcode pythonLibraryPaths}).
  */

@@ -3,13 +3,12 @@
  * machine-readable report written outside the workspace: JUnit from `deno test` and pytest, a
  * small JSON results writer for `unittest`. Text the code under test prints is never parsed.
  */
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
 import { denoPreload, IDENTITY_MARKER } from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
-import type { Runner, RunResult } from "./runner.ts";
+import type { RunResult, Sandbox } from "./sandbox.ts";
 
 /**
  * Why a test run's results cannot be trusted: the closed set of codes a report or the grader
@@ -51,7 +50,7 @@ export interface TestRunRequest {
   /** The repository copy to test (cwd of the child). */
   dir: string;
   /** Test files relative to `dir`. */
-  files: string[];
+  files: readonly string[];
   /** Optional narrowing: a file from `files` or a test id (`file::Class::name`). */
   selector?: string;
   timeoutMs: number;
@@ -84,7 +83,7 @@ export interface TestRun {
 }
 
 /** A selector that does not name one of the test files or a test in them. */
-export function checkSelector(files: string[], selector: string): string | null {
+export function checkSelector(files: readonly string[], selector: string): string | null {
   const file = selector.split("::")[0];
   if (files.includes(file)) return null;
   return `Selector "${selector}" is not one of the visible test files (${
@@ -98,7 +97,7 @@ function selects(selector: string, id: string): boolean {
 }
 
 /** Run tests in the sandbox and read the report. */
-export async function runTests(sandbox: Runner, request: TestRunRequest): Promise<TestRun> {
+export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promise<TestRun> {
   const scratch = request.scratchDir ?? dirname(request.dir);
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   try {
@@ -108,6 +107,11 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       .map((f) => join(request.dir, f));
     const python = request.runner !== "deno_test";
     const key = randomHex(32);
+    const readOnly = await existing(
+      [...new Set([...request.files, ...(request.readOnly ?? [])])].map((f) =>
+        `${request.dir}/${f}`
+      ),
+    );
     if (!python) await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key));
     const result = await sandbox.run({
       argv: commandFor(request.runner, request.dir, targets, reportPath, trusted),
@@ -115,9 +119,7 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
       // Code under test must not rewrite a test file before the runner loads it.
-      readOnly: [...new Set([...request.files, ...(request.readOnly ?? [])])]
-        .map((f) => `${request.dir}/${f}`)
-        .filter((p) => existsSync(p)),
+      readOnly,
       maxOutputBytes: request.maxOutputBytes,
       ...(request.runner === "deno_test" ? {} : {
         stdin: encoder.encode(
@@ -125,7 +127,7 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
             key,
             report: reportPath,
             repo: request.dir,
-            targets,
+            targets: [...targets],
             trusted,
           }),
         ),
@@ -176,6 +178,14 @@ export async function runTests(sandbox: Runner, request: TestRunRequest): Promis
   }
 }
 
+/** The paths of `paths` that exist (asynchronous checks: test runs happen while episodes go on). */
+async function existing(paths: string[]): Promise<string[]> {
+  const found = await Promise.all(
+    paths.map((p) => Deno.stat(p).then(() => true, () => false)),
+  );
+  return paths.filter((_, i) => found[i]);
+}
+
 /** What a report says: outcomes, failure output and integrity problems. */
 interface ReportContent {
   tests: Map<string, TestOutcome>;
@@ -186,7 +196,7 @@ interface ReportContent {
 function commandFor(
   runner: RunnerName,
   dir: string,
-  targets: string[],
+  targets: readonly string[],
   report: string,
   trusted: string[],
 ): string[] {
@@ -239,7 +249,7 @@ function commandFor(
 const SCRIPT = /\.(?:[cm]?[jt]sx?)$/;
 
 /** The test command as a person would type it, shown to the model. */
-export function testCommandLine(runner: RunnerName, targets: string[]): string {
+export function testCommandLine(runner: RunnerName, targets: readonly string[]): string {
   switch (runner) {
     case "unittest":
       return `python3 -m unittest ${
@@ -276,7 +286,7 @@ function readDenoReport(report: string): ReportContent {
 async function readPythonReport(
   text: string,
   keyHex: string,
-  files: string[],
+  files: readonly string[],
 ): Promise<ReportContent> {
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
@@ -318,7 +328,7 @@ function isIntegrityCode(value: string | undefined): value is IntegrityCode {
 }
 
 /** Python test ids: pytest node ids as they are, unittest dotted ids mapped to files. */
-function pythonTestId(id: string, files: string[]): string {
+function pythonTestId(id: string, files: readonly string[]): string {
   return id.includes("::") || id.endsWith(".py") ? id : pythonId(id, files);
 }
 
@@ -356,7 +366,7 @@ function fromHex(hex: string): Uint8Array<ArrayBuffer> {
 }
 
 /** `tests.test_x.Class.test_y` to `tests/test_x.py::Class::test_y`, using the known files. */
-function pythonId(dotted: string, files: string[]): string {
+function pythonId(dotted: string, files: readonly string[]): string {
   for (const file of files) {
     const module = file.replace(/\.py$/, "").replaceAll("/", ".");
     if (dotted.startsWith(`${module}.`)) {

@@ -125,9 +125,12 @@ function checkTaskFiles(task: Task): string[] {
       problems.push(`hidden_tests[${i}]: "${path}" not found in hidden/; add it or fix the path`);
       return;
     }
-    if (existsSync(join(task.repoDir, path))) {
+    // A repo/ file at the same path is the version the agent sees (as when a test patch changes
+    // an existing test file); the hidden one replaces it at grading. The same content would leak.
+    const shown = join(task.repoDir, path);
+    if (existsSync(shown) && readFileSync(shown, "utf8") === readFileSync(file, "utf8")) {
       problems.push(
-        `hidden_tests[${i}]: "${path}" also exists in repo/, so the agent would see it; rename one`,
+        `hidden_tests[${i}]: "${path}" also exists in repo/ with the same content, so the agent would see it; rename one`,
       );
     }
     for (const id of discoverTestIds(path, readFileSync(file, "utf8"), spec.runner)) {
@@ -136,7 +139,9 @@ function checkTaskFiles(task: Task): string[] {
   });
   for (const list of ["fail_to_pass", "pass_to_pass"] as const) {
     spec[list].forEach((id, i) => {
-      if (!defined.has(id)) {
+      // pytest grades each parameter of a parametrized test: `file::test_x[a-1]` needs `test_x`.
+      const base = spec.runner === "pytest" ? id.replace(/\[.*\]$/, "") : id;
+      if (!defined.has(base)) {
         problems.push(
           `${list}[${i}]: test "${id}" is not defined in the visible or hidden tests; fix the id or add the test`,
         );

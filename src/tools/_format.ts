@@ -1,5 +1,5 @@
 /** How a finished child process is shown to the model. */
-import type { RunResult } from "../sandbox/runner.ts";
+import type { RunResult } from "../sandbox/sandbox.ts";
 
 /** Exit status, then stdout and stderr (each shown only when non-empty). */
 export function formatRun(result: RunResult): string {

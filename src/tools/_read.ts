@@ -1,6 +1,6 @@
 /** Loading a file the model named, bounded: its size is checked before any byte is read. */
 import { formatBytes } from "../workspace/limits.ts";
-import { decodeText } from "../workspace/diff.ts";
+import { decodeText } from "../workspace/text.ts";
 import { fail, limitsOf, type ToolContext, type ToolResult } from "./types.ts";
 
 /** Files up to this size are read synchronously: faster, and it blocks for well under 1 ms. */

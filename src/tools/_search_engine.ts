@@ -6,7 +6,7 @@
  * constants here.
  */
 import { readFileSync } from "node:fs";
-import { walk } from "./_walk.ts";
+import { walk } from "../workspace/walk.ts";
 
 /** Longest matching line shown whole. */
 export const MAX_LINE_CHARS = 300;

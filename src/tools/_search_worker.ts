@@ -14,7 +14,7 @@ import {
   searchTree,
   walkFiles,
 } from "./_search_engine.ts";
-import { walk } from "./_walk.ts";
+import { walk } from "../workspace/walk.ts";
 
 /** JavaScript for a `node:worker_threads` worker with `eval: true`. */
 export function searchWorkerSource(): string {

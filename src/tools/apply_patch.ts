@@ -1,7 +1,9 @@
 /** The `apply_patch` tool: change, create, delete and rename files with one patch, all or nothing. */
 import { z } from "zod";
-import { applyFilePatches, type FileChange, parsePatch } from "./_patch.ts";
-import { defineTool, fail, isProtected } from "./types.ts";
+import { applyFilePatches, type FileChange } from "../patch/apply.ts";
+import { parsePatch } from "../patch/parse.ts";
+import { isProtected } from "../task/protected.ts";
+import { defineTool, fail } from "./types.ts";
 
 /** Apply a unified diff or a `*** Begin Patch` envelope to the workspace. */
 export const applyPatchTool = defineTool({
@@ -17,7 +19,7 @@ export const applyPatchTool = defineTool({
     const parsed = parsePatch(patch);
     if (!parsed.ok) return fail("invalid_input", parsed.message);
     const applied = await applyFilePatches(ctx.workspace.dir, parsed.files, {
-      isProtected: (path) => isProtected(ctx.task, path),
+      isProtected: (path) => isProtected(ctx.protectedPaths, path),
     });
     if (!applied.ok) return fail(applied.code, applied.message);
     return { ok: true, output: summarize(applied.changed), meta: { changed: applied.changed } };

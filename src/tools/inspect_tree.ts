@@ -1,6 +1,6 @@
 /** `inspect_tree`: a depth-limited view of the workspace's folders and files. */
 import { z } from "zod";
-import { walk } from "./_walk.ts";
+import { walk } from "../workspace/walk.ts";
 import { defineTool, fail } from "./types.ts";
 
 const MAX_ENTRIES = 400;

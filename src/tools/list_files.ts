@@ -1,7 +1,7 @@
 /** `list_files`: every file path in the workspace, optionally filtered by a glob. */
 import { z } from "zod";
 import { globToRegExp } from "./_glob.ts";
-import { walk } from "./_walk.ts";
+import { walk } from "../workspace/walk.ts";
 import { defineTool, fail } from "./types.ts";
 
 const MAX_FILES = 500;

@@ -3,6 +3,7 @@
  * zod schemas, never written twice) and the one place a tool call is validated and executed.
  */
 import { z } from "zod";
+import { formatIssues } from "../zod_issues.ts";
 import { PatchgymError } from "../errors.ts";
 import { applyPatchTool } from "./apply_patch.ts";
 import { inspectTreeTool } from "./inspect_tree.ts";
@@ -102,14 +103,7 @@ export async function executeTool(
   }
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const where = issue.path.length > 0 ? issue.path.join(".") : "arguments";
-      if (issue.code === "unrecognized_keys") {
-        return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
-      }
-      if (issue.code === "invalid_type" && issue.input === undefined) return `${where}: required`;
-      return `${where}: ${issue.message}`;
-    });
+    const problems = formatIssues(parsed.error, args, { top: "arguments" });
     return fail(
       "invalid_input",
       `Invalid arguments for "${name}": ${problems.join("; ")}; see the tool's parameters`,

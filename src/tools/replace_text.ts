@@ -19,7 +19,7 @@ export const replaceTextTool = defineTool({
     if (target.isDir) {
       return (fail("is_directory", `Path "${target.rel}" is a folder; name a file`));
     }
-    if (touchesProtected(ctx.task, target)) {
+    if (touchesProtected(ctx, target)) {
       return (fail(
         "protected_path",
         `Cannot edit "${target.rel}": it is a protected path of this task; change the code under test instead`,

@@ -25,8 +25,8 @@ export const runCommandTool = defineTool({
         `Program "${program}" is not allowed; use one of: ${[...ALLOWED_PROGRAMS].join(", ")}`,
       );
     }
-    const timeout = ctx.task.spec.limits.command_timeout_s;
-    const result = await ctx.runner.run({
+    const timeout = ctx.commandTimeoutS;
+    const result = await ctx.sandbox.run({
       argv: input.argv,
       cwd: ctx.workspace.dir,
       timeoutMs: timeout * 1000,

@@ -16,17 +16,17 @@ export const runTestsTool = defineTool({
     ),
   }),
   async run(input, ctx) {
-    const { spec } = ctx.task;
+    const { tests } = ctx;
     if (input.selector !== undefined) {
-      const problem = checkSelector(spec.visible_tests, input.selector);
+      const problem = checkSelector(tests.files, input.selector);
       if (problem) return fail("invalid_input", problem);
     }
-    const run = await runTests(ctx.runner, {
-      runner: spec.runner,
+    const run = await runTests(ctx.sandbox, {
+      runner: tests.runner,
       dir: ctx.workspace.dir,
-      files: spec.visible_tests,
+      files: tests.files,
       selector: input.selector,
-      timeoutMs: spec.limits.command_timeout_s * 1000,
+      timeoutMs: ctx.commandTimeoutS * 1000,
     });
     const { passed, failed, skipped } = run.counts;
     const summary = run.reportFound
@@ -39,7 +39,7 @@ export const runTestsTool = defineTool({
         ok: false,
         code: "timeout",
         message:
-          `Tests timed out after ${spec.limits.command_timeout_s}s and were killed; look for an infinite loop or a blocking call\n${output}`,
+          `Tests timed out after ${ctx.commandTimeoutS}s and were killed; look for an infinite loop or a blocking call\n${output}`,
         meta,
       }, ctx);
     }

@@ -3,8 +3,9 @@
  * every field, and a handler that reaches side effects only through its context.
  */
 import type { z } from "zod";
-import type { Runner } from "../sandbox/runner.ts";
-import type { Task } from "../task/spec.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
+import { isProtected } from "../task/protected.ts";
+import type { RunnerName, Task } from "../task/spec.ts";
 import { DEFAULT_MAX_DIFF_BYTES } from "../workspace/diff.ts";
 import { DEFAULT_MAX_GROWTH_BYTES } from "../workspace/limits.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -65,13 +66,38 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   maxGrowthBytes: DEFAULT_MAX_GROWTH_BYTES,
 };
 
-/** Everything a tool handler may touch. Tests swap in fakes. */
+/**
+ * Everything a tool handler may touch: the workspace, the sandbox, and a narrow view of the task.
+ * Never the whole task: the hidden tests' folder and the reference patch stay out of reach of
+ * every tool. Tests swap in fakes.
+ */
 export interface ToolContext {
-  task: Task;
   workspace: Workspace;
-  runner: Runner;
+  sandbox: Sandbox;
+  /** The visible tests `run_tests` runs: the test framework and the files. */
+  tests: { runner: RunnerName; files: readonly string[] };
+  /** Paths the agent must not edit (see `isProtected`). */
+  protectedPaths: readonly string[];
+  /** Longest one command or test run may take, in seconds. */
+  commandTimeoutS: number;
   /** Defaults to {@linkcode DEFAULT_TOOL_LIMITS}. */
   limits?: Partial<ToolLimits>;
+}
+
+/** The tool context for `task` over `workspace`: only what tools need to know of the task. */
+export function toolContext(
+  task: Task,
+  env: { workspace: Workspace; sandbox: Sandbox; limits?: Partial<ToolLimits> },
+): ToolContext {
+  const { spec } = task;
+  return {
+    workspace: env.workspace,
+    sandbox: env.sandbox,
+    tests: { runner: spec.runner, files: spec.visible_tests },
+    protectedPaths: spec.protected_paths,
+    commandTimeoutS: spec.limits.command_timeout_s,
+    ...(env.limits ? { limits: env.limits } : {}),
+  };
 }
 
 /** The limits in force for `ctx`. */
@@ -101,15 +127,10 @@ export function fail(code: ToolErrorCode, message: string): ToolResult {
  * Whether a guarded path is protected: as named, or where it really leads (a symlink inside the
  * workspace may point at a protected file).
  */
-export function touchesProtected(task: Task, target: { rel: string; realRel: string }): boolean {
-  return isProtected(task, target.rel) || isProtected(task, target.realRel);
-}
-
-/** Whether `path` (relative, normalized) is under one of the task's protected paths. */
-export function isProtected(task: Task, path: string): boolean {
-  return task.spec.protected_paths.some((p) =>
-    p.endsWith("/")
-      ? path.startsWith(p) || `${path}/` === p
-      : path === p || path.startsWith(`${p}/`)
-  );
+export function touchesProtected(
+  ctx: ToolContext,
+  target: { rel: string; realRel: string },
+): boolean {
+  return isProtected(ctx.protectedPaths, target.rel) ||
+    isProtected(ctx.protectedPaths, target.realRel);
 }

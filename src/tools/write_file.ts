@@ -21,7 +21,7 @@ export const writeFileTool = defineTool({
         fail("is_directory", `Path "${target.rel}" is a folder; name a file inside it`),
       );
     }
-    if (touchesProtected(ctx.task, target)) {
+    if (touchesProtected(ctx, target)) {
       return Promise.resolve(
         fail(
           "protected_path",

@@ -6,7 +6,7 @@
 import type { Episode, StopReason, Submission, TurnRecord } from "../agent/episode.ts";
 import type { ChatMessage } from "../policy/types.ts";
 import type { Reward } from "../reward/reward.ts";
-import type { IsolationLevel, SandboxSummary } from "../sandbox/runner.ts";
+import type { IsolationLevel, SandboxSummary } from "../sandbox/sandbox.ts";
 import type { TaskSpec } from "../task/spec.ts";
 import type { ToolSchema } from "../tools/registry.ts";
 import type { DiffStat } from "../workspace/diff.ts";
@@ -82,7 +82,7 @@ export interface RecordParts {
 
 /** Assemble the record of a finished episode. */
 export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRecord {
-  const spec = episode.ctx.task.spec;
+  const spec = episode.task.spec;
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   for (const turn of episode.turns) {
     usage.prompt_tokens += turn.model.usage?.prompt_tokens ?? 0;

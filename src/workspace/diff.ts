@@ -2,9 +2,10 @@
  * The final state of a workspace as a git-style unified diff against the original snapshot:
  * modified, created and deleted files, with binary files named rather than inlined.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { structuredPatch } from "diff";
+import { readFileSync } from "node:fs";
+import { fileDiff } from "../patch/write.ts";
 import { isNoiseFile, NOISE_DIRS, type Snapshot } from "./snapshot.ts";
+import { walk } from "./walk.ts";
 
 /** Files changed by a diff, by kind. */
 export interface DiffStat {
@@ -24,17 +25,9 @@ export interface WorkspaceDiff extends DiffStat {
 /** Read the current regular files under `root` (noise folders and symlinks skipped). */
 export function readTree(root: string): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
-  const walk = (rel: string) => {
-    for (const entry of readdirSync(rel ? `${root}/${rel}` : root, { withFileTypes: true })) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (!NOISE_DIRS.has(entry.name)) walk(path);
-      } else if (entry.isFile() && !isNoiseFile(entry.name)) {
-        files.set(path, readFileSync(`${root}/${path}`));
-      }
-    }
-  };
-  walk("");
+  for (const entry of walk(root)) {
+    if (entry.kind === "file") files.set(entry.path, readFileSync(`${root}/${entry.path}`));
+  }
   return files;
 }
 
@@ -134,8 +127,11 @@ export async function diffTree(
   return result;
 }
 
-/** Sizes of the regular files under `root` (noise folders and symlinks skipped), by stat only. */
-async function treeSizes(root: string): Promise<Map<string, number>> {
+/**
+ * Sizes of the regular files under `root` (noise folders and symlinks skipped), by stat only,
+ * with asynchronous calls.
+ */
+export async function treeSizes(root: string): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   const pending = [""];
   while (pending.length > 0) {
@@ -158,83 +154,6 @@ async function treeSizes(root: string): Promise<Map<string, number>> {
     }
   }
   return sizes;
-}
-
-/** Git-style diff of one file; `undefined` on a side means the file is absent there. */
-export function fileDiff(
-  path: string,
-  before: Uint8Array | undefined,
-  after: Uint8Array | undefined,
-  stat?: DiffStat,
-): string {
-  let header = `diff --git a/${path} b/${path}\n`;
-  if (!before) header += "new file mode 100644\n";
-  if (!after) header += "deleted file mode 100644\n";
-  const oldText = before ? decodeText(before) : "";
-  const newText = after ? decodeText(after) : "";
-  if (oldText === null || newText === null) {
-    stat?.binary.push(path);
-    return `${header}Binary files ${before ? `a/${path}` : "/dev/null"} and ${
-      after ? `b/${path}` : "/dev/null"
-    } differ\n`;
-  }
-  // Myers' diff costs (lines x edits): a full rewrite of a big file would take minutes. Past
-  // MAX_EDIT_LINES edits the file is shown as removed and added whole, which applies the same.
-  const patch = structuredPatch(path, path, oldText, newText, "", "", {
-    context: 3,
-    maxEditLength: MAX_EDIT_LINES,
-  }) ?? wholeFilePatch(oldText, newText);
-  let body = `--- ${before ? `a/${path}` : "/dev/null"}\n+++ ${
-    after ? `b/${path}` : "/dev/null"
-  }\n`;
-  for (const hunk of patch.hunks) {
-    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
-    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
-    body += `@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@\n`;
-    for (const line of hunk.lines) body += `${line}\n`;
-  }
-  return header + (patch.hunks.length > 0 ? body : "");
-}
-
-const MAX_EDIT_LINES = 1000;
-
-/** A one-hunk patch that removes every line of `oldText` and adds every line of `newText`. */
-function wholeFilePatch(oldText: string, newText: string) {
-  const split = (text: string) => {
-    if (text === "") return [];
-    const lines = text.split("\n");
-    if (text.endsWith("\n")) lines.pop();
-    return lines;
-  };
-  const before = split(oldText);
-  const after = split(newText);
-  const lines = [
-    ...before.map((l) => `-${l}`),
-    ...(oldText !== "" && !oldText.endsWith("\n") ? ["\\ No newline at end of file"] : []),
-    ...after.map((l) => `+${l}`),
-    ...(newText !== "" && !newText.endsWith("\n") ? ["\\ No newline at end of file"] : []),
-  ];
-  return {
-    hunks: [{
-      oldStart: 1,
-      oldLines: before.length,
-      newStart: 1,
-      newLines: after.length,
-      lines,
-    }],
-  };
-}
-
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
-/** Decode UTF-8 text, or null for binary content (a NUL byte or invalid UTF-8). */
-export function decodeText(bytes: Uint8Array): string | null {
-  if (bytes.includes(0)) return null;
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    return null;
-  }
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

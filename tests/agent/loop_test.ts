@@ -326,7 +326,7 @@ Deno.test("runSample() returns malformed tool arguments to the model as invalid_
   assert.equal(missing.code, "invalid_input");
   assert.match(
     missing.output,
-    /^Error \[invalid_input\]: Invalid arguments for "read_file": path: required; /,
+    /^Error \[invalid_input\]: Invalid arguments for "read_file": path: required field is missing; add it; /,
   );
   assert.equal(record.messages[3].content, badJson.output);
   assert.equal(record.messages[5].content, missing.output);

@@ -6,7 +6,7 @@ import { step } from "../../src/agent/step.ts";
 import { plannedTurn } from "../../src/policy/_turn.ts";
 import type { Tool } from "../../src/tools/types.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
-import { withContext } from "../_fixtures.ts";
+import { withSetup } from "../_fixtures.ts";
 
 const BROKEN: Tool = {
   name: "broken",
@@ -18,8 +18,8 @@ const BROKEN: Tool = {
 } as unknown as Tool;
 
 Deno.test("step() ends the episode as environment_error when the sandbox breaks", async () => {
-  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
-    const episode = new Episode(ctx, { tools: [...TOOLS, BROKEN] });
+  await withSetup({ "a.py": "x = 1\n" }, async (setup) => {
+    const episode = new Episode(setup, { tools: [...TOOLS, BROKEN] });
     const observation = await step(episode, plannedTurn(0, [{ name: "broken", arguments: {} }]));
     assert.deepEqual(observation, []);
     assert.equal(episode.stopReason, "environment_error");
@@ -29,8 +29,8 @@ Deno.test("step() ends the episode as environment_error when the sandbox breaks"
 });
 
 Deno.test("step() stops at token_limit after the turn that crossed it", async () => {
-  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
-    const episode = new Episode(ctx, { limits: { max_total_tokens: 100 } });
+  await withSetup({ "a.py": "x = 1\n" }, async (setup) => {
+    const episode = new Episode(setup, { limits: { max_total_tokens: 100 } });
     const turn = plannedTurn(0, [{ name: "inspect_tree", arguments: {} }]);
     const observation = await step(episode, {
       ...turn,
@@ -43,8 +43,8 @@ Deno.test("step() stops at token_limit after the turn that crossed it", async ()
 });
 
 Deno.test("step() counts token ids for the token limit when no usage is given", async () => {
-  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
-    const episode = new Episode(ctx, { limits: { max_total_tokens: 1000 } });
+  await withSetup({ "a.py": "x = 1\n" }, async (setup) => {
+    const episode = new Episode(setup, { limits: { max_total_tokens: 1000 } });
     const turn = plannedTurn(0, [{ name: "inspect_tree", arguments: {} }]);
     await step(episode, {
       ...turn,
@@ -56,9 +56,9 @@ Deno.test("step() counts token ids for the token limit when no usage is given", 
 });
 
 Deno.test("step() stops at time_limit on the episode's injectable wall clock", async () => {
-  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
+  await withSetup({ "a.py": "x = 1\n" }, async (setup) => {
     const clock = { ms: 0 };
-    const episode = new Episode(ctx, { limits: { max_wall_s: 10 }, now: () => clock.ms });
+    const episode = new Episode(setup, { limits: { max_wall_s: 10 }, now: () => clock.ms });
     await step(episode, plannedTurn(0, [{ name: "inspect_tree", arguments: {} }]));
     assert.equal(episode.stopReason, null);
     clock.ms = 10_000;
@@ -68,7 +68,7 @@ Deno.test("step() stops at time_limit on the episode's injectable wall clock", a
 });
 
 Deno.test("step() on the environment clock counts tool time only, not time between steps", async () => {
-  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
+  await withSetup({ "a.py": "x = 1\n" }, async (setup) => {
     const clock = { ms: 0 };
     const slow: Tool = {
       ...TOOLS.find((t) => t.name === "inspect_tree")!,
@@ -78,7 +78,7 @@ Deno.test("step() on the environment clock counts tool time only, not time betwe
         return Promise.resolve({ ok: true, output: "done" });
       },
     } as Tool;
-    const episode = new Episode(ctx, {
+    const episode = new Episode(setup, {
       limits: { max_wall_s: 10 },
       clock: "environment",
       now: () => clock.ms,

@@ -49,3 +49,33 @@ Deno.test("importCommand() rejects a missing source, --out or input file as usag
     /file not found/,
   );
 });
+
+Deno.test("importCommand() imports HumanEval records with import humaneval", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-import-cli-" });
+  try {
+    const file = join(dir, "problems.jsonl");
+    writeFileSync(
+      file,
+      `${
+        JSON.stringify({
+          task_id: "HumanEval/7",
+          prompt: 'def double(x):\n    """Twice x.\n    >>> double(2)\n    4\n    """\n',
+          canonical_solution: "    return 2 * x\n",
+          test: "def check(candidate):\n    assert candidate(2) == 4\n",
+          entry_point: "double",
+        })
+      }\n`,
+    );
+    const out = join(dir, "tasks");
+    const text = await capture(() => importCommand(["humaneval", file, "--out", out]));
+    assert.equal(text.code, 0);
+    assert.match(text.out, /^line 1: imported "humaneval-7" -> /m);
+    assert.ok(existsSync(join(out, "humaneval-7", "solution.patch")));
+    await assert.rejects(
+      () => importCommand(["humaneval", file, "--out", out, "--repos", dir]),
+      /--repos applies to swebench records only/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,13 +1,15 @@
 /** `patchgym rollout` end to end through the real entry point and its permission flags. */
 import assert from "node:assert/strict";
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   childEnv,
   jsonLines,
   makeRunDir,
+  makeWorkRoot,
   patchgymArgv,
   removeRunDir,
+  removeWorkRoot,
   ROOT,
   runPatchgym,
 } from "./_run.ts";
@@ -216,4 +218,47 @@ Deno.test("rolloutCommand() --help prints the usage and exits 0", async () => {
   const top = await runPatchgym(["--help"]);
   assert.equal(top.code, 0, top.stderr);
   assert.match(top.stdout, /Usage: patchgym <command>/);
+});
+
+Deno.test("rolloutCommand() skips tasks whose fail_to_pass tests already pass, with a warning and a count", async () => {
+  const out = makeRunDir("preflight");
+  const work = makeWorkRoot("preflight");
+  try {
+    const tasksDir = join(work, "tasks");
+    for (const id of ["py-median-even", "py-units-fahrenheit"]) {
+      cpSync(join(ROOT, "tasks", id), join(tasksDir, id), { recursive: true });
+    }
+    // Make one fail_to_pass test of py-units-fahrenheit one that passes before any fix.
+    const specPath = join(tasksDir, "py-units-fahrenheit", "task.json");
+    const spec = JSON.parse(readFileSync(specPath, "utf8"));
+    const passing = spec.pass_to_pass[0];
+    spec.pass_to_pass = spec.pass_to_pass.slice(1);
+    spec.fail_to_pass.push(passing);
+    writeFileSync(specPath, JSON.stringify(spec));
+    const result = await runPatchgym([
+      "rollout",
+      "--tasks-dir",
+      tasksDir,
+      "--work-dir",
+      work,
+      "--out",
+      out,
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `Skipping 1 of 2 tasks whose fail_to_pass tests already pass[^\\n]*\\n  - py-units-fahrenheit: fail_to_pass "${passing}" already passes`,
+      ),
+    );
+    const { records, summary } = readRun(out);
+    assert.deepEqual(records.map((r) => r.task_id), ["py-median-even"]);
+    assert.deepEqual(summary.skipped_tasks, [
+      { task_id: "py-units-fahrenheit", already_passing: [passing] },
+    ]);
+    assert.equal(summary.complete, true);
+  } finally {
+    removeRunDir(out);
+    removeWorkRoot(work);
+  }
 });

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { probeIsolation } from "../../src/sandbox/runner.ts";
+import { probeIsolation } from "../../src/sandbox/sandbox.ts";
 import {
   listTree,
   makeRunDir,

@@ -58,7 +58,9 @@ def helper():
 
 Deno.test("plantCanaries() puts unittest canaries inside an existing test class", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
-    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", { random: seeded(1) });
+    const canaries = await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
+      random: seeded(1),
+    });
     const source = readFileSync(join(dir, "tests/test_calc.py"), "utf8");
     assert.ok(canaries.length >= 2);
     assert.ok(
@@ -79,7 +81,9 @@ Deno.test("plantCanaries() puts unittest canaries inside an existing test class"
 
 Deno.test("plantCanaries() adds a test class when a unittest file has none to join", async () => {
   await withFiles({ "tests/test_x.py": "import unittest\n" }, async (dir) => {
-    const canaries = plantCanaries(dir, ["tests/test_x.py"], "unittest", { random: seeded(2) });
+    const canaries = await plantCanaries(dir, ["tests/test_x.py"], "unittest", {
+      random: seeded(2),
+    });
     const source = readFileSync(join(dir, "tests/test_x.py"), "utf8");
     const [, cls] = canaries[0].id.split("::");
     assert.match(source, new RegExp(`class ${cls}\\(unittest\\.TestCase\\):`));
@@ -100,7 +104,7 @@ def test_two():
     assert True
 `;
   await withFiles({ "test_p.py": file }, async (dir) => {
-    const canaries = plantCanaries(dir, ["test_p.py"], "pytest", { random: seeded(3) });
+    const canaries = await plantCanaries(dir, ["test_p.py"], "pytest", { random: seeded(3) });
     const source = readFileSync(join(dir, "test_p.py"), "utf8");
     for (const canary of canaries) assert.match(canary.id, /^test_p\.py::test_[a-z_0-9]+$/);
     assert.doesNotMatch(source, /@pytest\.mark\.parametrize[^\n]*\ndef test_(?!one)/);
@@ -109,8 +113,8 @@ def test_two():
 });
 
 Deno.test("plantCanaries() adds deno canaries as Deno.test calls with sentence names", async () => {
-  await withFiles({ "a_test.ts": 'Deno.test("a", () => {});' }, (dir) => {
-    const canaries = plantCanaries(dir, ["a_test.ts"], "deno_test", { random: seeded(4) });
+  await withFiles({ "a_test.ts": 'Deno.test("a", () => {});' }, async (dir) => {
+    const canaries = await plantCanaries(dir, ["a_test.ts"], "deno_test", { random: seeded(4) });
     const source = readFileSync(join(dir, "a_test.ts"), "utf8");
     for (const canary of canaries) {
       const name = canary.id.slice("a_test.ts::".length);
@@ -128,14 +132,16 @@ Deno.test("plantCanaries() gives every canary of a file its own name", async () 
     "tests/test_x.py": "import unittest\n",
   };
   for (let seed = 0; seed < 300; seed++) {
-    await withFiles(files, (dir) => {
+    await withFiles(files, async (dir) => {
       for (
         const [file, runner] of [["a_test.ts", "deno_test"], [
           "tests/test_x.py",
           "unittest",
         ]] as const
       ) {
-        const ids = plantCanaries(dir, [file], runner, { random: seeded(seed) }).map((c) => c.id);
+        const ids = (await plantCanaries(dir, [file], runner, { random: seeded(seed) })).map((c) =>
+          c.id
+        );
         assert.equal(new Set(ids).size, ids.length, `seed ${seed}: ${ids}`);
       }
     });
@@ -143,10 +149,11 @@ Deno.test("plantCanaries() gives every canary of a file its own name", async () 
 });
 
 Deno.test("plantCanaries() names never collide with the file's own tests", async () => {
-  await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, (dir) => {
+  await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
     for (let seed = 0; seed < 20; seed++) {
-      const ids = plantCanaries(dir, ["tests/test_calc.py"], "unittest", { random: seeded(seed) })
-        .map((c) => c.id);
+      const ids = (await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
+        random: seeded(seed),
+      })).map((c) => c.id);
       assert.equal(new Set(ids).size, ids.length);
       assert.ok(!ids.includes("tests/test_calc.py::CalcTest::test_add"));
     }
@@ -190,7 +197,7 @@ Deno.test("checkCanaries() flags lost or failing canaries only when real tests p
 
 Deno.test("plantCanaries() copies a fail_to_pass unittest test with its expected value changed", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
-    const canaries = plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
+    const canaries = await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
       random: seeded(5),
       mutate: ["tests/test_calc.py::CalcTest::test_add"],
     });
@@ -213,8 +220,8 @@ Deno.test("plantCanaries() mutates pytest asserts and deno assertions on literal
     "w_test.ts":
       'Deno.test("words split", () => {\n  assert.equal(words("a b").length, 2);\n  assert.deepEqual(words("a b"), ["a", "b"]);\n});\n',
   };
-  await withFiles(files, (dir) => {
-    const py = plantCanaries(dir, ["test_p.py"], "pytest", {
+  await withFiles(files, async (dir) => {
+    const py = await plantCanaries(dir, ["test_p.py"], "pytest", {
       random: seeded(6),
       mutate: ["test_p.py::test_words"],
     });
@@ -223,7 +230,7 @@ Deno.test("plantCanaries() mutates pytest asserts and deno assertions on literal
       /assert split\("a b"\) == \["a~", "b"\]/,
     );
     assert.ok(py.some((c) => c.expect === "fail" && c.id.startsWith("test_p.py::test_")));
-    plantCanaries(dir, ["w_test.ts"], "deno_test", {
+    await plantCanaries(dir, ["w_test.ts"], "deno_test", {
       random: seeded(7),
       mutate: ["w_test.ts::words split"],
     });
@@ -237,7 +244,7 @@ Deno.test("plantCanaries() never turns a number with a prefix or suffix into bad
   const file =
     "def test_x():\n    assert mask() == 0x10\n\n\ndef test_y():\n    assert size() == 1_000\n";
   await withFiles({ "test_p.py": file }, async (dir) => {
-    plantCanaries(dir, ["test_p.py"], "pytest", {
+    await plantCanaries(dir, ["test_p.py"], "pytest", {
       random: seeded(9),
       mutate: ["test_p.py::test_x", "test_p.py::test_y"],
     });
@@ -250,8 +257,8 @@ Deno.test("plantCanaries() never turns a number with a prefix or suffix into bad
 Deno.test("plantCanaries() leaves a test alone when no top-level assertion has a literal", async () => {
   const file =
     "def test_x():\n    for v in values():\n        assert v == 1\n    assert check(values())\n";
-  await withFiles({ "test_p.py": file }, (dir) => {
-    plantCanaries(dir, ["test_p.py"], "pytest", {
+  await withFiles({ "test_p.py": file }, async (dir) => {
+    await plantCanaries(dir, ["test_p.py"], "pytest", {
       random: seeded(8),
       mutate: ["test_p.py::test_x"],
     });

@@ -10,7 +10,8 @@ import type { GradeResult } from "../../src/reward/grade.ts";
 import { computeReward, type EpisodeFacts, type Reward } from "../../src/reward/reward.ts";
 import { runTests } from "../../src/sandbox/test_runner.ts";
 import type { Task } from "../../src/task/spec.ts";
-import { applyFilePatches, parsePatch } from "../../src/tools/_patch.ts";
+import { applyFilePatches } from "../../src/patch/apply.ts";
+import { parsePatch } from "../../src/patch/parse.ts";
 import { writeFiles } from "../_fixtures.ts";
 import type { Environment } from "../../src/rollout/environment.ts";
 import {
@@ -239,6 +240,20 @@ Deno.test("gradePatch() reports a rename of a protected file and restores it", a
   });
 });
 
+Deno.test("gradePatch() reports an edit of a protected file whose name git quoted", async () => {
+  await withEnv(async (env) => {
+    const task = env.task(UNITTEST_TASK);
+    // Regression: grade.ts read `"a/tests/t\303\251st.py"` as a literal quoted name, so a
+    // protected file with a non-ASCII name escaped protected_path_edits.
+    const quoted = 'diff --git "a/tests/t\\303\\251st.py" "b/tests/t\\303\\251st.py"\n' +
+      "new file mode 100644\n" +
+      '--- /dev/null\n+++ "b/tests/t\\303\\251st.py"\n@@ -0,0 +1 @@\n+x = 1\n';
+    const grade = await env.grade(task, solution(task) + quoted);
+    assertFullReward(grade);
+    assert.deepEqual(grade.protected_paths_touched, ["tests/tést.py"]);
+  });
+});
+
 Deno.test("gradePatch() grades the text part of a git diff with a binary file", async () => {
   await withEnv(async (env) => {
     const task = env.task(UNITTEST_TASK);
@@ -324,7 +339,7 @@ async function runUnguarded(
   dir: string,
   trusted: string[] = [],
 ): Promise<Map<string, string>> {
-  const run = await runTests(env.runner, {
+  const run = await runTests(env.sandbox, {
     runner: task.spec.runner,
     dir,
     files: [...task.spec.visible_tests, ...task.spec.hidden_tests],

@@ -7,7 +7,6 @@ import {
   refusedGrade,
 } from "../../src/reward/grade.ts";
 import {
-  changedLines,
   computeReward,
   DEFAULT_REWARD_CONFIG,
   type EpisodeFacts,
@@ -15,7 +14,6 @@ import {
 } from "../../src/reward/reward.ts";
 import { referencePatchLines } from "../../src/agent/finish.ts";
 import { loadTask } from "../../src/task/load.ts";
-import { fileDiff } from "../../src/workspace/diff.ts";
 
 const FACTS: EpisodeFacts = {
   submitted: true,
@@ -232,42 +230,6 @@ Deno.test("computeReward() is pure", () => {
   const second = computeReward(g, FACTS, cfg);
   assert.deepEqual(first, second);
   assert.deepEqual(g, before);
-});
-
-Deno.test("changedLines() counts added and removed lines but not headers", () => {
-  const encode = (text: string) => new TextEncoder().encode(text);
-  const patch =
-    fileDiff("a.py", encode("x = 1\ny = 2\nz = 3\n"), encode("x = 1\ny = 20\nz = 3\nw = 4\n")) +
-    fileDiff("new.py", undefined, encode("print('hi')\n")) +
-    fileDiff("old.py", encode("gone\n"), undefined);
-  assert.match(patch, /^--- a\/a\.py$/m);
-  assert.equal(changedLines(patch), 2 + 1 + 1 + 1);
-  assert.equal(changedLines(""), 0);
-
-  const envelope = "*** Begin Patch\n*** Update File: a.py\n@@\n-y = 2\n+y = 20\n*** End Patch\n";
-  assert.equal(changedLines(envelope), 2);
-
-  const noNewline = "--- a/a\n+++ b/a\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n";
-  assert.equal(changedLines(noNewline), 2);
-});
-
-Deno.test("changedLines() counts removed and added lines that start with dashes or pluses", () => {
-  // Regression: a removed "--" line ("---" in the patch) or an added "++" line ("+++") was taken
-  // for a file header and not counted.
-  const encode = (text: string) => new TextEncoder().encode(text);
-  const patch = fileDiff(
-    "doc.md",
-    encode("---\ntitle: a\n---\nbody\n-- sig\n"),
-    encode("title: b\nbody\n++ more\n"),
-  );
-  assert.equal(changedLines(patch), 4 + 2);
-
-  // Models miscount hunks: extra lines still count, and a hunk promising too many ends at `diff`.
-  const short = "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n-b\n+c\n";
-  assert.equal(changedLines(short), 3);
-  const long = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,9 +1,9 @@\n-a\n+b\n" +
-    "diff --git a/y b/y\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-c\n+d\n";
-  assert.equal(changedLines(long), 4);
 });
 
 Deno.test("referencePatchLines() counts the changed lines of a task's solution", () => {

@@ -310,3 +310,15 @@ Deno.test("EpisodeServer writes each finished episode's record to its writer", a
     await Deno.remove(out, { recursive: true });
   }
 });
+
+Deno.test("EpisodeServer.request() tells a field of the wrong type from a missing one", async () => {
+  await withServer({}, async (server) => {
+    // Regression: zod keeps no input, so wrong types and missing fields read alike.
+    const answer = await server.request({ op: "step", episode_id: 7, message: {} });
+    assert.equal(code(answer), "bad_request");
+    assert.match(
+      (answer.error as { message: string }).message,
+      /^episode_id: expected string, got a number \(7\); fix the type; ops are /,
+    );
+  });
+});

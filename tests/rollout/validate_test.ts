@@ -59,6 +59,7 @@ Deno.test("validateTask() accepts good bundled Python and TypeScript tasks", asy
       const result = await validateTask(env, id);
       assert.deepEqual(result.problems, [], id);
       assert.equal(result.ok, true);
+      assert.equal(result.status, "valid");
       assert.equal(result.task_id, id);
       assert.equal(typeof result.test_ms, "number");
     }
@@ -94,6 +95,40 @@ Deno.test("validateTask() lists a fail_to_pass test that already passes", async 
   await withTaskCopy(ID, breakTask, async (env) => {
     const result = await validateTask(env, ID);
     assert.equal(result.ok, false);
+    assert.equal(result.status, "broken");
+    assert.deepEqual(result.problems, [
+      `fail_to_pass test "${HIDDEN}::test_median_odd_unchanged" already passes on the unchanged repository`,
+    ]);
+  });
+});
+
+Deno.test("validateTask() calls a sound task without a reference patch unverified, not valid", async () => {
+  // Issue 16: a task with no reference patch was reported valid though solvability was untested.
+  const breakTask = (taskDir: string) => {
+    Deno.removeSync(join(taskDir, "solution.patch"));
+    editSpec(taskDir, (spec) => (spec as Record<string, unknown>).solution = null);
+  };
+  await withTaskCopy(ID, breakTask, async (env) => {
+    const result = await validateTask(env, ID);
+    assert.equal(result.status, "unverified");
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.problems, [
+      "no reference patch, so nothing shows the task can be solved; add solution.patch",
+    ]);
+  });
+});
+
+Deno.test("validateTask() calls a task without a reference patch broken when its unchanged repository is", async () => {
+  const breakTask = (taskDir: string) => {
+    Deno.removeSync(join(taskDir, "solution.patch"));
+    editSpec(taskDir, (spec) => {
+      (spec as Record<string, unknown>).solution = null;
+      move(spec, `${HIDDEN}::test_median_odd_unchanged`, "fail_to_pass");
+    });
+  };
+  await withTaskCopy(ID, breakTask, async (env) => {
+    const result = await validateTask(env, ID);
+    assert.equal(result.status, "broken");
     assert.deepEqual(result.problems, [
       `fail_to_pass test "${HIDDEN}::test_median_odd_unchanged" already passes on the unchanged repository`,
     ]);

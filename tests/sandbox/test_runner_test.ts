@@ -3,7 +3,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { checkSelector, runTests, type TestRun } from "../../src/sandbox/test_runner.ts";
 import type { RunnerName } from "../../src/task/spec.ts";
-import { testRunner, writeFiles } from "../_fixtures.ts";
+import { testSandbox, writeFiles } from "../_fixtures.ts";
 
 /** Write `files` as a repository in a temp folder and run its tests there. */
 async function runRepo(
@@ -16,7 +16,7 @@ async function runRepo(
   try {
     const dir = join(base, "repo");
     writeFiles(dir, files);
-    const run = await runTests(await testRunner(), {
+    const run = await runTests(await testSandbox(), {
       runner,
       dir,
       files: testFiles,
@@ -410,7 +410,7 @@ Deno.test("runTests() finds no report when the run times out", async () => {
       "tests/test_slow.py":
         "import time, unittest\n\nclass S(unittest.TestCase):\n    def test_s(self):\n        time.sleep(30)\n",
     });
-    const run = await runTests(await testRunner(), {
+    const run = await runTests(await testSandbox(), {
       runner: "unittest",
       dir,
       files: ["tests/test_slow.py"],
@@ -546,8 +546,8 @@ Deno.test("f is 2", () => { assert.equal(f(), 2); });
 // Guards a grading hole: a module imported by one test file rewrote another test file on disk
 // before unittest loaded it.
 Deno.test("runTests() keeps test files read-only while the tests run", async () => {
-  const runner = await testRunner();
-  if (runner.isolation.level !== "bwrap") {
+  const sandbox = await testSandbox();
+  if (sandbox.isolation.level !== "bwrap") {
     console.log("skipped: read-only test files need bwrap isolation");
     return;
   }

@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Environment } from "../../src/rollout/environment.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
-import { convertRecord, importSwebench, taskIdFor } from "../../src/task/import_swebench.ts";
+import {
+  convertRecord,
+  importSwebench,
+  mapTestCommand,
+  taskIdFor,
+} from "../../src/task/import_swebench.ts";
 import { loadTask } from "../../src/task/load.ts";
 
 const AREA = `"""Areas of simple shapes."""
@@ -196,21 +201,40 @@ Deno.test("convertRecord() decodes JSON-encoded id lists and makes the id files 
   assert.equal(patch, AREA_PATCH);
 });
 
-Deno.test("convertRecord() rejects parametrized ids and shell-chained commands", () => {
+Deno.test("convertRecord() rejects shell-chained commands and accepts parametrized ids", () => {
   const result = convertRecord(shapesRecord({
     FAIL_TO_PASS: ["tests/test_area.py::test_rectangle[2-3]"],
     test_commands: ["pytest tests/ && curl example.com"],
   }));
   assert.ok(!result.ok);
-  assert.equal(result.problems.length, 2);
+  assert.equal(result.problems.length, 1);
   assert.match(result.problems[0], /^test_commands\[0\]: .* uses shell syntax/);
-  assert.match(result.problems[1], /^FAIL_TO_PASS\[0\]: .* is parametrized/);
+  const parametrized = convertRecord(shapesRecord({
+    FAIL_TO_PASS: ["tests/test_area.py::test_rectangle[2-3]"],
+  }));
+  assert.ok(parametrized.ok);
+  assert.deepEqual(parametrized.task.spec.fail_to_pass, [
+    "tests/test_area.py::test_rectangle[2-3]",
+  ]);
+});
+
+Deno.test("convertRecord() notes that python -m pytest runs with patchgym's interpreter", () => {
+  // Issue 16: AReno's "python -m pytest" commands were refused by the python3-only allowlist.
+  const result = convertRecord(shapesRecord({
+    test_commands: ["python -m pytest -rA tests/test_area.py", "pytest tests/test_area.py"],
+  }));
+  assert.ok(result.ok);
+  assert.deepEqual(result.notes, [
+    'test command "python -m pytest -rA tests/test_area.py" runs as "python3 -m pytest -rA tests/test_area.py" with the interpreter patchgym runs',
+    'test command "pytest tests/test_area.py" runs as "python3 -m pytest tests/test_area.py" with the interpreter patchgym runs',
+  ]);
+  assert.equal(mapTestCommand("PYTHONPATH=. python3.11 -m pytest x"), "python3 -m pytest x");
 });
 
 Deno.test("importSwebench() imports the good records and reports each bad one with its line", async () => {
-  await withTemp((dir) => {
+  await withTemp(async (dir) => {
     const out = join(dir, "tasks");
-    const outcomes = importSwebench(JSONL, out);
+    const outcomes = await importSwebench(JSONL, out);
     assert.deepEqual(outcomes.map((o) => [o.line, o.ok]), [
       [1, true],
       [2, true],
@@ -257,9 +281,9 @@ Deno.test("importSwebench() imports the good records and reports each bad one wi
 });
 
 Deno.test("importSwebench() never overwrites an existing task folder", async () => {
-  await withTemp((dir) => {
+  await withTemp(async (dir) => {
     mkdirSync(join(dir, "acme__shapes-101"));
-    const outcomes = importSwebench(JSON.stringify(shapesRecord()), dir);
+    const outcomes = await importSwebench(JSON.stringify(shapesRecord()), dir);
     assert.equal(outcomes.length, 1);
     assert.ok(!outcomes[0].ok);
     assert.match(outcomes[0].problems[0], /already exists and is not overwritten/);
@@ -268,14 +292,14 @@ Deno.test("importSwebench() never overwrites an existing task folder", async () 
 });
 
 Deno.test("importSwebench() rejects a test in both lists and a path that is a file and a folder", async () => {
-  await withTemp((dir) => {
+  await withTemp(async (dir) => {
     const both = "tests/test_area.py::test_rectangle";
     const files = {
       ...shapesRecord().files as Record<string, string>,
       "shapes": "",
       "shapes/x.py": "",
     };
-    const outcomes = importSwebench(
+    const outcomes = await importSwebench(
       [
         JSON.stringify(shapesRecord({ FAIL_TO_PASS: [both], PASS_TO_PASS: [both] })),
         JSON.stringify(shapesRecord({ files })),
@@ -290,20 +314,25 @@ Deno.test("importSwebench() rejects a test in both lists and a path that is a fi
   });
 });
 
-Deno.test("validateTask() passes imported tasks, with and without a reference patch", async () => {
+Deno.test("validateTask() passes an imported task with a reference patch and calls one without unverified", async () => {
   await withTemp(async (dir) => {
     const out = join(dir, "tasks");
-    const outcomes = importSwebench(JSONL, out);
+    const outcomes = await importSwebench(JSONL, out);
     assert.equal(outcomes.filter((o) => o.ok).length, 2);
     const work = join(dir, "work");
     const env = await Environment.open({ tasksDir: out, workRoot: work });
     const withPatch = await validateTask(env, "acme__shapes-101");
     assert.deepEqual(withPatch.problems, []);
     assert.ok(withPatch.ok);
-    // No reference patch: only "fail_to_pass fails and pass_to_pass passes before" is checked.
+    assert.equal(withPatch.status, "valid");
+    // No reference patch: the unchanged repository checks out, but solvability is untested
+    // (issue 16: such tasks used to be reported valid).
     const withoutPatch = await validateTask(env, "acme__units-202");
-    assert.deepEqual(withoutPatch.problems, []);
-    assert.ok(withoutPatch.ok);
+    assert.equal(withoutPatch.status, "unverified");
+    assert.equal(withoutPatch.ok, false);
+    assert.deepEqual(withoutPatch.problems, [
+      "no reference patch, so nothing shows the task can be solved; add solution.patch",
+    ]);
     // The grader really runs the visible tests: the reference patch resolves the task.
     const task = env.task("acme__shapes-101");
     const graded = await env.grade(task, AREA_PATCH);
@@ -313,5 +342,199 @@ Deno.test("validateTask() passes imported tasks, with and without a reference pa
       tests: { "tests/test_area.py::TestCircle::test_radius_two": "passed" },
     });
     assert.equal(graded.pass_to_pass.passed, 3);
+  });
+});
+
+// Real SWE-bench records: a tiny git repository stands in for the clone.
+
+const GEOMETRY_BASE: Record<string, string> = {
+  "geometry/__init__.py": "",
+  "geometry/area.py": `import math
+
+
+def rectangle(width, height):
+    return width * height
+
+
+def circle(radius):
+    return math.pi * radius
+`,
+  "tests/__init__.py": "",
+  "tests/test_area.py": `from geometry.area import rectangle
+
+
+def test_rectangle():
+    assert rectangle(2, 3) == 6
+`,
+  "tests/test_perimeter.py": `def test_square_perimeter():
+    assert 4 * 2 == 8
+`,
+};
+
+const GEOMETRY_TESTS: Record<string, string> = {
+  "tests/test_area.py": `import math
+
+import pytest
+
+from geometry.area import circle, rectangle
+from tests.radii import RADII
+
+
+def test_rectangle():
+    assert rectangle(2, 3) == 6
+
+
+def test_circle_radius_two():
+    assert circle(2) == pytest.approx(4 * math.pi)
+
+
+@pytest.mark.parametrize("radius", RADII)
+def test_circle_area(radius):
+    assert circle(radius) == pytest.approx(math.pi * radius * radius)
+`,
+  "tests/radii.py": "RADII = [0, 3]\n",
+};
+
+const GEOMETRY_FIX: Record<string, string> = {
+  "geometry/area.py": GEOMETRY_BASE["geometry/area.py"].replace(
+    "math.pi * radius\n",
+    "math.pi * radius ** 2\n",
+  ),
+};
+
+function git(dir: string, ...args: string[]): string {
+  const out = new Deno.Command("git", {
+    args: ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).outputSync();
+  if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** A clone of "acme/geometry" under `repos`, and a real SWE-bench record for it. */
+function geometryClone(repos: string): Record<string, string> {
+  const dir = join(repos, "acme__geometry");
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q");
+  writeFilesUnder(dir, GEOMETRY_BASE);
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "base");
+  const base = git(dir, "rev-parse", "HEAD").trim();
+  const diffOf = (files: Record<string, string>) => {
+    writeFilesUnder(dir, files);
+    git(dir, "add", "-N", ".");
+    const diff = git(dir, "diff");
+    git(dir, "reset", "-q", "--hard");
+    git(dir, "clean", "-qfd");
+    return diff;
+  };
+  const testPatch = diffOf(GEOMETRY_TESTS);
+  const patch = diffOf(GEOMETRY_FIX);
+  // A later commit, so the importer must check out the base commit rather than the tip.
+  writeFilesUnder(dir, { "NEWS.md": "later\n" });
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "later");
+  return {
+    repo: "acme/geometry",
+    instance_id: "acme__geometry-12",
+    base_commit: base,
+    patch,
+    test_patch: testPatch,
+    problem_statement:
+      "circle() returns the circumference-like pi * r, not the area\n\nIt should be pi r^2.",
+    hints_text: "",
+    created_at: "2024-01-02T03:04:05Z",
+    version: "1.0",
+    FAIL_TO_PASS: JSON.stringify([
+      "tests/test_area.py::test_circle_radius_two",
+      "tests/test_area.py::test_circle_area[3]",
+    ]),
+    PASS_TO_PASS: JSON.stringify([
+      "tests/test_area.py::test_rectangle",
+      "tests/test_area.py::test_circle_area[0]",
+      "tests/test_perimeter.py::test_square_perimeter",
+    ]),
+    environment_setup_commit: base,
+  };
+}
+
+function writeFilesUnder(dir: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+Deno.test("importSwebench() imports a real SWE-bench record from a clone: base commit, hidden test patch, gold patch", async () => {
+  await withTemp(async (dir) => {
+    const repos = join(dir, "repos");
+    const record = geometryClone(repos);
+    const out = join(dir, "tasks");
+    const [outcome] = await importSwebench(JSON.stringify(record), out, { reposDir: repos });
+    assert.deepEqual(outcome.problems, []);
+    assert.equal(outcome.id, "acme__geometry-12");
+    const task = loadTask(join(out, "acme__geometry-12"));
+    const { spec } = task;
+    assert.deepEqual(spec.hidden_tests, ["tests/test_area.py"]);
+    assert.deepEqual(spec.visible_tests, ["tests/test_area.py", "tests/test_perimeter.py"]);
+    assert.deepEqual(spec.protected_paths, [
+      "tests/test_area.py",
+      "tests/test_perimeter.py",
+      "tests/radii.py",
+    ]);
+    assert.equal(spec.runner, "pytest");
+    // The agent sees the test file at the base commit; the patched one is hidden.
+    assert.equal(
+      readFileSync(join(task.repoDir, "tests/test_area.py"), "utf8"),
+      GEOMETRY_BASE["tests/test_area.py"],
+    );
+    assert.equal(
+      readFileSync(join(task.hiddenDir, "tests/test_area.py"), "utf8"),
+      GEOMETRY_TESTS["tests/test_area.py"],
+    );
+    assert.ok(!existsSync(join(task.repoDir, "NEWS.md")), "files of later commits are left out");
+    assert.equal(readFileSync(task.solutionPath!, "utf8"), record.patch);
+    assert.match(outcome.notes.join("\n"), /test_patch files applied .*"tests\/radii.py"/);
+
+    const env = await Environment.open({ tasksDir: out, workRoot: join(dir, "work") });
+    const result = await validateTask(env, "acme__geometry-12");
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.status, "valid");
+  });
+});
+
+Deno.test("importSwebench() refuses real records it cannot build, saying why", async () => {
+  await withTemp(async (dir) => {
+    const repos = join(dir, "repos");
+    const record = geometryClone(repos);
+    const lines = [
+      { ...record, repo: "acme/missing" },
+      {
+        ...record,
+        instance_id: "acme__geometry-13",
+        base_commit: "0123456789abcdef0123456789abcdef01234567",
+      },
+      {
+        ...record,
+        instance_id: "acme__geometry-14",
+        FAIL_TO_PASS: '["test_circle (tests.test_area.AreaTest)"]',
+      },
+      { ...record, instance_id: "acme__geometry-15", test_patch: "not a patch" },
+    ].map((r) => JSON.stringify(r)).join("\n");
+    const outcomes = await importSwebench(lines, join(dir, "tasks"), { reposDir: repos });
+    assert.deepEqual(outcomes.map((o) => o.ok), [false, false, false, false]);
+    assert.match(outcomes[0].problems[0], /^repo: no clone of "acme\/missing" under /);
+    assert.match(
+      outcomes[1].problems[0],
+      /^base_commit: commit "0123456789ab.*" is not in the clone/,
+    );
+    assert.match(outcomes[2].problems[0], /^FAIL_TO_PASS\[0\]: .* is a Django test-runner id/);
+    assert.match(outcomes[3].problems[0], /^test_patch: not a patch/);
+    const noRepos = await importSwebench(JSON.stringify(record), join(dir, "tasks"));
+    assert.match(
+      noRepos[0].problems[0],
+      /^repo: .* needs a clone of its repository; pass --repos DIR/,
+    );
   });
 });

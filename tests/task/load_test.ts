@@ -265,15 +265,40 @@ Deno.test("loadTask() reports missing visible and hidden test files", async () =
   );
 });
 
-Deno.test("loadTask() reports a hidden test that is also in repo/", async () => {
+Deno.test("loadTask() reports a hidden test that is also in repo/ with the same content", async () => {
   assert.deepEqual(
     await problemsAfter((_spec, files) => {
       files["t1/repo/tests/test_hidden.py"] = HIDDEN;
     }),
     [
-      'tasks/t1/task.json: hidden_tests[0]: "tests/test_hidden.py" also exists in repo/, so the agent would see it; rename one',
+      'tasks/t1/task.json: hidden_tests[0]: "tests/test_hidden.py" also exists in repo/ with the same content, so the agent would see it; rename one',
     ],
   );
+});
+
+Deno.test("loadTask() accepts a hidden test that replaces an older version of a repo/ file", async () => {
+  // As a SWE-bench test patch does: the agent sees the file as it was before the patch.
+  const files = { ...validFiles("t1"), "t1/repo/tests/test_hidden.py": "import unittest\n" };
+  await withTasks(files, () => {
+    assert.deepEqual(loadTask("tasks/t1").spec.hidden_tests, ["tests/test_hidden.py"]);
+  });
+});
+
+Deno.test("loadTask() accepts a parametrized pytest id whose function is defined", async () => {
+  const spec = {
+    ...validSpec("t1"),
+    runner: "pytest",
+    fail_to_pass: ["tests/test_hidden.py::H::test_x[1-2]"],
+  };
+  await withTasks(validFiles("t1", spec), () => {
+    assert.deepEqual(loadTask("tasks/t1").spec.fail_to_pass, [
+      "tests/test_hidden.py::H::test_x[1-2]",
+    ]);
+  });
+  const wrong = { ...spec, fail_to_pass: ["tests/test_hidden.py::H::test_q[1-2]"] };
+  await withTasks(validFiles("t1", wrong), () => {
+    assert.match(problemsOf(() => loadTask("tasks/t1"))[0], /test_q\[1-2\]" is not defined/);
+  });
 });
 
 Deno.test("loadTask() reports a fail_to_pass test that is not defined", async () => {

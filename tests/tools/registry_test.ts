@@ -183,13 +183,16 @@ Deno.test("executeTool() refuses a missing required field with invalid_input", a
     const message = failMessage(await executeTool("read_file", {}, ctx), "invalid_input");
     assert.equal(
       message,
-      `Invalid arguments for "read_file": path: required; see the tool's parameters`,
+      `Invalid arguments for "read_file": path: required field is missing; add it; see the tool's parameters`,
     );
     const several = failMessage(
       await executeTool("replace_text", { path: "a.txt" }, ctx),
       "invalid_input",
     );
-    assert.match(several, /old: required; new: required/);
+    assert.match(
+      several,
+      /old: required field is missing; add it; new: required field is missing; add it/,
+    );
   });
 });
 
@@ -201,7 +204,7 @@ Deno.test("executeTool() refuses an unknown extra field with invalid_input", asy
     );
     assert.equal(
       message,
-      `Invalid arguments for "read_file": arguments: unknown field(s) "end_line", "encoding"; see the tool's parameters`,
+      `Invalid arguments for "read_file": arguments: unknown fields "end_line", "encoding"; remove them or check the spelling; see the tool's parameters`,
     );
   });
 });
@@ -209,7 +212,12 @@ Deno.test("executeTool() refuses an unknown extra field with invalid_input", asy
 Deno.test("executeTool() refuses values of the wrong type or out of range with invalid_input", async () => {
   await withContext({ "a.txt": "" }, async (ctx) => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ["read_file", { path: 3 }, /^Invalid arguments for "read_file": path: /],
+      // Regression: a field of the wrong type was reported as missing ("path: required").
+      [
+        "read_file",
+        { path: 3 },
+        /^Invalid arguments for "read_file": path: expected string, got a number \(3\); fix the type; /,
+      ],
       ["read_file", { path: "a.txt", start_line: 0 }, /start_line: /],
       ["read_file", { path: "a.txt", max_lines: 2001 }, /max_lines: /],
       ["read_file", { path: "a.txt", start_line: 1.5 }, /start_line: /],

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { decodeText, diffTree, fileDiff, readTree } from "../../src/workspace/diff.ts";
+import { diffTree, readTree } from "../../src/workspace/diff.ts";
 import { snapshotDir } from "../../src/workspace/snapshot.ts";
 import { writeFiles } from "../_fixtures.ts";
 
@@ -248,24 +248,6 @@ Deno.test("diffTree() patch applies to the original with git apply", {
       rmSync(target, { recursive: true, force: true });
     }
   });
-});
-
-Deno.test("fileDiff() handles both sides given directly", () => {
-  const text = fileDiff("x.txt", encoder.encode("a\n"), encoder.encode("b\n"));
-  assert.equal(
-    text,
-    "diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1,1 +1,1 @@\n-a\n+b\n",
-  );
-  const stat = { created: [], modified: [], deleted: [], binary: [] as string[] };
-  fileDiff("y.bin", new Uint8Array([0]), new Uint8Array([1]), stat);
-  assert.deepEqual(stat.binary, ["y.bin"]);
-});
-
-Deno.test("decodeText() returns null for NUL bytes and invalid UTF-8", () => {
-  assert.equal(decodeText(encoder.encode("héllo ✓")), "héllo ✓");
-  assert.equal(decodeText(new Uint8Array()), "");
-  assert.equal(decodeText(new Uint8Array([0x61, 0, 0x62])), null);
-  assert.equal(decodeText(new Uint8Array([0xc3, 0x28])), null);
 });
 
 function hasGit(): boolean {

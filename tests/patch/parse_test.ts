@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import { applyFilePatches, parsePatch } from "../../src/tools/_patch.ts";
-import { fileDiff } from "../../src/workspace/diff.ts";
-
-const encoder = new TextEncoder();
+import { parsePatch } from "../../src/patch/parse.ts";
 
 function parsed(text: string) {
   const result = parsePatch(text);
@@ -105,73 +102,40 @@ Deno.test("parsePatch() rejects text without a file header", () => {
   assert.match(!hunkOnly.ok ? hunkOnly.message : "", /line 1 starts a hunk before any file header/);
 });
 
-/** A small deterministic PRNG, so a failing case can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-}
-
-Deno.test("applyFilePatches() reproduces random edits from fileDiff exactly", async () => {
-  const words = ["a", "b", "", "  x  ", "-- c", "++ d", "--- e", "+++ f", "@@ g", "\\ h"];
-  const next = random(42);
-  const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)];
-  const text = (n: number) => {
-    const eol = pick(["\n", "\r\n"]);
-    const lines = Array.from({ length: n }, () => pick(words));
-    return lines.join(eol) + (n > 0 && next() < 0.7 ? eol : "");
-  };
-  const dir = await Deno.makeTempDir();
-  try {
-    for (let round = 0; round < 300; round++) {
-      const before = text(Math.floor(next() * 12));
-      const lines = before.split("\n");
-      for (let edits = Math.floor(next() * 4); edits >= 0; edits--) {
-        const at = Math.floor(next() * (lines.length + 1));
-        if (next() < 0.5) lines.splice(at, 1);
-        else lines.splice(at, 0, pick(words));
-      }
-      const after = next() < 0.2 ? text(Math.floor(next() * 12)) : lines.join("\n");
-      await Deno.writeTextFile(`${dir}/f.txt`, before);
-      const patch = fileDiff("f.txt", encoder.encode(before), encoder.encode(after));
-      if (!patch.includes("@@")) continue;
-      const result = await applyFilePatches(dir, parsed(patch));
-      assert.ok(result.ok, `round ${round}: ${!result.ok && result.message}\n${patch}`);
-      assert.equal(await Deno.readTextFile(`${dir}/f.txt`), after, `round ${round}:\n${patch}`);
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+Deno.test("parsePatch() keeps a tab in a file name and drops what diff writes after one", () => {
+  // Regression: a name was cut at its first tab, so "a\tb.txt" was read as "a".
+  const names = (text: string) => parsed(text).map((f) => [f.from, f.to]);
+  const body = "@@ -1 +1 @@\n-a\n+b\n";
+  assert.deepEqual(names(`--- a/x\ty.txt\n+++ b/x\ty.txt\n${body}`), [["x\ty.txt", "x\ty.txt"]]);
+  assert.deepEqual(names(`--- "a/x\\ty.txt"\n+++ "b/x\\ty.txt"\n${body}`), [[
+    "x\ty.txt",
+    "x\ty.txt",
+  ]]);
+  const stamped = "--- a/x.txt\t2024-01-31 10:00:00.000000000 +0100\n" +
+    `+++ b/x.txt\tWed Jan 31 10:00:00 2024\n${body}`;
+  assert.deepEqual(names(stamped), [["x.txt", "x.txt"]]);
+  assert.deepEqual(names(`--- a/my file\t\n+++ b/my file\t\n${body}`), [["my file", "my file"]]);
 });
 
-Deno.test("applyFilePatches() explains hunks that run past the end, miss an anchor or overlap", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(`${dir}/a.py`, "x = 1\nx = 2\nx = 3\n");
-    const message = async (patch: string) => {
-      const result = await applyFilePatches(dir, parsed(patch));
-      assert.equal(result.ok, false);
-      return result.ok ? "" : result.message;
-    };
-    assert.equal(
-      await message("--- a/a.py\n+++ b/a.py\n@@ -2,3 +2,3 @@\n x = 2\n x = 3\n-x = 4\n+y\n"),
-      'Cannot apply patch to "a.py": hunk 1 context not found near line 2; the file has there:\n' +
-        "  2 | x = 2\n  3 | x = 3\n" +
-        'The file ends at line 3, but the patch expects "x = 4" after it; re-read the file and retry with its exact lines as context',
-    );
-    assert.match(
-      await message(
-        "*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-x = 1\n+y\n*** End Patch",
-      ),
-      /^Cannot apply patch to "a\.py": hunk 1 anchor "def f\(\):" not found; /,
-    );
-    assert.match(
-      await message("--- a/a.py\n+++ b/a.py\n@@ -3 +3 @@\n-x = 3\n+y\n@@ -1 +1 @@\n-x = 1\n+z\n"),
-      /hunk 2 matches only before the end of hunk 1; put hunks in file order/,
-    );
-    assert.equal(await Deno.readTextFile(`${dir}/a.py`), "x = 1\nx = 2\nx = 3\n");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+Deno.test("parsePatch() starts a new file at another tool's diff line after a git section", () => {
+  // Regression: a pure rename section took the next file's ---/+++ lines as its own and lost the rename.
+  const files = parsed(
+    "diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\nrename to new.py\n" +
+      "diff -ruN a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n",
+  );
+  assert.deepEqual(files.map((f) => [f.from, f.to, f.hunks.length]), [
+    ["old.py", "new.py", 0],
+    ["x.py", "x.py", 1],
+  ]);
+});
+
+Deno.test("parsePatch() reads a lone Binary files line as its own binary section", () => {
+  // Regression: GNU diff's line marked the file before it as binary.
+  const files = parsed(
+    "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n" + 'Binary files "a/p\\tq.bin" and /dev/null differ\n',
+  );
+  assert.deepEqual(files.map((f) => [f.from, f.to, f.binary ?? false]), [
+    ["x", "x", false],
+    ["p\tq.bin", null, true],
+  ]);
 });

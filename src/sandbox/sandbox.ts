@@ -1,13 +1,14 @@
 /**
- * The sandboxed runner: the only way patchgym starts a process that the agent's code can
+ * The sandbox: the only way patchgym starts a process that the agent's code can
  * influence. argv only (no shell), allowlisted programs, scrubbed environment, stdin closed,
  * a wall-clock timeout that kills the whole sandbox, output capped while reading (head and tail
- * kept), rlimits through `prlimit`, per-sandbox pids and memory caps through cgroups, and a
- * bubblewrap jail (a mount allowlist, a non-root uid in its own user namespace) when available.
+ * kept), rlimits, per-sandbox pids and memory caps through cgroups, and a bubblewrap jail (a mount
+ * allowlist, a non-root uid in its own user namespace) when available.
  *
- * Every child starts as a small launcher (`sh`, see `_launch.ts`) that joins the sandbox's cgroups
- * and then execs `setsid` (own session, no jail) or `bwrap` (own PID namespace), so no child needs
- * Deno's `detached: true`, which forks the whole orchestrator for every spawn.
+ * Every child starts as a small launcher (`sh`, see `_launch.ts`) that joins the sandbox's cgroups,
+ * sets the rlimits with its own `ulimit` and then execs `setsid` (own session, no jail) or `bwrap`
+ * (own PID namespace), so no child needs Deno's `detached: true`, which forks the whole
+ * orchestrator for every spawn.
  */
 import { dirname } from "node:path";
 import { SandboxError } from "../errors.ts";
@@ -25,10 +26,10 @@ import { CHILD_PATH, isAllowedProgram } from "./programs.ts";
 /** How strongly children are isolated: `bwrap` (namespaces, mount allowlist) or `process` only. */
 export type IsolationLevel = "bwrap" | "process";
 
-/** What the runner can do on this machine, found once by {@linkcode probeIsolation}. */
+/** What the sandbox can do on this machine, found once by {@linkcode probeIsolation}. */
 export interface IsolationInfo {
   level: IsolationLevel;
-  /** Whether rlimits are applied (through `prlimit`). */
+  /** Whether rlimits are applied (the launcher's `ulimit`). */
   rlimits: boolean;
   /** Why bwrap is not used, when it is not. */
   reason?: string;
@@ -103,7 +104,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   tmpBytes: 256 * 1024 ** 2,
 };
 
-/** Configuration of a {@linkcode Runner}. */
+/** Configuration of a {@linkcode Sandbox}. */
 export interface RunnerOptions {
   isolation: IsolationInfo;
   /** The `deno` executable children use for TypeScript tests. */
@@ -185,7 +186,7 @@ const DRAIN_GRACE_MS = 500;
 const LAUNCH_FAILED = 125;
 
 /** Runs children under the isolation found on this machine. */
-export class Runner {
+export class Sandbox {
   readonly isolation: IsolationInfo;
   /** The `deno` executable children get (bound alone into the jail for `deno` runs). */
   readonly denoPath: string;
@@ -214,7 +215,9 @@ export class Runner {
       : null;
     const jailed = this.isolation.level === "bwrap";
     const script = jailed ? JAIL_LAUNCH_SCRIPT : LAUNCH_SCRIPT;
-    const argv = ["sh", "-c", script, "sh", ...(cgroup?.steps ?? []), "--", ...this.#wrap(request)];
+    const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request) : [];
+    const steps = [...(cgroup?.steps ?? []), ...rlimits];
+    const argv = ["sh", "-c", script, "sh", ...steps, "--", ...this.#wrap(request)];
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(argv[0], {
@@ -249,8 +252,9 @@ export class Runner {
     }, request.timeoutMs);
     const status = await child.status;
     clearTimeout(timer);
-    // Anything the child left behind dies with it: its group, then all of its cgroup.
-    killSandbox(child.pid);
+    // Anything the child left behind dies with it: all of its cgroup (the sweep), else its process
+    // group. A jail needs neither: its PID namespace ended with its first process.
+    if (!cgroup && !jailed) killSandbox(child.pid);
     const capsHit = cgroup ? await cgroup.sweep() : { processes: false, memory: false };
     await Promise.race([reading, delay(DRAIN_GRACE_MS)]);
     await Promise.all([stdout.cancel(), stderr.cancel()]);
@@ -314,13 +318,12 @@ export class Runner {
     };
   }
 
-  /** What the launcher execs: `[setsid] [prlimit ...] [bwrap ...] program args`. */
+  /** What the launcher execs: `[setsid] [bwrap ...] program args`. */
   #wrap(request: RunRequest): string[] {
     const [program, ...args] = request.argv;
     const command = [this.#program(program), ...args];
-    const rlimits = this.isolation.rlimits ? this.#prlimit(program, request) : [];
     if (this.isolation.level !== "bwrap") {
-      return [...(this.isolation.setsid ? ["setsid"] : []), ...rlimits, ...command];
+      return [...(this.isolation.setsid ? ["setsid"] : []), ...command];
     }
     const jail = jailArgs(this.isolation.mounts!, this.#limits, {
       cwd: request.cwd,
@@ -329,21 +332,25 @@ export class Runner {
       // The deno executable may live anywhere (e.g. an npm cache in HOME): bind just that file.
       files: program === "deno" && this.#denoPath.includes("/") ? [this.#denoPath] : [],
     });
-    return [...rlimits, ...jail, ...command];
+    return [...jail, ...command];
   }
 
-  #prlimit(program: string, request: RunRequest): string[] {
+  /**
+   * The launcher's `ulimit` steps (the shell sets them on itself before it execs the chain, so no
+   * `prlimit` process sits in between). File size and address space are rounded down to whole
+   * units of `ulimit` (512-byte blocks, KiB).
+   */
+  #rlimitSteps(program: string, request: RunRequest): string[] {
     const limits = this.#limits;
     const cpu = Math.min(limits.cpuSeconds, Math.ceil(request.timeoutMs / 1000) + 1);
-    const flags = [
-      "prlimit",
-      `--cpu=${cpu}`,
-      `--fsize=${limits.fileSizeBytes}`,
-      `--nofile=${limits.openFiles}`,
-      `--nproc=${limits.processes}`,
+    const steps = [
+      `ulimit:t=${cpu}`,
+      `ulimit:f=${Math.floor(limits.fileSizeBytes / 512)}`,
+      `ulimit:n=${limits.openFiles}`,
+      `nproc:${limits.processes}`,
     ];
-    if (program !== "deno") flags.push(`--as=${limits.addressSpaceBytes}`);
-    return [...flags, "--"];
+    if (program !== "deno") steps.push(`ulimit:v=${Math.floor(limits.addressSpaceBytes / 1024)}`);
+    return steps;
   }
 }
 
@@ -380,20 +387,20 @@ function jailArgs(plan: MountPlan, limits: ResourceLimits, places: JailPlaces): 
 
 /**
  * Find out once what isolation this machine allows: bwrap when it can start a jail with the mount
- * allowlist, rlimits when `prlimit` runs, per-sandbox cgroups when they can be made.
+ * allowlist, rlimits when the launcher can set them, per-sandbox cgroups when they can be made.
  * `wanted: "none"` skips the bwrap probe.
  */
 export async function probeIsolation(
   wanted: "auto" | "bwrap" | "none" = "auto",
 ): Promise<IsolationInfo> {
-  const [prlimit, cgroups, uid] = await Promise.all([
-    runSh("exec prlimit --nofile=64 -- true"),
+  const [rlimits, cgroups, uid] = await Promise.all([
+    runSh(`${LAUNCH_SCRIPT}`, ["ulimit:n=64", "nproc:4096", "ulimit:v=4194304", "--", "true"]),
     probeCgroups(),
     // Deno.uid() needs --allow-sys; the shell reads it from /proc instead.
     runSh('while read -r k v rest; do [ "$k" = Uid: ] && echo "$v"; done < /proc/self/status'),
   ]);
   const base = {
-    rlimits: prlimit.success,
+    rlimits: rlimits.success,
     cgroup: cgroups.support,
     ...(cgroups.reason ? { cgroupReason: cgroups.reason } : {}),
     setsid: findProgram("setsid") !== null,

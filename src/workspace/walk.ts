@@ -1,5 +1,5 @@
-/** Sorted, noise-free traversal of a workspace, shared by the listing and search tools. */
-import { isNoiseFile, NOISE_DIRS } from "../workspace/snapshot.ts";
+/** Sorted, noise-free traversal of a tree: the listing and search tools and `readTree` share it. */
+import { isNoiseFile, NOISE_DIRS } from "./snapshot.ts";
 
 /** One entry met while walking. */
 export interface WalkEntry {

@@ -1,0 +1,124 @@
+/**
+ * CPU accounting for the episode figures: this process's own CPU time (`getrusage`, every thread)
+ * and its children's, from a cgroup v1 `cpuacct` group the benchmark moves itself into. Process
+ * accounting (`RUSAGE_CHILDREN`) would miss the work inside bwrap's PID namespace, whose processes
+ * are reaped there; a cgroup counts every descendant, jailed or not, since sandboxes join only the
+ * `pids` and `memory` hierarchies. Deno refuses `/sys/fs/cgroup` without `--allow-all`, so a shell
+ * started before the move (its own CPU stays outside the group) reads the counter on request.
+ */
+import process from "node:process";
+import { LineChild } from "./_lines.ts";
+
+/** CPU used so far, ms. */
+export interface CpuReading {
+  /** This process (the orchestrator), every thread. */
+  selfMs: number;
+  /** This process and every descendant started since {@linkcode CpuMeter.open}; null without cpuacct. */
+  groupMs: number | null;
+}
+
+/** Reads own and children's CPU; see the module comment. */
+export class CpuMeter {
+  /** Why children's CPU cannot be measured here, when it cannot. */
+  readonly unavailable: string | null;
+  readonly #usageFile: string | null;
+  readonly #parent: string | null;
+  readonly #reader: LineChild | null;
+
+  private constructor(
+    usageFile: string | null,
+    parent: string | null,
+    reader: LineChild | null,
+    reason: string | null,
+  ) {
+    this.#usageFile = usageFile;
+    this.#parent = parent;
+    this.#reader = reader;
+    this.unavailable = reason;
+  }
+
+  /**
+   * Make a fresh cpuacct cgroup below this process's own and move this process into it (children
+   * started afterwards are counted there; ones already running, such as the fake model server,
+   * stay outside).
+   */
+  static async open(): Promise<CpuMeter> {
+    const found = await sh(FIND_CPUACCT);
+    const parent = found.trim();
+    if (!parent) return new CpuMeter(null, null, null, "no cgroup v1 cpuacct hierarchy mounted");
+    const dir = `${parent}/patchgym-bench-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    const reader = new LineChild("sh", [
+      "-c",
+      'while read -r f; do read -r v < "$f"; echo "$v"; done',
+    ]);
+    try {
+      await sh('mkdir "$1" && echo "$2" > "$1/cgroup.procs"', [dir, String(Deno.pid)]);
+    } catch (error) {
+      await reader.close();
+      return new CpuMeter(null, null, null, `cannot make a cpuacct cgroup: ${String(error)}`);
+    }
+    return new CpuMeter(`${dir}/cpuacct.usage`, parent, reader, null);
+  }
+
+  /** CPU used so far. */
+  async read(): Promise<CpuReading> {
+    let groupMs = null;
+    if (this.#reader && this.#usageFile) {
+      await this.#reader.send(this.#usageFile);
+      groupMs = Number(await this.#reader.read()) / 1e6;
+    }
+    const { user, system } = process.cpuUsage();
+    return { selfMs: (user + system) / 1000, groupMs };
+  }
+
+  /** CPU used by `body`: own, and children's (the group's minus own; null without cpuacct). */
+  async measure<T>(
+    body: () => Promise<T>,
+  ): Promise<{ value: T; selfMs: number; childMs: number | null }> {
+    const before = await this.read();
+    const value = await body();
+    const after = await this.read();
+    const selfMs = after.selfMs - before.selfMs;
+    const childMs = after.groupMs !== null && before.groupMs !== null
+      ? after.groupMs - before.groupMs - selfMs
+      : null;
+    return { value, selfMs, childMs };
+  }
+
+  /** Move this process back to the parent cgroup and remove the one made (children must be gone). */
+  async close(): Promise<void> {
+    await this.#reader?.close();
+    if (!this.#usageFile || !this.#parent) return;
+    const dir = this.#usageFile.slice(0, -"/cpuacct.usage".length);
+    // The shell itself starts inside the group: it moves out too before removing it.
+    await sh('echo "$2" > "$3/cgroup.procs" && echo $$ > "$3/cgroup.procs" && rmdir "$1"', [
+      dir,
+      String(Deno.pid),
+      this.#parent,
+    ]);
+  }
+}
+
+/** Prints the folder of this shell's cpuacct cgroup (v1), or nothing. */
+const FIND_CPUACCT = `path=
+while IFS=: read -r _ controllers p; do
+  case ",$controllers," in *,cpuacct,*) path=$p ;; esac
+done < /proc/self/cgroup
+[ -n "$path" ] || exit 0
+while read -r _ _ _ root point _ rest; do
+  case " $rest" in *" - cgroup "*cpuacct*)
+    rel=\${path#"$root"}; echo "$point\${rel%/}"; exit 0 ;;
+  esac
+done < /proc/self/mountinfo`;
+
+async function sh(script: string, args: string[] = []): Promise<string> {
+  const out = await new Deno.Command("sh", {
+    args: ["-c", script, "sh", ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  if (!out.success) throw new Error(decoder.decode(out.stderr).trim() || `exit ${out.code}`);
+  return decoder.decode(out.stdout);
+}

@@ -1,0 +1,398 @@
+/**
+ * Section 4b: whole graded episodes. The real `OpenAIPolicy` talks to a fake OpenAI-compatible
+ * model (its own process) that answers with the four calls solving `py-median-even`: read the
+ * file, apply the fix, run the visible tests, submit. Every sample is graded. Batches run at model
+ * latency 0 (throughput) and 1 s (overhead), and every figure stands next to a baseline from the
+ * same run: the same tests run bare (their CPU and wall), and an idle event loop.
+ */
+import { readFileSync } from "node:fs";
+import { OpenAIPolicy } from "../src/policy/openai.ts";
+import type { Environment } from "../src/rollout/environment.ts";
+import { runSample } from "../src/rollout/sample.ts";
+import { runTests } from "../src/sandbox/test_runner.ts";
+import type { Task } from "../src/task/spec.ts";
+import type { TrajectoryRecord } from "../src/trajectory/record.ts";
+import type { BenchContext } from "./_context.ts";
+import { spawnChecked } from "./_context.ts";
+import { CpuMeter } from "./_cpu.ts";
+import { type FakeCall, type FakeModel, fakeModelName, startFakeModel } from "./_fake_model.ts";
+import { preparedCopy } from "./_grading.ts";
+import { makeRow, type Row } from "./_report.ts";
+import { bareTestCommand } from "./_sandbox.ts";
+import { idleStalls, StallMonitor, type Stalls } from "./_stalls.ts";
+import { summarize } from "./_stats.ts";
+import { RssSampler } from "./_system.ts";
+
+const TASK = "py-median-even";
+const PLAN = "solve";
+const TURNS = 4;
+const LATENCY_MS = 1000;
+/** Latency 0: [concurrency, episodes]; enough episodes per worker for a steady state. */
+const THROUGHPUT: [number, number][] = [[1, 6], [16, 32], [64, 64]];
+/** Latency 1 s: one wave of `concurrency` episodes each. */
+const OVERHEAD = [1, 16, 64, 128];
+const QUICK_THROUGHPUT: [number, number][] = [[1, 4], [16, 32]];
+const QUICK_OVERHEAD = [1, 16];
+/** Bare and sandboxed test runs per baseline. */
+const BASELINE_RUNS = 8;
+
+/** Where the child CPU of an episode's test runs would be if nothing but the tests cost. */
+interface Floor {
+  /** Bare CPU of the tests one episode runs (run_tests' visible tests + grading's all), ms. */
+  cpuMs: number;
+  /** Their bare wall time one after the other, ms. */
+  wallMs: number;
+}
+
+/** Run the episode batches; `quick` runs fewer points. */
+export async function benchEpisodes(
+  ctx: BenchContext,
+  env: Environment,
+  options: { quick?: boolean } = {},
+): Promise<Row[]> {
+  const section = "4b graded episodes";
+  const task = env.task(TASK);
+  const patch = readFileSync(task.solutionPath!, "utf8");
+  const plan: FakeCall[] = [
+    { name: "read_file", arguments: { path: "stats/summary.py" } },
+    { name: "apply_patch", arguments: { patch } },
+    { name: "run_tests", arguments: {} },
+    { name: "submit", arguments: { status: "solved", summary: "Even-sized median fixed" } },
+  ];
+  // The model starts before the meter, so its CPU stays outside the measured cgroup.
+  const model = await startFakeModel({ [PLAN]: plan });
+  const cpu = await CpuMeter.open();
+  const cores = navigator.hardwareConcurrency;
+  const rows: Row[] = [];
+  try {
+    ctx.log("episodes: baselines (bare and sandboxed test runs, idle event loop)");
+    const { floor, rows: baseRows } = await baselines(ctx, env, task, patch, cpu);
+    rows.push(...baseRows);
+    const { stalls: idle, monitorCpuPerMs } = await idleStalls(2000, () => {
+      const rss = new RssSampler(20);
+      return () => rss.stop();
+    });
+    rows.push(makeRow({
+      section,
+      figure: "event-loop lateness, idle loop, max / p99",
+      unit: "ms",
+      summary: { median: idle.max, p95: idle.p99, n: idle.n },
+      note:
+        "A 1 ms timer's lateness while nothing else runs: what the machine itself costs (the p95 column holds the p99)",
+    }));
+    rows.push(makeRow({
+      section,
+      figure: "the monitors' own CPU (1 ms timer, RSS sampler)",
+      unit: "ms/s",
+      summary: { median: monitorCpuPerMs * 1000, p95: null, n: 1 },
+      note:
+        "Measured on the idle loop and subtracted from every batch's orchestrator CPU (wall x this rate)",
+    }));
+    const ideal = cores / (floor.cpuMs / 1000);
+    ctx.log("episodes: warm-up batch");
+    await batch(env, task, model, cpu, 4, 8, 0);
+    const throughput = options.quick ? QUICK_THROUGHPUT : THROUGHPUT;
+    for (const [concurrency, episodes] of throughput) {
+      ctx.log(`episodes: latency 0, C=${concurrency}, ${episodes} episodes`);
+      const b = await batch(env, task, model, cpu, concurrency, episodes, 0);
+      const rate = (episodes * 1000) / b.wallMs;
+      const bound = Math.min(ideal, (concurrency * 1000) / floor.wallMs);
+      rows.push(
+        makeRow({
+          section,
+          figure: `episodes/s, latency 0, C=${concurrency}`,
+          unit: "ep/s",
+          summary: { median: rate, p95: null, n: episodes },
+          baseline: { name: "bare tests' bound", value: bound },
+          target: concurrency === 64
+            ? { text: ">= 0.9x ideal", metric: "ratio", op: ">=", value: 0.9 }
+            : null,
+          note: concurrency === 1
+            ? `The bound: min(cores / bare test CPU per episode, C / bare test wall per episode) = min(${
+              ideal.toFixed(1)
+            }, C x ${(1000 / floor.wallMs).toFixed(1)}) episodes/s, from the bare runs above`
+            : undefined,
+        }),
+        ...batchRows(
+          section,
+          `latency 0, C=${concurrency}`,
+          concurrency,
+          b,
+          floor,
+          idle,
+          monitorCpuPerMs,
+        ),
+      );
+    }
+    const overhead = options.quick ? QUICK_OVERHEAD : OVERHEAD;
+    for (const concurrency of overhead) {
+      ctx.log(`episodes: latency ${LATENCY_MS} ms, C=${concurrency}`);
+      const b = await batch(env, task, model, cpu, concurrency, concurrency, LATENCY_MS);
+      const modelMs = TURNS * LATENCY_MS;
+      // The tests alone, run bare, would add this much: their wall, or their CPU spread on the cores.
+      const testsMs = Math.max(floor.wallMs, (concurrency * floor.cpuMs) / cores);
+      rows.push(
+        makeRow({
+          section,
+          figure: `env overhead, latency 1 s, C=${concurrency}`,
+          unit: "%",
+          summary: { median: ((b.wallMs - modelMs) / modelMs) * 100, p95: null, n: concurrency },
+          baseline: { name: "bare tests' share", value: (testsMs / modelMs) * 100 },
+          target: concurrency === 64
+            ? { text: "< 10 %", metric: "median", op: "<", value: 10 }
+            : null,
+          note: concurrency === 1
+            ? `(batch wall - ${TURNS} turns x ${LATENCY_MS} ms) / model time; the baseline is what the same tests would add if run bare: max(their wall, C x their CPU / ${cores} cores)`
+            : undefined,
+        }),
+        ...batchRows(
+          section,
+          `latency 1 s, C=${concurrency}`,
+          concurrency,
+          b,
+          floor,
+          idle,
+          monitorCpuPerMs,
+        ),
+      );
+    }
+  } finally {
+    await model.close();
+    await cpu.close();
+  }
+  if (cpu.unavailable) {
+    rows.push(makeRow({
+      section,
+      figure: "child CPU not measured",
+      unit: "-",
+      note: `Child CPU per episode needs cgroup v1 cpuacct: ${cpu.unavailable}`,
+    }));
+  }
+  return rows;
+}
+
+/** What one batch measured. */
+interface Batch {
+  wallMs: number;
+  episodes: number;
+  selfMs: number;
+  childMs: number | null;
+  peakRss: number;
+  rssBefore: number;
+  stalls: Stalls;
+}
+
+/** Run `episodes` graded episodes, `concurrency` at a time, and measure the whole batch. */
+async function batch(
+  env: Environment,
+  task: Task,
+  model: FakeModel,
+  cpu: CpuMeter,
+  concurrency: number,
+  episodes: number,
+  delayMs: number,
+): Promise<Batch> {
+  let next = 0;
+  const worker = async () => {
+    while (next < episodes) {
+      const sample = next++;
+      const policy = new OpenAIPolicy({
+        baseUrl: model.baseUrl,
+        model: fakeModelName(PLAN, delayMs),
+        maxRetries: 0,
+        fetch: model.fetch,
+      });
+      checkRecord(
+        await runSample(env, task, policy, {
+          run_id: "bench",
+          episode_id: `episode-${concurrency}-${delayMs}-${sample}`,
+          task_id: task.spec.id,
+          sample,
+          group_id: `episode-${concurrency}-${delayMs}`,
+        }),
+      );
+    }
+  };
+  const rssBefore = Deno.memoryUsage().rss;
+  const rss = new RssSampler(20);
+  const stalls = new StallMonitor();
+  const started = performance.now();
+  const { selfMs, childMs } = await cpu.measure(() =>
+    Promise.all(Array.from({ length: concurrency }, worker))
+  );
+  const wallMs = performance.now() - started;
+  const result = { stalls: stalls.stop(), peakRss: rss.stop() };
+  await model.holds(); // drop the server's record of this batch
+  return { wallMs, episodes, selfMs, childMs, rssBefore, ...result };
+}
+
+function batchRows(
+  section: string,
+  label: string,
+  concurrency: number,
+  b: Batch,
+  floor: Floor,
+  idle: Stalls,
+  monitorCpuPerMs: number,
+): Row[] {
+  const selfMs = Math.max(0, b.selfMs - monitorCpuPerMs * b.wallMs);
+  const rows = [
+    makeRow({
+      section,
+      figure: `orchestrator CPU per episode, ${label}`,
+      unit: "ms",
+      summary: { median: selfMs / b.episodes, p95: null, n: b.episodes },
+      target: { text: "< 10 ms", metric: "median", op: "<", value: 10 },
+    }),
+    makeRow({
+      section,
+      figure: `child CPU per episode, ${label}`,
+      unit: "ms",
+      summary: b.childMs === null
+        ? undefined
+        : { median: b.childMs / b.episodes, p95: null, n: b.episodes },
+      baseline: { name: "bare test runs", value: floor.cpuMs },
+      target: { text: "<= 1.3x bare", metric: "ratio", op: "<=", value: 1.3 },
+    }),
+    makeRow({
+      section,
+      figure: `event-loop stall max / p99, ${label}`,
+      unit: "ms",
+      summary: { median: b.stalls.max, p95: b.stalls.p99, n: b.stalls.n },
+      baseline: { name: "idle loop max", value: idle.max },
+      target: { text: "max < 5 ms", metric: "median", op: "<", value: 5 },
+    }),
+  ];
+  if (concurrency >= 16) {
+    rows.push(makeRow({
+      section,
+      figure: `peak RSS per concurrent episode, ${label}`,
+      unit: "MB",
+      summary: {
+        median: (b.peakRss - b.rssBefore) / concurrency / 1024 ** 2,
+        p95: null,
+        n: concurrency,
+      },
+      baseline: { name: "RSS before the batch", value: b.rssBefore / 1024 ** 2 },
+      target: { text: "< 1 MB", metric: "median", op: "<", value: 1 },
+    }));
+  }
+  return rows;
+}
+
+/**
+ * The floor: the tests one episode runs (the visible tests after the fix, then visible and
+ * hidden tests), run bare; and, for the breakdown, the same runs through the sandbox and a whole
+ * `env.grade`.
+ */
+async function baselines(
+  ctx: BenchContext,
+  env: Environment,
+  task: Task,
+  patch: string,
+  cpu: CpuMeter,
+): Promise<{ floor: Floor; rows: Row[] }> {
+  const section = "4b graded episodes";
+  const dir = await preparedCopy(env, task, patch);
+  try {
+    const { visible_tests: visible, hidden_tests: hidden } = task.spec;
+    const all = [...visible, ...hidden];
+    const bare = (files: string[]) => {
+      const [program, ...args] = bareTestCommand(task, dir, files);
+      return () => spawnChecked(program, args, dir);
+    };
+    const sandboxed = (files: string[]) => () =>
+      runTests(env.sandbox, {
+        runner: task.spec.runner,
+        dir,
+        files,
+        timeoutMs: 60_000,
+        scratchDir: env.workRoot,
+      });
+    const cases: Record<string, () => Promise<unknown>> = {
+      bareVisible: bare(visible),
+      bareAll: bare(all),
+      sandboxVisible: sandboxed(visible),
+      grade: () => env.grade(task, patch),
+    };
+    const measured: Record<string, { cpu: number[]; wall: number[] }> = {};
+    for (const [name, body] of Object.entries(cases)) {
+      await body();
+      measured[name] = { cpu: [], wall: [] };
+    }
+    // Interleaved, so that each case sees the same machine state.
+    for (let i = 0; i < BASELINE_RUNS; i++) {
+      for (const [name, body] of Object.entries(cases)) {
+        const started = performance.now();
+        const { childMs } = await cpu.measure(body);
+        measured[name].wall.push(performance.now() - started);
+        measured[name].cpu.push(childMs ?? NaN);
+      }
+    }
+    const median = (name: string, what: "cpu" | "wall") => summarize(measured[name][what]).median;
+    const floor = {
+      cpuMs: median("bareVisible", "cpu") + median("bareAll", "cpu"),
+      wallMs: median("bareVisible", "wall") + median("bareAll", "wall"),
+    };
+    ctx.log(
+      `episodes: bare tests per episode ${floor.cpuMs.toFixed(1)} ms CPU, ${
+        floor.wallMs.toFixed(1)
+      } ms wall`,
+    );
+    const rows = [
+      makeRow({
+        section,
+        figure: "bare test runs of one episode (visible + all), child CPU",
+        unit: "ms",
+        summary: { median: floor.cpuMs, p95: null, n: BASELINE_RUNS },
+        note: `The tests an episode runs, bare: ${
+          bareTestCommand(task, dir, visible).slice(1).join(" ")
+        } (what run_tests runs), then the same with the hidden tests (what grading runs), on a copy with the fix; CPU from the cgroup (cpuacct) minus this process's own`,
+      }),
+      makeRow({
+        section,
+        figure: "bare test runs of one episode, wall",
+        unit: "ms",
+        summary: { median: floor.wallMs, p95: null, n: BASELINE_RUNS },
+      }),
+      makeRow({
+        section,
+        figure: "run_tests' run through the sandbox, child CPU",
+        unit: "ms",
+        values: measured.sandboxVisible.cpu,
+        baseline: { name: "bare", value: median("bareVisible", "cpu") },
+      }),
+      makeRow({
+        section,
+        figure: "env.grade (copy, canaries, run), child CPU",
+        unit: "ms",
+        values: measured.grade.cpu,
+        baseline: { name: "bare", value: median("bareAll", "cpu") },
+      }),
+      makeRow({
+        section,
+        figure: "env.grade, wall",
+        unit: "ms",
+        values: measured.grade.wall,
+        baseline: { name: "bare", value: median("bareAll", "wall") },
+      }),
+    ];
+    return { floor, rows };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function checkRecord(record: TrajectoryRecord): void {
+  const failed = record.turns.find((t) => t.tool && !t.tool.ok);
+  if (
+    record.stop_reason !== "submitted" || record.turns.length !== TURNS || failed ||
+    !record.reward?.resolved
+  ) {
+    throw new Error(
+      `Episode did not follow the plan: ${record.stop_reason}, ${record.turns.length} turns, reward ${
+        record.reward?.total ?? null
+      }, ${JSON.stringify(record.error ?? failed?.tool?.output ?? record.reward ?? null)}`,
+    );
+  }
+}

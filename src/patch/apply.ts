@@ -1,0 +1,462 @@
+/**
+ * File patches to disk: an all-or-nothing applier that sends every path through the guard and
+ * computes every new file content in memory before it writes anything.
+ */
+import { realpathSync } from "node:fs";
+import { posix } from "node:path";
+import { guardPath } from "../workspace/guard.ts";
+import { decodeText } from "../workspace/text.ts";
+import type { FilePatch, Hunk, HunkLine } from "./parse.ts";
+
+/** What applying did to one file. */
+export interface FileChange {
+  path: string;
+  kind: "created" | "modified" | "deleted" | "renamed";
+  /** The old path of a renamed file. */
+  from?: string;
+}
+
+/** Why a patch was not applied. */
+export type ApplyErrorCode =
+  | "patch_failed"
+  | "protected_path"
+  | "path_outside_workspace"
+  | "path_not_allowed"
+  | "not_found"
+  | "invalid_input";
+
+/** The files changed, or why nothing was changed. */
+export type ApplyResult =
+  | { ok: true; changed: FileChange[] }
+  | { ok: false; code: ApplyErrorCode; message: string };
+
+/** Options for {@linkcode applyFilePatches}. */
+export interface ApplyOptions {
+  /** Paths (relative, normalized) the patch may not touch. */
+  isProtected?: (relPath: string) => boolean;
+}
+
+interface Entry {
+  /** Path as the patch named it, normalized. */
+  rel: string;
+  abs: string;
+  isDir: boolean;
+  /** Content on disk before the patch; null when absent. */
+  before: Uint8Array | null;
+  beforeMode: number | null;
+  /** Content after the sections applied so far; null when absent. */
+  content: Uint8Array | string | null;
+  mode: number | null;
+  touched: boolean;
+}
+
+type Failure = Extract<ApplyResult, { ok: false }>;
+type Opened = { ok: true; entry: Entry } | Failure;
+
+/**
+ * Apply parsed file patches under `root`, all or nothing: every path goes through the guard, every
+ * new content is computed in memory, and files are written only when every section applied.
+ */
+export async function applyFilePatches(
+  root: string,
+  files: FilePatch[],
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const realRoot = realpathSync(root);
+  const entries = new Map<string, Entry>();
+  const changed: FileChange[] = [];
+
+  const open = async (path: string): Promise<Opened> => {
+    const guarded = guardPath(realRoot, path, { allowMissing: true });
+    if (!guarded.ok) return guarded;
+    // A symlink inside the workspace may lead to a protected file, so check the real path too.
+    if (options.isProtected?.(guarded.rel) || options.isProtected?.(guarded.realRel)) {
+      return {
+        ok: false,
+        code: "protected_path",
+        message:
+          `Cannot apply patch to "${guarded.rel}": the path is protected and must not change; change other files`,
+      };
+    }
+    let entry = entries.get(guarded.abs);
+    if (!entry) {
+      const isFile = guarded.exists && !guarded.isDir;
+      const before = isFile ? await Deno.readFile(guarded.abs) : null;
+      const mode = isFile ? ((await Deno.stat(guarded.abs)).mode ?? 0o644) & 0o777 : null;
+      entry = {
+        rel: guarded.rel,
+        abs: guarded.abs,
+        isDir: guarded.isDir,
+        before,
+        beforeMode: mode,
+        content: before,
+        mode,
+        touched: false,
+      };
+      entries.set(guarded.abs, entry);
+    }
+    return { ok: true, entry };
+  };
+
+  for (const patch of files) {
+    if (patch.binary) {
+      const name = patch.to ?? patch.from;
+      return failure(
+        "patch_failed",
+        `Cannot apply patch to "${name}": binary changes cannot be applied; change text files only`,
+      );
+    }
+    const source = patch.from === null ? null : await open(patch.from);
+    if (source && !source.ok) return source;
+    const target = patch.to === null
+      ? null
+      : patch.to === patch.from
+      ? source
+      : await open(patch.to);
+    if (target && !target.ok) return target;
+    const staged = stage(patch, source?.entry ?? null, target?.entry ?? null);
+    if ("ok" in staged) return staged;
+    // A path changed by several sections is listed once, with its first kind.
+    const seen = changed.some((c) => c.path === staged.path);
+    if (!(seen && staged.kind === "modified")) changed.push(staged);
+  }
+
+  await writeEntries([...entries.values()].filter((entry) => entry.touched));
+  return { ok: true, changed };
+}
+
+/** Deletions first, so a path freed by one section can be reused by another. */
+async function writeEntries(entries: Entry[]): Promise<void> {
+  for (const entry of entries) {
+    if (entry.content === null && entry.before !== null) await Deno.remove(entry.abs);
+  }
+  const encoder = new TextEncoder();
+  for (const entry of entries) {
+    if (entry.content === null) continue;
+    await Deno.mkdir(posix.dirname(entry.abs), { recursive: true });
+    const bytes = typeof entry.content === "string" ? encoder.encode(entry.content) : entry.content;
+    // Writing over an existing file keeps its mode; set it only when it should differ.
+    await Deno.writeFile(entry.abs, bytes);
+    const currentMode = entry.before !== null ? entry.beforeMode : null;
+    if (entry.mode !== null && entry.mode !== currentMode) await Deno.chmod(entry.abs, entry.mode);
+  }
+}
+
+/** Apply one file section to the in-memory entries: the change it makes, or why it cannot. */
+function stage(patch: FilePatch, src: Entry | null, dst: Entry | null): FileChange | Failure {
+  // `diff -N` shows a new file as a diff from an empty file with the same name.
+  const onlyAdds = patch.hunks.length > 0 &&
+    patch.hunks.every((hunk) => hunk.lines.every((line) => line.op === "+"));
+  if (src !== null && dst === src && src.content === null && !src.isDir && onlyAdds) src = null;
+  if (src === null) {
+    if (dst === null) {
+      return failure("invalid_input", "Cannot apply patch: a section names no file");
+    }
+    if (dst.isDir || dst.content !== null) {
+      return failure(
+        "patch_failed",
+        `Cannot create "${dst.rel}": it already exists; make a diff against its current content to change it`,
+      );
+    }
+    Object.assign(dst, {
+      content: newFileText(patch.hunks),
+      mode: patch.mode ?? null,
+      touched: true,
+    });
+    return { path: dst.rel, kind: "created" };
+  }
+  if (src.isDir) {
+    return failure(
+      "patch_failed",
+      `Cannot apply patch to "${src.rel}": it is a folder, not a file; name the files inside it`,
+    );
+  }
+  if (src.content === null) {
+    return failure(
+      "not_found",
+      `Cannot ${
+        dst === null ? "delete" : "update"
+      } "${src.rel}": the file does not exist; list the files to check the path, or add it as a new file`,
+    );
+  }
+  src.touched = true;
+  if (dst === null) {
+    src.content = null;
+    return { path: src.rel, kind: "deleted" };
+  }
+  const text = typeof src.content === "string"
+    ? src.content
+    : decodeText(src.content, { keepBom: true });
+  if (text === null) {
+    return failure(
+      "patch_failed",
+      `Cannot apply patch to "${src.rel}": it is a binary file; change text files only`,
+    );
+  }
+  const applied = applyHunks(text, patch.hunks, src.rel);
+  if (!applied.ok) return failure("patch_failed", applied.message);
+  if (dst === src) {
+    Object.assign(src, { content: applied.text, mode: patch.mode ?? src.mode });
+    return { path: src.rel, kind: "modified" };
+  }
+  if (dst.isDir || dst.content !== null) {
+    return failure(
+      "patch_failed",
+      `Cannot rename "${src.rel}" to "${dst.rel}": "${dst.rel}" already exists; pick a new path or delete it first`,
+    );
+  }
+  Object.assign(dst, { content: applied.text, mode: patch.mode ?? src.mode, touched: true });
+  src.content = null;
+  return { path: dst.rel, kind: "renamed", from: src.rel };
+}
+
+function failure(code: ApplyErrorCode, message: string): Failure {
+  return { ok: false, code, message };
+}
+
+/** The content of a new file: the context and added lines of its hunks. */
+function newFileText(hunks: Hunk[]): string {
+  const lines = hunks.flatMap((hunk) => hunk.lines.filter((line) => line.op !== "-"));
+  const noEol = hunks.at(-1)?.newNoEol ?? false;
+  return lines
+    .map((line, i) => line.text + (noEol && i === lines.length - 1 ? "" : line.cr ? "\r\n" : "\n"))
+    .join("");
+}
+
+interface TextFile {
+  bom: boolean;
+  /** Lines without their endings. */
+  lines: string[];
+  /** Each line's ending: "\n", "\r\n", or "" for a last line without one. */
+  ends: string[];
+}
+
+function splitText(text: string): TextFile {
+  const bom = text.startsWith("\uFEFF");
+  const body = bom ? text.slice(1) : text;
+  const lines: string[] = [];
+  const ends: string[] = [];
+  let start = 0;
+  while (start < body.length) {
+    const newline = body.indexOf("\n", start);
+    if (newline < 0) {
+      lines.push(body.slice(start));
+      ends.push("");
+      break;
+    }
+    const crlf = newline > start && body[newline - 1] === "\r";
+    lines.push(body.slice(start, crlf ? newline - 1 : newline));
+    ends.push(crlf ? "\r\n" : "\n");
+    start = newline + 1;
+  }
+  return { bom, lines, ends };
+}
+
+type Equal = (a: string, b: string) => boolean;
+const exact: Equal = (a, b) => a === b;
+const looseEnd: Equal = (a, b) => a.trimEnd() === b.trimEnd();
+
+/**
+ * Apply `hunks` in order to `text`. Each hunk goes at its stated line (shifted by the hunks before
+ * it) if it matches there, else at the nearest exact match, else at the nearest match ignoring
+ * trailing whitespace. Context lines keep the file's own text and line endings.
+ */
+function applyHunks(
+  text: string,
+  hunks: Hunk[],
+  path: string,
+): { ok: true; text: string } | { ok: false; message: string } {
+  const file = splitText(text);
+  const original = [...file.lines];
+  const { lines, ends } = file;
+  const crlf = ends.filter((end) => end === "\r\n").length;
+  const eol = crlf > ends.filter((end) => end === "\n").length ? "\r\n" : "\n";
+  // A patch that carries CRs says line by line which ending it means; one without any was
+  // written without regard to them, and its lines take the file's usual ending.
+  const faithful = hunks.some((hunk) => hunk.lines.some((line) => line.cr));
+  let cursor = 0;
+  let offset = 0;
+  for (const [index, hunk] of hunks.entries()) {
+    for (const anchor of hunk.anchors) {
+      const found = findAnchor(lines, anchor, cursor);
+      if (found < 0) {
+        const after = cursor > 0 ? ` after line ${cursor}` : "";
+        return {
+          ok: false,
+          message: `Cannot apply patch to "${path}": hunk ${
+            index + 1
+          } anchor "${anchor}" not found${after}; re-read the file and retry with an "@@" line copied from it`,
+        };
+      }
+      cursor = found + 1;
+    }
+    const placed = placeHunk(lines, hunk, cursor, offset);
+    if (!placed) {
+      return { ok: false, message: notFound(path, index + 1, hunk, original, lines, cursor) };
+    }
+    const { pos, body } = placed;
+    const newLines: string[] = [];
+    const newEnds: string[] = [];
+    let k = pos;
+    for (const line of body) {
+      if (line.op === " ") {
+        newLines.push(lines[k]);
+        newEnds.push(ends[k]);
+        k++;
+      } else if (line.op === "-") {
+        k++;
+      } else {
+        newLines.push(line.text);
+        newEnds.push(line.cr ? "\r\n" : faithful ? "\n" : eol);
+      }
+    }
+    const oldCount = k - pos;
+    if (pos + oldCount === lines.length && newLines.length > 0) {
+      const last = newLines.length - 1;
+      const hadNoEol = lines.length > 0 && ends[lines.length - 1] === "";
+      if (hunk.newNoEol) newEnds[last] = "";
+      else if (hunk.oldNoEol || !hadNoEol) newEnds[last] ||= eol;
+      else newEnds[last] = ""; // no marker either side: keep the file's missing final newline
+    }
+    lines.splice(pos, oldCount, ...newLines);
+    ends.splice(pos, oldCount, ...newEnds);
+    if (hunk.at !== null) offset = pos - hunk.at + newLines.length - oldCount;
+    cursor = pos + newLines.length;
+  }
+  // A line that was last but no longer is needs its newline back.
+  for (let i = 0; i < lines.length - 1; i++) if (ends[i] === "") ends[i] = eol;
+  const body = lines.map((line, i) => line + ends[i]).join("");
+  return { ok: true, text: (file.bom ? "\uFEFF" : "") + body };
+}
+
+function findAnchor(lines: string[], anchor: string, from: number): number {
+  for (const equal of [exact, looseEnd, (a: string, b: string) => a.trim() === b.trim()]) {
+    for (let i = from; i < lines.length; i++) if (equal(lines[i], anchor)) return i;
+  }
+  return -1;
+}
+
+/** Where a hunk goes, and the body used (trailing blank context may be dropped). */
+function placeHunk(
+  lines: string[],
+  hunk: Hunk,
+  cursor: number,
+  offset: number,
+): { pos: number; body: HunkLine[] } | null {
+  for (const body of bodies(hunk.lines)) {
+    const old = body.filter((line) => line.op !== "+").map((line) => line.text);
+    const expected = expectedIndex(hunk, old.length, lines.length, cursor, offset);
+    if (old.length === 0) {
+      const pos = hunk.at !== null ? expected : hunk.anchors.length > 0 ? cursor : lines.length;
+      return { pos: Math.min(Math.max(pos, cursor), lines.length), body };
+    }
+    for (const equal of [exact, looseEnd]) {
+      const pos = search(lines, old, expected, cursor, equal);
+      if (pos !== null) return { pos, body };
+    }
+  }
+  return null;
+}
+
+/** The hunk's lines, then the same without trailing empty context lines (often stray blank lines). */
+function bodies(lines: HunkLine[]): HunkLine[][] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1].op === " " && lines[end - 1].text.trim() === "") end--;
+  return end < lines.length && end > 0 ? [lines, lines.slice(0, end)] : [lines];
+}
+
+function expectedIndex(
+  hunk: Hunk,
+  oldCount: number,
+  length: number,
+  cursor: number,
+  offset: number,
+): number {
+  if (hunk.at !== null) return hunk.at + offset;
+  return hunk.atEof ? length - oldCount : cursor;
+}
+
+/** The index nearest `expected` (not before `from`) where `old` matches, or null. */
+function search(
+  lines: string[],
+  old: string[],
+  expected: number,
+  from: number,
+  equal: Equal,
+): number | null {
+  const last = lines.length - old.length;
+  if (last < from) return null;
+  const start = Math.min(Math.max(expected, from), last);
+  for (let d = 0; start - d >= from || start + d <= last; d++) {
+    if (start - d >= from && matchesAt(lines, old, start - d, equal)) return start - d;
+    if (d > 0 && start + d <= last && matchesAt(lines, old, start + d, equal)) return start + d;
+  }
+  return null;
+}
+
+function matchesAt(lines: string[], old: string[], at: number, equal: Equal): boolean {
+  for (let i = 0; i < old.length; i++) if (!equal(lines[at + i], old[i])) return false;
+  return true;
+}
+
+const SHOWN_LINES = 12;
+
+/**
+ * Why a hunk did not apply, with the best-matching lines of the original file (the numbers the
+ * model sees when it re-reads the file) and what to do next.
+ */
+function notFound(
+  path: string,
+  number: number,
+  hunk: Hunk,
+  original: string[],
+  current: string[],
+  cursor: number,
+): string {
+  const old = hunk.lines.filter((line) => line.op !== "+").map((line) => line.text);
+  const head = `Cannot apply patch to "${path}": hunk ${number}`;
+  if (search(current, old, cursor, 0, looseEnd) !== null) {
+    const before = number === 1 ? 'its "@@" anchor line' : `the end of hunk ${number - 1}`;
+    return `${head} matches only before ${before}; put hunks in file order without overlaps and retry`;
+  }
+  if (original.length === 0) {
+    return `${head} context not found: the file is empty; re-read the file and retry`;
+  }
+  const expected = hunk.at ?? 0;
+  let best = 0;
+  let bestScore = -1;
+  for (let at = 0; at < original.length; at++) {
+    let score = 0;
+    for (let k = 0; k < old.length && at + k < original.length; k++) {
+      if (looseEnd(original[at + k], old[k])) score++;
+    }
+    if (
+      score > bestScore ||
+      (score === bestScore && Math.abs(at - expected) < Math.abs(best - expected))
+    ) {
+      best = at;
+      bestScore = score;
+    }
+  }
+  const near = hunk.at !== null ? hunk.at + 1 : best + 1;
+  const end = Math.min(original.length, best + Math.max(old.length, 1), best + SHOWN_LINES);
+  const width = String(end).length;
+  const shown = original.slice(best, end).map((line, i) =>
+    `  ${String(best + i + 1).padStart(width)} | ${line}`
+  );
+  if (best + old.length > end && end < original.length) shown.push("  ...");
+  const differs = old.findIndex((line, k) =>
+    best + k >= original.length || !looseEnd(original[best + k], line)
+  );
+  const advice = "re-read the file and retry with its exact lines as context";
+  const detail = differs < 0
+    ? `${advice[0].toUpperCase()}${advice.slice(1)}`
+    : best + differs >= original.length
+    ? `The file ends at line ${original.length}, but the patch expects ${
+      JSON.stringify(old[differs])
+    } after it; ${advice}`
+    : `The patch expects ${JSON.stringify(old[differs])} at line ${best + differs + 1}; ${advice}`;
+  return `${head} context not found near line ${near}; the file has there:\n${
+    shown.join("\n")
+  }\n${detail}`;
+}
