@@ -501,7 +501,11 @@ class _Rollout:
                         "PatchgymTRL.dataset(statement_in_prompt=True)",
                         "bad_request",
                     )
-                answer = gym.client.reset(task_id=task_id, tool_calls="native", **gym.reset_options)
+                options = dict(gym.reset_options)
+                # A GRPO group is the samples of one prompt in one generation batch.
+                step = getattr(getattr(self.trainer, "state", None), "global_step", 0)
+                options.setdefault("group_id", f"{os.path.basename(gym.run_dir)}/step-{step}/{task_id}")
+                answer = gym.client.reset(task_id=task_id, tool_calls="native", **options)
                 ids = self._render(answer.messages, tools=answer.tools)
                 episodes.append({"id": answer.episode_id, "ids": ids, "start": len(ids), "result": None})
             active = list(episodes)
