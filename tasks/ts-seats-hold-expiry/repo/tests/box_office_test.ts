@@ -31,9 +31,10 @@ Deno.test("confirm within the hold window books the seats", () => {
 
 Deno.test("holdBest picks the centre of the first row with room", () => {
   const { office: o } = office();
-  o.hold("ann", ["A-2"]);
+  o.hold("ann", ["A-2", "A-4"]);
   assert.deepEqual(o.holdBest("bob", 3)?.seats, ["B-2", "B-3", "B-4"]);
-  assert.deepEqual(o.holdBest("cat", 2)?.seats, ["A-3", "A-4"]);
+  assert.deepEqual(o.holdBest("cat", 1)?.seats, ["A-3"]);
+  assert.equal(o.holdBest("dan", 2), null);
 });
 
 Deno.test("release frees the seats", () => {
