@@ -1,20 +1,16 @@
 /**
  * `deno task compile`: build `dist/patchgym`, one executable with the bundled tasks embedded and
- * the same narrow permission flags as `deno task patchgym` (read from deno.json, so they live in
- * one place). `deno compile` needs the Deno runtime `denort`: it downloads it from the Deno release
- * host, or uses the file named by `DENORT_BIN`.
+ * the fixed narrow permission flags of the binary (`BINARY_FLAGS` in src/cli/permissions.ts: a
+ * compiled binary bakes its flags, so it cannot derive them from each command line the way
+ * `deno task patchgym` does). `deno compile` needs the Deno runtime `denort`: it downloads it from
+ * the Deno release host, or uses the file named by `DENORT_BIN`.
  */
-import config from "../deno.json" with { type: "json" };
+import { BINARY_FLAGS } from "../src/cli/permissions.ts";
 
 const OUTPUT = "dist/patchgym";
 
-/** The permission flags of the `patchgym` task in deno.json. */
-export function permissionFlags(task: string): string[] {
-  return task.split(/\s+/).filter((arg) => arg.startsWith("--allow-") || arg === "--no-prompt");
-}
-
 if (import.meta.main) {
-  const flags = permissionFlags(config.tasks.patchgym);
+  const flags = [...BINARY_FLAGS];
   const args = ["compile", ...flags, "--include", "tasks", "--output", OUTPUT, "main.ts"];
   const denort = Deno.env.get("DENORT_BIN");
   console.error(`deno ${args.join(" ")}${denort ? `  (DENORT_BIN=${denort})` : ""}`);

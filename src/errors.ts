@@ -9,7 +9,8 @@ export type ErrorCode =
   | "task_not_found"
   | "sandbox_failed"
   | "policy_failed"
-  | "usage";
+  | "usage"
+  | "run_failed";
 
 /** Base class: every thrown patchgym error has a code and, where one exists, a cause. */
 export class PatchgymError extends Error {
@@ -52,6 +53,13 @@ export class PolicyError extends PatchgymError {
 export class UsageError extends PatchgymError {
   constructor(message: string) {
     super("usage", message);
+  }
+}
+
+/** A run cannot start or go on for a reason outside the command line (e.g. the endpoint is down). */
+export class RunError extends PatchgymError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("run_failed", message, options);
   }
 }
 

@@ -1,6 +1,8 @@
 /** Command-line parsing shared by the subcommands: strict flags, usage errors with the fix. */
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../errors.ts";
+import { didYouMean } from "../suggest.ts";
 
 /** Flag definitions for node's `parseArgs`. */
 export type Flags = NonNullable<ParseArgsConfig["options"]>;
@@ -20,11 +22,12 @@ export function parseFlags<F extends Flags>(
       allowPositionals: options.positionals ?? false,
     });
   } catch (error) {
-    throw new UsageError(
-      `${command}: ${
-        (error as Error).message.replace(/\. To specify.*$/s, "")
-      }; run "patchgym ${command} --help"`,
-    );
+    const message = (error as Error).message.replace(/\. To specify.*$/s, "");
+    const unknown = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
+    const hint = unknown?.startsWith("--")
+      ? didYouMean(unknown.slice(2).split("=")[0], [...Object.keys(flags), "help"], "--")
+      : "";
+    throw new UsageError(`${command}: ${message}${hint}; run "patchgym ${command} --help"`);
   }
 }
 
@@ -85,4 +88,41 @@ export function env(name: string): string | undefined {
 /** Print `value` as indented JSON on stdout. */
 export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
+}
+
+/**
+ * Read a text file a user named in `command`'s arguments; a missing file, a folder or an
+ * unreadable file is a {@linkcode UsageError} with one line.
+ */
+export function readInput(command: string, path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`${command}: cannot read "${path}": ${ioReason(error)}`);
+  }
+}
+
+/** Write a text file a user named; failures become a {@linkcode UsageError} with one line. */
+export function writeOutput(command: string, path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new UsageError(`${command}: cannot write "${path}": ${ioReason(error)}`);
+  }
+}
+
+/** Why a file operation failed, in words; permission errors are rethrown for the dispatcher. */
+function ioReason(error: unknown): string {
+  if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+    throw error;
+  }
+  const code = (error as { code?: string }).code;
+  if (error instanceof Deno.errors.NotFound || code === "ENOENT") {
+    return "file not found; check the path";
+  }
+  if (error instanceof Deno.errors.IsADirectory || code === "EISDIR") {
+    return "it is a folder; name a file";
+  }
+  if (code === "ENOTDIR") return "a parent is not a folder; check the path";
+  return (error as Error).message;
 }

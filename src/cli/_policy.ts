@@ -5,34 +5,14 @@
  */
 import { UsageError } from "../errors.ts";
 import { OpenAIPolicy } from "../policy/openai.ts";
+import { checkScheme, probeEndpoint } from "../policy/probe.ts";
 import { ReferencePolicy } from "../policy/reference.ts";
 import { TokenPolicy } from "../policy/token_policy.ts";
 import { loadScript, ScriptedPolicy, type ScriptStep } from "../policy/scripted.ts";
 import type { Policy } from "../policy/types.ts";
+import { APIS, POLICIES, type PolicyConfig } from "../rollout/run_config.ts";
 import type { Task } from "../task/spec.ts";
 import { env } from "./_args.ts";
-
-/** Policy kinds. */
-export const POLICIES = ["reference", "openai", "scripted"] as const;
-
-/** Which server API the `openai` policy drives: chat completions, or tokens in and out. */
-export const APIS = ["chat", "tokens"] as const;
-
-/** A resolved policy choice. */
-export interface PolicyConfig {
-  kind: (typeof POLICIES)[number];
-  base_url: string | null;
-  model: string | null;
-  script: string | null;
-  text_tool_calls: boolean;
-  sampling: Record<string, unknown>;
-  /** Added to each sample's index to seed it, when set. */
-  seed: number | null;
-  /** `chat` (default; absent in runs saved before it existed) or `tokens`. */
-  api?: (typeof APIS)[number];
-  /** Extra request fields, `chat_template_kwargs` among them. */
-  extra_body?: Record<string, unknown>;
-}
 
 /** Flags that choose the policy. */
 export interface PolicyFlags {
@@ -59,7 +39,7 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
   const baseUrl = flags["base-url"] ?? env("PATCHGYM_BASE_URL") ?? env("OPENAI_BASE_URL") ?? null;
   const model = flags.model ?? env("PATCHGYM_MODEL") ?? env("OPENAI_MODEL") ?? null;
   let kind = flags.policy as PolicyConfig["kind"] | undefined;
-  if (kind !== undefined && !POLICIES.includes(kind)) {
+  if (kind !== undefined && !(POLICIES as readonly string[]).includes(kind)) {
     throw new UsageError(`--policy: expected one of ${POLICIES.join(", ")}, got "${kind}"`);
   }
   let note: string | null = null;
@@ -71,6 +51,8 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
     }
   }
   if (kind === "openai") {
+    const scheme = baseUrl ? checkScheme(baseUrl) : null;
+    if (scheme) throw new UsageError(scheme);
     if (!baseUrl) {
       throw new UsageError(
         "--policy openai needs a model endpoint: pass --base-url http://HOST:PORT/v1 or set PATCHGYM_BASE_URL",
@@ -133,7 +115,7 @@ export function makePolicy(
       const common = {
         baseUrl: config.base_url!,
         model: config.model!,
-        apiKey: env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY"),
+        apiKey: apiKey(),
         textToolCalls: config.text_tool_calls,
         sampling: {
           ...config.sampling,
@@ -152,6 +134,24 @@ export function makePolicy(
       return new OpenAIPolicy({ ...common, extraBody: config.extra_body });
     }
   }
+}
+
+/**
+ * Before a run with the `openai` policy: one cheap request to the endpoint. Returns the line to
+ * print when it fails, or null (also for policies that need no endpoint).
+ */
+export async function checkEndpoint(config: PolicyConfig): Promise<string | null> {
+  if (config.kind !== "openai") return null;
+  const result = await probeEndpoint({
+    baseUrl: config.base_url!,
+    model: config.model!,
+    apiKey: apiKey(),
+  });
+  return result.ok ? null : result.message;
+}
+
+function apiKey(): string | undefined {
+  return env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY");
 }
 
 /** A flag holding a JSON object, or undefined. */

@@ -1,13 +1,10 @@
 /** `export`: convert trajectory JSONL into a trainer's format. */
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import {
-  EXPORT_FORMATS,
-  exportTrajectories,
-  parseTrajectories,
-  SEGMENT_CHOICES,
-} from "../trajectory/export.ts";
-import { choiceFlag, parseFlags } from "./_args.ts";
+import { EXPORT_FORMATS, exportTrajectories, SEGMENT_CHOICES } from "../trajectory/export.ts";
+import { parseTrajectories } from "../trajectory/record.ts";
+import { choiceFlag, parseFlags, readInput, writeOutput } from "./_args.ts";
 
 const HELP = `patchgym export: convert trajectories for a trainer
 
@@ -28,13 +25,21 @@ records without token ids, or a batch with no loss token, is an error (exit 1, n
 --allow-empty writes an empty batch anyway.
 
 --only-successful keeps only samples whose reward is resolved (every expected test passed).
+--out - writes the lines to stdout. A line that is not a valid trajectory record is reported with
+its line number and skipped; the others are exported and the exit code is 1.
 
 Usage: patchgym export --format verl|skyrl|atropos|sft [--only-successful] [--segments last|all]
                        [--allow-empty] IN.jsonl --out OUT.jsonl
+
+IN may also be a run folder (its trajectories.jsonl is read).
 `;
 
 /** Run the `export` command. */
-export async function exportCommand(args: string[]): Promise<number> {
+export function exportCommand(args: string[]): Promise<number> {
+  return new Promise((done) => done(runExport(args)));
+}
+
+function runExport(args: string[]): number {
   const { values, positionals } = parseFlags("export", args, {
     format: { type: "string" },
     out: { type: "string" },
@@ -57,27 +62,17 @@ export async function exportCommand(args: string[]): Promise<number> {
     );
   }
   const input = positionals[0];
-  if (!values.out) throw new UsageError("export: --out OUT.jsonl is required");
-  if (resolve(values.out) === resolve(input)) {
+  if (!values.out) throw new UsageError("export: --out OUT.jsonl is required (- for stdout)");
+  // A run folder stands for its trajectories.
+  const file = isDirectory(input) && existsSync(join(input, "trajectories.jsonl"))
+    ? join(input, "trajectories.jsonl")
+    : input;
+  if (values.out !== "-" && resolve(values.out) === resolve(file)) {
     throw new UsageError("export: --out is the input file; write to another file");
   }
-  let text: string;
-  try {
-    text = await Deno.readTextFile(input);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    throw new UsageError(`export: cannot read "${input}": file not found; check the path`);
-  }
+  const text = readInput("export", file);
   const parsed = parseTrajectories(text);
-  if (parsed.problems.length > 0) {
-    console.error(
-      `Cannot export "${input}": ${parsed.problems.length} bad records; nothing written\n${
-        parsed.problems.map((p) => `  ${p}`).join("\n")
-      }`,
-    );
-    return 1;
-  }
-  if (parsed.partial) console.error(`Ignored the last line of "${input}": it was cut short`);
+  if (parsed.partial) console.error(`Ignored the last line of "${file}": it was cut short`);
   const result = exportTrajectories(parsed.records, format, {
     onlySuccessful: values["only-successful"],
     segments,
@@ -92,12 +87,35 @@ export async function exportCommand(args: string[]): Promise<number> {
     );
     return 1;
   }
-  await Deno.writeTextFile(values.out, result.lines.map((line) => `${line}\n`).join(""));
+  const body = result.lines.map((line) => `${line}\n`).join("");
+  const toStdout = values.out === "-";
+  if (toStdout) {
+    if (body) console.log(body.slice(0, -1));
+  } else writeOutput("export", values.out, body);
   for (const warning of result.warnings) console.error(warning);
   const filter = values["only-successful"] ? ` (${result.kept} resolved)` : "";
   const loss = result.loss_tokens === null ? "" : `, ${result.loss_tokens} tokens with loss`;
-  console.log(
-    `Wrote ${result.lines.length} ${format} lines from ${result.records} records${filter}${loss} to ${values.out}`,
+  // With --out -, stdout carries the data: the count goes to stderr.
+  (toStdout ? console.error : console.log)(
+    `Wrote ${result.lines.length} ${format} lines from ${result.records} records${filter}${loss} to ${
+      toStdout ? "stdout" : values.out
+    }`,
   );
+  if (parsed.problems.length > 0) {
+    console.error(
+      `Skipped ${parsed.badLines.length} bad lines of "${file}" (lines ${
+        parsed.badLines.join(", ")
+      }):\n${parsed.problems.map((p) => `  ${p}`).join("\n")}`,
+    );
+    return 1;
+  }
   return 0;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

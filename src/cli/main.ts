@@ -1,5 +1,7 @@
 /** Command dispatch and top-level error reporting. */
 import { PatchgymError, TaskError } from "../errors.ts";
+import { didYouMean } from "../suggest.ts";
+import { exitWithLauncher } from "./_launcher.ts";
 import { VERSION } from "../version.ts";
 import { rolloutCommand } from "./rollout.ts";
 
@@ -31,6 +33,14 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; summary: string }>
     run: () => import("./export.ts").then((m) => m.exportCommand),
     summary: "convert trajectories for a trainer",
   },
+  show: {
+    run: () => import("./show.ts").then((m) => m.showCommand),
+    summary: "print a run's episodes turn by turn, with the grade",
+  },
+  report: {
+    run: () => import("./report.ts").then((m) => m.reportCommand),
+    summary: "(re)build a run's report.html",
+  },
   serve: {
     run: () => import("./serve.ts").then((m) => m.serveCommand),
     summary: "trainer-driven mode over JSON lines (--stdio)",
@@ -50,6 +60,7 @@ ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}
 
 /** Run the command line; returns the process exit code. */
 export async function runCli(args: string[]): Promise<number> {
+  exitWithLauncher();
   const [name, ...rest] = args;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     console.log(HELP);
@@ -61,7 +72,11 @@ export async function runCli(args: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`Unknown command "${name}"; run "patchgym --help" to list the commands`);
+    console.error(
+      `Unknown command "${name}"${
+        didYouMean(name, Object.keys(COMMANDS))
+      }; run "patchgym --help" to list the commands`,
+    );
     return 2;
   }
   try {
@@ -78,7 +93,7 @@ export async function runCli(args: string[]): Promise<number> {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       const detail = (error as Error).message.replace(/, run again with the --allow-\S+ flag/, "");
       console.error(
-        `Permission denied: ${detail}; "deno task patchgym" reads only tasks/, runs/ and /tmp/patchgym and writes only runs/ and /tmp/patchgym (README "Safety model"): put the file there, or run main.ts with your own flags`,
+        `Permission denied: ${detail}; patchgym may touch only the files, folders and hosts named on its command line, the task folder and the workspace root (the compiled binary: ./tasks, ./runs and /tmp/patchgym; README "Safety model"): name the path in a flag, or run it through "deno task patchgym"`,
       );
       return 1;
     }

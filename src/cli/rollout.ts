@@ -3,20 +3,20 @@
  * `trajectories.jsonl` (one line per finished sample, flushed as each finishes) and
  * `summary.json`, then prints a summary table. Ctrl-C stops cleanly; `--resume DIR` continues.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { UsageError } from "../errors.ts";
-import { preflight, type SkippedTask, skippedWarning } from "../rollout/preflight.ts";
-import { runSample } from "../rollout/sample.ts";
-import { listTaskIds, loadTasks } from "../task/load.ts";
-import type { TrajectoryRecord } from "../trajectory/record.ts";
+import { RunError, UsageError } from "../errors.ts";
+import { preflight, skippedWarning } from "../rollout/preflight.ts";
+import { runRollout, uniqueTasks } from "../rollout/run.ts";
 import {
-  formatTraining,
-  type RunSummary,
-  summarize,
-  SUMMARY_FORMAT,
-} from "../trajectory/summary.ts";
-import { JsonlWriter, readJsonl } from "../trajectory/writer.ts";
+  newRunId,
+  readRunConfig,
+  RUN_FORMAT,
+  type RunConfig,
+  writeRunConfig,
+} from "../rollout/run_config.ts";
+import { listTaskIds, loadTasks } from "../task/load.ts";
+import { formatTraining, type RunSummary } from "../trajectory/summary.ts";
 import { VERSION } from "../version.ts";
 import { choiceFlag, intFlag, listFlag, numberFlag, parseFlags, printJson } from "./_args.ts";
 import {
@@ -25,7 +25,7 @@ import {
   SANDBOX_FLAGS_HELP,
   tasksDirOf,
 } from "./_environment.ts";
-import { makePolicy, type PolicyConfig, resolvePolicy } from "./_policy.ts";
+import { checkEndpoint, makePolicy, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
 
 const HELP = `patchgym rollout: run a policy on tasks and write trajectories
@@ -58,6 +58,10 @@ Usage: patchgym rollout [flags]
   --on-drift split|zero_mask   rule for token drift (default split)
   --out DIR              output folder (default runs/<timestamp>)
   --resume DIR           continue an interrupted run in DIR with its saved configuration
+                         (with it only --samples, --retry-errors, --concurrency and the
+                         flags below may be given)
+  --retry-errors         with --resume: run samples that ended in policy_error or
+                         environment_error again
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
@@ -65,25 +69,6 @@ ${SANDBOX_FLAGS_HELP}
   --keep-workspaces      do not delete workspaces afterwards
   --json                 print the summary as JSON instead of a table
 `;
-
-/** Configuration saved in run.json. */
-interface RunConfig {
-  format: "patchgym.run.v1";
-  run_id: string;
-  env_version: string;
-  tasks: string[];
-  samples: number;
-  policy: PolicyConfig;
-  limits: {
-    max_turns?: number;
-    max_tokens_per_turn: number;
-    max_total_tokens: number;
-    max_wall_s: number;
-  };
-  training: { trainable: "all" | "last"; onDrift: "split" | "zero_mask" };
-  /** Tasks asked for but left out because their fail_to_pass tests already pass. */
-  skipped_tasks?: SkippedTask[];
-}
 
 /** Run the `rollout` command; returns the exit code. */
 export async function rolloutCommand(args: string[]): Promise<number> {
@@ -110,6 +95,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     "on-drift": { type: "string" },
     out: { type: "string" },
     resume: { type: "string" },
+    "retry-errors": { type: "boolean" },
     ...ENVIRONMENT_FLAGS,
     "keep-workspaces": { type: "boolean" },
     json: { type: "boolean" },
@@ -121,17 +107,29 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   const tasksDir = tasksDirOf(values);
   const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
 
+  if (values["retry-errors"] && !values.resume) {
+    throw new UsageError(
+      "--retry-errors works with --resume DIR: it re-runs failed samples of that run",
+    );
+  }
   let config: RunConfig;
   let outDir: string;
   if (values.resume) {
-    outDir = resolve(values.resume);
-    const path = join(outDir, "run.json");
-    if (!existsSync(path)) {
+    const saved = SAVED_FLAGS.filter((name) => values[name] !== undefined);
+    if (saved.length > 0) {
       throw new UsageError(
-        `--resume: "${values.resume}" has no run.json; give the folder of an earlier rollout`,
+        `--resume continues with the configuration saved in run.json; drop --${
+          saved.join(", --")
+        } (or start a new run with --out)`,
       );
     }
-    config = JSON.parse(readFileSync(path, "utf8"));
+    outDir = resolve(values.resume);
+    config = readRunConfig(outDir);
+    if (values.samples !== undefined) {
+      config.samples = intFlag("samples", values.samples, 1, 1, 10_000);
+      writeRunConfig(outDir, config);
+    }
+    await failFast(config);
   } else {
     const { config: policy, note } = resolvePolicy({
       ...values,
@@ -139,11 +137,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       "top-p": numberFlag("top-p", values["top-p"]),
       seed: values.seed === undefined ? undefined : intFlag("seed", values.seed, 0, 0, 2 ** 31),
     });
-    const tasks = listFlag(values.tasks) ?? listTaskIds(tasksDir);
+    const tasks = uniqueTasks(listFlag(values.tasks) ?? listTaskIds(tasksDir));
     loadTasks(tasksDir, tasks);
-    const runId = `run-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${
-      crypto.randomUUID().slice(0, 6)
-    }`;
+    const runId = newRunId();
     outDir = resolve(values.out ?? join("runs", runId));
     if (existsSync(join(outDir, "trajectories.jsonl"))) {
       throw new UsageError(
@@ -151,7 +147,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       );
     }
     config = {
-      format: "patchgym.run.v1",
+      format: RUN_FORMAT,
       run_id: runId,
       env_version: VERSION,
       tasks,
@@ -176,6 +172,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       },
     };
     if (note) console.error(note);
+    await failFast(config);
   }
 
   const environment = await openEnvironment(values);
@@ -192,36 +189,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     config.tasks = checked.ready;
     config.skipped_tasks = checked.skipped;
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
+    writeRunConfig(outDir, config);
   }
-  const trajectories = join(outDir, "trajectories.jsonl");
-  const previous = readJsonl<TrajectoryRecord>(trajectories);
-  if (previous.partial) {
-    // A line cut short by a crash: rewrite the file with the complete lines only.
-    writeFileSync(trajectories, previous.records.map((r) => `${JSON.stringify(r)}\n`).join(""));
-  }
-  const finished = new Set(previous.records.map((r) => `${r.task_id}#${r.sample}`));
-  const jobs = config.tasks.flatMap((id) =>
-    Array.from({ length: config.samples }, (_, sample) => ({ id, sample })).filter((j) =>
-      !finished.has(`${j.id}#${j.sample}`)
-    )
-  );
-  if (values.resume) {
-    console.error(`Resuming ${config.run_id}: ${finished.size} samples done, ${jobs.length} to go`);
-  }
-  console.error(
-    `Isolation: ${environment.isolation.level}${
-      environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
-    }; output: ${outDir}`,
-  );
-
-  const writer = new JsonlWriter(trajectories);
-  const records = [...previous.records];
-  const progress = new Progress(
-    finished.size + jobs.length,
-    finished.size,
-    records.reduce((n, r) => n + (r.reward?.total ?? 0), 0),
-  );
+  let progress: Progress | null = null;
   const stop = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -234,72 +204,53 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   };
   Deno.addSignalListener("SIGINT", onSigint);
   const scriptCache = {};
-  const started = performance.now();
+  let result;
   try {
-    let next = 0;
-    const worker = async () => {
-      while (!stop.signal.aborted && next < jobs.length) {
-        const job = jobs[next++];
-        const task = environment.task(job.id);
-        const record = await runSample(
-          environment,
-          task,
-          makePolicy(config.policy, task, job.sample, scriptCache),
-          {
-            run_id: config.run_id,
-            episode_id: `${config.run_id}/${job.id}/${job.sample}`,
-            task_id: job.id,
-            sample: job.sample,
-            group_id: `${config.run_id}/${job.id}`,
-          },
-          {
-            limits: config.limits,
-            training: config.training,
-            keepWorkspace: values["keep-workspaces"],
-            signal: stop.signal,
-          },
+    result = await runRollout({
+      environment,
+      outDir,
+      config,
+      policyFor: (task, sample) => makePolicy(config.policy, task, sample, scriptCache),
+      concurrency,
+      keepWorkspaces: values["keep-workspaces"],
+      retryErrors: values["retry-errors"],
+      signal: stop.signal,
+      onStart: (state) => {
+        console.error(
+          `Isolation: ${environment.isolation.level}${
+            environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
+          }; output: ${outDir}`,
         );
-        if (record.stop_reason === "interrupted") continue;
-        await writer.write(record);
-        records.push(record);
-        progress.tick(
-          `${job.id}#${job.sample}`,
+        if (values.resume) {
+          const retried = state.retried ? ` (${state.retried} failed samples to run again)` : "";
+          console.error(
+            `Resuming ${config.run_id}: ${state.done} samples done, ${state.todo} to go${retried}`,
+          );
+        }
+        progress = new Progress(state.done + state.todo, state.done, state.rewardSum);
+      },
+      onRecord: (record) =>
+        progress?.tick(
+          `${record.task_id}#${record.sample}`,
           record.reward?.total ?? null,
           `${record.stop_reason} ${record.turns.length} turns`,
-        );
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
-    );
+        ),
+    });
   } finally {
     Deno.removeSignalListener("SIGINT", onSigint);
-    progress.finish();
-    await writer.close();
+    (progress as Progress | null)?.finish();
   }
-  const summary = summarize(records);
-  const interrupted = stop.signal.aborted;
-  writeFileSync(
-    join(outDir, "summary.json"),
-    `${
-      JSON.stringify(
-        {
-          format: SUMMARY_FORMAT,
-          run_id: config.run_id,
-          env_version: VERSION,
-          policy: { kind: config.policy.kind, model: config.policy.model },
-          complete: !interrupted && records.length === config.tasks.length * config.samples,
-          skipped_tasks: config.skipped_tasks ?? [],
-          elapsed_ms: Math.round(performance.now() - started),
-          ...summary,
-        },
-        null,
-        2,
-      )
-    }\n`,
-  );
+  const { summary, interrupted, records, ran } = result;
   if (values.json) printJson(summary);
   else console.log(formatSummary(summary, outDir));
+  if (ran.length > 0 && ran.every((r) => r.stop_reason === "policy_error")) {
+    console.error(
+      `Every sample ended in policy_error (first: ${
+        ran[0].error?.message ?? "no message"
+      }); fix the endpoint, then run again with: patchgym rollout --resume ${outDir} --retry-errors`,
+    );
+    return 1;
+  }
   if (interrupted) {
     console.error(
       `Stopped early: ${records.length} of ${
@@ -308,6 +259,35 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     );
   }
   return interrupted ? 130 : 0;
+}
+
+/** Flags whose values live in run.json; `--resume` refuses them. */
+const SAVED_FLAGS = [
+  "tasks",
+  "policy",
+  "base-url",
+  "model",
+  "text-tool-calls",
+  "api",
+  "chat-template-kwargs",
+  "extra-body",
+  "temperature",
+  "top-p",
+  "seed",
+  "script",
+  "max-turns",
+  "max-tokens",
+  "max-total-tokens",
+  "time-limit",
+  "trainable",
+  "on-drift",
+  "out",
+] as const;
+
+/** Probe the model endpoint; a failure is one line and exit 1, before anything is written. */
+async function failFast(config: RunConfig): Promise<void> {
+  const problem = await checkEndpoint(config.policy);
+  if (problem) throw new RunError(problem);
 }
 
 /** The summary as a table for people. */
@@ -333,6 +313,10 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
         : ""
     }`,
   );
+  const ids = summary.ids;
+  out.push(
+    `resolved ${ids.resolved.length}   unresolved ${ids.unresolved.length}   error ${ids.error.length}   empty patch ${ids.empty_patch.length}`,
+  );
   const hacks = Object.entries(summary.integrity.codes).map(([code, n]) => `${code}:${n}`);
   out.push(
     `reward hacks caught ${summary.integrity.tampered} (rate ${summary.integrity.rate.toFixed(3)})${
@@ -347,6 +331,7 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
     `trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${
       join(outDir, "summary.json")
     }`,
+    `report: ${join(outDir, "report.html")}   episodes: patchgym show ${outDir}`,
   );
   return out.join("\n");
 }

@@ -13,7 +13,7 @@ Usage: patchgym score --task ID --patch FILE [--json] [--tasks-dir DIR] [--work-
 
 The patch (unified diff, git diff or Codex envelope) is applied to a fresh pristine copy of the
 task, tests and test configuration are restored from the task, and the hidden tests run in the
-sandbox. Use --patch - to read the patch from stdin.
+sandbox. Use --patch - to read the patch from stdin. Exit code 1 when the patch does not apply.
 `;
 
 /** Run the `score` command. */
@@ -70,6 +70,12 @@ export async function scoreCommand(args: string[]): Promise<number> {
         if (outcome !== "passed") console.log(`  ${list} ${outcome}: ${id}`);
       }
     }
+  }
+  if (!grade.patch_applied) {
+    console.error(
+      `The patch did not apply to ${task.spec.id}: ${grade.patch_error}; check that it is a diff of this task's repository`,
+    );
+    return 1;
   }
   return 0;
 }

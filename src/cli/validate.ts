@@ -1,5 +1,6 @@
 /** `validate`: check every task end to end; exits non-zero naming each broken task and why. */
 import { type TaskValidation, validateTask } from "../rollout/validate.ts";
+import { checkTaskIds } from "../task/load.ts";
 import { intFlag, listFlag, parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
 import { Progress } from "./_progress.ts";
@@ -31,7 +32,8 @@ export async function validateCommand(args: string[]): Promise<number> {
     return 0;
   }
   const environment = await openEnvironment(values);
-  const ids = listFlag(values.tasks) ?? environment.taskIds();
+  const ids = [...new Set(listFlag(values.tasks) ?? environment.taskIds())];
+  checkTaskIds(environment.tasksDir, ids);
   const results: TaskValidation[] = [];
   const progress = values.json ? null : new Progress(ids.length);
   let next = 0;

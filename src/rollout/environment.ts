@@ -12,7 +12,7 @@ import {
   type ResourceLimits,
   Sandbox,
 } from "../sandbox/sandbox.ts";
-import { listTaskIds, loadTask } from "../task/load.ts";
+import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
 import { createWorkspace, startWorkspace, Workspace } from "../workspace/workspace.ts";
@@ -102,6 +102,7 @@ export class Environment {
   task(id: string): Task {
     let task = this.#tasks.get(id);
     if (!task) {
+      checkTaskIds(this.tasksDir, [id]);
       task = loadTask(`${this.tasksDir}/${id}`);
       this.#tasks.set(id, task);
     }

@@ -6,6 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { z } from "zod";
 import { TaskError } from "../errors.ts";
+import { didYouMean } from "../suggest.ts";
+import { formatIssue } from "../zod_issues.ts";
 import { discoverTestIds } from "./_test_ids.ts";
 import { type Task, type TaskSpec, TaskSpecSchema } from "./spec.ts";
 
@@ -16,7 +18,7 @@ export function loadTask(dir: string): Task {
   const specPath = join(taskDir, "task.json");
   if (!existsSync(specPath)) {
     throw new TaskError("task_not_found", [
-      `${label}: file not found; a task folder needs a task.json (see README "Task format")`,
+      `${label}: file not found; a task folder needs a task.json (see README "Tasks")`,
     ]);
   }
   let raw: unknown;
@@ -29,10 +31,11 @@ export function loadTask(dir: string): Task {
   }
   const parsed = TaskSpecSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new TaskError(
-      "task_invalid",
-      parsed.error.issues.map((i) => `${label}: ${formatIssue(i)}`),
-    );
+    // Every problem at once: the schema's, and the file checks the valid fields allow.
+    const schemaProblems = parsed.error.issues.map((i) => `${label}: ${formatIssue(i, raw)}`);
+    const fileProblems = checkTaskFiles(partialTask(taskDir, raw, parsed.error.issues))
+      .map((p) => `${label}: ${p}`);
+    throw new TaskError("task_invalid", [...schemaProblems, ...fileProblems]);
   }
   const spec = parsed.data;
   const task: Task = {
@@ -49,19 +52,8 @@ export function loadTask(dir: string): Task {
 
 /** Load every task under `root` (each subfolder with a task.json), sorted by id. */
 export function loadTasks(root: string, ids?: string[]): Task[] {
-  const available = listTaskIds(root);
-  const wanted = ids ?? available;
-  const missing = wanted.filter((id) => !available.includes(id));
-  if (missing.length > 0) {
-    throw new TaskError(
-      "task_not_found",
-      missing.map((id) =>
-        `${
-          displayPath(join(root, id))
-        }: no such task; run "tasks" to list the ${available.length} available`
-      ),
-    );
-  }
+  const wanted = ids ?? listTaskIds(root);
+  checkTaskIds(root, wanted);
   const problems: string[] = [];
   const tasks: Task[] = [];
   for (const id of wanted) {
@@ -76,6 +68,24 @@ export function loadTasks(root: string, ids?: string[]): Task[] {
   return tasks;
 }
 
+/**
+ * Throw a {@linkcode TaskError} naming every id in `ids` that is not a task under `root`, with the
+ * closest existing id: the one treatment of a wrong task id in every command.
+ */
+export function checkTaskIds(root: string, ids: string[]): void {
+  const available = listTaskIds(root);
+  const missing = ids.filter((id) => !available.includes(id));
+  if (missing.length === 0) return;
+  throw new TaskError(
+    "task_not_found",
+    missing.map((id) =>
+      `${displayPath(join(root, id))}: no such task${
+        didYouMean(id, available)
+      }; run "patchgym tasks" to list the ${available.length} available`
+    ),
+  );
+}
+
 /** Ids of the task folders under `root`, sorted. */
 export function listTaskIds(root: string): string[] {
   if (!existsSync(root)) {
@@ -87,17 +97,19 @@ export function listTaskIds(root: string): string[] {
     .sort();
 }
 
-function checkTaskFiles(task: Task): string[] {
+function checkTaskFiles(task: Task | PartialTask): string[] {
   const { spec } = task;
   const problems: string[] = [];
   const folder = task.dir.split("/").pop();
-  if (spec.id !== folder) {
+  if (spec.id !== undefined && spec.id !== folder) {
     problems.push(
       `id: "${spec.id}" does not match the folder name "${folder}"; rename one of them`,
     );
   }
   const expectedLanguage = spec.runner === "deno_test" ? "typescript" : "python";
-  if (spec.language !== expectedLanguage) {
+  if (
+    spec.runner !== undefined && spec.language !== undefined && spec.language !== expectedLanguage
+  ) {
     problems.push(
       `runner: "${spec.runner}" cannot test a ${spec.language} task; use a ${spec.language} runner`,
     );
@@ -115,6 +127,7 @@ function checkTaskFiles(task: Task): string[] {
       problems.push(`visible_tests[${i}]: "${path}" not found in repo/; add it or fix the path`);
       return;
     }
+    if (spec.runner === undefined) return;
     for (const id of discoverTestIds(path, readFileSync(file, "utf8"), spec.runner)) {
       defined.add(id);
     }
@@ -133,11 +146,14 @@ function checkTaskFiles(task: Task): string[] {
         `hidden_tests[${i}]: "${path}" also exists in repo/ with the same content, so the agent would see it; rename one`,
       );
     }
+    if (spec.runner === undefined) return;
     for (const id of discoverTestIds(path, readFileSync(file, "utf8"), spec.runner)) {
       defined.add(id);
     }
   });
-  for (const list of ["fail_to_pass", "pass_to_pass"] as const) {
+  // Without a valid runner the defined test ids are unknown: do not guess about the lists.
+  const lists = spec.runner === undefined ? [] : ["fail_to_pass", "pass_to_pass"] as const;
+  for (const list of lists) {
     spec[list].forEach((id, i) => {
       // pytest grades each parameter of a parametrized test: `file::test_x[a-1]` needs `test_x`.
       const base = spec.runner === "pytest" ? id.replace(/\[.*\]$/, "") : id;
@@ -160,25 +176,61 @@ function checkTaskFiles(task: Task): string[] {
   return problems;
 }
 
-function formatIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.reduce<string>(
-    (acc, key) =>
-      typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key),
-    "",
-  );
-  const where = path || "(top level)";
-  if (issue.code === "unrecognized_keys") {
-    return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${
-      issue.keys.map((k) => `"${k}"`).join(", ")
-    }; remove ${issue.keys.length > 1 ? "them" : "it"} or check the spelling`;
-  }
-  if (issue.code === "invalid_type" && issue.input === undefined) {
-    return `${where}: required field is missing; add it`;
-  }
-  if (issue.code === "invalid_value") {
-    return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-  }
-  return `${where}: ${issue.message}`;
+/**
+ * The task as far as `raw` gives valid fields: a field with a schema problem is left out of the
+ * checks (an empty list, or a value that skips the check), so its problem is reported once.
+ */
+function partialTask(taskDir: string, raw: unknown, issues: z.core.$ZodIssue[]): PartialTask {
+  const bad = new Set(issues.map((i) => String(i.path[0] ?? "")));
+  const value = (key: string) =>
+    typeof raw === "object" && raw !== null && !bad.has(key)
+      ? (raw as Record<string, unknown>)[key]
+      : undefined;
+  const list = (key: string) => {
+    const v = value(key);
+    return Array.isArray(v) ? v as string[] : [];
+  };
+  const solution = value("solution");
+  return {
+    spec: {
+      id: value("id") as string | undefined,
+      language: value("language") as string | undefined,
+      runner: value("runner") as TaskSpec["runner"] | undefined,
+      visible_tests: list("visible_tests"),
+      hidden_tests: list("hidden_tests"),
+      fail_to_pass: list("fail_to_pass"),
+      pass_to_pass: list("pass_to_pass"),
+      solution: solution === undefined
+        ? (bad.has("solution") ? null : "solution.patch")
+        : solution as string | null,
+    },
+    dir: taskDir,
+    repoDir: join(taskDir, "repo"),
+    hiddenDir: join(taskDir, "hidden"),
+    solutionPath: typeof solution === "string"
+      ? join(taskDir, solution)
+      : solution === undefined && !bad.has("solution")
+      ? join(taskDir, "solution.patch")
+      : null,
+  };
+}
+
+/** What {@linkcode checkTaskFiles} reads of a task; fields may be absent when they were invalid. */
+interface PartialTask {
+  spec: {
+    id?: string;
+    language?: string;
+    runner?: TaskSpec["runner"];
+    visible_tests: string[];
+    hidden_tests: string[];
+    fail_to_pass: string[];
+    pass_to_pass: string[];
+    solution: string | null;
+  };
+  dir: string;
+  repoDir: string;
+  hiddenDir: string;
+  solutionPath: string | null;
 }
 
 /** A path shown relative to the working directory when it lies under it. */

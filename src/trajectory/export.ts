@@ -9,10 +9,9 @@
  * Checked against verl `verl/experimental/agent_loop/agent_loop.py` at b178a3cd (Jan 2026) and
  * SkyRL `skyrl/train/generators/base.py` at a9564572 (Aug 2026).
  */
-import { z } from "zod";
 import { foldReasoning } from "../policy/reasoning.ts";
 import type { ChatMessage } from "../policy/types.ts";
-import { TRAJECTORY_FORMAT, type TrajectoryRecord } from "./record.ts";
+import type { TrajectoryRecord } from "./record.ts";
 import type { TrainingSegment } from "./training_view.ts";
 
 /** The formats {@linkcode exportTrajectories} writes. */
@@ -125,75 +124,6 @@ export interface SftRow {
 
 /** Label Atropos uses for positions without loss. */
 export const ATROPOS_IGNORE = -100;
-
-const segmentSchema = z.object({
-  first_turn: z.number().int(),
-  prompt_ids: z.array(z.number().int()),
-  response_ids: z.array(z.number().int()),
-  loss_mask: z.array(z.union([z.literal(0), z.literal(1)])),
-  rollout_logprobs: z.array(z.number()).nullable(),
-}).refine(
-  (s) =>
-    s.loss_mask.length === s.response_ids.length &&
-    (s.rollout_logprobs === null || s.rollout_logprobs.length === s.response_ids.length),
-  { message: "loss_mask and rollout_logprobs must be as long as response_ids" },
-);
-
-/** The fields of a trajectory record the exporters read; the rest pass through unchecked. */
-const exportableSchema = z.looseObject({
-  format: z.literal(TRAJECTORY_FORMAT, {
-    error: `must be "${TRAJECTORY_FORMAT}"; export reads patchgym trajectory records`,
-  }),
-  episode_id: z.string(),
-  task_id: z.string(),
-  group_id: z.string(),
-  sample: z.number().int(),
-  tools: z.array(z.unknown()),
-  messages: z.array(z.looseObject({ role: z.enum(["system", "user", "assistant", "tool"]) })),
-  reward: z.looseObject({ total: z.number(), resolved: z.boolean() }).nullable(),
-  training: z.looseObject({
-    available: z.boolean(),
-    reason: z.string().nullable(),
-    token_drift: z.boolean(),
-    segments: z.array(segmentSchema),
-  }),
-});
-
-/** Parsed JSONL: the records, or every problem with its line number. */
-export interface ParsedTrajectories {
-  records: TrajectoryRecord[];
-  problems: string[];
-  /** The last line was cut short (an interrupted run) and was ignored. */
-  partial: boolean;
-}
-
-/** Parse and check trajectory JSONL; a cut-short last line is ignored, like a resumed run does. */
-export function parseTrajectories(text: string): ParsedTrajectories {
-  const lines = text.split("\n");
-  const result: ParsedTrajectories = { records: [], problems: [], partial: false };
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (error) {
-      if (i === lines.length - 1) result.partial = true;
-      else result.problems.push(`line ${i + 1}: not valid JSON: ${(error as Error).message}`);
-      return;
-    }
-    const parsed = exportableSchema.safeParse(raw);
-    if (parsed.success) {
-      // Checked above are the fields the exporters read; the rest is carried as written.
-      result.records.push(raw as TrajectoryRecord);
-      return;
-    }
-    for (const issue of parsed.error.issues) {
-      const where = issue.path.map(String).join(".") || "(record)";
-      result.problems.push(`line ${i + 1}: ${where}: ${issue.message}`);
-    }
-  });
-  return result;
-}
 
 /** Convert records to lines of `format`. */
 export function exportTrajectories(

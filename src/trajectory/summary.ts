@@ -37,6 +37,32 @@ export interface RunSummary {
   /** Whether the run trains: token views, drift and tokens with loss. */
   training: TrainingSummary;
   per_task: TaskSummary[];
+  /** SWE-bench-style episode id lists; every sample is in exactly one. */
+  ids: SampleIds;
+  by_language: Record<string, GroupSummary>;
+  by_difficulty: Record<string, GroupSummary>;
+  by_kind: Record<string, GroupSummary>;
+}
+
+/**
+ * Episode ids by outcome, as SWE-bench reports list instance ids: `error` (the policy or the
+ * environment failed, or grading failed), else `empty_patch` (no change), else `resolved` or
+ * `unresolved`.
+ */
+export interface SampleIds {
+  resolved: string[];
+  unresolved: string[];
+  error: string[];
+  empty_patch: string[];
+}
+
+/** Results of the samples of one language, difficulty or kind. */
+export interface GroupSummary {
+  tasks: number;
+  samples: number;
+  resolved: number;
+  mean_reward: number;
+  pass_at_1: number;
 }
 
 /** The training signal of a run. */
@@ -88,7 +114,52 @@ export function summarize(records: TrajectoryRecord[]): RunSummary {
     },
     training: summarizeTraining(records),
     per_task: perTask,
+    ids: sampleIds(records),
+    by_language: groupBy(records, (r) => r.task.language),
+    by_difficulty: groupBy(records, (r) => r.task.difficulty),
+    by_kind: groupBy(records, (r) => r.task.kind),
   };
+}
+
+/** Which of {@linkcode SampleIds}' lists a record belongs to. */
+export function outcomeOf(r: TrajectoryRecord): keyof SampleIds {
+  if (
+    r.reward === null || r.stop_reason === "policy_error" || r.stop_reason === "environment_error"
+  ) {
+    return "error";
+  }
+  if (r.final_diff.trim() === "") return "empty_patch";
+  return r.reward.resolved ? "resolved" : "unresolved";
+}
+
+function sampleIds(records: TrajectoryRecord[]): SampleIds {
+  const ids: SampleIds = { resolved: [], unresolved: [], error: [], empty_patch: [] };
+  for (const r of records) ids[outcomeOf(r)].push(r.episode_id);
+  for (const list of Object.values(ids)) list.sort();
+  return ids;
+}
+
+function groupBy(
+  records: TrajectoryRecord[],
+  key: (r: TrajectoryRecord) => string,
+): Record<string, GroupSummary> {
+  const groups = new Map<string, TrajectoryRecord[]>();
+  for (const r of records) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+  const out: Record<string, GroupSummary> = {};
+  for (const [name, rs] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const byTask = new Map<string, TrajectoryRecord[]>();
+    for (const r of rs) byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), r]);
+    out[name] = {
+      tasks: byTask.size,
+      samples: rs.length,
+      resolved: rs.filter(resolved).length,
+      mean_reward: round(mean(rs.map(reward))),
+      pass_at_1: round(
+        mean([...byTask.values()].map((t) => passAtK(t.length, t.filter(resolved).length, 1))),
+      ),
+    };
+  }
+  return out;
 }
 
 /** Token views, drift and tokens with loss of `records`. */

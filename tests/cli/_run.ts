@@ -1,11 +1,13 @@
 /**
- * Runs the real entry point exactly as `deno task patchgym` does: the `patchgym` task of deno.json
- * split on whitespace, its leading `deno` replaced by this Deno, cwd the repository root, so every
- * test here runs under the narrow permission flags users get.
+ * Runs the real entry point as `deno task patchgym` does, cwd the repository root, so every test
+ * here runs under the narrow permission flags users get: `main.ts` under exactly the flags
+ * `launch.ts` computes for the command line ({@linkcode patchgymArgv}; signals reach it directly),
+ * or the `patchgym` task of deno.json itself, launcher included ({@linkcode launcherArgv}).
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
 
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
@@ -16,26 +18,44 @@ export function patchgymTask(): string[] {
   return config.tasks.patchgym.trim().split(/\s+/);
 }
 
-/** The flags between `deno run` and `main.ts` in the `patchgym` task. */
+/** The flags between `deno run` and `launch.ts` in the `patchgym` task (the launcher's own). */
 export function taskFlags(): string[] {
   const task = patchgymTask();
-  if (task[0] !== "deno" || task[1] !== "run" || task[task.length - 1] !== "main.ts") {
+  if (task[0] !== "deno" || task[1] !== "run" || task[task.length - 1] !== "launch.ts") {
     throw new Error(`Unexpected shape of the patchgym task: "${task.join(" ")}"`);
   }
   return task.slice(2, -1);
 }
 
-/** The argv of `deno task patchgym ARGS` with this Deno's absolute path. */
-export function patchgymArgv(args: string[] = []): string[] {
+/** The argv of `deno task patchgym ARGS` (through launch.ts) with this Deno's absolute path. */
+export function launcherArgv(args: string[] = []): string[] {
   const [, ...rest] = patchgymTask();
   return [Deno.execPath(), ...rest, ...args];
 }
 
-/** The test's own environment without model endpoint settings, so the default policy is reference. */
+/**
+ * The argv launch.ts runs for `deno task patchgym ARGS` in the repository root: `main.ts` under
+ * the permission flags it computes.
+ */
+export function patchgymArgv(args: string[] = []): string[] {
+  const plan = planPermissions(args, {
+    cwd: ROOT,
+    env: {},
+    bundledTasks: join(ROOT, "tasks"),
+  });
+  return [Deno.execPath(), "run", ...permissionFlags(plan), join(ROOT, "main.ts"), ...args];
+}
+
+/**
+ * The test's own environment without model endpoint settings (so the default policy is
+ * reference) and without INIT_CWD.
+ */
 export function childEnv(): Record<string, string> {
   const env = Deno.env.toObject();
   for (const name of Object.keys(env)) {
     if (name.startsWith("PATCHGYM_") || name.startsWith("OPENAI_")) delete env[name];
+    // Set by an outer `deno task test`; deno task keeps an INIT_CWD it inherits.
+    if (name === "INIT_CWD") delete env[name];
   }
   return { ...env, NO_COLOR: "1" };
 }
@@ -47,14 +67,17 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Run `argv` in the repository root, optionally feeding `stdin`. */
-export async function runArgv(
-  argv: string[],
-  options: { stdin?: string } = {},
-): Promise<RunResult> {
+/** Where and how to run: `cwd` defaults to the repository root. */
+export interface RunOptions {
+  stdin?: string;
+  cwd?: string;
+}
+
+/** Run `argv` in the repository root (or `cwd`), optionally feeding `stdin`. */
+export async function runArgv(argv: string[], options: RunOptions = {}): Promise<RunResult> {
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     clearEnv: true,
     env: childEnv(),
     stdin: options.stdin === undefined ? "null" : "piped",
@@ -71,9 +94,14 @@ export async function runArgv(
   return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
 }
 
-/** Run `deno task patchgym ARGS`. */
-export function runPatchgym(args: string[], options: { stdin?: string } = {}): Promise<RunResult> {
+/** Run `deno task patchgym ARGS` (main.ts under the launcher's flags). */
+export function runPatchgym(args: string[], options: RunOptions = {}): Promise<RunResult> {
   return runArgv(patchgymArgv(args), options);
+}
+
+/** Run `deno task patchgym ARGS` through the launcher, as the deno.json task does. */
+export function runLauncher(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return runArgv(launcherArgv(args), options);
 }
 
 /** A fresh folder under `runs/` (the only writable output root); returns its path relative to the root. */

@@ -135,4 +135,41 @@ Deno.test("runCli() exits 2 for an unknown command", async () => {
   const result = await runPatchgym(["frobnicate"]);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /Unknown command "frobnicate"/);
+  const typo = await runPatchgym(["rolout"]);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /Unknown command "rolout"; did you mean "rollout"\?/);
+});
+
+Deno.test("runCli() suggests the flag meant by a misspelled one", async () => {
+  const result = await runPatchgym(["rollout", "--sample", "2"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /rollout: Unknown option '--sample'; did you mean "--samples"\?/);
+});
+
+// Issue 14: a wrong task id got three different treatments in three commands.
+Deno.test("runCli() treats a wrong task id alike in rollout, score and validate", async () => {
+  const expected =
+    /^Cannot load tasks:\n {2}tasks\/py-median-evn: no such task; did you mean "py-median-even"\?; run "patchgym tasks" to list the \d+ available\n$/;
+  for (
+    const args of [
+      ["rollout", "--tasks", "py-median-evn"],
+      ["score", "--task", "py-median-evn", "--patch", "tasks/py-median-even/solution.patch"],
+      ["validate", "--tasks", "py-median-evn"],
+    ]
+  ) {
+    const result = await runPatchgym(args);
+    assert.equal(result.code, 1, `${args[0]}: ${result.stderr}`);
+    assert.match(result.stderr, expected, args[0]);
+  }
+});
+
+// Issue 14: score exited 0 on a patch that does not apply.
+Deno.test("scoreCommand() exits 1 when the patch does not apply", async () => {
+  const result = await runPatchgym(
+    ["score", "--task", "py-median-even", "--patch", "-"],
+    { stdin: "--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-a\n+b\n" },
+  );
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stdout, /patch did not apply/);
+  assert.match(result.stderr, /^The patch did not apply to py-median-even: /);
 });

@@ -3,25 +3,18 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exportCommand } from "../../src/cli/export.ts";
 import { UsageError } from "../../src/errors.ts";
-import { TRAJECTORY_FORMAT } from "../../src/trajectory/record.ts";
-import { buildTrainingView } from "../../src/trajectory/training_view.ts";
+import { fakeRecord } from "../trajectory/_records.ts";
 import { capture } from "./_capture.ts";
 
-/** The fields export reads; a real record carries more, which pass through. */
+/** One valid record as a JSON line. */
 function line(episode: string, resolved: boolean, tokens: boolean): string {
-  return JSON.stringify({
-    format: TRAJECTORY_FORMAT,
-    episode_id: episode,
-    task_id: "t",
-    group_id: "g",
+  return JSON.stringify(fakeRecord({
+    episode,
+    group: "g",
     sample: 0,
-    tools: [],
-    messages: [{ role: "user", content: "Fix it" }],
-    reward: { total: resolved ? 1 : 0, resolved },
-    training: buildTrainingView(
-      tokens ? [{ prompt_ids: [1], completion_ids: [2], logprobs: null }] : [null],
-    ),
-  });
+    resolved,
+    tokens: [tokens ? { prompt_ids: [1], completion_ids: [2], logprobs: null } : null],
+  }));
 }
 
 Deno.test("exportCommand() writes verl lines and warns about skipped records on stderr", async () => {
@@ -52,7 +45,8 @@ Deno.test("exportCommand() writes verl lines and warns about skipped records on 
   }
 });
 
-Deno.test("exportCommand() writes nothing and exits 1 when a record is malformed", async () => {
+// Issue 14: one bad line made export write nothing, with a wrong count.
+Deno.test("exportCommand() exports the good lines, names each bad line and exits 1", async () => {
   const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
   try {
     const input = join(dir, "in.jsonl");
@@ -61,8 +55,12 @@ Deno.test("exportCommand() writes nothing and exits 1 when a record is malformed
       exportCommand(["--format", "sft", input, "--out", join(dir, "o.jsonl")])
     );
     assert.equal(result.code, 1);
-    assert.match(result.err, /line 2: format: must be/);
-    await assert.rejects(() => Deno.stat(join(dir, "o.jsonl")), Deno.errors.NotFound);
+    assert.match(result.out, /^Wrote 2 sft lines from 2 records to /);
+    assert.match(
+      result.err,
+      /Skipped 1 bad lines of ".*" \(lines 2\):\n {2}line 2: format: must be/,
+    );
+    assert.equal(readFileSync(join(dir, "o.jsonl"), "utf8").trimEnd().split("\n").length, 2);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -81,6 +79,47 @@ Deno.test("exportCommand() rejects a missing or unknown format and the input as 
     () => exportCommand(["--format", "sft", "in.jsonl", "--out", "in.jsonl"]),
     /--out is the input file/,
   );
+});
+
+Deno.test("exportCommand() --out - writes the lines to stdout and the count to stderr", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
+  try {
+    const input = join(dir, "in.jsonl");
+    writeFileSync(input, `${line("a", true, true)}\n`);
+    const result = await capture(() => exportCommand(["--format", "sft", input, "--out", "-"]));
+    assert.equal(result.code, 0);
+    assert.match(result.err, /^Wrote 1 sft lines from 1 records to stdout/);
+    assert.deepEqual(Object.keys(JSON.parse(result.out)), ["messages", "tools"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// Issue 14: a folder as input ended in a stack trace.
+Deno.test("exportCommand() names a folder given as input", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
+  try {
+    await assert.rejects(
+      () => exportCommand(["--format", "sft", dir, "--out", join(dir, "o.jsonl")]),
+      /export: cannot read ".*": it is a folder; name a file/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("exportCommand() reads a run folder's trajectories.jsonl", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
+  try {
+    writeFileSync(join(dir, "trajectories.jsonl"), `${line("a", true, true)}\n`);
+    const result = await capture(() =>
+      exportCommand(["--format", "sft", dir, "--out", join(dir, "o.jsonl")])
+    );
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /^Wrote 1 sft lines from 1 records/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("exportCommand() exits 1 and writes nothing when the run has no token ids", async () => {

@@ -1,12 +1,23 @@
 /**
- * The narrow Deno permission flags of the `patchgym` task (DESIGN "Two layers of sandbox", layer 1):
- * enough for a real rollout, and nothing beyond the task data, the workspace root, the output root,
- * the allowlisted runners, named environment variables and the local model host.
+ * The Deno permission flags of the orchestrator (DESIGN "Two layers of sandbox", layer 1):
+ * `deno task patchgym` runs launch.ts, which derives them from the command line; the compiled
+ * binary has a fixed set. Either way: enough for the command, and nothing beyond the files,
+ * folders and hosts it names, the task folder, the workspace root, the allowlisted runners and
+ * named environment variables.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { permissionFlags } from "../../scripts/compile.ts";
+import {
+  BINARY_FLAGS,
+  hostOf,
+  permissionFlags,
+  type PermissionPlan,
+  planPermissions,
+  SYSTEM_READ,
+  VALUE_FLAGS,
+} from "../../src/cli/permissions.ts";
+import { DEFAULT_WORK_ROOT } from "../../src/rollout/environment.ts";
 import {
   jsonLines,
   makeRunDir,
@@ -14,14 +25,17 @@ import {
   removeRunDir,
   ROOT,
   runArgv,
+  runLauncher,
   runPatchgym,
   taskFlags,
 } from "./_run.ts";
 
-Deno.test("runCli() completes a reference rollout under the patchgym task flags", async () => {
+const CONTEXT = { cwd: "/home/u/work", env: {}, bundledTasks: "/opt/patchgym/tasks" };
+
+Deno.test("runCli() completes a reference rollout under the patchgym task", async () => {
   const out = makeRunDir("perm-rollout");
   try {
-    const result = await runPatchgym(["rollout", "--tasks", "py-median-even", "--out", out]);
+    const result = await runLauncher(["rollout", "--tasks", "py-median-even", "--out", out]);
     assert.equal(result.code, 0, result.stderr);
     const records = jsonLines(readFileSync(join(ROOT, out, "trajectories.jsonl"), "utf8"));
     assert.equal(records.length, 1);
@@ -34,7 +48,7 @@ Deno.test("runCli() completes a reference rollout under the patchgym task flags"
 });
 
 const PROBE = `
-const dir = Deno.args[0];
+const [dir, port] = Deno.args;
 async function attempt(action: () => unknown, { refusedIsAllowed = false } = {}) {
   try {
     await action();
@@ -46,6 +60,7 @@ async function attempt(action: () => unknown, { refusedIsAllowed = false } = {})
     return "error " + (error as Error).name + ": " + (error as Error).message;
   }
 }
+const local = (p: string) => async () => (await fetch("http://127.0.0.1:" + p + "/", { signal: AbortSignal.timeout(5000) })).body?.cancel();
 const outcomes = {
   read_repo_config: await attempt(() => Deno.readTextFileSync("deno.json")),
   read_etc: await attempt(() => Deno.readTextFileSync("/etc/hostname")),
@@ -54,44 +69,63 @@ const outcomes = {
   run_ls: await attempt(() => new Deno.Command("ls").outputSync()),
   env_path: await attempt(() => Deno.env.get("PATH")),
   net_remote: await attempt(async () => (await fetch("http://example.com", { signal: AbortSignal.timeout(5000) })).body?.cancel()),
+  net_other_port: await attempt(local(String(Number(port) + 1)), { refusedIsAllowed: true }),
   read_tasks: await attempt(() => Deno.readTextFileSync("tasks/py-median-even/task.json")),
-  write_runs: await attempt(() => Deno.writeTextFileSync(dir + "/written.txt", "x")),
+  write_out: await attempt(() => Deno.writeTextFileSync(dir + "/written.txt", "x")),
   env_home: await attempt(() => Deno.env.get("HOME")),
-  net_local: await attempt(async () => (await fetch("http://127.0.0.1:9/", { signal: AbortSignal.timeout(5000) })).body?.cancel(), { refusedIsAllowed: true }),
+  net_endpoint: await attempt(local(port), { refusedIsAllowed: true }),
   run_python3: await attempt(() => new Deno.Command("python3", { args: ["-c", "pass"] }).outputSync()),
   run_sh: await attempt(() => new Deno.Command("sh", { args: ["-c", "true"] }).outputSync()),
 };
 console.log(JSON.stringify(outcomes));
 `;
 
-Deno.test("runCli() permissions deny reads, writes, commands, env and net outside the allowlist", async () => {
+/** Run the probe under `flags` in the repository root; the out folder is `dir`. */
+async function probe(flags: readonly string[], dir: string, port: number) {
+  writeFileSync(join(ROOT, dir, "probe.ts"), PROBE);
+  const result = await runArgv([
+    Deno.execPath(),
+    "run",
+    ...flags,
+    join(ROOT, dir, "probe.ts"),
+    dir,
+    String(port),
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+const DENIED = {
+  read_repo_config: "denied",
+  read_etc: "denied",
+  write_outside: "denied",
+  write_tasks: "denied",
+  run_ls: "denied",
+  // Children start through the sh launcher only (it joins the sandbox's cgroups first).
+  run_python3: "denied",
+  env_path: "denied",
+  net_remote: "denied",
+};
+
+Deno.test("planPermissions() confines a rollout to what its command line names", async () => {
   const dir = makeRunDir("perm-probe");
   try {
-    writeFileSync(join(ROOT, dir, "probe.ts"), PROBE);
-    const result = await runArgv([
-      Deno.execPath(),
-      "run",
-      ...taskFlags(),
-      join(dir, "probe.ts"),
-      dir,
-    ]);
-    assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(JSON.parse(result.stdout), {
-      read_repo_config: "denied",
-      read_etc: "denied",
-      write_outside: "denied",
-      write_tasks: "denied",
-      run_ls: "denied",
-      // Children start through the sh launcher only (it joins the sandbox's cgroups first).
-      run_python3: "denied",
-      env_path: "denied",
-      net_remote: "denied",
+    const port = 9;
+    const plan = planPermissions(
+      ["rollout", "--out", dir, "--base-url", `http://127.0.0.1:${port}/v1`, "--model", "m"],
+      { cwd: ROOT, env: {}, bundledTasks: join(ROOT, "tasks") },
+    );
+    // The probe reads its own file from the out folder, which the plan grants.
+    const outcomes = await probe(permissionFlags(plan), dir, port);
+    assert.deepEqual(outcomes, {
+      ...DENIED,
+      net_other_port: "denied",
       // Controls: the probe can tell allowed from denied.
       read_tasks: "allowed",
-      write_runs: "allowed",
+      write_out: "allowed",
       env_home: "allowed",
       run_sh: "allowed",
-      net_local: "allowed",
+      net_endpoint: "allowed",
     });
   } finally {
     removeRunDir(dir);
@@ -100,18 +134,207 @@ Deno.test("runCli() permissions deny reads, writes, commands, env and net outsid
   }
 });
 
-Deno.test("permissionFlags() sees only scoped grants in the patchgym task", () => {
-  const task = patchgymTask();
-  assert.ok(!task.includes("-A"), "-A in the patchgym task");
-  assert.ok(!task.some((arg) => arg.startsWith("--allow-all")), "--allow-all in the patchgym task");
-  for (const arg of task.filter((a) => a.startsWith("--allow-"))) {
+Deno.test("BINARY_FLAGS confine the compiled binary to tasks, runs, the work root and localhost", async () => {
+  const dir = makeRunDir("perm-binary");
+  try {
+    const outcomes = await probe(BINARY_FLAGS, dir, 9);
+    assert.deepEqual(outcomes, {
+      ...DENIED,
+      net_other_port: "allowed",
+      read_tasks: "allowed",
+      write_out: "allowed",
+      env_home: "allowed",
+      run_sh: "allowed",
+      net_endpoint: "allowed",
+    });
+  } finally {
+    removeRunDir(dir);
+    rmSync("/tmp/patchgym-outside.txt", { force: true });
+    rmSync(join(ROOT, "tasks/patchgym-probe.txt"), { force: true });
+  }
+});
+
+function assertScoped(flags: readonly string[]): void {
+  assert.ok(!flags.includes("-A"), "-A");
+  assert.ok(!flags.some((arg) => arg.startsWith("--allow-all")), "--allow-all");
+  for (const arg of flags.filter((a) => a.startsWith("--allow-"))) {
     assert.ok(arg.includes("="), `"${arg}" grants everything; give it a list`);
     assert.ok(!/^--allow-(ffi|sys|import)/.test(arg), `"${arg}" is not needed by patchgym`);
   }
-  assert.ok(task.includes("--no-prompt"));
+  assert.ok(flags.includes("--no-prompt"));
+}
+
+Deno.test("permissionFlags() grants only lists, and no net when no endpoint is named", () => {
+  const flags = permissionFlags(planPermissions(["rollout"], CONTEXT));
+  assertScoped(flags);
+  assertScoped(BINARY_FLAGS);
+  assert.ok(!flags.some((f) => f.startsWith("--allow-net")));
+  assert.ok(flags.includes("--allow-run=sh"));
 });
 
-Deno.test("permissionFlags() returns exactly the flags of the patchgym task", () => {
-  const config = JSON.parse(readFileSync(join(ROOT, "deno.json"), "utf8"));
-  assert.deepEqual(permissionFlags(config.tasks.patchgym), taskFlags());
+Deno.test("the patchgym task runs only the launcher, which cannot write or connect", () => {
+  const task = patchgymTask();
+  assert.equal(task[task.length - 1], "launch.ts");
+  const flags = taskFlags();
+  assert.ok(flags.includes("--no-prompt"));
+  assert.ok(!flags.some((f) => /^--allow-(write|net|ffi|sys|all)|^-A$/.test(f)), flags.join(" "));
+  assert.ok(flags.some((f) => f.startsWith("--allow-env=")), "env by name only");
+});
+
+/** The plan's paths relative to CONTEXT.cwd where they are under it, for readable assertions. */
+function short(plan: PermissionPlan) {
+  const rel = (p: string) => p.startsWith(`${CONTEXT.cwd}/`) ? p.slice(CONTEXT.cwd.length + 1) : p;
+  return { read: plan.read.map(rel), write: plan.write.map(rel), net: plan.net };
+}
+
+// Issue 14: README commands were refused because the flags named only tasks/, runs/ and /tmp.
+Deno.test("planPermissions() grants exactly the files, folders and hosts a command names", () => {
+  const tasks = ["/opt/patchgym/tasks", "tasks"];
+  const system = [...SYSTEM_READ];
+  assert.deepEqual(
+    short(
+      planPermissions([
+        "export",
+        "--format",
+        "verl",
+        "runs/r/trajectories.jsonl",
+        "--out",
+        "batch.jsonl",
+      ], CONTEXT),
+    ),
+    { read: ["runs/r/trajectories.jsonl"], write: ["batch.jsonl"], net: [] },
+  );
+  assert.deepEqual(
+    short(planPermissions(["export", "--format", "sft", "in.jsonl", "--out", "-"], CONTEXT)),
+    { read: ["in.jsonl"], write: [], net: [] },
+  );
+  assert.deepEqual(
+    short(planPermissions(["score", "--task", "t", "--patch", "my.patch"], CONTEXT)),
+    {
+      read: [...tasks, DEFAULT_WORK_ROOT, ...system, "my.patch"],
+      write: [DEFAULT_WORK_ROOT],
+      net: [],
+    },
+  );
+  assert.deepEqual(
+    short(planPermissions(["import", "swebench", "recs.jsonl", "--out", "tasks"], CONTEXT)),
+    { read: ["recs.jsonl", "tasks"], write: ["tasks"], net: [] },
+  );
+  assert.deepEqual(
+    short(
+      planPermissions([
+        "rollout",
+        "--tasks-dir=/elsewhere/tasks",
+        "--work-dir",
+        "/scratch",
+        "--base-url",
+        "https://api.example.com/v1",
+        "--out",
+        "/data/run1",
+      ], CONTEXT),
+    ),
+    {
+      read: ["/elsewhere/tasks", "tasks", "/scratch", ...system, "/data/run1"],
+      write: ["/scratch", "/data/run1"],
+      net: ["api.example.com"],
+    },
+  );
+  assert.deepEqual(
+    short(
+      planPermissions(["rollout"], {
+        ...CONTEXT,
+        env: { PATCHGYM_BASE_URL: "http://10.0.0.5:8000/v1" },
+      }),
+    ).net,
+    ["10.0.0.5:8000"],
+  );
+  assert.deepEqual(short(planPermissions(["show", "runs/r"], CONTEXT)).write, []);
+  const serve = short(
+    planPermissions(["serve", "--http", "127.0.0.1:8000", "--out", "t"], CONTEXT),
+  );
+  assert.deepEqual([serve.net, serve.write], [["127.0.0.1:8000"], [DEFAULT_WORK_ROOT, "t"]]);
+  assert.deepEqual(short(planPermissions(["serve", "--http=localhost:0"], CONTEXT)).net, [
+    "localhost",
+  ]);
+  assert.deepEqual(short(planPermissions(["tasks"], CONTEXT)), { read: tasks, write: [], net: [] });
+});
+
+Deno.test("planPermissions() --resume grants the run folder and the endpoint saved in run.json", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-perm-resume-" });
+  try {
+    writeFileSync(
+      join(dir, "run.json"),
+      JSON.stringify({ policy: { base_url: "http://gpu-box:8000/v1", script: null } }),
+    );
+    const plan = planPermissions(["rollout", "--resume", dir], CONTEXT);
+    assert.deepEqual(plan.net, ["gpu-box:8000"]);
+    assert.ok(plan.write.includes(dir));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// A value flag the planner does not know would be read as a positional (e.g. an input file).
+Deno.test("VALUE_FLAGS lists every flag of every command that takes a value", () => {
+  const declared = new Set<string>();
+  for (const entry of Deno.readDirSync(join(ROOT, "src/cli"))) {
+    const text = readFileSync(join(ROOT, "src/cli", entry.name), "utf8");
+    for (const m of text.matchAll(/"?([a-z][a-z-]*)"?: \{ type: "string" \}/g)) declared.add(m[1]);
+  }
+  assert.ok(declared.size > 20, `${declared.size} flags found`);
+  assert.deepEqual(
+    [...declared].filter((f) => !(VALUE_FLAGS as readonly string[]).includes(f)),
+    [],
+  );
+});
+
+Deno.test("hostOf() reads host and port of http(s) URLs only", () => {
+  assert.equal(hostOf("http://127.0.0.1:8000/v1"), "127.0.0.1:8000");
+  assert.equal(hostOf("https://api.openai.com/v1"), "api.openai.com");
+  assert.equal(hostOf("127.0.0.1:8000/v1"), null);
+  assert.equal(hostOf(undefined), null);
+});
+
+/** `deno task --config ROOT/deno.json patchgym ARGS` run from `cwd`, as a user elsewhere would. */
+function denoTask(args: string[], cwd: string) {
+  return runArgv(
+    [Deno.execPath(), "task", "-q", "--config", join(ROOT, "deno.json"), "patchgym", ...args],
+    { cwd },
+  );
+}
+
+// Issue 14: README commands as written, from a folder outside the repository.
+Deno.test("the patchgym task runs README commands from another folder, --out - to stdout", async () => {
+  const out = makeRunDir("perm-readme");
+  const elsewhere = await Deno.makeTempDir({ prefix: "patchgym-elsewhere-" });
+  try {
+    const rollout = await runPatchgym(["rollout", "--tasks", "py-median-even", "--out", out]);
+    assert.equal(rollout.code, 0, rollout.stderr);
+    const input = join(ROOT, out, "trajectories.jsonl");
+    const exported = await denoTask(
+      ["export", "--format", "sft", input, "--out", "batch.jsonl"],
+      elsewhere,
+    );
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal(jsonLines(readFileSync(join(elsewhere, "batch.jsonl"), "utf8")).length, 1);
+    const stdout = await denoTask(["export", "--format", "sft", input, "--out", "-"], elsewhere);
+    assert.equal(stdout.code, 0, stdout.stderr);
+    assert.equal(jsonLines(stdout.stdout).length, 1);
+    writeFileSync(
+      join(elsewhere, "my.patch"),
+      readFileSync(join(ROOT, "tasks/py-median-even/solution.patch")),
+    );
+    const score = await denoTask(
+      ["score", "--task", "py-median-even", "--patch", "my.patch"],
+      elsewhere,
+    );
+    assert.equal(score.code, 0, score.stderr);
+    assert.match(score.stdout, /reward 1 \(resolved\)/);
+    const tasks = await denoTask(["tasks"], elsewhere);
+    assert.equal(tasks.code, 0, tasks.stderr);
+    assert.match(tasks.stdout, /\d+ tasks in .*tasks\n/);
+  } finally {
+    removeRunDir(out);
+    await Deno.remove(elsewhere, { recursive: true });
+  }
 });

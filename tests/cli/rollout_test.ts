@@ -1,18 +1,19 @@
 /** `patchgym rollout` end to end through the real entry point and its permission flags. */
 import assert from "node:assert/strict";
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   childEnv,
   jsonLines,
+  launcherArgv,
   makeRunDir,
   makeWorkRoot,
-  patchgymArgv,
   removeRunDir,
   removeWorkRoot,
   ROOT,
   runPatchgym,
 } from "./_run.ts";
+import { startFakeOpenAI } from "../_fake_openai.ts";
 
 const REFERENCE_NOTE = "running the reference policy, which replays each task's reference patch";
 
@@ -43,6 +44,8 @@ Deno.test("rolloutCommand() groups --samples of one task and reports pass@k", as
     assert.deepEqual(records.map((r) => r.sample).sort(), [0, 1]);
     assert.equal(summary.pass_at_k.k, 2);
     assert.equal(summary.complete, true);
+    assert.equal(summary.ids.resolved.length, 2);
+    assert.match(readFileSync(join(ROOT, out, "report.html"), "utf8"), /^<!doctype html>/);
   } finally {
     removeRunDir(out);
   }
@@ -88,7 +91,8 @@ Deno.test("rolloutCommand() stops cleanly on Ctrl-C with exit 130 and resumes", 
   const out = makeRunDir("sigint");
   const tasks = ["py-median-even", "py-units-fahrenheit", "py-text-ngrams"];
   try {
-    const argv = patchgymArgv([
+    // Through the launcher: it passes the Ctrl-C on to main.ts once.
+    const argv = launcherArgv([
       "rollout",
       "--tasks",
       tasks.join(","),
@@ -218,6 +222,110 @@ Deno.test("rolloutCommand() --help prints the usage and exits 0", async () => {
   const top = await runPatchgym(["--help"]);
   assert.equal(top.code, 0, top.stderr);
   assert.match(top.stdout, /Usage: patchgym <command>/);
+});
+
+/** A port nothing listens on: bound, read, then released. */
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+// Issue 14: a dead endpoint gave every sample a silent reward 0 and exit 0.
+Deno.test("rolloutCommand() fails fast with one line when nothing listens at --base-url", async () => {
+  const out = makeRunDir("dead-endpoint");
+  try {
+    const port = closedPort();
+    const result = await runPatchgym([
+      "rollout",
+      "--tasks",
+      "py-median-even",
+      "--base-url",
+      `http://127.0.0.1:${port}/v1`,
+      "--model",
+      "m",
+      "--out",
+      join(out, "run"),
+    ]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(
+      result.stderr.trim(),
+      `Cannot use the model endpoint "http://127.0.0.1:${port}/v1": nothing is listening at 127.0.0.1:${port}; start the model server or fix --base-url`,
+    );
+    assert.ok(!existsSync(join(ROOT, out, "run")), "nothing is written before the probe passes");
+    const noScheme = await runPatchgym([
+      "rollout",
+      "--base-url",
+      `127.0.0.1:${port}/v1`,
+      "--model",
+      "m",
+    ]);
+    assert.equal(noScheme.code, 2, noScheme.stderr);
+    assert.match(noScheme.stderr, /has no http:\/\/ or https:\/\/ scheme; add the scheme/);
+  } finally {
+    removeRunDir(out);
+  }
+});
+
+Deno.test("rolloutCommand() exits 1 when every sample ends in policy_error", async () => {
+  const out = makeRunDir("all-policy-errors");
+  // The probe passes; the sample's request then fails for good.
+  const server = startFakeOpenAI([{ content: "OK" }, {
+    status: 400,
+    body: { error: "context too long" },
+  }]);
+  try {
+    const result = await runPatchgym([
+      "rollout",
+      "--tasks",
+      "py-median-even",
+      "--base-url",
+      server.baseUrl,
+      "--model",
+      "m",
+      "--out",
+      out + "/run",
+    ]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /Every sample ended in policy_error \(first: .*context too long.*\); fix the endpoint, then run again with: patchgym rollout --resume .* --retry-errors/,
+    );
+  } finally {
+    await server.close();
+    removeRunDir(out);
+  }
+});
+
+// Issue 14: --resume crashed with a stack trace on a foreign run.json and ignored --samples.
+Deno.test("rolloutCommand() --resume refuses foreign folders and saved flags, honours --samples", async () => {
+  const out = makeRunDir("resume-checks");
+  try {
+    writeFileSync(join(ROOT, out, "run.json"), JSON.stringify({ name: "not a run" }));
+    const foreign = await runPatchgym(["rollout", "--resume", out]);
+    assert.equal(foreign.code, 2, foreign.stderr);
+    assert.match(foreign.stderr.trim(), /^--resume: ".*run\.json" is not a patchgym run[^\n]*$/);
+
+    const run = join(out, "run");
+    const first = await runPatchgym(["rollout", "--tasks", "py-median-even", "--out", run]);
+    assert.equal(first.code, 0, first.stderr);
+    const saved = await runPatchgym(["rollout", "--resume", run, "--model", "m"]);
+    assert.equal(saved.code, 2, saved.stderr);
+    assert.match(
+      saved.stderr,
+      /--resume continues with the configuration saved in run\.json; drop --model/,
+    );
+
+    const more = await runPatchgym(["rollout", "--resume", run, "--samples", "2"]);
+    assert.equal(more.code, 0, more.stderr);
+    assert.match(more.stderr, /1 samples done, 1 to go/);
+    const { records, summary } = readRun(run);
+    assert.deepEqual(records.map((r) => r.sample).sort(), [0, 1]);
+    assert.equal(summary.complete, true);
+  } finally {
+    removeRunDir(out);
+  }
 });
 
 Deno.test("rolloutCommand() skips tasks whose fail_to_pass tests already pass, with a warning and a count", async () => {

@@ -1,6 +1,6 @@
 /** The Python client's own suite (clients/python/tests), run with python3 and pytest. */
 import assert from "node:assert/strict";
-import { childEnv, patchgymArgv, ROOT } from "../cli/_run.ts";
+import { childEnv, launcherArgv, ROOT } from "../cli/_run.ts";
 
 Deno.test("clients/python: the pytest suite passes over stdio, WebSocket and OpenEnv framing", async () => {
   const { code, stdout, stderr } = await new Deno.Command("python3", {
@@ -10,7 +10,8 @@ Deno.test("clients/python: the pytest suite passes over stdio, WebSocket and Ope
     env: {
       ...childEnv(),
       PYTHONDONTWRITEBYTECODE: "1",
-      PATCHGYM_TEST_SERVE: JSON.stringify(patchgymArgv(["serve"])),
+      // The launcher: it derives the permissions from the flags the suite appends (--http, ...).
+      PATCHGYM_TEST_SERVE: JSON.stringify(launcherArgv(["serve"])),
     },
     stdout: "piped",
     stderr: "piped",

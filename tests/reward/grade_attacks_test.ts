@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import type { GradeResult } from "../../src/reward/grade.ts";
 import { computeReward } from "../../src/reward/reward.ts";
 import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
+import { pytestTest } from "../_pytest.ts";
 import { DENO_TASK, patchOf, PYTEST_TASK, UNITTEST_TASK, withEnv } from "./_grading.ts";
 
 const FACTS = {
@@ -258,13 +259,15 @@ atexit.register(_forge)`),
 
 // ---- Python (pytest task: textkit; tests collected by pytest) ----
 
-Deno.test("gradePatch() never loads a pytest plugin from repository packaging metadata", async () => {
-  // Class 2: a *.dist-info entry point in the repository once made pytest load this plugin.
-  assertCaught(
-    await gradeAttack(PYTEST_TASK, {
-      "evil-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: evil\nVersion: 1.0\n",
-      "evil-1.0.dist-info/entry_points.txt": "[pytest11]\nevil = evil_plugin\n",
-      "evil_plugin.py": `import pytest
+pytestTest(
+  "gradePatch() never loads a pytest plugin from repository packaging metadata",
+  async () => {
+    // Class 2: a *.dist-info entry point in the repository once made pytest load this plugin.
+    assertCaught(
+      await gradeAttack(PYTEST_TASK, {
+        "evil-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: evil\nVersion: 1.0\n",
+        "evil-1.0.dist-info/entry_points.txt": "[pytest11]\nevil = evil_plugin\n",
+        "evil_plugin.py": `import pytest
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
@@ -272,15 +275,18 @@ def pytest_runtest_makereport(item, call):
     report.outcome = "passed"
     report.longrepr = None
 `,
-    }),
-  );
-});
+      }),
+    );
+  },
+);
 
-Deno.test("gradePatch() refuses code under test that reaches the pytest config through gc", async () => {
-  // Class 4: find the Config object and register a hook wrapper that rewrites outcomes.
-  assertCaught(
-    await gradeAttack(PYTEST_TASK, {
-      "textkit/__init__.py": `import gc
+pytestTest(
+  "gradePatch() refuses code under test that reaches the pytest config through gc",
+  async () => {
+    // Class 4: find the Config object and register a hook wrapper that rewrites outcomes.
+    assertCaught(
+      await gradeAttack(PYTEST_TASK, {
+        "textkit/__init__.py": `import gc
 try:
     for obj in gc.get_objects():
         if type(obj).__name__ == "Config":
@@ -295,12 +301,13 @@ except PermissionError:
     pass
 from .tokenize import *  # noqa
 `,
-    }),
-    ["forbidden_operation"],
-  );
-});
+      }),
+      ["forbidden_operation"],
+    );
+  },
+);
 
-Deno.test("gradePatch() ignores a repository package named like pytest's internals", async () => {
+pytestTest("gradePatch() ignores a repository package named like pytest's internals", async () => {
   assertCaught(
     await gradeAttack(PYTEST_TASK, {
       "_pytest/__init__.py": "raise SystemExit(0)\n",
@@ -428,14 +435,16 @@ class _Same(float):
   );
 });
 
-Deno.test("gradePatch() refuses outcomes forged through the pytest config the debugger keeps", async () => {
-  // _pytest.debugging.pytestPDB._config holds the Config: no gc or frames needed to reach the
-  // plugin manager and register a hook wrapper that flips real failures (not canaries) to passes.
-  assertCaught(
-    await gradeAttack(PYTEST_TASK, {
-      "textkit/ngrams.py": "def ngrams(*a, **k):\n    return None\n" +
-        "def ngram_counts(*a, **k):\n    return None\ndef top_ngrams(*a, **k):\n    return None\n",
-      "textkit/__init__.py": `${PY_IS_CANARY}
+pytestTest(
+  "gradePatch() refuses outcomes forged through the pytest config the debugger keeps",
+  async () => {
+    // _pytest.debugging.pytestPDB._config holds the Config: no gc or frames needed to reach the
+    // plugin manager and register a hook wrapper that flips real failures (not canaries) to passes.
+    assertCaught(
+      await gradeAttack(PYTEST_TASK, {
+        "textkit/ngrams.py": "def ngrams(*a, **k):\n    return None\n" +
+          "def ngram_counts(*a, **k):\n    return None\ndef top_ngrams(*a, **k):\n    return None\n",
+        "textkit/__init__.py": `${PY_IS_CANARY}
 import sys
 import pytest
 class _Flip:
@@ -456,10 +465,11 @@ from .stopwords import STOPWORDS, remove_stopwords
 from .tokenize import sentences, tokenize
 from .ngrams import ngrams, ngram_counts, top_ngrams
 `,
-    }),
-    ["framework_tampered"],
-  );
-});
+      }),
+      ["framework_tampered"],
+    );
+  },
+);
 
 Deno.test("gradePatch() gives nothing for a report re-signed at exit with a key found through a trampoline", async () => {
   // A stdlib frame asks sys._getframe on behalf of the code under test; f_back and f_locals are

@@ -22,6 +22,7 @@ import {
   withEnv,
   withRepoCopy,
 } from "./_grading.ts";
+import { pytestTest } from "../_pytest.ts";
 
 const FACTS: EpisodeFacts = {
   submitted: true,
@@ -350,7 +351,7 @@ async function runUnguarded(
   return run.tests;
 }
 
-Deno.test("gradePatch() gives the reference solution of a pytest task every test", async () => {
+pytestTest("gradePatch() gives the reference solution of a pytest task every test", async () => {
   await withEnv(async (env) => {
     const task = env.task(PYTEST_TASK);
     assert.equal(task.spec.runner, "pytest");
@@ -361,100 +362,109 @@ Deno.test("gradePatch() gives the reference solution of a pytest task every test
   });
 });
 
-Deno.test("gradePatch() deletes conftest.py and sitecustomize.py files that fake passing tests", async () => {
-  await withEnv(async (env) => {
-    const task = env.task(PYTEST_TASK);
-    const conftest = CHEAT_PLUGIN;
-    const mutate = (dir: string) => {
-      writeFiles(dir, {
-        "conftest.py": conftest,
-        "tests/conftest.py": conftest,
-        "textkit/conftest.py": conftest,
-        "sitecustomize.py": conftest,
-        "usercustomize.py": conftest,
-      });
-    };
-    // Control: copied into the hidden test's place by hand and trusted as if pristine (the
-    // reporter flags hooks from untrusted code), the conftest does fake every test.
-    await withRepoCopy(env, task, async (dir) => {
-      mutate(dir);
-      for (const path of task.spec.hidden_tests) {
-        writeFiles(dir, { [path]: readFileSync(join(task.hiddenDir, path)) });
-      }
-      const tests = await runUnguarded(env, task, dir, [
-        "conftest.py",
-        "tests/conftest.py",
-        "textkit/conftest.py",
-      ]);
-      for (const id of task.spec.fail_to_pass) assert.equal(tests.get(id), "passed", id);
-    });
-    const grade = await env.grade(task, await patchOf(env, task, mutate));
-    assertNoReward(grade);
-    assert.deepEqual(grade.protected_paths_touched, [
-      "conftest.py",
-      "sitecustomize.py",
-      "tests/conftest.py",
-      "textkit/conftest.py",
-      "usercustomize.py",
-    ]);
-  });
-});
-
-Deno.test("gradePatch() deletes pytest configuration files that load a faking plugin", async () => {
-  await withEnv(async (env) => {
-    const task = env.task(PYTEST_TASK);
-    // Regression: .pytest.ini, pytest.toml and .pytest.toml were not treated as test configuration.
-    const ini = "[pytest]\naddopts = -p textkit.cheat\n";
-    const toml = '[pytest]\naddopts = ["-p", "textkit.cheat"]\n';
-    // Only pytest 9+ reads the TOML files, so the control runs for the ini files alone.
-    const configs: [string, string, boolean][] = [
-      ["pytest.ini", ini, true],
-      [".pytest.ini", ini, true],
-      ["tox.ini", ini, true],
-      ["pytest.toml", toml, false],
-      [".pytest.toml", toml, false],
-    ];
-    await Promise.all(configs.map(async ([name, config, control]) => {
-      const mutate = (dir: string) =>
-        writeFiles(dir, { [name]: config, "textkit/cheat.py": CHEAT_PLUGIN });
-      if (control) {
-        await withRepoCopy(env, task, async (dir) => {
-          mutate(dir);
-          for (const path of task.spec.hidden_tests) {
-            writeFiles(dir, { [path]: readFileSync(join(task.hiddenDir, path)) });
-          }
-          // Trusted as if pristine: the reporter flags hooks from untrusted code on its own.
-          const tests = await runUnguarded(env, task, dir, ["textkit/cheat.py"]);
-          for (const id of task.spec.fail_to_pass) {
-            assert.equal(tests.get(id), "passed", `${name}: ${id}`);
-          }
+pytestTest(
+  "gradePatch() deletes conftest.py and sitecustomize.py files that fake passing tests",
+  async () => {
+    await withEnv(async (env) => {
+      const task = env.task(PYTEST_TASK);
+      const conftest = CHEAT_PLUGIN;
+      const mutate = (dir: string) => {
+        writeFiles(dir, {
+          "conftest.py": conftest,
+          "tests/conftest.py": conftest,
+          "textkit/conftest.py": conftest,
+          "sitecustomize.py": conftest,
+          "usercustomize.py": conftest,
         });
-      }
+      };
+      // Control: copied into the hidden test's place by hand and trusted as if pristine (the
+      // reporter flags hooks from untrusted code), the conftest does fake every test.
+      await withRepoCopy(env, task, async (dir) => {
+        mutate(dir);
+        for (const path of task.spec.hidden_tests) {
+          writeFiles(dir, { [path]: readFileSync(join(task.hiddenDir, path)) });
+        }
+        const tests = await runUnguarded(env, task, dir, [
+          "conftest.py",
+          "tests/conftest.py",
+          "textkit/conftest.py",
+        ]);
+        for (const id of task.spec.fail_to_pass) assert.equal(tests.get(id), "passed", id);
+      });
       const grade = await env.grade(task, await patchOf(env, task, mutate));
       assertNoReward(grade);
-      assert.deepEqual(grade.protected_paths_touched, [name], name);
-    }));
-  });
-});
-
-Deno.test("gradePatch() treats an early exit with a fake pytest summary as missing tests", async () => {
-  await withEnv(async (env) => {
-    const task = env.task(PYTEST_TASK);
-    const total = task.spec.fail_to_pass.length + task.spec.pass_to_pass.length;
-    const patch = await patchOf(env, task, (dir) => {
-      edit(
-        join(dir, "textkit/__init__.py"),
-        (text) =>
-          text + `\nimport os\nprint("${total} passed in 0.01s", flush=True)\nos._exit(0)\n`,
-      );
+      assert.deepEqual(grade.protected_paths_touched, [
+        "conftest.py",
+        "sitecustomize.py",
+        "tests/conftest.py",
+        "textkit/conftest.py",
+        "usercustomize.py",
+      ]);
     });
-    const grade = await env.grade(task, patch);
-    assertNoReward(grade);
-    assert.deepEqual(outcomesOf(grade.fail_to_pass), new Set(["missing"]));
-    assert.equal(grade.run.exit_code, 0);
-    assert.equal(grade.run.report_found, false);
-  });
-});
+  },
+);
+
+pytestTest(
+  "gradePatch() deletes pytest configuration files that load a faking plugin",
+  async () => {
+    await withEnv(async (env) => {
+      const task = env.task(PYTEST_TASK);
+      // Regression: .pytest.ini, pytest.toml and .pytest.toml were not treated as test configuration.
+      const ini = "[pytest]\naddopts = -p textkit.cheat\n";
+      const toml = '[pytest]\naddopts = ["-p", "textkit.cheat"]\n';
+      // Only pytest 9+ reads the TOML files, so the control runs for the ini files alone.
+      const configs: [string, string, boolean][] = [
+        ["pytest.ini", ini, true],
+        [".pytest.ini", ini, true],
+        ["tox.ini", ini, true],
+        ["pytest.toml", toml, false],
+        [".pytest.toml", toml, false],
+      ];
+      await Promise.all(configs.map(async ([name, config, control]) => {
+        const mutate = (dir: string) =>
+          writeFiles(dir, { [name]: config, "textkit/cheat.py": CHEAT_PLUGIN });
+        if (control) {
+          await withRepoCopy(env, task, async (dir) => {
+            mutate(dir);
+            for (const path of task.spec.hidden_tests) {
+              writeFiles(dir, { [path]: readFileSync(join(task.hiddenDir, path)) });
+            }
+            // Trusted as if pristine: the reporter flags hooks from untrusted code on its own.
+            const tests = await runUnguarded(env, task, dir, ["textkit/cheat.py"]);
+            for (const id of task.spec.fail_to_pass) {
+              assert.equal(tests.get(id), "passed", `${name}: ${id}`);
+            }
+          });
+        }
+        const grade = await env.grade(task, await patchOf(env, task, mutate));
+        assertNoReward(grade);
+        assert.deepEqual(grade.protected_paths_touched, [name], name);
+      }));
+    });
+  },
+);
+
+pytestTest(
+  "gradePatch() treats an early exit with a fake pytest summary as missing tests",
+  async () => {
+    await withEnv(async (env) => {
+      const task = env.task(PYTEST_TASK);
+      const total = task.spec.fail_to_pass.length + task.spec.pass_to_pass.length;
+      const patch = await patchOf(env, task, (dir) => {
+        edit(
+          join(dir, "textkit/__init__.py"),
+          (text) =>
+            text + `\nimport os\nprint("${total} passed in 0.01s", flush=True)\nos._exit(0)\n`,
+        );
+      });
+      const grade = await env.grade(task, patch);
+      assertNoReward(grade);
+      assert.deepEqual(outcomesOf(grade.fail_to_pass), new Set(["missing"]));
+      assert.equal(grade.run.exit_code, 0);
+      assert.equal(grade.run.report_found, false);
+    });
+  },
+);
 
 // ---- deno test task ----
 

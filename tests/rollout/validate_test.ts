@@ -202,6 +202,6 @@ Deno.test("validateTask() lists the problems of a task that does not load instea
     const absent = await validateTask(env, "no-such-task");
     assert.equal(absent.ok, false);
     assert.equal(absent.problems.length, 1);
-    assert.match(absent.problems[0], /not found/);
+    assert.match(absent.problems[0], /no such task/);
   });
 });

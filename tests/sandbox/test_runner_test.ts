@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { checkSelector, runTests, type TestRun } from "../../src/sandbox/test_runner.ts";
 import type { RunnerName } from "../../src/task/spec.ts";
 import { testSandbox, writeFiles } from "../_fixtures.ts";
+import { notePytestMissing, pytestTest } from "../_pytest.ts";
+
+notePytestMissing();
 
 /** Write `files` as a repository in a temp folder and run its tests there. */
 async function runRepo(
@@ -186,7 +189,8 @@ const EXIT_CASES: {
 ];
 
 for (const { runner, exit, where, expected } of EXIT_CASES) {
-  Deno.test(`runTests() gives no passes when a ${runner} ${where} calls ${exit}`, async () => {
+  const register = runner === "pytest" ? pytestTest : Deno.test;
+  register(`runTests() gives no passes when a ${runner} ${where} calls ${exit}`, async () => {
     const file = "tests/test_exit.py";
     const run = await runRepo(runner, {
       "tests/__init__.py": "",
@@ -206,16 +210,19 @@ for (const { runner, exit, where, expected } of EXIT_CASES) {
   });
 }
 
-Deno.test("runTests() reports a pytest module calling sys.exit(0) as a collection error", async () => {
-  const run = await runRepo("pytest", {
-    "tests/__init__.py": "",
-    "tests/test_exit.py": exitingFile("sys.exit(0)", "module", "pytest"),
-  }, ["tests/test_exit.py"]);
-  assert.equal(run.tests.get("tests/test_exit.py::test_a"), undefined, describe(run));
-  assert.deepEqual([...run.tests.values()], ["error"]);
-  assert.deepEqual(run.counts, { passed: 0, failed: 1, skipped: 0 });
-  assert.notEqual(run.result.exitCode, 0);
-});
+pytestTest(
+  "runTests() reports a pytest module calling sys.exit(0) as a collection error",
+  async () => {
+    const run = await runRepo("pytest", {
+      "tests/__init__.py": "",
+      "tests/test_exit.py": exitingFile("sys.exit(0)", "module", "pytest"),
+    }, ["tests/test_exit.py"]);
+    assert.equal(run.tests.get("tests/test_exit.py::test_a"), undefined, describe(run));
+    assert.deepEqual([...run.tests.values()], ["error"]);
+    assert.deepEqual(run.counts, { passed: 0, failed: 1, skipped: 0 });
+    assert.notEqual(run.result.exitCode, 0);
+  },
+);
 
 const PYTEST_FILE = `import pytest
 from calc import add
@@ -252,7 +259,7 @@ class TestCalc:
         assert n == 1
 `;
 
-Deno.test("runTests() reads per-test pytest outcomes from the JUnit report", async () => {
+pytestTest("runTests() reads per-test pytest outcomes from the JUnit report", async () => {
   const run = await runRepo("pytest", {
     "calc.py": PY_CALC,
     "tests/__init__.py": "",
@@ -272,7 +279,7 @@ Deno.test("runTests() reads per-test pytest outcomes from the JUnit report", asy
   assert.equal(run.display, "python3 -m pytest tests/test_calc.py");
 });
 
-Deno.test("runTests() puts the repository root on sys.path for pytest", async () => {
+pytestTest("runTests() puts the repository root on sys.path for pytest", async () => {
   // Guards a bug: "-o pythonpath=." crashed pytest 7 (Debian's) in a repository without an ini file.
   const run = await runRepo("pytest", {
     "calc.py": PY_CALC,
@@ -282,7 +289,7 @@ Deno.test("runTests() puts the repository root on sys.path for pytest", async ()
   assert.equal(run.result.exitCode, 0);
 });
 
-Deno.test("runTests() runs only the selected pytest test", async () => {
+pytestTest("runTests() runs only the selected pytest test", async () => {
   const run = await runRepo(
     "pytest",
     {
@@ -297,7 +304,7 @@ Deno.test("runTests() runs only the selected pytest test", async () => {
   assert.equal(run.result.exitCode, 0);
 });
 
-Deno.test("runTests() reports a pytest collection error as a failure, not a pass", async () => {
+pytestTest("runTests() reports a pytest collection error as a failure, not a pass", async () => {
   const run = await runRepo("pytest", {
     "tests/__init__.py": "",
     "tests/test_broken.py": "def test_a():\n    assert True\n\ndef test_b(:\n    pass\n",
@@ -308,7 +315,7 @@ Deno.test("runTests() reports a pytest collection error as a failure, not a pass
   assert.notEqual(run.result.exitCode, 0);
 });
 
-Deno.test("runTests() ignores a fake summary printed by a failing pytest test", async () => {
+pytestTest("runTests() ignores a fake summary printed by a failing pytest test", async () => {
   const run = await runRepo("pytest", {
     "tests/__init__.py": "",
     "tests/test_fake.py": `import sys
@@ -480,9 +487,11 @@ def add(a, b):
   assert.match(run.problems[0].detail, /TestCase\.assertEqual/);
 });
 
-Deno.test("runTests() counts every test as an error when code under test patches pytest", async () => {
-  const run = await runRepo("pytest", {
-    "calc.py": `import _pytest.runner
+pytestTest(
+  "runTests() counts every test as an error when code under test patches pytest",
+  async () => {
+    const run = await runRepo("pytest", {
+      "calc.py": `import _pytest.runner
 _real = _pytest.runner.call_and_report
 def _fake(item, when, log=True, **kw):
     return _real(item, when, log, **kw)
@@ -490,13 +499,14 @@ _pytest.runner.call_and_report = _fake
 def add(a, b):
     return a - b
 `,
-    "tests/__init__.py": "",
-    "tests/test_c.py": "from calc import add\n\ndef test_x():\n    assert add(1, 2) == 3\n",
-  }, ["tests/test_c.py"]);
-  // pytest may not even finish the test once its runner goes through code under test.
-  assert.notEqual(run.tests.get("tests/test_c.py::test_x"), "passed", describe(run));
-  assert.ok(run.problems.some((p) => p.code === "framework_tampered"), describe(run));
-});
+      "tests/__init__.py": "",
+      "tests/test_c.py": "from calc import add\n\ndef test_x():\n    assert add(1, 2) == 3\n",
+    }, ["tests/test_c.py"]);
+    // pytest may not even finish the test once its runner goes through code under test.
+    assert.notEqual(run.tests.get("tests/test_c.py::test_x"), "passed", describe(run));
+    assert.ok(run.problems.some((p) => p.code === "framework_tampered"), describe(run));
+  },
+);
 
 Deno.test("runTests() keeps the report key and path out of argv and the environment", async () => {
   const run = await runRepo("unittest", {

@@ -10,6 +10,7 @@ import {
   taskIdFor,
 } from "../../src/task/import_swebench.ts";
 import { loadTask } from "../../src/task/load.ts";
+import { pytestTest } from "../_pytest.ts";
 
 const AREA = `"""Areas of simple shapes."""
 import math
@@ -314,36 +315,39 @@ Deno.test("importSwebench() rejects a test in both lists and a path that is a fi
   });
 });
 
-Deno.test("validateTask() passes an imported task with a reference patch and calls one without unverified", async () => {
-  await withTemp(async (dir) => {
-    const out = join(dir, "tasks");
-    const outcomes = await importSwebench(JSONL, out);
-    assert.equal(outcomes.filter((o) => o.ok).length, 2);
-    const work = join(dir, "work");
-    const env = await Environment.open({ tasksDir: out, workRoot: work });
-    const withPatch = await validateTask(env, "acme__shapes-101");
-    assert.deepEqual(withPatch.problems, []);
-    assert.ok(withPatch.ok);
-    assert.equal(withPatch.status, "valid");
-    // No reference patch: the unchanged repository checks out, but solvability is untested
-    // (issue 16: such tasks used to be reported valid).
-    const withoutPatch = await validateTask(env, "acme__units-202");
-    assert.equal(withoutPatch.status, "unverified");
-    assert.equal(withoutPatch.ok, false);
-    assert.deepEqual(withoutPatch.problems, [
-      "no reference patch, so nothing shows the task can be solved; add solution.patch",
-    ]);
-    // The grader really runs the visible tests: the reference patch resolves the task.
-    const task = env.task("acme__shapes-101");
-    const graded = await env.grade(task, AREA_PATCH);
-    assert.deepEqual(graded.fail_to_pass, {
-      passed: 1,
-      total: 1,
-      tests: { "tests/test_area.py::TestCircle::test_radius_two": "passed" },
+pytestTest(
+  "validateTask() passes an imported task with a reference patch and calls one without unverified",
+  async () => {
+    await withTemp(async (dir) => {
+      const out = join(dir, "tasks");
+      const outcomes = await importSwebench(JSONL, out);
+      assert.equal(outcomes.filter((o) => o.ok).length, 2);
+      const work = join(dir, "work");
+      const env = await Environment.open({ tasksDir: out, workRoot: work });
+      const withPatch = await validateTask(env, "acme__shapes-101");
+      assert.deepEqual(withPatch.problems, []);
+      assert.ok(withPatch.ok);
+      assert.equal(withPatch.status, "valid");
+      // No reference patch: the unchanged repository checks out, but solvability is untested
+      // (issue 16: such tasks used to be reported valid).
+      const withoutPatch = await validateTask(env, "acme__units-202");
+      assert.equal(withoutPatch.status, "unverified");
+      assert.equal(withoutPatch.ok, false);
+      assert.deepEqual(withoutPatch.problems, [
+        "no reference patch, so nothing shows the task can be solved; add solution.patch",
+      ]);
+      // The grader really runs the visible tests: the reference patch resolves the task.
+      const task = env.task("acme__shapes-101");
+      const graded = await env.grade(task, AREA_PATCH);
+      assert.deepEqual(graded.fail_to_pass, {
+        passed: 1,
+        total: 1,
+        tests: { "tests/test_area.py::TestCircle::test_radius_two": "passed" },
+      });
+      assert.equal(graded.pass_to_pass.passed, 3);
     });
-    assert.equal(graded.pass_to_pass.passed, 3);
-  });
-});
+  },
+);
 
 // Real SWE-bench records: a tiny git repository stands in for the clone.
 

@@ -141,7 +141,7 @@ Deno.test("loadTask() accepts a null solution", async () => {
 Deno.test("loadTask() reports a missing task.json", async () => {
   await withTasks({ "t1/repo/a.py": "" }, () => {
     assert.deepEqual(problemsOf(() => loadTask("tasks/t1"), "task_not_found"), [
-      'tasks/t1/task.json: file not found; a task folder needs a task.json (see README "Task format")',
+      'tasks/t1/task.json: file not found; a task folder needs a task.json (see README "Tasks")',
     ]);
   });
 });
@@ -178,6 +178,35 @@ Deno.test("loadTask() reports a missing required field", async () => {
     }),
     ["tasks/t1/task.json: statement: required field is missing; add it"],
   );
+});
+
+// Issue 14: a wrong type was reported as "required field is missing".
+Deno.test("loadTask() reports a wrong type as a wrong type", async () => {
+  assert.deepEqual(
+    await problemsAfter((spec) => {
+      spec.statement = 42;
+      spec.limits = { max_turns: "30" };
+    }),
+    [
+      "tasks/t1/task.json: statement: expected string, got a number (42); fix the type",
+      'tasks/t1/task.json: limits.max_turns: expected number, got a string ("30"); fix the type',
+    ],
+  );
+});
+
+// Issue 14: schema errors hid the other errors although every problem is promised at once.
+Deno.test("loadTask() reports file problems beside schema problems", async () => {
+  const problems = await problemsAfter((spec, files) => {
+    spec.difficulty = "trivial";
+    spec.visible_tests = ["tests/test_missing.py"];
+    files["t1/solution.patch"] = DELETE;
+  });
+  assert.deepEqual(problems, [
+    'tasks/t1/task.json: difficulty: must be one of "easy", "medium", "hard"',
+    'tasks/t1/task.json: visible_tests[0]: "tests/test_missing.py" not found in repo/; add it or fix the path',
+    'tasks/t1/task.json: pass_to_pass[0]: test "tests/test_a.py::A::test_a" is not defined in the visible or hidden tests; fix the id or add the test',
+    'tasks/t1/task.json: solution: "solution.patch" not found in the task folder; add the reference patch or set null',
+  ]);
 });
 
 Deno.test("loadTask() reports a bad enum value", async () => {
@@ -387,8 +416,8 @@ Deno.test("loadTasks() reports unknown ids", async () => {
     assert.deepEqual(
       problemsOf(() => loadTasks("tasks", ["a-task", "nope", "gone"]), "task_not_found"),
       [
-        'tasks/nope: no such task; run "tasks" to list the 1 available',
-        'tasks/gone: no such task; run "tasks" to list the 1 available',
+        'tasks/nope: no such task; run "patchgym tasks" to list the 1 available',
+        'tasks/gone: no such task; run "patchgym tasks" to list the 1 available',
       ],
     );
   });

@@ -5,6 +5,7 @@ import { executeTool } from "../../src/tools/registry.ts";
 import { runTestsTool } from "../../src/tools/run_tests.ts";
 import { withContext } from "../_fixtures.ts";
 import { call, failMessage, okOutput } from "./_call.ts";
+import { pytestTest } from "../_pytest.ts";
 
 const PASSING = `import unittest
 from src.calc import add
@@ -128,7 +129,7 @@ Deno.test("runTestsTool.run() kills a test that never ends and returns timeout",
   }, { limits: { max_turns: 5, command_timeout_s: 1 } });
 });
 
-Deno.test("runTestsTool.run() runs pytest tests", async () => {
+pytestTest("runTestsTool.run() runs pytest tests", async () => {
   const tests =
     "from src.calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_neg():\n    assert add(-1, -1) == -2\n";
   // Under "python3 -I" the root is importable only through a package: tests/__init__.py.

@@ -7,7 +7,6 @@ import type { TurnTokens } from "../../src/policy/types.ts";
 import {
   ATROPOS_IGNORE,
   exportTrajectories,
-  parseTrajectories,
   type SftRow,
   type SkyrlRow,
   toAtropos,
@@ -15,13 +14,8 @@ import {
   toVerl,
   type VerlRow,
 } from "../../src/trajectory/export.ts";
-import { TRAJECTORY_FORMAT, type TrajectoryRecord } from "../../src/trajectory/record.ts";
 import { buildTrainingView } from "../../src/trajectory/training_view.ts";
-
-const TOOLS: TrajectoryRecord["tools"] = [{
-  type: "function",
-  function: { name: "submit", description: "Finish", parameters: { type: "object" } },
-}];
+import { fakeRecord as record, TOOLS } from "./_records.ts";
 
 /** Two turns that extend each other: tool tokens 20, 21 sit between the model's tokens. */
 const CLEAN_TURNS: TurnTokens[] = [
@@ -34,91 +28,6 @@ const DRIFT_TURNS: TurnTokens[] = [
   { prompt_ids: [1, 2], completion_ids: [30], logprobs: null },
   { prompt_ids: [9, 9, 9], completion_ids: [31], logprobs: null },
 ];
-
-/** A minimal valid record; `tokens` null gives an unavailable training view. */
-function record(
-  options: {
-    episode: string;
-    group: string;
-    sample: number;
-    resolved: boolean | null;
-    tokens: (TurnTokens | null)[];
-  },
-): TrajectoryRecord {
-  const { episode, group, sample, resolved, tokens } = options;
-  return {
-    format: TRAJECTORY_FORMAT,
-    run_id: "run-1",
-    episode_id: episode,
-    task_id: `task-${group}`,
-    sample,
-    group_id: group,
-    policy: { name: "scripted", model: null, sampling: {} },
-    env_version: "0.1.0",
-    isolation: "process",
-    sandbox: {
-      level: "process",
-      filesystem: "host",
-      uid: "host_user",
-      process_cap: "none",
-      memory_cap: "none",
-      kill: "process_group",
-      network: "host",
-    },
-    task: { language: "python", difficulty: "easy", kind: "one_line_bug", max_turns: 10 },
-    tools: TOOLS,
-    messages: [
-      { role: "system", content: "You fix bugs." },
-      { role: "user", content: `Fix ${episode}` },
-      {
-        role: "assistant",
-        content: null,
-        tool_calls: [{
-          id: "c1",
-          type: "function",
-          function: { name: "submit", arguments: '{"status":"solved"}' },
-        }],
-      },
-      { role: "tool", tool_call_id: "c1", name: "submit", content: "Submitted" },
-    ],
-    turns: [],
-    stop_reason: "submitted",
-    error: null,
-    submission: { status: "solved", summary: "done" },
-    final_diff: "",
-    diff_stat: { created: [], modified: [], deleted: [], binary: [] },
-    reward: resolved === null ? null : {
-      total: resolved ? 1 : 0,
-      resolved,
-      components: {
-        fail_to_pass: { passed: resolved ? 1 : 0, total: 1 },
-        pass_to_pass: { passed: 0, total: 0 },
-        submitted: true,
-        submit_status: "solved",
-        patch_applied: true,
-        test_report_problem: null,
-        integrity: [],
-        protected_path_edits: [],
-        invalid_tool_calls: 0,
-        turns: tokens.length,
-        patch_lines: 2,
-        reference_patch_lines: 2,
-        patch_size_ratio: 1,
-      },
-      tests: { fail_to_pass: { "t.py::t": resolved ? "passed" : "failed" }, pass_to_pass: {} },
-      failures: [],
-    },
-    training: buildTrainingView(tokens),
-    usage: { prompt_tokens: 10, completion_tokens: 3 },
-    timings: {
-      started_at: "2026-01-01T00:00:00.000Z",
-      wall_ms: 5,
-      model_ms: 1,
-      env_ms: 1,
-      grade_ms: 1,
-    },
-  };
-}
 
 const SOLVED = record({
   episode: "e1",
@@ -385,21 +294,6 @@ Deno.test("exportTrajectories() onlySuccessful keeps resolved records in every f
     "g2",
     [1],
   ]]);
-});
-
-Deno.test("parseTrajectories() lists bad lines and ignores a cut-short last line", () => {
-  const good = JSON.stringify(SOLVED);
-  const parsed = parseTrajectories(
-    [good, "{oops", JSON.stringify({ ...SOLVED, format: "other.v1" }), good.slice(0, 40)].join(
-      "\n",
-    ),
-  );
-  assert.equal(parsed.records.length, 1);
-  assert.equal(parsed.records[0].episode_id, "e1");
-  assert.ok(parsed.partial);
-  assert.equal(parsed.problems.length, 2);
-  assert.match(parsed.problems[0], /^line 2: not valid JSON/);
-  assert.match(parsed.problems[1], /^line 3: format: must be "patchgym\.trajectory\.v1"/);
 });
 
 Deno.test("toSft() renders back to the generated tokens with the model's template", async () => {

@@ -3,10 +3,12 @@ import type { TurnTokens } from "../../src/policy/types.ts";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
 import {
   formatTraining,
+  outcomeOf,
   passAtK,
   summarize,
   summarizeTraining,
 } from "../../src/trajectory/summary.ts";
+import { fakeRecord } from "./_records.ts";
 import { buildTrainingView, type TrainingViewOptions } from "../../src/trajectory/training_view.ts";
 
 /** A record with just what the summary reads. */
@@ -16,6 +18,9 @@ function sample(
 ): TrajectoryRecord {
   return {
     task_id: "t",
+    episode_id: `run/t/${crypto.randomUUID()}`,
+    task: { language: "python", difficulty: "easy", kind: "one_line_bug", max_turns: 5 },
+    final_diff: "+x\n",
     turns: tokens.map(() => ({})),
     stop_reason: "submitted",
     reward: { total: 1, resolved: true },
@@ -70,6 +75,9 @@ Deno.test("summarizeTraining() is all zero without token views", () => {
 function record(task: string, total: number | null, integrity: string[] = []): TrajectoryRecord {
   return {
     task_id: task,
+    episode_id: `run/${task}/${crypto.randomUUID()}`,
+    task: { language: "python", difficulty: "easy", kind: "one_line_bug", max_turns: 5 },
+    final_diff: "+x\n",
     stop_reason: "submitted",
     turns: [{}, {}],
     usage: { prompt_tokens: 10, completion_tokens: 2 },
@@ -111,4 +119,68 @@ Deno.test("passAtK() is the unbiased estimator and 1 when failures cannot fill k
   assert.equal(passAtK(4, 1, 2), 0.5);
   assert.equal(passAtK(3, 2, 2), 1);
   assert.equal(passAtK(2, 1, 5), 1);
+});
+
+const RESOLVED = fakeRecord({
+  episode: "r/a/0",
+  group: "a",
+  sample: 0,
+  resolved: true,
+  tokens: [],
+});
+const UNRESOLVED = fakeRecord({
+  episode: "r/a/1",
+  group: "a",
+  sample: 1,
+  resolved: false,
+  tokens: [],
+});
+const EMPTY = fakeRecord({
+  episode: "r/b/0",
+  group: "b",
+  sample: 0,
+  resolved: false,
+  tokens: [],
+  overrides: {
+    final_diff: "",
+    task: { language: "typescript", difficulty: "hard", kind: "feature", max_turns: 5 },
+  },
+});
+const ERROR = fakeRecord({
+  episode: "r/c/0",
+  group: "c",
+  sample: 0,
+  resolved: null,
+  tokens: [],
+  overrides: { stop_reason: "policy_error" },
+});
+
+Deno.test("outcomeOf() puts errors first, then empty patches, then the grade", () => {
+  assert.deepEqual([RESOLVED, UNRESOLVED, EMPTY, ERROR].map(outcomeOf), [
+    "resolved",
+    "unresolved",
+    "empty_patch",
+    "error",
+  ]);
+});
+
+Deno.test("summarize() lists episode ids by outcome and breaks results down", () => {
+  const summary = summarize([ERROR, UNRESOLVED, EMPTY, RESOLVED]);
+  assert.deepEqual(summary.ids, {
+    resolved: ["r/a/0"],
+    unresolved: ["r/a/1"],
+    error: ["r/c/0"],
+    empty_patch: ["r/b/0"],
+  });
+  assert.deepEqual(Object.keys(summary.by_language), ["python", "typescript"]);
+  assert.deepEqual(summary.by_language.python, {
+    tasks: 2,
+    samples: 3,
+    resolved: 1,
+    mean_reward: 0.333,
+    pass_at_1: 0.25,
+  });
+  assert.equal(summary.by_difficulty.hard.samples, 1);
+  assert.equal(summary.by_kind.feature.resolved, 0);
+  assert.equal(summary.pass_at_k?.k, 2);
 });

@@ -157,11 +157,27 @@ Deno.test("serveCommand() removes its workspaces on SIGTERM and on Ctrl-C", asyn
 
 Deno.test("rolloutCommand() removes in-flight workspaces on SIGTERM", async () => {
   const work = makeWorkRoot("root-rollout");
-  // A model server that accepts requests and never answers: the samples stay in flight.
+  // A model server that answers the pre-run probe, then accepts requests and never answers: the
+  // samples stay in flight.
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const held: Deno.Conn[] = [];
+  let probed = false;
   const accepting = (async () => {
-    for await (const conn of listener) held.push(conn);
+    for await (const conn of listener) {
+      if (probed) {
+        held.push(conn);
+        continue;
+      }
+      probed = true;
+      await conn.read(new Uint8Array(65536));
+      const body = JSON.stringify({ choices: [{ message: { content: "OK" } }] });
+      await conn.write(
+        new TextEncoder().encode(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+        ),
+      );
+      conn.close();
+    }
   })();
   const out = `runs/test-root-rollout-${crypto.randomUUID().slice(0, 8)}`;
   const argv = patchgymArgv([

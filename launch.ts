@@ -1,0 +1,61 @@
+/**
+ * The entry point of `deno task patchgym`: computes the Deno permission flags the command line
+ * needs (src/cli/permissions.ts) and runs `main.ts` under exactly those, in the folder the user
+ * ran the task from. This process never sees agent input; it only reads the command line, the
+ * endpoint variables and a resumed run's run.json, and starts this Deno.
+ */
+import { fileURLToPath } from "node:url";
+import { LAUNCHER_ENV } from "./src/cli/_launcher.ts";
+import { permissionFlags, planPermissions } from "./src/cli/permissions.ts";
+
+/** Run `main.ts ARGS` with computed permissions; resolves with its exit code. */
+export async function launch(args: string[]): Promise<number> {
+  // `deno task` runs in the folder of deno.json and names the user's folder in INIT_CWD.
+  const cwd = Deno.env.get("INIT_CWD") || Deno.cwd();
+  const env = Object.fromEntries(
+    ["PATCHGYM_BASE_URL", "OPENAI_BASE_URL", "PATCHGYM_TASKS"].map((n) => [n, Deno.env.get(n)]),
+  );
+  const plan = planPermissions(args, {
+    cwd,
+    env,
+    bundledTasks: fileURLToPath(new URL("./tasks", import.meta.url)),
+  });
+  const deno = Deno.execPath();
+  const child = new Deno.Command(deno, {
+    args: [
+      "run",
+      ...permissionFlags(plan),
+      fileURLToPath(new URL("./main.ts", import.meta.url)),
+      ...args,
+    ],
+    cwd,
+    env: { [LAUNCHER_ENV]: String(Deno.pid) },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+    // Its own process group: a terminal's Ctrl-C reaches this process only, which passes it on
+    // once (main.ts treats a second Ctrl-C as "quit now").
+    detached: true,
+  }).spawn();
+  const forward = (signal: Deno.Signal) => () => {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already exited.
+    }
+  };
+  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((s) => [s, forward(s)] as const);
+  for (const [signal, handler] of handlers) Deno.addSignalListener(signal, handler);
+  try {
+    const status = await child.status;
+    return status.signal ? 128 + signalNumber(status.signal) : status.code;
+  } finally {
+    for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
+  }
+}
+
+function signalNumber(signal: Deno.Signal): number {
+  return { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal as string] ?? 1;
+}
+
+if (import.meta.main) Deno.exit(await launch(Deno.args));

@@ -1,0 +1,291 @@
+/**
+ * Permission flags that follow the command line. `deno task patchgym` starts `launch.ts`, which
+ * asks {@linkcode planPermissions} for the Deno permission flags a command needs (exactly the
+ * files, folders and hosts it names, plus the task folder and the workspace root) and re-runs
+ * `main.ts` under them. The orchestrator is never given `-A`, a bare `--allow-read`/`--allow-write`
+ * or any host but the model endpoint's.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_WORK_ROOT } from "../rollout/environment.ts";
+import { LAUNCHER_ENV } from "./_launcher.ts";
+
+/** Environment variables the orchestrator may read, by name. */
+export const ALLOWED_ENV = [
+  "PATCHGYM_BASE_URL",
+  "PATCHGYM_MODEL",
+  "PATCHGYM_API_KEY",
+  "PATCHGYM_TASKS",
+  "PATCHGYM_DENO",
+  "OPENAI_BASE_URL",
+  "OPENAI_API_KEY",
+  "OPENAI_MODEL",
+  "HOME",
+  LAUNCHER_ENV,
+  // Read by the TypeScript compiler that `synth` parses sources with.
+  "TSC_*",
+  "NODE_ENV",
+  "NODE_INSPECTOR_IPC",
+  "VSCODE_INSPECTOR_OPTIONS",
+] as const;
+
+/**
+ * Programs the orchestrator may start: only the `sh` launcher every child starts as (it joins the
+ * sandbox's cgroups, then execs `setsid`/`prlimit`/`bwrap` and the program).
+ */
+export const ALLOWED_PROGRAMS = ["sh"] as const;
+
+/** System paths read to derive the jail's mount plan (real paths of programs and libraries). */
+export const SYSTEM_READ = [
+  "/usr",
+  "/bin",
+  "/lib",
+  "/lib64",
+  "/etc/ld.so.cache",
+  "/etc/nsswitch.conf",
+] as const;
+
+/**
+ * The fixed flags of the compiled binary, which cannot compute its flags per command line (a
+ * compiled binary bakes them): the bundled or `./tasks` task folder, `./runs` and the workspace
+ * root, local model servers only.
+ */
+export const BINARY_FLAGS: readonly string[] = [
+  "--no-prompt",
+  `--allow-read=tasks,runs,${DEFAULT_WORK_ROOT},${SYSTEM_READ.join(",")}`,
+  `--allow-write=runs,${DEFAULT_WORK_ROOT}`,
+  `--allow-run=${ALLOWED_PROGRAMS.join(",")}`,
+  `--allow-env=${ALLOWED_ENV.join(",")}`,
+  "--allow-net=127.0.0.1,localhost",
+];
+
+/** Flags that take a value, in any command (so values are not taken for positionals). */
+export const VALUE_FLAGS = [
+  "tasks",
+  "policy",
+  "base-url",
+  "model",
+  "temperature",
+  "top-p",
+  "seed",
+  "script",
+  "samples",
+  "concurrency",
+  "max-turns",
+  "max-tokens",
+  "max-total-tokens",
+  "time-limit",
+  "trainable",
+  "on-drift",
+  "out",
+  "resume",
+  "tasks-dir",
+  "work-dir",
+  "isolation",
+  "task",
+  "patch",
+  "format",
+  "episode",
+  "api",
+  "chat-template-kwargs",
+  "extra-body",
+  "sandbox-processes",
+  "sandbox-memory-mb",
+  "segments",
+  "max-line-bytes",
+  "max-episodes",
+  "idle-timeout",
+  "search-timeout",
+  "http",
+  "repos",
+  "per-seed",
+  "multi",
+] as const;
+
+/** What a command line may touch. */
+export interface PermissionPlan {
+  read: string[];
+  write: string[];
+  net: string[];
+}
+
+/** Where the command runs and what it sees. */
+export interface PlanContext {
+  /** The folder relative paths on the command line are relative to. */
+  cwd: string;
+  /** Environment variables (only the ones in {@linkcode ALLOWED_ENV} are looked at). */
+  env: Record<string, string | undefined>;
+  /** The tasks bundled beside the program. */
+  bundledTasks: string;
+}
+
+/**
+ * What `args` (a patchgym command line) needs: the task folder and workspace root for commands
+ * that run tasks, the files and folders its flags and positionals name (read, or read and write
+ * for outputs), and the host of the model endpoint it names. Paths come back absolute.
+ */
+export function planPermissions(args: string[], context: PlanContext): PermissionPlan {
+  const [command, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: Object.fromEntries(VALUE_FLAGS.map((f) => [f, { type: "string" as const }])),
+    strict: false,
+    allowPositionals: true,
+  });
+  const flag = (name: string) => {
+    const v = values[name];
+    return typeof v === "string" && v !== "" ? v : undefined;
+  };
+  const abs = (p: string) => resolve(context.cwd, p);
+  const plan: PermissionPlan = { read: [], write: [], net: [] };
+  const read = (p: string | undefined) => p && p !== "-" && plan.read.push(abs(p));
+  const readWrite = (p: string | undefined) => {
+    if (!p || p === "-") return;
+    plan.read.push(abs(p));
+    plan.write.push(abs(p));
+  };
+  const host = (url: string | undefined) => {
+    const h = hostOf(url);
+    if (h) plan.net.push(h);
+  };
+  const environment = () => {
+    const tasksDir = flag("tasks-dir") ??
+      defaultTasksDirIn(context.cwd, context.env.PATCHGYM_TASKS, context.bundledTasks);
+    plan.read.push(abs(tasksDir));
+    // main.ts looks for ./tasks before the bundled ones; it may look, whatever it finds.
+    plan.read.push(abs("tasks"));
+    readWrite(flag("work-dir") ?? DEFAULT_WORK_ROOT);
+    plan.read.push(...SYSTEM_READ);
+  };
+  const endpoint = () =>
+    host(flag("base-url") ?? context.env.PATCHGYM_BASE_URL ?? context.env.OPENAI_BASE_URL);
+  switch (command) {
+    case "rollout": {
+      environment();
+      read(flag("script"));
+      const resume = flag("resume");
+      if (resume) {
+        readWrite(resume);
+        const saved = savedRun(abs(resume));
+        read(saved.script ?? undefined);
+        host(saved.base_url ?? undefined);
+      } else {
+        readWrite(flag("out") ?? "runs");
+        endpoint();
+      }
+      break;
+    }
+    case "tasks":
+      plan.read.push(
+        abs(
+          flag("tasks-dir") ??
+            defaultTasksDirIn(context.cwd, context.env.PATCHGYM_TASKS, context.bundledTasks),
+        ),
+        abs("tasks"),
+      );
+      break;
+    case "validate":
+      environment();
+      break;
+    case "serve": {
+      environment();
+      readWrite(flag("out"));
+      // The address `--http` listens on; port 0 (any free port) needs the host as a whole.
+      const address = /^\[?([^\]]+?)\]?:(\d+)$/.exec(flag("http") ?? "");
+      if (address) plan.net.push(address[2] === "0" ? address[1] : `${address[1]}:${address[2]}`);
+      break;
+    }
+    case "doctor":
+      environment();
+      endpoint();
+      break;
+    case "score":
+      environment();
+      read(flag("patch"));
+      break;
+    case "import":
+      read(positionals[1]);
+      read(flag("repos"));
+      readWrite(flag("out"));
+      break;
+    case "synth":
+      environment();
+      readWrite(flag("out"));
+      break;
+    case "export": {
+      read(positionals[0]);
+      const out = flag("out");
+      if (out && out !== "-") plan.write.push(abs(out));
+      break;
+    }
+    case "show":
+      read(positionals[0]);
+      break;
+    case "report": {
+      const run = positionals[0];
+      if (run) {
+        read(run);
+        const dir = isDirectory(abs(run)) ? abs(run) : dirname(abs(run));
+        plan.write.push(join(dir, "report.html"));
+      }
+      break;
+    }
+  }
+  return { read: unique(plan.read), write: unique(plan.write), net: unique(plan.net) };
+}
+
+/** The `deno run` permission flags of a plan. */
+export function permissionFlags(plan: PermissionPlan): string[] {
+  const flags = ["--no-prompt"];
+  if (plan.read.length) flags.push(`--allow-read=${plan.read.join(",")}`);
+  if (plan.write.length) flags.push(`--allow-write=${plan.write.join(",")}`);
+  flags.push(`--allow-run=${ALLOWED_PROGRAMS.join(",")}`);
+  flags.push(`--allow-env=${ALLOWED_ENV.join(",")}`);
+  if (plan.net.length) flags.push(`--allow-net=${plan.net.join(",")}`);
+  return flags;
+}
+
+/** `host` or `host:port` of an http(s) URL, or null for anything else. */
+export function hostOf(url: string | undefined | null): string | null {
+  if (!url || !/^https?:\/\//i.test(url)) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.port ? `${parsed.hostname}:${parsed.port}` : parsed.hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** The default tasks folder (see `defaultTasksDir` in `_paths.ts`) as seen from `cwd`. */
+function defaultTasksDirIn(cwd: string, envValue: string | undefined, bundled: string): string {
+  if (envValue) return envValue;
+  return existsSync(join(cwd, "tasks")) ? "tasks" : bundled;
+}
+
+/** The script and endpoint a run folder's run.json names; nothing when it cannot be read. */
+function savedRun(dir: string): { script: string | null; base_url: string | null } {
+  try {
+    const config = JSON.parse(readFileSync(join(dir, "run.json"), "utf8"));
+    const policy = config?.policy ?? {};
+    return {
+      script: typeof policy.script === "string" ? policy.script : null,
+      base_url: typeof policy.base_url === "string" ? policy.base_url : null,
+    };
+  } catch {
+    // main.ts reports a missing or broken run.json with the fix.
+    return { script: null, base_url: null };
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

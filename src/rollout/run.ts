@@ -1,0 +1,242 @@
+/**
+ * A rollout run: tasks x samples through a worker pool, one trajectory line flushed as each sample
+ * finishes, resume from what a folder already holds, clean interruption through an
+ * `AbortSignal`, and `summary.json` at the end. The CLI's `rollout` is a thin wrapper around
+ * {@linkcode runRollout}; anything else can run a rollout in-process the same way.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "../errors.ts";
+import type { Policy } from "../policy/types.ts";
+import type { Task } from "../task/spec.ts";
+import { parseTrajectories, type TrajectoryRecord } from "../trajectory/record.ts";
+import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summary.ts";
+import { renderReport, REPORT_FILE } from "../trajectory/report.ts";
+import { JsonlWriter } from "../trajectory/writer.ts";
+import { VERSION } from "../version.ts";
+import type { Environment } from "./environment.ts";
+import type { RunConfig } from "./run_config.ts";
+import { runSample } from "./sample.ts";
+
+/** Stop reasons `retryErrors` runs again: the sample failed for a reason outside the agent. */
+export const RETRYABLE_STOP_REASONS: readonly string[] = ["policy_error", "environment_error"];
+
+/** How to run. */
+export interface RolloutOptions {
+  environment: Environment;
+  /** The run folder; it holds `run.json` and receives the trajectories and summary. */
+  outDir: string;
+  config: RunConfig;
+  /** The policy of one sample. */
+  policyFor: (task: Task, sample: number) => Policy;
+  /** Samples run at once (default 4). */
+  concurrency?: number;
+  keepWorkspaces?: boolean;
+  /** Drop finished samples that ended in `policy_error` or `environment_error` and run them again. */
+  retryErrors?: boolean;
+  /** Aborting it stops cleanly: samples in flight end as `interrupted` and are not written. */
+  signal?: AbortSignal;
+  /** Called once before the first sample with what the folder already held. */
+  onStart?: (state: RunStart) => void;
+  /** Called after each sample's record is written. */
+  onRecord?: (record: TrajectoryRecord) => void;
+}
+
+/** What a run starts from. */
+export interface RunStart {
+  /** Samples already finished in the folder. */
+  done: number;
+  /** Samples to run now. */
+  todo: number;
+  /** Sum of the finished samples' rewards. */
+  rewardSum: number;
+  /** Finished samples dropped to run again (`retryErrors`). */
+  retried: number;
+  /** A last line cut short by a crash was dropped. */
+  repaired: boolean;
+}
+
+/** The `summary.json` of a run. */
+export interface RunSummaryFile extends RunSummary {
+  format: typeof SUMMARY_FORMAT;
+  run_id: string;
+  env_version: string;
+  policy: { kind: string; model: string | null };
+  /** Every task x sample of the configuration has a record. */
+  complete: boolean;
+  /** Tasks asked for but left out because their fail_to_pass tests already pass. */
+  skipped_tasks: NonNullable<RunConfig["skipped_tasks"]>;
+  elapsed_ms: number;
+}
+
+/** What a run produced. */
+export interface RolloutResult {
+  /** Every record in the folder, earlier ones included. */
+  records: TrajectoryRecord[];
+  /** Records written by this call. */
+  ran: TrajectoryRecord[];
+  summary: RunSummaryFile;
+  /** The signal stopped the run before every sample finished. */
+  interrupted: boolean;
+}
+
+/** Run (or continue) the rollout in `options.outDir`. */
+export async function runRollout(options: RolloutOptions): Promise<RolloutResult> {
+  const { environment, config, outDir } = options;
+  const path = join(outDir, "trajectories.jsonl");
+  const previous = readRunTrajectories(path, config.run_id);
+  let records = previous.records;
+  let retried = 0;
+  if (options.retryErrors) {
+    const kept = records.filter((r) => !RETRYABLE_STOP_REASONS.includes(r.stop_reason));
+    retried = records.length - kept.length;
+    records = kept;
+  }
+  if (previous.rewrite || retried > 0) {
+    // Rewrite with the lines to keep; a rename, so a crash leaves the old file or the new one.
+    const temp = `${path}.tmp`;
+    writeFileSync(temp, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    renameSync(temp, path);
+  }
+  const finished = new Set(records.map((r) => r.episode_id));
+  const jobs = uniqueTasks(config.tasks).flatMap((id) =>
+    Array.from({ length: config.samples }, (_, sample) => ({
+      id,
+      sample,
+      episode: episodeId(config.run_id, id, sample),
+    })).filter((j) => !finished.has(j.episode))
+  );
+  options.onStart?.({
+    done: records.length,
+    todo: jobs.length,
+    rewardSum: records.reduce((n, r) => n + (r.reward?.total ?? 0), 0),
+    retried,
+    repaired: previous.partial,
+  });
+
+  const writer = new JsonlWriter(path);
+  const ran: TrajectoryRecord[] = [];
+  const signal = options.signal ?? new AbortController().signal;
+  const started = performance.now();
+  try {
+    let next = 0;
+    const worker = async () => {
+      while (!signal.aborted && next < jobs.length) {
+        const job = jobs[next++];
+        const task = environment.task(job.id);
+        const record = await runSample(
+          environment,
+          task,
+          options.policyFor(task, job.sample),
+          {
+            run_id: config.run_id,
+            episode_id: job.episode,
+            task_id: job.id,
+            sample: job.sample,
+            group_id: `${config.run_id}/${job.id}`,
+          },
+          {
+            limits: config.limits,
+            training: config.training,
+            keepWorkspace: options.keepWorkspaces,
+            signal,
+          },
+        );
+        if (record.stop_reason === "interrupted") continue;
+        await writer.write(record);
+        ran.push(record);
+        options.onRecord?.(record);
+      }
+    };
+    const workers = Math.min(options.concurrency ?? 4, Math.max(1, jobs.length));
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    await writer.close();
+  }
+  const all = [...records, ...ran];
+  const interrupted = signal.aborted && ran.length < jobs.length;
+  const summary: RunSummaryFile = {
+    format: SUMMARY_FORMAT,
+    run_id: config.run_id,
+    env_version: VERSION,
+    policy: { kind: config.policy.kind, model: config.policy.model },
+    complete: !interrupted && ran.length === jobs.length,
+    skipped_tasks: config.skipped_tasks ?? [],
+    elapsed_ms: Math.round(performance.now() - started),
+    ...summarize(all),
+  };
+  writeFileSync(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  writeRunReport(outDir, all, summary);
+  return { records: all, ran, summary, interrupted };
+}
+
+/** Write `report.html` into a run folder. */
+export function writeRunReport(
+  outDir: string,
+  records: TrajectoryRecord[],
+  summary: RunSummary & { run_id?: string; policy?: { kind: string; model: string | null } },
+): string {
+  const runId = summary.run_id ?? records[0]?.run_id ?? "(unknown run)";
+  const policy = summary.policy
+    ? `policy ${summary.policy.kind}${summary.policy.model ? ` (${summary.policy.model})` : ""}`
+    : records[0]
+    ? `policy ${records[0].policy.name}${
+      records[0].policy.model ? ` (${records[0].policy.model})` : ""
+    }`
+    : "no samples";
+  const isolation = records[0] ? `, isolation ${records[0].isolation}` : "";
+  const path = join(outDir, REPORT_FILE);
+  writeFileSync(
+    path,
+    renderReport({
+      run_id: runId,
+      subtitle: `${policy}${isolation}, ${records.length} samples, patchgym ${VERSION}`,
+      summary,
+      records,
+    }),
+  );
+  return path;
+}
+
+/** The episode id of one sample: unique within a run. */
+export function episodeId(runId: string, taskId: string, sample: number): string {
+  return `${runId}/${taskId}/${sample}`;
+}
+
+/** Task ids in order, each once (a repeated id would give two samples one episode id). */
+export function uniqueTasks(ids: string[]): string[] {
+  return [...new Set(ids)];
+}
+
+/**
+ * The records a run folder already holds, checked: every line must be a valid record of run
+ * `runId` (else a {@linkcode UsageError} naming the first bad line); a last line cut short by a
+ * crash and repeated episode ids are dropped, and `rewrite` says the file needs rewriting.
+ */
+export function readRunTrajectories(
+  path: string,
+  runId: string,
+): { records: TrajectoryRecord[]; partial: boolean; rewrite: boolean } {
+  if (!existsSync(path)) return { records: [], partial: false, rewrite: false };
+  const parsed = parseTrajectories(readFileSync(path, "utf8"));
+  if (parsed.problems.length > 0) {
+    throw new UsageError(
+      `--resume: "${path}" is damaged at ${parsed.problems[0]}${
+        parsed.badLines.length > 1 ? ` (and ${parsed.badLines.length - 1} more bad lines)` : ""
+      }; move the file away to start over, or start a new run with --out`,
+    );
+  }
+  const foreign = parsed.records.find((r) => r.run_id !== runId);
+  if (foreign) {
+    throw new UsageError(
+      `--resume: "${path}" holds trajectories of another run ("${foreign.run_id}", not "${runId}"); give the folder the run wrote, or start a new run with --out`,
+    );
+  }
+  const seen = new Set<string>();
+  const records = parsed.records.filter((r) => !seen.has(r.episode_id) && seen.add(r.episode_id));
+  return {
+    records,
+    partial: parsed.partial,
+    rewrite: parsed.partial || records.length < parsed.records.length,
+  };
+}

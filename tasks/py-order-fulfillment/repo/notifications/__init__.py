@@ -1,0 +1,4 @@
+"""Customer notifications sent when orders change state."""
+from .outbox import Outbox
+
+__all__ = ["Outbox"]

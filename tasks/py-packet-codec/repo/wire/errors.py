@@ -1,0 +1,5 @@
+"""Decoding errors."""
+
+
+class DecodeError(ValueError):
+    """A frame or payload is malformed."""

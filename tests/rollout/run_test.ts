@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PolicyError } from "../../src/errors.ts";
+import { ReferencePolicy } from "../../src/policy/reference.ts";
+import type { Policy, PolicyTurn } from "../../src/policy/types.ts";
+import { Environment } from "../../src/rollout/environment.ts";
+import { runRollout } from "../../src/rollout/run.ts";
+import {
+  newRunId,
+  RUN_FORMAT,
+  type RunConfig,
+  writeRunConfig,
+} from "../../src/rollout/run_config.ts";
+import type { Task } from "../../src/task/spec.ts";
+
+const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
+const ID = "py-median-even";
+
+function config(tasks: string[], samples = 1): RunConfig {
+  return {
+    format: RUN_FORMAT,
+    run_id: newRunId(),
+    env_version: "test",
+    tasks,
+    samples,
+    policy: {
+      kind: "reference",
+      base_url: null,
+      model: null,
+      script: null,
+      text_tool_calls: false,
+      sampling: {},
+      seed: null,
+    },
+    limits: { max_tokens_per_turn: 100, max_total_tokens: 10_000, max_wall_s: 120 },
+    training: { trainable: "all", onDrift: "split" },
+  };
+}
+
+/** A policy whose endpoint is down: every request fails. */
+class DownPolicy implements Policy {
+  readonly name = "openai";
+  readonly model = "m";
+  readonly sampling = {};
+  readonly textToolCalls = false;
+  next(): Promise<PolicyTurn> {
+    return Promise.reject(new PolicyError("Cannot reach the model endpoint"));
+  }
+}
+
+async function withRun(fn: (env: Environment, outDir: string) => Promise<void>): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-run-test-" });
+  try {
+    const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: join(root, "work") });
+    await fn(env, root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+function lines(outDir: string): Record<string, unknown>[] {
+  return readFileSync(join(outDir, "trajectories.jsonl"), "utf8").trimEnd().split("\n")
+    .map((l) => JSON.parse(l));
+}
+
+Deno.test("runRollout() runs in-process and writes trajectories and summary.json", async () => {
+  await withRun(async (environment, outDir) => {
+    const run = config([ID], 2);
+    writeRunConfig(outDir, run);
+    const seen: string[] = [];
+    const result = await runRollout({
+      environment,
+      outDir,
+      config: run,
+      policyFor: (task: Task) => new ReferencePolicy(task),
+      onRecord: (r) => seen.push(r.episode_id),
+    });
+    assert.equal(result.interrupted, false);
+    assert.equal(result.ran.length, 2);
+    assert.deepEqual(seen.sort(), [`${run.run_id}/${ID}/0`, `${run.run_id}/${ID}/1`]);
+    assert.equal(lines(outDir).length, 2);
+    const summary = JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8"));
+    assert.equal(summary.complete, true);
+    assert.equal(summary.pass_at_1, 1);
+  });
+});
+
+// Issue 14: a repeated task id wrote two records with the same episode_id.
+Deno.test("runRollout() runs a repeated task id once", async () => {
+  await withRun(async (environment, outDir) => {
+    const run = config([ID, ID]);
+    const result = await runRollout({
+      environment,
+      outDir,
+      config: run,
+      policyFor: (task: Task) => new ReferencePolicy(task),
+    });
+    assert.equal(result.ran.length, 1);
+    assert.equal(new Set(lines(outDir).map((r) => r.episode_id)).size, 1);
+  });
+});
+
+Deno.test("runRollout() retryErrors runs policy_error samples again and keeps the rest", async () => {
+  await withRun(async (environment, outDir) => {
+    const run = config([ID], 2);
+    await runRollout({
+      environment,
+      outDir,
+      config: run,
+      policyFor: (task: Task, sample) =>
+        sample === 0 ? new ReferencePolicy(task) : new DownPolicy(),
+    });
+    assert.deepEqual(lines(outDir).map((r) => r.stop_reason).sort(), ["policy_error", "submitted"]);
+    const again = await runRollout({
+      environment,
+      outDir,
+      config: run,
+      retryErrors: true,
+      policyFor: (task: Task) => new ReferencePolicy(task),
+      onStart: (state) => assert.deepEqual([state.done, state.todo, state.retried], [1, 1, 1]),
+    });
+    assert.equal(again.ran.length, 1);
+    assert.deepEqual(lines(outDir).map((r) => r.stop_reason), ["submitted", "submitted"]);
+    assert.equal(again.summary.complete, true);
+  });
+});
+
+// Issue 14: --resume accepted a folder holding another run's trajectories.
+Deno.test("runRollout() refuses a folder holding another run's trajectories", async () => {
+  await withRun(async (environment, outDir) => {
+    const first = config([ID]);
+    await runRollout({
+      environment,
+      outDir,
+      config: first,
+      policyFor: (task: Task) => new ReferencePolicy(task),
+    });
+    await assert.rejects(
+      () =>
+        runRollout({
+          environment,
+          outDir,
+          config: config([ID]),
+          policyFor: (task: Task) => new ReferencePolicy(task),
+        }),
+      /holds trajectories of another run \("run-/,
+    );
+  });
+});
+
+Deno.test("runRollout() refuses a damaged trajectories file naming the line", async () => {
+  await withRun(async (environment, outDir) => {
+    writeFileSync(join(outDir, "trajectories.jsonl"), '{"format":"x"}\n{}\n');
+    await assert.rejects(
+      () =>
+        runRollout({
+          environment,
+          outDir,
+          config: config([ID]),
+          policyFor: (task: Task) => new ReferencePolicy(task),
+        }),
+      /is damaged at line 1: format: must be "patchgym\.trajectory\.v1", got "x" \(and 1 more bad lines\)/,
+    );
+  });
+});
