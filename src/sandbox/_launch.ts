@@ -96,6 +96,8 @@ export async function runSh(script: string, args: string[] = []): Promise<ShOutp
   try {
     const out = await new Deno.Command("sh", {
       args: ["-c", script, "sh", ...args],
+      // Not the caller's folder, which may be gone by now (a removed temp folder).
+      cwd: "/",
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

@@ -1,7 +1,7 @@
 """patchgym's Python client (standard library only): `Client` / `AsyncClient` over a
 `serve --stdio` subprocess or the WebSocket of `serve --http`, typed errors, and thin adapters for
-SkyRL-Gym (`patchgym.skyrl`), verifiers (`patchgym.verifiers`) and OpenEnv (`patchgym.openenv`)
-that import their library only when used."""
+SkyRL-Gym (`patchgym.skyrl`), verifiers (`patchgym.verifiers`), OpenEnv (`patchgym.openenv`) and
+TRL (`patchgym.trl`) that import their library only when used."""
 from .client import AsyncClient, Client, Reset, StepResult, tool_call_message
 from .errors import (
     BadRequest,

@@ -1,0 +1,2 @@
+export { formatOffset, OffsetError, parseOffset } from "./offset.ts";
+export { formatLocal, fromWallClock, toWallClock, type WallClock } from "./wallclock.ts";

@@ -1,0 +1,3 @@
+export { Matrix } from "./matrix.ts";
+export { determinant, inverse, SingularMatrixError, solve, solveMatrix } from "./solve.ts";
+export * from "./vector.ts";
