@@ -4,7 +4,7 @@
  * `environment_error` after bounded attempts, SIGTERM drains.
  */
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { JobQueue } from "../../src/rollout/queue.ts";
 import { HAS_REDIS, startRedis, type TestRedis } from "../_redis.ts";
@@ -233,5 +233,53 @@ Deno.test({
       assert.equal(result.code, 0, result.stderr);
       assert.equal((await second.exit()).code, 0);
       assert.equal(readRecords(out).length, 2);
+    }),
+});
+
+Deno.test({
+  name: "rolloutCommand() --queue gives the same records, summary and report as a local run",
+  ignore: !HAS_REDIS,
+  fn: () =>
+    withSetup("queue-same", async ({ redis, name, out, work, worker }) => {
+      const tasks = ["--tasks", "py-median-even,py-cron-next-run", "--samples", "2"];
+      const local = await runPatchgym([
+        "rollout",
+        ...tasks,
+        ...["--out", join(out, "local"), "--work-dir", work],
+      ]);
+      assert.equal(local.code, 0, local.stderr);
+      const producer = runPatchgym([
+        "rollout",
+        ...["--queue", redis.url, "--queue-name", name],
+        ...tasks,
+        ...["--out", join(out, "run"), "--work-dir", work],
+      ]);
+      const w = worker([
+        ...["--queue", redis.url, "--queue-name", name, "--concurrency", "2"],
+        ...["--exit-when-idle", "--work-dir", work],
+      ]);
+      const queued = await producer;
+      assert.equal(queued.code, 0, queued.stderr);
+      assert.equal((await w.exit()).code, 0);
+      const summary = (dir: string) => {
+        const s = JSON.parse(readFileSync(join(ROOT, out, dir, "summary.json"), "utf8"));
+        return { complete: s.complete, samples: s.samples, per_task: s.per_task.map(stable) };
+      };
+      // Timing and identity differ; what was done and how it was graded must not.
+      const stable = (t: Record<string, unknown>) => ({
+        task_id: t.task_id,
+        samples: t.samples,
+        mean_reward: t.mean_reward,
+        resolved: t.resolved,
+        mean_turns: t.mean_turns,
+        stop_reasons: t.stop_reasons,
+      });
+      assert.deepEqual(summary("run"), summary("local"));
+      const graded = (dir: string) =>
+        jsonLines(readFileSync(join(ROOT, out, dir, "trajectories.jsonl"), "utf8"))
+          .map((r) => `${r.task_id}#${r.sample} ${r.final_diff} ${JSON.stringify(r.reward)}`)
+          .sort();
+      assert.deepEqual(graded("run"), graded("local"));
+      assert.ok(statSync(join(ROOT, out, "run", "report.html")).size > 0);
     }),
 });
