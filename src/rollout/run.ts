@@ -1,5 +1,6 @@
 /**
- * A rollout run: tasks x samples through a worker pool, one trajectory line flushed as each sample
+ * A rollout run: tasks x samples through a worker pool (or elsewhere: a {@linkcode RemoteRunner}
+ * runs them on queue workers or a Ray cluster), one trajectory line flushed as each sample
  * finishes, resume from what a folder already holds, clean interruption through an
  * `AbortSignal`, and `summary.json` at the end. The CLI's `rollout` is a thin wrapper around
  * {@linkcode runRollout}; anything else can run a rollout in-process the same way.
