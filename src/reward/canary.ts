@@ -44,9 +44,10 @@ export async function plantCanaries(
   for (const file of files) {
     const path = join(dir, file);
     let source = await Deno.readTextFile(path);
+    const name = namer(source, random);
     for (const id of options.mutate ?? []) {
       if (!id.startsWith(`${file}::`)) continue;
-      const mutant = plantMutant(file, source, id, runner, random);
+      const mutant = plantMutant(file, source, id, runner, name);
       if (mutant === null) continue;
       source = mutant.source;
       canaries.push(mutant.canary);
@@ -54,10 +55,10 @@ export async function plantCanaries(
     const expects: Canary["expect"][] = ["pass", "fail"];
     if (random(2) === 1) expects.push(random(2) === 1 ? "pass" : "fail");
     const planted = runner === "deno_test"
-      ? plantDeno(file, source, expects, random)
+      ? plantDeno(file, source, expects, random, name)
       : runner === "unittest"
-      ? plantUnittest(file, source, expects, random)
-      : plantPytest(file, source, expects, random);
+      ? plantUnittest(file, source, expects, random, name)
+      : plantPytest(file, source, expects, random, name);
     await Deno.writeTextFile(path, planted.source);
     canaries.push(...planted.canaries);
   }
@@ -130,14 +131,27 @@ const NOUNS = [
   "trailing separator",
 ];
 
-/** A fresh name not in `source`: words from the lists plus, when needed, a number. */
-function freshName(source: string, random: RandomInt, join: string): string {
-  for (let attempt = 0;; attempt++) {
-    const words = `${VERBS[random(VERBS.length)]} ${NOUNS[random(NOUNS.length)]}`;
-    const suffix = attempt < 5 ? "" : ` ${random(1000)}`;
-    const name = (words + suffix).replaceAll(" ", join);
-    if (!source.includes(name)) return name;
-  }
+/** Gives fresh test names for one file, its words joined by `join` (`" "` or `"_"`). */
+type Namer = (join: string) => string;
+
+/**
+ * Fresh names for the tests added to one file: words from the lists plus, when needed, a number;
+ * never in the file's source, and never one given before (two tests with one name would be
+ * reported as one).
+ */
+function namer(source: string, random: RandomInt): Namer {
+  const given = new Set<string>();
+  return (join) => {
+    for (let attempt = 0;; attempt++) {
+      const words = `${VERBS[random(VERBS.length)]} ${NOUNS[random(NOUNS.length)]}`;
+      const suffix = attempt < 5 ? "" : ` ${random(1000)}`;
+      const name = (words + suffix).replaceAll(" ", join);
+      if (!source.includes(name) && !given.has(name)) {
+        given.add(name);
+        return name;
+      }
+    }
+  };
 }
 
 /** Operands and the right and a wrong result of a small computation. */
@@ -153,6 +167,7 @@ function plantUnittest(
   source: string,
   expects: Canary["expect"][],
   random: RandomInt,
+  name: Namer,
 ): Planted {
   const lines = source.split("\n");
   const classes: { name: string; bodyLine: number; indent: string }[] = [];
@@ -171,20 +186,14 @@ function plantUnittest(
   const canaries: Canary[] = [];
   if (classes.length === 0) {
     // No class to join: a new TestCase class of its own at the end.
-    const name = `Test${
-      freshName(source, random, " ").split(" ").map((w) => w[0].toUpperCase() + w.slice(1)).join(
-        "",
-      )
-    }`;
-    let taken = source;
+    const cls = `Test${name(" ").split(" ").map((w) => w[0].toUpperCase() + w.slice(1)).join("")}`;
     const methods = expects.map((expect) => {
-      const method = `test_${freshName(taken, random, "_")}`;
-      taken += `\n${method}`;
-      canaries.push({ id: `${file}::${name}::${method}`, expect });
+      const method = `test_${name("_")}`;
+      canaries.push({ id: `${file}::${cls}::${method}`, expect });
       return unittestMethod(method, expect, "    ", random);
     });
     return {
-      source: `${source}\n\nimport unittest\n\n\nclass ${name}(unittest.TestCase):\n${
+      source: `${source}\n\nimport unittest\n\n\nclass ${cls}(unittest.TestCase):\n${
         methods.join("\n")
       }`,
       canaries,
@@ -194,7 +203,7 @@ function plantUnittest(
   const inserts = expects.map((expect) => ({ target: classes[random(classes.length)], expect }))
     .sort((a, b) => b.target.bodyLine - a.target.bodyLine);
   for (const { target, expect } of inserts) {
-    const method = `test_${freshName(lines.join("\n"), random, "_")}`;
+    const method = `test_${name("_")}`;
     canaries.push({ id: `${file}::${target.name}::${method}`, expect });
     lines.splice(target.bodyLine, 0, unittestMethod(method, expect, target.indent, random));
   }
@@ -217,6 +226,7 @@ function plantPytest(
   source: string,
   expects: Canary["expect"][],
   random: RandomInt,
+  name: Namer,
 ): Planted {
   const lines = source.split("\n");
   const starts: number[] = [];
@@ -232,11 +242,11 @@ function plantPytest(
     expect,
   })).sort((a, b) => b.at - a.at);
   for (const { at, expect } of inserts) {
-    const name = `test_${freshName(lines.join("\n"), random, "_")}`;
+    const test = `test_${name("_")}`;
     const { expr, right, wrong } = arithmetic(random);
-    canaries.push({ id: `${file}::${name}`, expect });
+    canaries.push({ id: `${file}::${test}`, expect });
     const value = expect === "pass" ? right : wrong;
-    lines.splice(at, 0, `def ${name}():\n    assert ${expr} == ${value}\n\n`);
+    lines.splice(at, 0, `def ${test}():\n    assert ${expr} == ${value}\n\n`);
   }
   return { source: lines.join("\n"), canaries };
 }
@@ -246,17 +256,15 @@ function plantDeno(
   source: string,
   expects: Canary["expect"][],
   random: RandomInt,
+  name: Namer,
 ): Planted {
   const canaries: Canary[] = [];
-  // Two canaries with one name would be reported as one test.
-  let taken = source;
   const tests = expects.map((expect) => {
-    const name = freshName(taken, random, " ");
-    taken += `\n${name}`;
+    const test = name(" ");
     const { expr, right, wrong } = arithmetic(random);
-    canaries.push({ id: `${file}::${name}`, expect });
+    canaries.push({ id: `${file}::${test}`, expect });
     const value = expect === "pass" ? right : wrong;
-    return `Deno.test(${JSON.stringify(name)}, () => {\n  const actual = ${expr};\n` +
+    return `Deno.test(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
       `  if (actual !== ${value}) throw new Error(\`expected ${value}, got \${actual}\`);\n});\n`;
   });
   return { source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${tests.join("\n")}`, canaries };
@@ -271,7 +279,7 @@ function plantMutant(
   source: string,
   id: string,
   runner: RunnerName,
-  random: RandomInt,
+  name: Namer,
 ): { source: string; canary: Canary } | null {
   const lines = source.split("\n");
   const block = runner === "deno_test"
@@ -293,21 +301,19 @@ function plantMutant(
   }
   if (!mutated) return null;
   const headerAt = block.header - block.start;
-  let name: string;
   let mutantId: string;
   if (runner === "deno_test") {
-    name = freshName(source, random, " ");
-    const replaced = copy[headerAt].replace(
+    const test = name(" ");
+    copy[headerAt] = copy[headerAt].replace(
       /(Deno\.test\(\s*(?:\{\s*name:\s*)?)(["'`])((?:\\.|(?!\2).)*)\2/,
-      (_m, head) => `${head}${JSON.stringify(name)}`,
+      (_m, head) => `${head}${JSON.stringify(test)}`,
     );
-    copy[headerAt] = replaced;
-    mutantId = `${file}::${name}`;
+    mutantId = `${file}::${test}`;
   } else {
-    name = `test_${freshName(source, random, "_")}`;
-    copy[headerAt] = copy[headerAt].replace(/def\s+\w+/, `def ${name}`);
+    const test = `test_${name("_")}`;
+    copy[headerAt] = copy[headerAt].replace(/def\s+\w+/, `def ${test}`);
     const parts = id.slice(file.length + 2).split("::");
-    mutantId = [file, ...parts.slice(0, -1), name].join("::");
+    mutantId = [file, ...parts.slice(0, -1), test].join("::");
   }
   const out = [...lines.slice(0, block.end), "", ...copy, ...lines.slice(block.end)];
   return { source: out.join("\n"), canary: { id: mutantId, expect: "fail", original: id } };
@@ -430,11 +436,9 @@ function mutateLiteral(text: string, python: boolean): string | null {
   } else if (/^(True|False|true|false)$/.test(value)) {
     replacement = { True: "False", False: "True", true: "false", false: "true" }[value]!;
   } else {
-    replacement = value.includes(".")
-      ? String(Number(value) + 1).includes(".")
-        ? String(Number(value) + 1)
-        : `${Number(value) + 1}.0`
-      : String(Number(value) + 1);
+    // A float stays a float: 2.0 becomes 3.0, not 3.
+    const next = Number(value) + 1;
+    replacement = value.includes(".") && Number.isInteger(next) ? `${next}.0` : String(next);
   }
   return text.slice(0, token.index) + replacement + text.slice(token.index + value.length);
 }
