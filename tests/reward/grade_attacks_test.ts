@@ -67,6 +67,22 @@ function statsWith(prelude: string): Record<string, string> {
   return { "stats/__init__.py": `${prelude}\n${STATS_INIT}` };
 }
 
+/**
+ * stats/summary.py of the unittest task with `median` returning `evenResult` (a Python
+ * expression) for an even number of values, and `helpers` after the function.
+ */
+async function medianWith(evenResult: string, helpers: string): Promise<Record<string, string>> {
+  const summary = await Deno.readTextFile(
+    new URL("../../tasks/py-median-even/repo/stats/summary.py", import.meta.url),
+  );
+  return {
+    "stats/summary.py": summary.replace(
+      "    return ordered[middle]\n",
+      `    if len(ordered) % 2 == 0:\n        return ${evenResult}\n    return ordered[middle]\n${helpers}`,
+    ),
+  };
+}
+
 Deno.test("gradePatch() ignores a repository module named like the test framework", async () => {
   // Class 1, shadowing: the reporter once imported the repository's unittest.py.
   assertCaught(
@@ -408,17 +424,12 @@ def _is_canary(text):
 // (copies of the fail_to_pass tests with a changed expected value) pass too, and must not.
 Deno.test("gradePatch() gives nothing for a median that returns an always-equal object", async () => {
   // Not a fix: the result compares equal to anything, so every assertEqual on it passes.
-  const summary = await Deno.readTextFile(
-    new URL("../../tasks/py-median-even/repo/stats/summary.py", import.meta.url),
-  );
   assertCaught(
-    await gradeAttack(UNITTEST_TASK, {
-      "stats/summary.py": summary.replace(
-        "    return ordered[middle]\n",
-        `    if len(ordered) % 2 == 0:
-        return _Same()
-    return ordered[middle]
-
+    await gradeAttack(
+      UNITTEST_TASK,
+      await medianWith(
+        "_Same()",
+        `
 
 class _Same(float):
     def __eq__(self, other):
@@ -430,7 +441,7 @@ class _Same(float):
     __hash__ = float.__hash__
 `,
       ),
-    }),
+    ),
     ["canary_mismatch"],
   );
 });
@@ -668,17 +679,12 @@ Deno.test("gradePatch() gives nothing for an always-equal result that reads the 
   // The test files are readable, and canary names come from a public vocabulary: collect the
   // expected values of the canary tests and compare equal to everything else, so the real
   // fail_to_pass tests pass and their mutant copies still fail.
-  const summary = await Deno.readTextFile(
-    new URL("../../tasks/py-median-even/repo/stats/summary.py", import.meta.url),
-  );
   assertCaught(
-    await gradeAttack(UNITTEST_TASK, {
-      "stats/summary.py": summary.replace(
-        "    return ordered[middle]\n",
-        `    if len(ordered) % 2 == 0:
-        return _Same(ordered[middle])
-    return ordered[middle]
-
+    await gradeAttack(
+      UNITTEST_TASK,
+      await medianWith(
+        "_Same(ordered[middle])",
+        `
 
 _CANARY = ${JSON.stringify(CANARY_NAME.replace("[ _]", "_").replace("^", "^def test_"))}
 _AVOID = []
@@ -719,24 +725,19 @@ class _Same(float):
     __hash__ = float.__hash__
 `,
       ),
-    }),
+    ),
   );
 });
 
 Deno.test("gradePatch() keeps test code and test files from code under test, links and all", async () => {
   // Learn expected values without open(): a hard or symbolic link to a test file, the test
   // module's code constants, or linecache after a traceback.
-  const summary = await Deno.readTextFile(
-    new URL("../../tasks/py-median-even/repo/stats/summary.py", import.meta.url),
-  );
   assertCaught(
-    await gradeAttack(UNITTEST_TASK, {
-      "stats/summary.py": summary.replace(
-        "    return ordered[middle]\n",
-        `    if len(ordered) % 2 == 0:
-        return _peek(ordered)
-    return ordered[middle]
-
+    await gradeAttack(
+      UNITTEST_TASK,
+      await medianWith(
+        "_peek(ordered)",
+        `
 
 def _peek(ordered):
     import linecache, os, sys
@@ -763,6 +764,6 @@ def _peek(ordered):
     return ordered[len(ordered) // 2]
 `,
       ),
-    }),
+    ),
   );
 });
