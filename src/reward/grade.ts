@@ -103,15 +103,10 @@ export async function gradePatch(
     );
     // A hidden test may replace the visible file at its path (a SWE-bench test patch): run it once.
     const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
+    const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
     let outcomes = new Map<string, TestOutcome>();
     let failureOutput = new Map<string, string>();
-    let run: GradeResult["run"] = {
-      exit_code: -1,
-      timed_out: false,
-      report_found: false,
-      problems: [],
-      duration_ms: 0,
-    };
+    let run = NOT_RUN;
     if (applied) {
       const canaries = await plantCanaries(copy.dir, files, task.spec.runner, {
         mutate: task.spec.fail_to_pass,
@@ -127,7 +122,6 @@ export async function gradePatch(
       });
       outcomes = testRun.tests;
       failureOutput = testRun.failures;
-      const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
       const canary = checkCanaries(
         canaries,
         outcomes,
@@ -141,25 +135,16 @@ export async function gradePatch(
         duration_ms: Math.round(testRun.result.durationMs),
       };
     }
-    const list = (ids: string[]): ListResult => {
-      const tests: Record<string, GradedOutcome> = {};
-      for (const id of ids) tests[id] = outcomes.get(id) ?? "missing";
-      return {
-        passed: ids.filter((id) => tests[id] === "passed").length,
-        total: ids.length,
-        tests,
-      };
-    };
     const failures: Record<string, string> = {};
-    for (const id of [...task.spec.fail_to_pass, ...task.spec.pass_to_pass]) {
+    for (const id of expected) {
       const text = failureOutput.get(id);
       if (text !== undefined && outcomes.get(id) !== "passed") {
         failures[id] = text.length > FAILURE_CHARS ? `...${text.slice(-FAILURE_CHARS)}` : text;
       }
     }
     return {
-      fail_to_pass: list(task.spec.fail_to_pass),
-      pass_to_pass: list(task.spec.pass_to_pass),
+      fail_to_pass: listResult(task.spec.fail_to_pass, outcomes),
+      pass_to_pass: listResult(task.spec.pass_to_pass, outcomes),
       patch_applied: applied,
       patch_error: patchError,
       binary_files_ignored: binary,
@@ -175,24 +160,36 @@ export async function gradePatch(
 /** Characters of failure output kept per failed expected test (the end, where the error is). */
 const FAILURE_CHARS = 2000;
 
+/** The run of a grade whose tests did not run. */
+const NOT_RUN: GradeResult["run"] = {
+  exit_code: -1,
+  timed_out: false,
+  report_found: false,
+  problems: [],
+  duration_ms: 0,
+};
+
+/** The outcomes of expected tests `ids`; one the run did not report is `missing`. */
+function listResult(ids: string[], outcomes: ReadonlyMap<string, TestOutcome>): ListResult {
+  const tests: Record<string, GradedOutcome> = {};
+  for (const id of ids) tests[id] = outcomes.get(id) ?? "missing";
+  return { passed: ids.filter((id) => tests[id] === "passed").length, total: ids.length, tests };
+}
+
 /**
  * The grade of a diff that was not applied and not run, e.g. one over the size cap: every expected
  * test counts as missing and `patch_error` says why.
  */
 export function refusedGrade(task: Task, problem: string): GradeResult {
-  const list = (ids: string[]): ListResult => ({
-    passed: 0,
-    total: ids.length,
-    tests: Object.fromEntries(ids.map((id) => [id, "missing" as const])),
-  });
+  const none = new Map<string, TestOutcome>();
   return {
-    fail_to_pass: list(task.spec.fail_to_pass),
-    pass_to_pass: list(task.spec.pass_to_pass),
+    fail_to_pass: listResult(task.spec.fail_to_pass, none),
+    pass_to_pass: listResult(task.spec.pass_to_pass, none),
     patch_applied: false,
     patch_error: problem,
     binary_files_ignored: [],
     protected_paths_touched: [],
-    run: { exit_code: -1, timed_out: false, report_found: false, problems: [], duration_ms: 0 },
+    run: NOT_RUN,
     failures: {},
   };
 }
