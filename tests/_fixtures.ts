@@ -79,3 +79,30 @@ export function withContext(
 ): Promise<void> {
   return withSetup(files, (setup, root) => fn(toolContext(setup.task, setup), root), overrides);
 }
+
+/** Host pids of processes whose command line contains `token` (through `pgrep`: Deno needs
+ * --allow-all to list /proc). */
+export async function pidsWith(token: string): Promise<number[]> {
+  const { stdout } = await new Deno.Command("pgrep", { args: ["-f", token], stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
+}
+
+/**
+ * A fork bomb bounded by a counter (at most 2^7 processes even with no cap at all, so a broken
+ * defense cannot starve the machine): each process forks up to 7 times, then sleeps.
+ */
+export const FORK_BOMB = (token: string) =>
+  `# ${token}
+import os, time
+refused = 0
+for i in range(7):
+    try:
+        if os.fork() == 0:
+            continue
+    except OSError:
+        refused += 1
+if refused:
+    print("fork refused", flush=True)
+time.sleep(60)
+`;

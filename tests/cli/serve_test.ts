@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { probeIsolation } from "../../src/sandbox/sandbox.ts";
+import { FORK_BOMB, pidsWith } from "../_fixtures.ts";
 import {
   listTree,
   makeRunDir,
@@ -270,12 +271,6 @@ function shortTimeoutTasks(runDir: string, timeoutS: number): string {
   return tasksDir;
 }
 
-/** Host pids whose command line contains `token`. */
-async function pidsWith(token: string): Promise<string> {
-  const out = await new Deno.Command("pgrep", { args: ["-f", token], stdout: "piped" }).output();
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
 /** Sandbox cgroups of process `pid` still on disk. */
 async function cgroupsOf(pid: number): Promise<string> {
   const out = await new Deno.Command("find", {
@@ -295,19 +290,7 @@ Deno.test("serveCommand() contains a fork bomb in run_command and leaves nothing
   const runDir = makeRunDir("forkbomb");
   const token = `patchgym-bomb-${crypto.randomUUID()}`;
   // Bounded twice: by a counter (at most 2^7 processes even with no cap) and a 2 s timeout.
-  const bomb = `# ${token}
-import os, time
-refused = 0
-for i in range(7):
-    try:
-        if os.fork() == 0:
-            continue
-    except OSError:
-        refused += 1
-if refused:
-    print("fork refused", flush=True)
-time.sleep(60)
-`;
+  const bomb = FORK_BOMB(token);
   const server = new ServeProcess([
     "--tasks-dir",
     shortTimeoutTasks(runDir, 2),
@@ -323,7 +306,7 @@ time.sleep(60)
     assert.equal((answer.info as { tool: { code: string } }).tool.code, "timeout", text);
     assert.match(text, /fork refused/);
     assert.match(text, /process cap of 16 was reached/);
-    assert.equal(await pidsWith(token), "", "a bomb process survived");
+    assert.deepEqual(await pidsWith(token), [], "a bomb process survived");
     assert.equal(await cgroupsOf(server.pid), "", "a sandbox cgroup was left");
     // The host still forks, and the episode goes on.
     assert.equal((await new Deno.Command("true").output()).success, true);

@@ -9,7 +9,7 @@ import {
   type RunResult,
   Sandbox,
 } from "../../src/sandbox/sandbox.ts";
-import { testSandbox } from "../_fixtures.ts";
+import { FORK_BOMB, pidsWith, testSandbox } from "../_fixtures.ts";
 
 /** Run `fn` with a fresh workspace folder (real path) inside a temp folder. */
 async function withWorkspace(fn: (ws: string, base: string) => Promise<void>): Promise<void> {
@@ -44,14 +44,6 @@ function skip(reason: string): void {
 
 function python(script: string, ...args: string[]): string[] {
   return ["python3", "-c", script, ...args];
-}
-
-/** Host pids of processes whose command line contains `token` (through `pgrep`: Deno needs
- * --allow-all to list /proc). */
-async function pidsWith(token: string): Promise<number[]> {
-  const { stdout } = await new Deno.Command("pgrep", { args: ["-f", token], stdout: "piped" })
-    .output();
-  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
 }
 
 /** Whether `pid` is a live process (a zombie awaiting its reaper counts as dead). */
@@ -472,25 +464,6 @@ Deno.test("Sandbox.run() under bwrap runs children as a non-root uid without cap
     assert.equal(readFileSync(join(ws, "w.txt"), "utf8"), "ok");
   });
 });
-
-/**
- * A fork bomb bounded by a counter (at most 2^7 processes even with no cap at all, so a broken
- * defense cannot starve the machine): each process forks up to 7 times, then sleeps.
- */
-const FORK_BOMB = (token: string) =>
-  `# ${token}
-import os, time
-refused = 0
-for i in range(7):
-    try:
-        if os.fork() == 0:
-            continue
-    except OSError:
-        refused += 1
-if refused:
-    print("fork refused", flush=True)
-time.sleep(60)
-`;
 
 /** The isolation levels to try a cgroup defense under: this machine's, and without the jail. */
 async function cgroupLevels(): Promise<IsolationInfo[]> {
