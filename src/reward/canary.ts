@@ -154,12 +154,13 @@ function namer(source: string, random: RandomInt): Namer {
   };
 }
 
-/** Operands and the right and a wrong result of a small computation. */
-function arithmetic(random: RandomInt): { expr: string; right: number; wrong: number } {
+/** A small computation and the value a canary expects of it: its result, or a wrong one. */
+function arithmetic(random: RandomInt, expect: Canary["expect"]): { expr: string; value: number } {
   const a = 2 + random(90);
   const b = 2 + random(90);
   const [expr, right] = random(2) === 0 ? [`${a} + ${b}`, a + b] : [`${a} * ${b}`, a * b];
-  return { expr, right, wrong: right + 1 + random(9) };
+  const wrong = right + 1 + random(9);
+  return { expr, value: expect === "pass" ? right : wrong };
 }
 
 function plantUnittest(
@@ -216,8 +217,7 @@ function unittestMethod(
   indent: string,
   random: RandomInt,
 ): string {
-  const { expr, right, wrong } = arithmetic(random);
-  const value = expect === "pass" ? right : wrong;
+  const { expr, value } = arithmetic(random, expect);
   return `${indent}def ${name}(self):\n${indent}${indent}self.assertEqual(${expr}, ${value})\n`;
 }
 
@@ -243,9 +243,8 @@ function plantPytest(
   })).sort((a, b) => b.at - a.at);
   for (const { at, expect } of inserts) {
     const test = `test_${name("_")}`;
-    const { expr, right, wrong } = arithmetic(random);
+    const { expr, value } = arithmetic(random, expect);
     canaries.push({ id: `${file}::${test}`, expect });
-    const value = expect === "pass" ? right : wrong;
     lines.splice(at, 0, `def ${test}():\n    assert ${expr} == ${value}\n\n`);
   }
   return { source: lines.join("\n"), canaries };
@@ -261,9 +260,8 @@ function plantDeno(
   const canaries: Canary[] = [];
   const tests = expects.map((expect) => {
     const test = name(" ");
-    const { expr, right, wrong } = arithmetic(random);
+    const { expr, value } = arithmetic(random, expect);
     canaries.push({ id: `${file}::${test}`, expect });
-    const value = expect === "pass" ? right : wrong;
     return `Deno.test(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
       `  if (actual !== ${value}) throw new Error(\`expected ${value}, got \${actual}\`);\n});\n`;
   });
