@@ -23,13 +23,24 @@ export interface Served {
 
 /** A real HTTP server on a free port over the bundled tasks; everything is gone afterwards. */
 export async function withHttp(
-  limits: { maxBodyBytes?: number; maxConnections?: number; idleTimeoutMs?: number },
+  limits: {
+    maxBodyBytes?: number;
+    maxConnections?: number;
+    idleTimeoutMs?: number;
+    /** The core's: episodes open at once and their idle timeout (default: never idle). */
+    maxEpisodes?: number;
+    episodeIdleMs?: number;
+  },
   fn: (served: Served) => Promise<void>,
 ): Promise<void> {
   const root = await Deno.makeTempDir({ prefix: "patchgym-http-" });
   const clock = { ms: 0 };
   const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root });
-  const server = new EpisodeServer(env, { now: () => clock.ms, idleTimeoutMs: 0 });
+  const server = new EpisodeServer(env, {
+    now: () => clock.ms,
+    idleTimeoutMs: limits.episodeIdleMs ?? 0,
+    maxEpisodes: limits.maxEpisodes,
+  });
   const front = new HttpFront(server, {
     maxBodyBytes: limits.maxBodyBytes ?? 1024 * 1024,
     maxConnections: limits.maxConnections ?? 8,

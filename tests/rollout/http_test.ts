@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { call, type Json, post, socket, SOLUTION, withHttp } from "./_http.ts";
+import { call, post, socket, SOLUTION, withHttp } from "./_http.ts";
 
 Deno.test("HttpFront answers OpenEnv's health, metadata, schema, state and tasks", async () => {
   await withHttp({}, async ({ url }) => {
