@@ -161,7 +161,7 @@ export function mcpTools(): { name: string; description: string; inputSchema: un
 export async function callTool(
   server: EpisodeServer,
   episodeId: string,
-  call: { id: string; name: string; arguments: Record<string, unknown> },
+  call: { id?: string; name: string; arguments: Record<string, unknown> },
 ): Promise<{ answer: StepAnswer; result: McpToolResult } | ServeError | UnknownTool> {
   if (!TOOLS.some((tool) => tool.name === call.name)) {
     return {
@@ -273,8 +273,9 @@ async function callToolRequest(
     );
   }
   const called = await callTool(server, episodeId, {
-    // The call's id in the conversation; JSON-RPC ids are the client's, so a replay can match it.
-    id: `call_${id ?? "mcp"}`,
+    // The call's id in the conversation: from the client's JSON-RPC id, so a replay can match it
+    // (without one, the step numbers it).
+    id: id === null ? undefined : `call_${id}`,
     name: parsed.data.name,
     arguments: parsed.data.arguments ?? {},
   });

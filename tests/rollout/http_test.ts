@@ -205,3 +205,67 @@ Deno.test("HttpFront refuses an over-size WebSocket frame with its id and goes o
     await s.closed;
   });
 });
+
+Deno.test("HttpFront takes OpenEnv's MCP actions on step, as its MCPToolClient sends them", async () => {
+  await withHttp({}, async ({ url }) => {
+    const s = await socket(url);
+    try {
+      // MCPToolClient.list_tools(): step({"type": "list_tools"}), no reset needed.
+      const list = await s.ask({ type: "step", data: { type: "list_tools" } });
+      assert.equal(list.type, "observation");
+      assert.equal(list.data.done, false);
+      assert.ok(
+        list.data.observation.tools.some((t: { name: string; inputSchema: unknown }) =>
+          t.name === "apply_patch" && t.inputSchema
+        ),
+      );
+      await s.ask({ type: "reset", data: { task_id: "py-median-even" } });
+      // MCPToolClient.call_tool(name, **kwargs): the result's "data" is what it returns.
+      const patched = await s.ask({
+        type: "step",
+        data: { type: "call_tool", tool_name: "apply_patch", arguments: { patch: SOLUTION } },
+      });
+      const observation = patched.data.observation;
+      assert.equal(observation.tool_name, "apply_patch");
+      assert.equal(observation.error, null);
+      assert.equal(observation.result.isError, false);
+      assert.match(observation.result.data, /summary\.py/);
+      assert.equal(observation.messages[0].role, "tool");
+      assert.equal(patched.data.done, false);
+      const unknown = await s.ask({
+        type: "step",
+        data: { type: "call_tool", tool_name: "nope", arguments: {} },
+      });
+      assert.equal(unknown.data.observation.error.error_type, "tool_not_found");
+      assert.equal(unknown.data.observation.result, null);
+      assert.equal((await s.ask({ type: "state" })).data.step_count, 1);
+      const invalid = await s.ask({ type: "step", data: { type: "call_tool" } });
+      assert.equal(invalid.data.error_code, "bad_request");
+      const submitted = await s.ask({
+        type: "step",
+        data: {
+          type: "call_tool",
+          tool_name: "submit",
+          arguments: { status: "solved", summary: "fixed" },
+        },
+      });
+      assert.equal(submitted.data.done, true);
+      assert.equal(submitted.data.reward, 1);
+      assert.equal(submitted.data.observation.record.turns.length, 2);
+    } finally {
+      s.ws.close();
+      await s.closed;
+    }
+    // Over HTTP the action names its episode, as any step does.
+    const reset = await post(`${url}/reset`, { task_id: "py-median-even" });
+    const step = await post(`${url}/step`, {
+      action: { type: "call_tool", tool_name: "inspect_tree", arguments: {} },
+      episode_id: reset.json.observation.episode_id,
+    });
+    assert.equal(step.status, 200);
+    assert.match(step.json.observation.result.data, /stats\//);
+    const nowhere = await post(`${url}/step`, { action: { type: "call_tool", tool_name: "x" } });
+    assert.equal(nowhere.status, 404);
+    assert.equal(nowhere.json.error.code, "unknown_episode");
+  });
+});
