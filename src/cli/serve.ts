@@ -24,7 +24,8 @@ const HELP = `patchgym serve: trainer-driven episodes
 
 --stdio: requests on stdin, one JSON object per line; answers on stdout, one per line (an "id" in
 a request is echoed in its answer; answers to different episodes may come in any order):
-  {"op":"reset","task_id":"py-median-even"}  (or "seed":N to pick a task; "limits", "tool_calls")
+  {"op":"reset","task_id":"py-median-even"}  (or "seed":N to pick a task, neither: a random one;
+                                             "limits", "tool_calls")
                         -> {"episode_id","task","messages","tools","limits"}
   {"op":"step","episode_id":"...","message":{"role":"assistant","content":null,"tool_calls":[...]},
    "tokens":{"prompt_ids","completion_ids","logprobs"},"usage":{...}}

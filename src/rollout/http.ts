@@ -121,8 +121,11 @@ export class HttpFront {
         }
         case "GET /ws":
           return this.#upgrade(request, false);
-        case "POST /mcp":
-          return json(await this.#mcpPost(request));
+        case "POST /mcp": {
+          const answer = await this.#mcpPost(request);
+          // A notification is accepted with no body, as MCP's HTTP transport answers it.
+          return answer === null ? new Response(null, { status: 202 }) : json(answer);
+        }
         case "GET /mcp":
           return this.#upgrade(request, true);
       }
@@ -201,14 +204,14 @@ export class HttpFront {
   }
 
   /** Answer `POST /mcp`: one JSON-RPC request, acting only on the episode it names. */
-  async #mcpPost(request: Request): Promise<JsonRpcResponse> {
+  async #mcpPost(request: Request): Promise<JsonRpcResponse | null> {
     const text = await this.#text(request);
     if (isFailure(text)) return rpcFailure(null, text);
     return await this.#mcpText(text, null);
   }
 
   /** Answer one JSON-RPC request's text; errors echo the id when it can be read. */
-  async #mcpText(text: string, binding: Connection | null): Promise<JsonRpcResponse> {
+  async #mcpText(text: string, binding: Connection | null): Promise<JsonRpcResponse | null> {
     const parsed = this.#parse(text);
     if (isFailure(parsed)) {
       return rpcFailure(scanLine(text, this.#server.limits.maxDepth).id ?? null, parsed);
@@ -327,8 +330,10 @@ export class HttpFront {
         const answer = await openEnvState(this.#server, connection.episodeId);
         return isFailure(answer) ? wsError(answer) : { type: "state", data: answer };
       }
-      case "mcp":
-        return { type: "mcp", data: await mcpRequest(this.#server, data, connection) };
+      case "mcp": {
+        const answer = await mcpRequest(this.#server, data, connection);
+        return answer === null ? null : { type: "mcp", data: answer };
+      }
       case "close": {
         if (connection.episodeId) {
           await this.#server.request({ op: "close", episode_id: connection.episodeId });

@@ -23,6 +23,7 @@
  */
 import { z } from "zod";
 import { TOOLS, toolSchemas } from "../tools/registry.ts";
+import { VERSION } from "../version.ts";
 import { failure, firstIssue, type ServeError, type ServeErrorCode } from "./protocol.ts";
 import type { EpisodeServer, StepAnswer } from "./server.ts";
 
@@ -73,7 +74,14 @@ const RPC_CODES: Record<McpErrorCode, number> = {
 };
 
 /** The methods, for messages. */
-const METHODS = "tools/list, tools/call, openenv/session/create and openenv/session/close";
+const METHODS =
+  "initialize, ping, tools/list, tools/call, openenv/session/create and openenv/session/close";
+
+/**
+ * MCP protocol versions whose tool methods these answers fit; `initialize` agrees to the client's
+ * when it is one of them, else offers the newest (the client then decides, as MCP's lifecycle says).
+ */
+export const MCP_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
 /** OpenEnv's `JsonRpcRequest`: no other fields; `params` an object. */
 const RpcRequestSchema = z.strictObject({
@@ -107,13 +115,15 @@ export function rpcFailure(id: JsonRpcId, answer: ServeError): JsonRpcResponse {
 
 /**
  * Answer one parsed JSON-RPC request. `binding` is the connection's (WebSocket) or null (HTTP,
- * where a request acts only on the episode it names). Never throws.
+ * where a request acts only on the episode it names). A notification (`notifications/...`, such as
+ * the `notifications/initialized` an MCP client sends after `initialize`) gets no answer: null.
+ * Never throws.
  */
 export async function mcpRequest(
   server: EpisodeServer,
   data: unknown,
   binding: McpBinding | null,
-): Promise<JsonRpcResponse> {
+): Promise<JsonRpcResponse | null> {
   const rawId = typeof data === "object" && data !== null && !Array.isArray(data)
     ? (data as { id?: unknown }).id
     : undefined;
@@ -128,8 +138,13 @@ export async function mcpRequest(
     );
   }
   const { method, params = {} } = parsed.data;
+  if (method.startsWith("notifications/") && parsed.data.id == null) return null;
   try {
     switch (method) {
+      case "initialize":
+        return { jsonrpc: "2.0", id, result: initializeResult(params) };
+      case "ping":
+        return { jsonrpc: "2.0", id, result: {} };
       case "tools/list":
         return await listTools(server, id, params);
       case "tools/call":
@@ -143,6 +158,19 @@ export async function mcpRequest(
     return rpcError(id, "internal", error instanceof Error ? error.message : String(error));
   }
   return rpcError(id, "unknown_method", `Method "${method}" not found; methods are ${METHODS}`);
+}
+
+/** MCP's `InitializeResult`: the agreed version, the tools capability, who answers. */
+function initializeResult(params: Params): Record<string, unknown> {
+  const asked = params.protocolVersion;
+  const known = (MCP_PROTOCOL_VERSIONS as readonly unknown[]).includes(asked);
+  return {
+    protocolVersion: known ? asked : MCP_PROTOCOL_VERSIONS[0],
+    capabilities: { tools: { listChanged: false } },
+    serverInfo: { name: "patchgym", version: VERSION },
+    instructions:
+      "The tools act on one episode (a task's workspace): open it with openenv/session/create {task_id} and pass its session_id to tools/call; submit ends and grades it.",
+  };
 }
 
 /** Every agent tool as MCP lists it. */

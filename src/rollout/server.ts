@@ -279,8 +279,9 @@ export class EpisodeServer {
   }
 
   /**
-   * Open an episode: the task by id, or picked by `seed` from the sorted task list. Answers the
-   * episode id, the task, the first messages, the tool schemas and the limits in force.
+   * Open an episode: the task by id, or picked by `seed` from the sorted task list (a random seed
+   * when neither is given). Answers the episode id, the task, the first messages, the tool
+   * schemas, the seed and the limits in force.
    */
   reset(options: ResetOptions): ResetAnswer | ServeError {
     if (this.#sessions.size >= this.limits.maxEpisodes) {
@@ -290,16 +291,16 @@ export class EpisodeServer {
       );
     }
     let taskId = options.task_id;
+    let seed = options.seed;
     if (taskId === undefined) {
-      if (options.seed === undefined) {
-        return failure("bad_request", "reset: give a task_id, or a seed to pick a task");
-      }
+      // Neither a task nor a seed (OpenEnv's `reset()` with no arguments): a random seed, answered.
+      seed ??= crypto.getRandomValues(new Uint32Array(1))[0];
       const ids = this.#env.taskIds();
       if (ids.length === 0) return failure("unknown_task", "The task folder has no tasks");
-      taskId = ids[options.seed % ids.length];
+      taskId = ids[seed % ids.length];
     }
-    const episodeId = options.episode_id ??
-      `${taskId}-${++this.#counter}-${crypto.randomUUID().slice(0, 8)}`;
+    // The id is what lets a request act on the episode: unguessable (a full random UUID).
+    const episodeId = options.episode_id ?? `${taskId}-${++this.#counter}-${crypto.randomUUID()}`;
     if (this.#sessions.has(episodeId)) {
       return failure(
         "episode_exists",
@@ -351,7 +352,7 @@ export class EpisodeServer {
       task: taskInfo(task.spec, episode.limits.max_turns),
       messages: episode.messages,
       tools: episode.schemas,
-      seed: options.seed ?? null,
+      seed: seed ?? null,
       limits: {
         max_turns: episode.limits.max_turns,
         max_total_tokens: episode.limits.max_total_tokens,

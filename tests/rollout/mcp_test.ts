@@ -234,10 +234,19 @@ Deno.test("mcpRequest() answers every error with JSON-RPC's code, patchgym's and
         "unknown_episode",
       );
       assertError(
-        await mcp(url, rpc(13, "openenv/session/create", {})),
+        await mcp(url, rpc(13, "openenv/session/create", { limits: { max_turns: "many" } })),
         13,
         -32602,
         "bad_request",
+      );
+      // No options at all (OpenEnv's client in production mode): a task picked by a random seed.
+      const open = await mcp(url, rpc(13.5, "openenv/session/create", {}));
+      assert.equal(typeof open.result.seed, "number");
+      assert.equal(open.result.session_id, open.result.episode_id);
+      const closing = { session_id: open.result.session_id };
+      assert.equal(
+        (await mcp(url, rpc(13.6, "openenv/session/close", closing))).result.closed,
+        true,
       );
       assertError(
         await mcp(url, rpc(14, "openenv/session/create", { task_id: "no-such-task" })),
@@ -478,5 +487,47 @@ Deno.test("mcpRequest() drives an episode to the same graded record as the same 
     assert.equal(overStep.observation.stop_reason, overMcp.stop_reason);
     assert.deepEqual(comparable(overMcp.record), comparable(overStep.observation.record));
     assert.deepEqual(comparable(overMcp.info), comparable(overStep.observation.info));
+  });
+});
+
+Deno.test("mcpRequest() answers an MCP client's handshake: initialize, initialized, ping", async () => {
+  await withHttp({}, async ({ url }) => {
+    const init = await mcp(
+      url,
+      rpc(1, "initialize", {
+        protocolVersion: "2025-03-26",
+        capabilities: {},
+        clientInfo: { name: "test-client", version: "1" },
+      }),
+    );
+    assert.equal(init.result.protocolVersion, "2025-03-26");
+    assert.deepEqual(init.result.capabilities, { tools: { listChanged: false } });
+    assert.equal(init.result.serverInfo.name, "patchgym");
+    // A version it does not know: it offers its newest.
+    const newer = await mcp(url, rpc(2, "initialize", { protocolVersion: "2099-01-01" }));
+    assert.equal(newer.result.protocolVersion, "2025-06-18");
+    // The notification after initialize is accepted with no body.
+    const response = await fetch(`${url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    assert.equal(response.status, 202);
+    assert.equal(await response.text(), "");
+    assert.deepEqual((await mcp(url, rpc(3, "ping"))).result, {});
+  });
+});
+
+Deno.test("mcpRequest() sends nothing for a notification on a WebSocket", async () => {
+  await withHttp({}, async ({ url }) => {
+    const ws = await socket(url, "/mcp");
+    try {
+      ws.ws.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+      // The next frame answers the ping: the notification got no answer of its own.
+      assert.deepEqual(await ws.ask(rpc(7, "ping")), { jsonrpc: "2.0", id: 7, result: {} });
+    } finally {
+      ws.ws.close();
+      await ws.closed;
+    }
   });
 });

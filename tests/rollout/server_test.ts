@@ -227,7 +227,17 @@ Deno.test("EpisodeServer.request() picks a task by seed, lists tasks and applies
     assert.deepEqual(ids, [...ids].sort());
     const seeded = await server.request({ op: "reset", seed: ids.length + 2 });
     assert.equal((seeded.task as { id: string }).id, ids[2]);
-    assert.equal(code(await server.request({ op: "reset" })), "bad_request");
+    assert.equal(seeded.seed, ids.length + 2);
+    // Neither task nor seed: a random seed, answered, picks the task (and replays it).
+    const random = await server.request({ op: "reset" });
+    assert.equal(typeof random.seed, "number");
+    const replay = await server.request({ op: "reset", seed: random.seed });
+    assert.equal((replay.task as { id: string }).id, (random.task as { id: string }).id);
+    // A generated episode id ends in a full random UUID: it is the capability to act on it.
+    assert.match(
+      random.episode_id as string,
+      /-\d+-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     const limited = await server.request({
       op: "reset",
       task_id: "py-median-even",
