@@ -297,6 +297,8 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     targets = tuple(config["targets"])
 
     def hook(event, args):
+        if event in checkpoints and not busy[0]:
+            return checkpoint(event, args)
         if not armed[0] or busy[0] or (event not in watched and not event.startswith("ctypes.")):
             return
         busy[0] = True
@@ -309,6 +311,37 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             if refuse is True:
                 problem("forbidden_operation", event)
             raise PermissionError(f"patchgym: {event} is not allowed in code under test while tests are graded")
+
+    # The baselines live here, reachable only from the audit hook: the reporter's callbacks ask
+    # for a baseline or a check through an audit event, so nothing code under test can reach
+    # holds them (a list in a callback's closure could be emptied in place).
+    checkpoints = frozenset({"patchgym.baseline", "patchgym.check"})
+    baselines, audit = {"framework": (), "tests": ()}, sys.audit
+
+    def checkpoint(event, args):
+        busy[0] = True
+        try:
+            frame = getframe(1)
+        finally:
+            busy[0] = False
+        # Only the reporter's own callbacks, called by the framework: no frame of code under test
+        # (the outermost frame is the bootstrap's).
+        while frame.f_back is not None:
+            if kind(frame_file(frame)) == "untrusted":
+                problem("framework_tampered", f"{event} asked from code under test")
+                return
+            frame = frame.f_back
+        if event == "patchgym.check":
+            forget_test_sources()
+            intact(baselines["framework"])
+            intact(baselines["tests"])
+        elif args[0] == "tests":
+            # From now on the test modules and their classes (setUp, helpers, fixtures) must stay
+            # as their files wrote them.
+            baselines["tests"] = tuple(entries([m for m in list(sys.modules.values())
+                                                if type(m) is type(sys) and vars(m).get("__file__") in trusted]))
+        else:
+            baselines["framework"] = tuple(entries([builtins, *watch_modules]))
 
     sys.addaudithook(hook)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
@@ -327,17 +360,9 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                             seen.append((module.__name__ + "." + value.__name__, vars(value), attr, member))
         return seen
 
-    focused, test_modules, watch_modules = [], [], []
-
     def baseline(what="framework"):
         """Take the framework's baseline, or ("tests") the loaded test modules' one."""
-        if what == "tests":
-            # From now on the test modules and their classes (setUp, helpers, fixtures) must stay
-            # as their files wrote them.
-            test_modules[:] = entries([m for m in list(sys.modules.values())
-                                       if type(m) is type(sys) and vars(m).get("__file__") in trusted])
-        else:
-            focused[:] = entries([builtins, *watch_modules])
+        audit("patchgym.baseline", what)
 
     def intact(snapshot):
         changed = [f"{owner}.{name}" for owner, space, name, value in snapshot
@@ -366,13 +391,10 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         return False
 
     def after_test():
-        forget_test_sources()
-        ok = intact(focused)
-        return intact(test_modules) and ok
+        audit("patchgym.check")
 
-    modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
-                                        library_or_test)
-    watch_modules[:] = modules
+    watch_modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
+                                              library_or_test)
     everything = entries([m for m in list(sys.modules.values())
                           if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
     stdlib_names = set(sys.stdlib_module_names) | {n.partition(".")[0] for n in sys.modules}
