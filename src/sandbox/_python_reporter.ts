@@ -60,7 +60,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # hook below refuses.
     import builtins, io, linecache, os, sys, _hashlib
     io_open, os_stat, source_cache = io.open, os.stat, linecache.cache
-    getframe = sys._getframe
+    getframe, audit = sys._getframe, sys.audit
     os_write, os_close = os.write, os.close
     repo = config["repo"]
     # The report is written as results happen, each line into the file and into a running MAC
@@ -91,15 +91,24 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         while data:
             data = data[os_write(fd, data):]
 
-    def problem(code, detail):
+    # emit, flag and write_result are the audit hook's alone; the framework callbacks below
+    # (record, problem) reach them through audit events, so no object code under test can reach
+    # holds the MAC or the report's file descriptor.
+    def flag(code, detail):
         if len(raised) < 5:
             raised.append(f"{code}: {detail}")
         emit(f"P {code} {detail.encode('utf-8', 'replace').hex()}")
 
-    def record(tid, outcome, text=None):
+    def write_result(tid, outcome, text):
         emit(f"O {outcome} {tid.encode().hex()}")
         if text and outcome in ("failed", "error"):
             emit(f"F {tid.encode().hex()} {text[-4000:].encode('utf-8', 'replace').hex()}")
+
+    def problem(code, detail):
+        audit("patchgym.problem", code, detail)
+
+    def record(tid, outcome, text=None):
+        audit("patchgym.result", tid, outcome, text)
 
     # Where code comes from: "trusted" (patchgym, the framework, pristine test files),
     # "neutral" (the standard library and installed packages), or "untrusted" (the repository,
@@ -309,16 +318,23 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             busy[0] = False
         if refuse:
             if refuse is True:
-                problem("forbidden_operation", event)
+                flag("forbidden_operation", event)
             raise PermissionError(f"patchgym: {event} is not allowed in code under test while tests are graded")
 
     # The baselines live here, reachable only from the audit hook: the reporter's callbacks ask
     # for a baseline or a check through an audit event, so nothing code under test can reach
     # holds them (a list in a callback's closure could be emptied in place).
-    checkpoints = frozenset({"patchgym.baseline", "patchgym.check"})
-    baselines, audit = {"framework": (), "tests": ()}, sys.audit
+    checkpoints = frozenset({"patchgym.baseline", "patchgym.check", "patchgym.result",
+                             "patchgym.problem"})
+    baselines = {"framework": (), "tests": ()}
+    outcomes = frozenset({"passed", "failed", "error", "skipped"})
 
     def checkpoint(event, args):
+        if event == "patchgym.problem":
+            # Anyone may report a problem: a forged one only costs its sender.
+            code, detail = args
+            flag(str(code), str(detail))
+            return
         busy[0] = True
         try:
             frame = getframe(1)
@@ -328,10 +344,14 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         # (the outermost frame is the bootstrap's).
         while frame.f_back is not None:
             if kind(frame_file(frame)) == "untrusted":
-                problem("framework_tampered", f"{event} asked from code under test")
+                flag("framework_tampered", f"{event} asked from code under test")
                 return
             frame = frame.f_back
-        if event == "patchgym.check":
+        if event == "patchgym.result":
+            tid, outcome, text = args
+            if type(tid) is str and outcome in outcomes and (text is None or type(text) is str):
+                write_result(tid, outcome, text)
+        elif event == "patchgym.check":
             forget_test_sources()
             intact(baselines["framework"])
             intact(baselines["tests"])
@@ -368,7 +388,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         changed = [f"{owner}.{name}" for owner, space, name, value in snapshot
                    if space.get(name, intact) is not value]
         if changed:
-            problem("framework_tampered", ", ".join(changed[:5]))
+            flag("framework_tampered", ", ".join(changed[:5]))
         return not changed
 
     def library_or_test(fn):
@@ -427,7 +447,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             path = vars(module).get("__file__") if type(module) is type(sys) else None
             if type(name) is str and type(path) is str and str.startswith(path, repo + "/") \
                     and str.partition(name, ".")[0] in stdlib_names:
-                problem("shadowed_module", name)
+                flag("shadowed_module", name)
     else:
         # The cells emit uses may be rebound: write with the objects captured before arming.
         line = f"P framework_tampered {('patchgym reporter: ' + broken).encode().hex()}\n".encode()
