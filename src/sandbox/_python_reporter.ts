@@ -19,8 +19,9 @@
  *   without any audited operation (`__subclasses__()`, `__closure__`), so they cannot be hidden.
  * - The report is written line by line as results happen, into the file and into a running
  *   HMAC-SHA256 (`_hashlib.hmac_new`) whose key is dropped once it is made; the key and the
- *   report path arrive on stdin. A rewritten or dropped line breaks the MAC, and what the MAC
- *   object still allows (more lines) can only make an outcome worse.
+ *   report path arrive on stdin. The MAC and the file are the audit hook's alone: callbacks send
+ *   results and problems as audit events. A rewritten or dropped line breaks the MAC, a run ended
+ *   early has no closing MAC line, and a result sent twice can only make the outcome worse.
  *
  * Any defense that fires adds a problem code to the report and every result counts as an error.
  * The grader adds canary tests the code under test cannot know on top (see `reward/canary.ts`).
@@ -64,8 +65,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     os_write, os_close = os.write, os.close
     repo = config["repo"]
     # The report is written as results happen, each line into the file and into a running MAC
-    # whose key is gone once it is made: rewriting or dropping a line breaks the MAC, and the MAC
-    # object only extends what it has seen (a late line for a test counts only if it is worse).
+    # whose key is gone once it is made: rewriting or dropping a line breaks the MAC.
     fd = os.open(config["report"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     mac = _hashlib.hmac_new(bytes.fromhex(config.pop("key")), digestmod="sha256")
     trusted = frozenset(config["trusted"]) | {"<patchgym-reporter>"}
