@@ -102,8 +102,8 @@ export function readInput(command: string, path: string): string {
   }
 }
 
-/** Write a text file a user named; failures become a {@linkcode UsageError} with one line. */
-export function writeOutput(command: string, path: string, text: string): void {
+/** Write a file a user named (text or bytes); failures become a {@linkcode UsageError} with one line. */
+export function writeOutput(command: string, path: string, text: string | Uint8Array): void {
   try {
     writeFileSync(path, text);
   } catch (error) {

@@ -2,7 +2,14 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { EXPORT_FORMATS, exportTrajectories, SEGMENT_CHOICES } from "../trajectory/export.ts";
+import {
+  EXPORT_FORMATS,
+  exportTrajectories,
+  SEGMENT_CHOICES,
+  type SftRow,
+  TOOL_ARGUMENT_CHOICES,
+} from "../trajectory/export.ts";
+import { sftParquet } from "../trajectory/parquet.ts";
 import { parseTrajectories } from "../trajectory/record.ts";
 import { choiceFlag, parseFlags, readInput, writeOutput } from "./_args.ts";
 
@@ -17,7 +24,14 @@ Formats, one JSON object per line:
            loss_masks, stop_reasons, rollout_logprobs, trajectory_ids, is_last_step, env_metrics
   atropos  one scored group per group_id: tokens, masks (-100 where no loss applies), scores,
            messages; a group with a sample lacking one token sequence keeps messages only
-  sft      one line per sample: messages (reasoning folded in as <think>...</think>) and tools
+  sft      one line per sample: messages (reasoning folded in as <think>...</think>) and tools;
+           --arguments object gives tool-call arguments as objects instead of JSON text
+           (for chat templates that serialize them with | tojson)
+
+An --out path ending in .parquet writes sft as Parquet, what verl's MultiTurnSFTDataset and TRL's
+SFTTrainer read: messages as a list of structs (a field a message lacks reads back as null) and
+tools as JSON text, so no tool gets the other tools' parameters (verl: decode it with json.loads,
+see the README; TRL decodes it itself). Arguments stay JSON text there for the same reason.
 
 verl and skyrl write one row per episode (its last segment with a loss token) unless
 --segments all; rows without a loss token are skipped and counted on stderr. A token format over
@@ -29,7 +43,8 @@ records without token ids, or a batch with no loss token, is an error (exit 1, n
 its line number and skipped; the others are exported and the exit code is 1.
 
 Usage: patchgym export --format verl|skyrl|atropos|sft [--only-successful] [--segments last|all]
-                       [--allow-empty] IN.jsonl --out OUT.jsonl
+                       [--arguments string|object] [--allow-empty] IN.jsonl --out OUT.jsonl
+       patchgym export --format sft [--only-successful] IN.jsonl --out OUT.parquet
 
 IN may also be a run folder (its trajectories.jsonl is read).
 `;
@@ -46,6 +61,7 @@ function runExport(args: string[]): number {
     "only-successful": { type: "boolean" },
     segments: { type: "string" },
     "allow-empty": { type: "boolean" },
+    arguments: { type: "string" },
   }, { positionals: true });
   if (values.help) {
     console.log(HELP);
@@ -56,6 +72,10 @@ function runExport(args: string[]): number {
   }
   const format = choiceFlag("format", values.format, EXPORT_FORMATS, "sft");
   const segments = choiceFlag("segments", values.segments, SEGMENT_CHOICES, "last");
+  const toolArguments = choiceFlag("arguments", values.arguments, TOOL_ARGUMENT_CHOICES, "string");
+  if (values.arguments !== undefined && format !== "sft") {
+    throw new UsageError(`export: --arguments applies to --format sft only`);
+  }
   if (positionals.length !== 1) {
     throw new UsageError(
       `export: expected one input file, got ${positionals.length}; run "patchgym export --help"`,
@@ -63,6 +83,17 @@ function runExport(args: string[]): number {
   }
   const input = positionals[0];
   if (!values.out) throw new UsageError("export: --out OUT.jsonl is required (- for stdout)");
+  const parquet = values.out.toLowerCase().endsWith(".parquet");
+  if (parquet && format !== "sft") {
+    throw new UsageError(
+      `export: Parquet output is for --format sft (what verl's and TRL's SFT datasets read); write ${format} as JSONL`,
+    );
+  }
+  if (parquet && toolArguments === "object") {
+    throw new UsageError(
+      "export: --arguments object cannot go to Parquet: a column has one type, so every tool call would carry every tool's argument names as null; keep the default (JSON text) or write JSONL",
+    );
+  }
   // A run folder stands for its trajectories.
   const file = isDirectory(input) && existsSync(join(input, "trajectories.jsonl"))
     ? join(input, "trajectories.jsonl")
@@ -76,6 +107,7 @@ function runExport(args: string[]): number {
   const result = exportTrajectories(parsed.records, format, {
     onlySuccessful: values["only-successful"],
     segments,
+    toolArguments,
   });
   const refusal = result.refusal;
   if (refusal && (refusal.code === "no_token_ids" || !values["allow-empty"])) {
@@ -87,18 +119,23 @@ function runExport(args: string[]): number {
     );
     return 1;
   }
-  const body = result.lines.map((line) => `${line}\n`).join("");
   const toStdout = values.out === "-";
-  if (toStdout) {
-    if (body) console.log(body.slice(0, -1));
-  } else writeOutput("export", values.out, body);
+  if (parquet) writeOutput("export", values.out, sftParquet(result.rows as SftRow[]));
+  else {
+    const body = result.rows.map((row) => `${JSON.stringify(row)}\n`).join("");
+    if (toStdout) {
+      if (body) console.log(body.slice(0, -1));
+    } else writeOutput("export", values.out, body);
+  }
   for (const warning of result.warnings) console.error(warning);
   const filter = values["only-successful"] ? ` (${result.kept} resolved)` : "";
   const loss = result.loss_tokens === null ? "" : `, ${result.loss_tokens} tokens with loss`;
   // With --out -, stdout carries the data: the count goes to stderr.
   (toStdout ? console.error : console.log)(
-    `Wrote ${result.lines.length} ${format} lines from ${result.records} records${filter}${loss} to ${
-      toStdout ? "stdout" : values.out
+    `Wrote ${result.rows.length} ${format} ${
+      parquet ? "rows" : "lines"
+    } from ${result.records} records${filter}${loss} to ${toStdout ? "stdout" : values.out}${
+      parquet ? " (Parquet)" : ""
     }`,
   );
   if (parsed.problems.length > 0) {

@@ -94,6 +94,7 @@ export const VALUE_FLAGS = [
   "sandbox-processes",
   "sandbox-memory-mb",
   "segments",
+  "arguments",
   "max-line-bytes",
   "max-episodes",
   "idle-timeout",

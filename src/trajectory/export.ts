@@ -10,7 +10,7 @@
  * SkyRL `skyrl/train/generators/base.py` at a9564572 (Aug 2026).
  */
 import { foldReasoning } from "../policy/reasoning.ts";
-import type { ChatMessage } from "../policy/types.ts";
+import type { AssistantMessage, ChatMessage, ChatToolCall } from "../policy/types.ts";
 import type { TrajectoryRecord } from "./record.ts";
 import type { TrainingSegment } from "./training_view.ts";
 
@@ -32,7 +32,16 @@ export interface ExportOptions {
    * `segment_count` and `is_last_step` for step-wise advantage (compute on the last, copy back).
    */
   segments?: (typeof SEGMENT_CHOICES)[number];
+  /**
+   * `sft` tool-call arguments: `string` (default), the JSON text the model wrote, as OpenAI sends
+   * it; `object`, parsed, for chat templates that serialize arguments themselves (`| tojson`). An
+   * argument text that is not a JSON object stays the string the model wrote, and is counted.
+   */
+  toolArguments?: (typeof TOOL_ARGUMENT_CHOICES)[number];
 }
+
+/** How `sft` rows carry tool-call arguments. */
+export const TOOL_ARGUMENT_CHOICES = ["string", "object"] as const;
 
 /** Why an export must not be written. */
 export interface ExportRefusal {
@@ -43,8 +52,8 @@ export interface ExportRefusal {
 
 /** What an export produced. */
 export interface ExportResult {
-  /** JSON lines, without line endings. */
-  lines: string[];
+  /** The rows, one per JSON line (or Parquet row for `sft`), in order. */
+  rows: ExportRow[];
   /** Records given. */
   records: number;
   /** Records left after `onlySuccessful`. */
@@ -116,11 +125,29 @@ export interface AtroposGroup {
   messages: ChatMessage[][];
 }
 
+/** A tool call in an `sft` row: arguments as the JSON text, or parsed when asked. */
+export type SftToolCall = Omit<ChatToolCall, "function"> & {
+  function: { name: string; arguments: string | Record<string, unknown> };
+};
+
+/** A message of an `sft` row: reasoning folded into the content, arguments as asked. */
+export type SftMessage =
+  | Exclude<ChatMessage, AssistantMessage>
+  | {
+    role: "assistant";
+    /** Never null: "" where the model wrote only a tool call. */
+    content: string;
+    tool_calls?: SftToolCall[];
+  };
+
 /** One `sft` line. */
 export interface SftRow {
-  messages: ChatMessage[];
+  messages: SftMessage[];
   tools: TrajectoryRecord["tools"];
 }
+
+/** A row of any format. */
+export type ExportRow = VerlRow | SkyrlRow | AtroposGroup | SftRow;
 
 /** Label Atropos uses for positions without loss. */
 export const ATROPOS_IGNORE = -100;
@@ -135,11 +162,23 @@ export function exportTrajectories(
     ? records.filter((r) => r.reward?.resolved === true)
     : records;
   const warnings: string[] = [];
-  let rows: unknown[];
+  let rows: ExportRow[];
   let lossTokens: number | null = null;
   let refusal: ExportRefusal | null = null;
   if (format === "sft") {
-    rows = kept.map(toSft);
+    const toolArguments = options.toolArguments ?? "string";
+    rows = kept.map((record) => toSft(record, toolArguments));
+    const unparsed = toolArguments === "object"
+      ? kept.flatMap((r) => r.messages).flatMap((m) =>
+        m.role === "assistant" ? m.tool_calls ?? [] : []
+      )
+        .filter((call) => argumentObject(call.function.arguments) === null).length
+      : 0;
+    if (unparsed > 0) {
+      warnings.push(
+        `Kept ${unparsed} tool calls' arguments as the text the model wrote: not a JSON object`,
+      );
+    }
   } else {
     const scored = kept.filter((r) => r.reward !== null);
     if (scored.length < kept.length) {
@@ -212,7 +251,7 @@ export function exportTrajectories(
     };
   }
   return {
-    lines: rows.map((row) => JSON.stringify(row)),
+    rows,
     records: records.length,
     kept: kept.length,
     warnings,
@@ -342,13 +381,43 @@ export function toAtropos(records: TrajectoryRecord[]): AtroposGroup[] {
 
 /**
  * The `sft` row of one record. Reasoning is folded into the assistant content as
- * `<think>...</think>`, so the model's own chat template renders the tokens it generated.
+ * `<think>...</think>`, so the model's own chat template renders the tokens it generated. A null
+ * content (a reply with only a tool call) becomes "", as vLLM rendered it; transformers' templates
+ * such as Qwen3's fail on null.
  */
-export function toSft(record: TrajectoryRecord): SftRow {
+export function toSft(
+  record: TrajectoryRecord,
+  toolArguments: ExportOptions["toolArguments"] = "string",
+): SftRow {
   return {
-    messages: record.messages.map((m) => m.role === "assistant" ? foldReasoning(m) : m),
+    messages: record.messages.map((m): SftMessage => {
+      if (m.role !== "assistant") return m;
+      const folded = foldReasoning(m);
+      const message = { ...folded, content: folded.content ?? "" };
+      if (toolArguments === "string" || !message.tool_calls) return message;
+      return {
+        ...message,
+        tool_calls: message.tool_calls.map((call) => ({
+          ...call,
+          function: {
+            ...call.function,
+            arguments: argumentObject(call.function.arguments) ?? call.function.arguments,
+          },
+        })),
+      };
+    }),
     tools: record.tools,
   };
+}
+
+/** The arguments text parsed, when it is a JSON object; null otherwise. */
+function argumentObject(text: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 function singleSegment(record: TrajectoryRecord): TrainingSegment | null {

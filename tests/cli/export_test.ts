@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exportCommand } from "../../src/cli/export.ts";
 import { UsageError } from "../../src/errors.ts";
-import { fakeRecord } from "../trajectory/_records.ts";
+import { parquetReadObjects } from "hyparquet";
+import { fakeRecord, TOOLS } from "../trajectory/_records.ts";
 import { capture } from "./_capture.ts";
 
 /** One valid record as a JSON line. */
@@ -158,6 +159,60 @@ Deno.test("exportCommand() refuses an empty batch unless --allow-empty", async (
     const allowed = await capture(() => exportCommand([...args, "--allow-empty"]));
     assert.equal(allowed.code, 0);
     assert.equal(readFileSync(output, "utf8"), "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("exportCommand() writes sft as Parquet when --out ends in .parquet", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
+  try {
+    const input = join(dir, "in.jsonl");
+    const output = join(dir, "sft.parquet");
+    writeFileSync(input, [line("a", true, false), line("b", false, false)].join("\n"));
+    const result = await capture(() => exportCommand(["--format", "sft", input, "--out", output]));
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /^Wrote 2 sft rows from 2 records to .*sft\.parquet \(Parquet\)/);
+    const rows = await parquetReadObjects({ file: readFileSync(output).buffer });
+    assert.deepEqual(rows.map((r) => (r.messages as { content: string }[])[1].content), [
+      "Fix a",
+      "Fix b",
+    ]);
+    assert.deepEqual(JSON.parse(rows[0].tools as string), TOOLS);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("exportCommand() refuses Parquet for token formats and for object arguments", async () => {
+  for (
+    const [args, message] of [
+      [["--format", "verl"], /Parquet output is for --format sft .*; write verl as JSONL/],
+      [["--format", "sft", "--arguments", "object"], /--arguments object cannot go to Parquet/],
+    ] as const
+  ) {
+    await assert.rejects(
+      () => exportCommand([...args, "in.jsonl", "--out", "out.parquet"]),
+      (error: Error) => error instanceof UsageError && message.test(error.message),
+    );
+  }
+  await assert.rejects(
+    () => exportCommand(["--format", "verl", "--arguments", "object", "in.jsonl", "--out", "o"]),
+    /--arguments applies to --format sft only/,
+  );
+});
+
+Deno.test("exportCommand() --arguments object parses tool-call arguments in sft lines", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-export-cli-" });
+  try {
+    const input = join(dir, "in.jsonl");
+    writeFileSync(input, line("a", true, false));
+    const result = await capture(() =>
+      exportCommand(["--format", "sft", "--arguments", "object", input, "--out", "-"])
+    );
+    assert.equal(result.code, 0, result.err);
+    const row = JSON.parse(result.out);
+    assert.deepEqual(row.messages[2].tool_calls[0].function.arguments, { status: "solved" });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

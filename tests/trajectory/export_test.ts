@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { OpenAIPolicy } from "../../src/policy/openai.ts";
-import { toolSchemas } from "../../src/tools/registry.ts";
-import { qwen3, renderQwen3, startQwen3Server } from "../_qwen3_server.ts";
-import { converse, THINKING_OUTPUTS } from "../_conversation.ts";
+import { qwen3, renderQwen3 } from "../_qwen3_server.ts";
 import type { TurnTokens } from "../../src/policy/types.ts";
 import {
   ATROPOS_IGNORE,
+  type AtroposGroup,
   exportTrajectories,
   type SftRow,
   type SkyrlRow,
@@ -15,7 +13,7 @@ import {
   type VerlRow,
 } from "../../src/trajectory/export.ts";
 import { buildTrainingView } from "../../src/trajectory/training_view.ts";
-import { fakeRecord as record, TOOLS } from "./_records.ts";
+import { fakeRecord as record, qwen3Conversation, TOOLS } from "./_records.ts";
 
 /** Two turns that extend each other: tool tokens 20, 21 sit between the model's tokens. */
 const CLEAN_TURNS: TurnTokens[] = [
@@ -60,10 +58,6 @@ const UNGRADED = record({
 });
 // FAILED first: groups must come out in sample order, not input order.
 const ALL = [FAILED, SOLVED, NO_TOKENS, DRIFTED, UNGRADED];
-
-function parseLines(lines: string[]): Record<string, unknown>[] {
-  return lines.map((line) => JSON.parse(line));
-}
 
 Deno.test("toVerl() builds verl's AgentLoopOutput field for field", () => {
   assert.deepEqual(toVerl(SOLVED), [{
@@ -150,15 +144,14 @@ function grpoBaselines(rows: { reward: number; uid: string }[]): Record<string, 
 Deno.test("exportTrajectories() verl weighs every GRPO sample once after a split", () => {
   // Guards issue 11: rewards 1 and 0 over four and three split turns gave a baseline of 0.571.
   const records = [splitSample("a", 0, 4, true), splitSample("b", 1, 3, false)];
-  const rows = parseLines(exportTrajectories(records, "verl").lines) as unknown as VerlRow[];
+  const rows = exportTrajectories(records, "verl").rows as unknown as VerlRow[];
   assert.deepEqual(rows.map((r) => r.extra_fields.episode_id), ["a", "b"]);
   assert.deepEqual(
     grpoBaselines(rows.map((r) => ({ reward: r.reward_score, uid: r.extra_fields.uid }))),
     { g: 0.5 },
   );
-  const stepwise = parseLines(
-    exportTrajectories(records, "verl", { segments: "all" }).lines,
-  ) as unknown as VerlRow[];
+  const stepwise = exportTrajectories(records, "verl", { segments: "all" })
+    .rows as unknown as VerlRow[];
   assert.equal(stepwise.length, 7);
   const lastSteps = stepwise.filter((r) => r.extra_fields.is_last_step);
   assert.deepEqual(lastSteps.map((r) => r.extra_fields.episode_id), ["a", "b"]);
@@ -175,9 +168,8 @@ Deno.test("exportTrajectories() verl weighs every GRPO sample once after a split
 
 Deno.test("exportTrajectories() skyrl writes GeneratorOutput elements with step-wise fields", () => {
   const records = [SOLVED, splitSample("b", 1, 2, false)];
-  const rows = parseLines(
-    exportTrajectories(records, "skyrl", { segments: "all" }).lines,
-  ) as unknown as SkyrlRow[];
+  const rows = exportTrajectories(records, "skyrl", { segments: "all" })
+    .rows as unknown as SkyrlRow[];
   const { uid: _, ...fieldsOfSolved } = toVerl(SOLVED)[0].extra_fields;
   assert.deepEqual(rows[0], {
     prompt_token_ids: [1, 2, 3],
@@ -207,14 +199,14 @@ Deno.test("exportTrajectories() skips episodes without a loss token and counts t
   zeroed.training = buildTrainingView(DRIFT_TURNS, { onDrift: "zero_mask" });
   const result = exportTrajectories([SOLVED, zeroed], "verl");
   assert.deepEqual(
-    parseLines(result.lines).map((r) => (r as unknown as VerlRow).extra_fields.episode_id),
+    result.rows.map((r) => (r as unknown as VerlRow).extra_fields.episode_id),
     ["e1"],
   );
   assert.match(result.warnings[0], /^Skipped 1 of 2 episodes with no loss token/);
   assert.equal(result.loss_tokens, 3);
   assert.equal(result.refusal, null);
   const empty = exportTrajectories([zeroed], "verl");
-  assert.equal(empty.lines.length, 0);
+  assert.equal(empty.rows.length, 0);
   assert.equal(empty.refusal?.code, "no_loss_tokens");
 });
 
@@ -232,7 +224,7 @@ Deno.test("exportTrajectories() refuses a token format over records without toke
 
 Deno.test("exportTrajectories() verl skips records without tokens or reward and warns", () => {
   const result = exportTrajectories(ALL, "verl");
-  const rows = parseLines(result.lines) as unknown as VerlRow[];
+  const rows = result.rows as unknown as VerlRow[];
   assert.deepEqual(rows.map((r) => r.extra_fields.episode_id), ["e2", "e1", "e4"]);
   assert.equal(result.records, 5);
   assert.equal(result.kept, 5);
@@ -261,7 +253,7 @@ Deno.test("toAtropos() builds one scored group per group_id with -100 masks", ()
   assert.equal(g2.masks, undefined);
   assert.equal(g2.messages.length, 2);
   const result = exportTrajectories(ALL, "atropos");
-  assert.deepEqual(parseLines(result.lines).map((g) => Object.keys(g)), [
+  assert.deepEqual(result.rows.map((g) => Object.keys(g)), [
     ["group_id", "task_id", "tokens", "masks", "scores", "messages"],
     ["group_id", "task_id", "scores", "messages"],
   ]);
@@ -271,52 +263,79 @@ Deno.test("toAtropos() builds one scored group per group_id with -100 masks", ()
 Deno.test("exportTrajectories() sft writes messages and tools for every record", () => {
   const result = exportTrajectories(ALL, "sft");
   assert.deepEqual(result.warnings, []);
-  assert.deepEqual(parseLines(result.lines), ALL.map(toSft));
-  assert.deepEqual(Object.keys(JSON.parse(result.lines[0])), ["messages", "tools"]);
-  assert.deepEqual(JSON.parse(result.lines[0]).tools, TOOLS);
+  assert.deepEqual(result.rows, ALL.map((r) => toSft(r)));
+  assert.deepEqual(Object.keys(result.rows[0] as SftRow), ["messages", "tools"]);
+  assert.deepEqual((result.rows[0] as SftRow).tools, TOOLS);
 });
 
 Deno.test("exportTrajectories() onlySuccessful keeps resolved records in every format", () => {
   const sft = exportTrajectories(ALL, "sft", { onlySuccessful: true });
   assert.equal(sft.kept, 2);
-  assert.deepEqual(parseLines(sft.lines).map((r) => r.messages), [
-    SOLVED.messages,
-    NO_TOKENS.messages,
+  assert.deepEqual((sft.rows as SftRow[]).map((r) => r.messages), [
+    toSft(SOLVED).messages,
+    toSft(NO_TOKENS).messages,
   ]);
   const verl = exportTrajectories(ALL, "verl", { onlySuccessful: true });
   assert.deepEqual(
-    parseLines(verl.lines).map((r) => (r as unknown as VerlRow).extra_fields.episode_id),
+    verl.rows.map((r) => (r as unknown as VerlRow).extra_fields.episode_id),
     ["e1"],
   );
   assert.match(verl.warnings[0], /^Skipped 1 of 2 records have no token view/);
   const atropos = exportTrajectories(ALL, "atropos", { onlySuccessful: true });
-  assert.deepEqual(parseLines(atropos.lines).map((g) => [g.group_id, g.scores]), [["g1", [1]], [
+  assert.deepEqual((atropos.rows as AtroposGroup[]).map((g) => [g.group_id, g.scores]), [["g1", [
+    1,
+  ]], [
     "g2",
     [1],
   ]]);
 });
 
 Deno.test("toSft() renders back to the generated tokens with the model's template", async () => {
-  const server = startQwen3Server(THINKING_OUTPUTS, { reasoningParser: true, toolParser: true });
-  try {
-    const policy = new OpenAIPolicy({ baseUrl: server.baseUrl, model: "Qwen/Qwen3-8B" });
-    const { messages, turns } = await converse(policy, 3);
-    const sample = { ...SOLVED, messages, tools: toolSchemas() };
-    sample.training = buildTrainingView(turns.map((t) => t.tokens));
-    const [segment] = sample.training.segments;
-    const generated = [...segment.prompt_ids, ...segment.response_ids];
-    const row = JSON.parse(exportTrajectories([sample], "sft").lines[0]) as SftRow;
-    const rendered = qwen3().encode(
-      renderQwen3(row.messages, { tools: row.tools, generation: false }),
-    );
-    assert.deepEqual(rendered.slice(0, generated.length), generated);
-    // What the record keeps apart (reasoning beside the content) would not render them.
-    const apart = messages.map((m) =>
-      m.role === "assistant" ? { ...m, reasoning_content: undefined } : m
-    );
-    const lost = qwen3().encode(renderQwen3(apart, { tools: row.tools, generation: false }));
-    assert.notDeepEqual(lost.slice(0, generated.length), generated);
-  } finally {
-    await server.close();
-  }
+  const { record, generated } = await qwen3Conversation(SOLVED);
+  const row = exportTrajectories([record], "sft").rows[0] as SftRow;
+  const rendered = qwen3().encode(
+    renderQwen3(row.messages, { tools: row.tools, generation: false }),
+  );
+  assert.deepEqual(rendered.slice(0, generated.length), generated);
+  // What the record keeps apart (reasoning beside the content) would not render them.
+  const apart = record.messages.map((m) =>
+    m.role === "assistant" ? { ...m, reasoning_content: undefined } : m
+  );
+  const lost = qwen3().encode(renderQwen3(apart, { tools: row.tools, generation: false }));
+  assert.notDeepEqual(lost.slice(0, generated.length), generated);
+});
+
+Deno.test('toSft() gives a tool-call-only reply "" content, as vLLM renders it', () => {
+  const [, , reply] = toSft(SOLVED).messages;
+  assert.equal(SOLVED.messages[2].content, null);
+  assert.equal(reply.content, "");
+});
+
+Deno.test("exportTrajectories() sft toolArguments object parses arguments and counts the rest", () => {
+  const garbled = record({
+    episode: "e9",
+    group: "g9",
+    sample: 0,
+    resolved: true,
+    tokens: [null],
+    overrides: {
+      messages: [...SOLVED.messages.slice(0, 2), {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "a", type: "function", function: { name: "submit", arguments: '{"status":' } },
+          { id: "b", type: "function", function: { name: "submit", arguments: "[1]" } },
+        ],
+      }],
+    },
+  });
+  const result = exportTrajectories([SOLVED, garbled], "sft", { toolArguments: "object" });
+  const calls = (result.rows as SftRow[]).map((row) =>
+    row.messages.flatMap((m) => m.role === "assistant" ? m.tool_calls ?? [] : [])
+      .map((c) => c.function.arguments)
+  );
+  assert.deepEqual(calls, [[{ status: "solved" }], ['{"status":', "[1]"]]);
+  assert.deepEqual(result.warnings, [
+    "Kept 2 tool calls' arguments as the text the model wrote: not a JSON object",
+  ]);
 });
