@@ -808,7 +808,9 @@ const PY_REACH = String.raw`def _reach():
 /** A test method's name is a canary's when it uses the public canary vocabulary. */
 const PY_NOT_CANARY = String.raw`import re as _re
 def _real_test(tid):
-    return _re.match(${JSON.stringify(CANARY_NAME.replace("[ _]", "_").replace("^", "^test_"))}, _re.split(r"[.:]", tid)[-1]) is None`;
+    return _re.match(${
+  JSON.stringify(CANARY_NAME.replace("[ _]", "_").replace("^", "^test_"))
+}, _re.split(r"[.:]", tid)[-1]) is None`;
 
 Deno.test("gradePatch() gives nothing for a reporter result class rewritten through __subclasses__", async () => {
   // Once earned 1.0: the reporter's TextTestResult subclass is one __subclasses__() call away and
