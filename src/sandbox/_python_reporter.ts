@@ -14,13 +14,19 @@
  * - Framework, reporter and builtin functions and classes are compared by identity against a
  *   baseline after every test, and everything loaded before the tests at the end; every test's
  *   function must be compiled from a pristine test file.
- * - The report is written with functions captured before any repository code ran, signed with
- *   HMAC-SHA256 (`_hashlib.hmac_digest`); the key and the report path arrive on stdin.
+ * - The reporter's own classes, closure cells, globals and builtins are sealed before any
+ *   repository code runs and checked before the report is finished: code under test reaches them
+ *   without any audited operation (`__subclasses__()`, `__closure__`), so they cannot be hidden.
+ * - The report is written line by line as results happen, into the file and into a running
+ *   HMAC-SHA256 (`_hashlib.hmac_new`) whose key is dropped once it is made; the key and the
+ *   report path arrive on stdin. The MAC and the file are the audit hook's alone: callbacks send
+ *   results and problems as audit events. A rewritten or dropped line breaks the MAC, a run ended
+ *   early has no closing MAC line, and a result sent twice can only make the outcome worse.
  *
  * Any defense that fires adds a problem code to the report and every result counts as an error.
  * The grader adds canary tests the code under test cannot know on top (see `reward/canary.ts`).
- * The report: a hex MAC line, then lines `O <outcome> <hex id>`, `F <hex id> <hex text>` (failure
- * output) and `P <code> <hex detail>`.
+ * The report: lines `O <outcome> <hex id>`, `F <hex id> <hex text>` (failure output) and
+ * `P <code> <hex detail>`, then `M <hex MAC of every line before it>`.
  */
 
 /** The `python3 -c` program: compiles the reporter read from stdin under its own file name. */
@@ -55,10 +61,13 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # hook below refuses.
     import builtins, io, linecache, os, sys, _hashlib
     io_open, os_stat, source_cache = io.open, os.stat, linecache.cache
-    getframe, hmac_digest = sys._getframe, _hashlib.hmac_digest
-    os_open, os_write, os_close = os.open, os.write, os.close
-    open_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-    key, report_path, repo = bytes.fromhex(config["key"]), config["report"], config["repo"]
+    getframe, audit = sys._getframe, sys.audit
+    os_write, os_close = os.write, os.close
+    repo = config["repo"]
+    # The report is written as results happen, each line into the file and into a running MAC
+    # whose key is gone once it is made: rewriting or dropping a line breaks the MAC.
+    fd = os.open(config["report"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    mac = _hashlib.hmac_new(bytes.fromhex(config.pop("key")), digestmod="sha256")
     trusted = frozenset(config["trusted"]) | {"<patchgym-reporter>"}
     # Pristine files by inode too, so a link or a renamed folder does not make them readable.
     trusted_paths, trusted_inodes = tuple(config["trusted"]), set()
@@ -74,18 +83,32 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     helpers = {stdlib + "/inspect.py": "walk", stdlib + "/traceback.py": "once",
                stdlib + "/logging/__init__.py": "once", stdlib + "/bdb.py": "once",
                stdlib + "/pdb.py": "once"}
-    outcomes, failures, problems, armed, busy = {}, {}, [], [False], [False]
-    order = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
+    raised, armed, busy = [], [False], [False]
+
+    def emit(line):
+        data = (line + "\n").encode("utf-8", "replace")
+        mac.update(data)
+        while data:
+            data = data[os_write(fd, data):]
+
+    # emit, flag and write_result are the audit hook's alone; the framework callbacks below
+    # (record, problem) reach them through audit events, so no object code under test can reach
+    # holds the MAC or the report's file descriptor.
+    def flag(code, detail):
+        if len(raised) < 5:
+            raised.append(f"{code}: {detail}")
+        emit(f"P {code} {detail.encode('utf-8', 'replace').hex()}")
+
+    def write_result(tid, outcome, text):
+        emit(f"O {outcome} {tid.encode().hex()}")
+        if text and outcome in ("failed", "error"):
+            emit(f"F {tid.encode().hex()} {text[-4000:].encode('utf-8', 'replace').hex()}")
 
     def problem(code, detail):
-        if len(problems) < 50 and (code, detail) not in problems:
-            problems.append((code, detail))
+        audit("patchgym.problem", code, detail)
 
     def record(tid, outcome, text=None):
-        if order[outcome] >= order[outcomes.get(tid, "passed")]:
-            outcomes[tid] = outcome
-        if text and outcome in ("failed", "error") and tid not in failures:
-            failures[tid] = text[-4000:]
+        audit("patchgym.result", tid, outcome, text)
 
     # Where code comes from: "trusted" (patchgym, the framework, pristine test files),
     # "neutral" (the standard library and installed packages), or "untrusted" (the repository,
@@ -232,7 +255,59 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         namespace = args[1] if type(args) is tuple and len(args) > 1 and type(args[1]) is dict else {}
         return namespace.get("__file__")
 
+    def seal(roots):
+        """Closure cells (with their contents) and class namespaces reachable from roots."""
+        cells, spaces, seen, todo = [], [], set(), list(roots)
+        while todo:
+            obj = todo.pop()
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            if isinstance(obj, type):
+                if vars(obj).get("__module__") == "__patchgym__":
+                    spaces.append((vars(obj), dict(vars(obj))))
+                    todo.extend(vars(obj).values())
+                continue
+            fn = getattr(obj, "__func__", obj)
+            code = getattr(fn, "__code__", None)
+            if code is None or code.co_filename != "<patchgym-reporter>":
+                continue
+            for cell in fn.__closure__ or ():
+                try:
+                    value = cell.cell_contents
+                except ValueError:
+                    continue
+                cells.append((cell, value))
+                todo.append(value)
+        return tuple(cells), tuple(spaces)
+
+    def unsealed(cells, spaces, _type=type, _str=str, _ValueError=ValueError, _missing=object()):
+        """What changed since the seal, or None. Builtins come bound: the reporter's may be swapped."""
+        for cell, value in cells:
+            try:
+                if cell.cell_contents is not value:
+                    return "a closure cell"
+            except _ValueError:
+                return "a closure cell"
+        for space, items in spaces:
+            for name, value in items.items():
+                if space.get(name, _missing) is not value:
+                    return name
+            for name in space:
+                # A key of another type could run code when compared.
+                if _type(name) is not _str or (name not in items and name != "__warningregistry__"):
+                    return "a name added"
+        return None
+
+    def builtins_of():
+        scope = globals()["__builtins__"]
+        return scope if type(scope) is dict else vars(scope)
+
+    targets = tuple(config["targets"])
+
     def hook(event, args):
+        if event in checkpoints and not busy[0]:
+            return checkpoint(event, args)
         if not armed[0] or busy[0] or (event not in watched and not event.startswith("ctypes.")):
             return
         busy[0] = True
@@ -243,12 +318,53 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             busy[0] = False
         if refuse:
             if refuse is True:
-                problem("forbidden_operation", event)
+                flag("forbidden_operation", event)
             raise PermissionError(f"patchgym: {event} is not allowed in code under test while tests are graded")
+
+    # The baselines live here, reachable only from the audit hook: the reporter's callbacks ask
+    # for a baseline or a check through an audit event, so nothing code under test can reach
+    # holds them (a list in a callback's closure could be emptied in place).
+    checkpoints = frozenset({"patchgym.baseline", "patchgym.check", "patchgym.result",
+                             "patchgym.problem"})
+    baselines = {"framework": (), "tests": ()}
+    outcomes = frozenset({"passed", "failed", "error", "skipped"})
+
+    def checkpoint(event, args):
+        if event == "patchgym.problem":
+            # Anyone may report a problem: a forged one only costs its sender.
+            code, detail = args
+            flag(str(code), str(detail))
+            return
+        busy[0] = True
+        try:
+            frame = getframe(1)
+        finally:
+            busy[0] = False
+        # Only the reporter's own callbacks, called by the framework: no frame of code under test
+        # (the outermost frame is the bootstrap's).
+        while frame.f_back is not None:
+            if kind(frame_file(frame)) == "untrusted":
+                flag("framework_tampered", f"{event} asked from code under test")
+                return
+            frame = frame.f_back
+        if event == "patchgym.result":
+            tid, outcome, text = args
+            if type(tid) is str and outcome in outcomes and (text is None or type(text) is str):
+                write_result(tid, outcome, text)
+        elif event == "patchgym.check":
+            forget_test_sources()
+            intact(baselines["framework"])
+            intact(baselines["tests"])
+        elif args[0] == "tests":
+            # From now on the test modules and their classes (setUp, helpers, fixtures) must stay
+            # as their files wrote them.
+            baselines["tests"] = tuple(entries([m for m in list(sys.modules.values())
+                                                if type(m) is type(sys) and vars(m).get("__file__") in trusted]))
+        else:
+            baselines["framework"] = tuple(entries([builtins, *watch_modules]))
 
     sys.addaudithook(hook)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    watch_modules, execute = prepare(record, problem)
 
     # Framework, reporter and builtins: checked after every test. Everything loaded so far:
     # checked once at the end. Only callables, classes and modules: data changes legitimately.
@@ -264,32 +380,15 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                             seen.append((module.__name__ + "." + value.__name__, vars(value), attr, member))
         return seen
 
-    focused, test_modules = [], []
-
     def baseline(what="framework"):
         """Take the framework's baseline, or ("tests") the loaded test modules' one."""
-        if what == "tests":
-            # From now on the test modules and their classes (setUp, helpers, fixtures) must stay
-            # as their files wrote them.
-            test_modules[:] = entries([m for m in list(sys.modules.values())
-                                       if type(m) is type(sys) and vars(m).get("__file__") in trusted])
-        else:
-            focused[:] = entries([builtins, *watch_modules])
-
-    everything = entries([m for m in list(sys.modules.values())
-                          if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
-    stdlib_names = set(sys.stdlib_module_names) | {n.partition(".")[0] for n in sys.modules}
-    for entry in sys.path:
-        try:
-            stdlib_names.update(n.partition(".")[0] for n in os.listdir(entry))
-        except OSError:
-            pass
+        audit("patchgym.baseline", what)
 
     def intact(snapshot):
         changed = [f"{owner}.{name}" for owner, space, name, value in snapshot
                    if space.get(name, intact) is not value]
         if changed:
-            problem("framework_tampered", ", ".join(changed[:5]))
+            flag("framework_tampered", ", ".join(changed[:5]))
         return not changed
 
     def library_or_test(fn):
@@ -311,86 +410,103 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         problem("test_identity", f"{label} does not run code from a test file")
         return False
 
+    def after_test():
+        audit("patchgym.check")
+
+    watch_modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
+                                              library_or_test)
+    everything = entries([m for m in list(sys.modules.values())
+                          if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
+    stdlib_names = set(sys.stdlib_module_names) | {n.partition(".")[0] for n in sys.modules}
+    for entry in sys.path:
+        try:
+            stdlib_names.update(n.partition(".")[0] for n in os.listdir(entry))
+        except OSError:
+            pass
+
+    # The reporter's own objects cannot be hidden: its classes are one __subclasses__() away, and
+    # __closure__, __globals__ and cell contents are readable and writable without an audit event.
+    # So they are sealed: every closure cell reachable from them (by identity), their class
+    # namespaces, the reporter's globals and its private builtins. The seal and the check live
+    # only in this frame's plain locals, and the check runs before the report is finished.
+    seal_cells, seal_spaces = seal([hook, emit, execute, *classes])
+    seal_spaces += ((globals(), dict(globals())), (builtins_of(), dict(builtins_of())))
+    final_fd, final_mac, final_write, final_close = fd, mac, os_write, os_close
+
     sys.path.append(repo)
     # Armed until the process ends: code under test can still run (finalizers, atexit, lookups
     # below that reach its objects), and it must find the same rules then.
     armed[0] = True
-    def after_test():
-        forget_test_sources()
-        ok = intact(focused)
-        return intact(test_modules) and ok
+    code = execute(targets)
 
-    code = execute(config["targets"], baseline, after_test, trusted_code,
-                   library_or_test)
-
-    intact(everything)
-    for name, module in list(sys.modules.items()):
-        # Plain reads only: a repository object in sys.modules must not run code here.
-        path = vars(module).get("__file__") if type(module) is type(sys) else None
-        if type(name) is str and type(path) is str and str.startswith(path, repo + "/") \
-                and str.partition(name, ".")[0] in stdlib_names:
-            problem("shadowed_module", name)
-    if problems:
-        print("patchgym: the test run was tampered with (" + "; ".join(
-            f"{c}: {d}" for c, d in problems[:5]) + "); every result counts as an error",
-            file=sys.stderr)
+    broken = unsealed(seal_cells, seal_spaces)
+    if broken is None:
+        intact(everything)
+        for name, module in list(sys.modules.items()):
+            # Plain reads only: a repository object in sys.modules must not run code here.
+            path = vars(module).get("__file__") if type(module) is type(sys) else None
+            if type(name) is str and type(path) is str and str.startswith(path, repo + "/") \
+                    and str.partition(name, ".")[0] in stdlib_names:
+                flag("shadowed_module", name)
+    else:
+        # The cells emit uses may be rebound: write with the objects captured before arming.
+        line = f"P framework_tampered {('patchgym reporter: ' + broken).encode().hex()}\n".encode()
+        final_mac.update(line)
+        final_write(final_fd, line)
+        raised.append("framework_tampered: patchgym reporter")
+    final_write(final_fd, b"M " + final_mac.hexdigest().encode() + b"\n")
+    final_close(final_fd)
+    if raised:
+        print("patchgym: the test run was tampered with (" + "; ".join(raised) +
+              "); every result counts as an error", file=sys.stderr)
         code = 1
-    lines = [f"O {o} {t.encode().hex()}" for t, o in outcomes.items()]
-    lines += [f"F {t.encode().hex()} {x.encode('utf-8', 'replace').hex()}" for t, x in failures.items()]
-    lines += [f"P {c} {d.encode('utf-8', 'replace').hex()}" for c, d in problems]
-    payload = "\n".join(lines).encode()
-    fd = os_open(report_path, open_flags, 0o600)
-    try:
-        os_write(fd, hmac_digest(key, payload, "sha256").hex().encode() + b"\n" + payload)
-    finally:
-        os_close(fd)
     return code
 `;
 
 const UNITTEST = String.raw`
-def _prepare_unittest(record, problem):
+def _prepare_unittest(record, problem, baseline, after_test, trusted_code, library_or_test):
     import sys, unittest, unittest.case, unittest.loader, unittest.result, unittest.runner
     import unittest.suite, unittest.util, difflib, pprint, traceback
 
-    def execute(targets, baseline, intact, trusted_code, library_or_test):
-        base = unittest.TextTestResult
+    base = unittest.TextTestResult
 
-        class Result(base):
-            def startTest(self, test):
-                method = getattr(test, "_testMethodName", None)
-                if method is not None:
-                    trusted_code(getattr(type(test), method, None), test.id())
-                base.startTest(self, test)
+    class Result(base):
+        def startTest(self, test):
+            method = getattr(test, "_testMethodName", None)
+            if method is not None:
+                trusted_code(getattr(type(test), method, None), test.id())
+            base.startTest(self, test)
 
-            def stopTest(self, test):
-                base.stopTest(self, test)
-                intact()
+        def stopTest(self, test):
+            base.stopTest(self, test)
+            after_test()
 
-            def addSuccess(self, test):
-                base.addSuccess(self, test); record(test.id(), "passed")
+        def addSuccess(self, test):
+            base.addSuccess(self, test); record(test.id(), "passed")
 
-            def addFailure(self, test, err):
-                base.addFailure(self, test, err); record(test.id(), "failed", self.failures[-1][1])
+        def addFailure(self, test, err):
+            base.addFailure(self, test, err); record(test.id(), "failed", self.failures[-1][1])
 
-            def addError(self, test, err):
-                base.addError(self, test, err)
-                record(getattr(test, "id", lambda: str(test))(), "error", self.errors[-1][1])
+        def addError(self, test, err):
+            base.addError(self, test, err)
+            record(getattr(test, "id", lambda: str(test))(), "error", self.errors[-1][1])
 
-            def addSkip(self, test, reason):
-                base.addSkip(self, test, reason); record(test.id(), "skipped")
+        def addSkip(self, test, reason):
+            base.addSkip(self, test, reason); record(test.id(), "skipped")
 
-            def addExpectedFailure(self, test, err):
-                base.addExpectedFailure(self, test, err); record(test.id(), "passed")
+        def addExpectedFailure(self, test, err):
+            base.addExpectedFailure(self, test, err); record(test.id(), "passed")
 
-            def addUnexpectedSuccess(self, test):
-                base.addUnexpectedSuccess(self, test); record(test.id(), "failed")
+        def addUnexpectedSuccess(self, test):
+            base.addUnexpectedSuccess(self, test); record(test.id(), "failed")
 
-            def addSubTest(self, test, subtest, err):
-                base.addSubTest(self, test, subtest, err)
-                if err is not None:
-                    failed = issubclass(err[0], test.failureException)
-                    record(test.id(), "failed" if failed else "error", self._exc_info_to_string(err, test))
+        def addSubTest(self, test, subtest, err):
+            base.addSubTest(self, test, subtest, err)
+            if err is not None:
+                failed = issubclass(err[0], test.failureException)
+                record(test.id(), "failed" if failed else "error", self._exc_info_to_string(err, test))
 
+    def execute(targets):
         baseline()
         suite, loader, load_failed = unittest.TestSuite(), unittest.TestLoader(), False
         for target in targets:
@@ -405,7 +521,7 @@ def _prepare_unittest(record, problem):
         for error in loader.errors:
             print(error, file=sys.stderr)
         baseline("tests")
-        intact()
+        after_test()
         runner = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=Result)
         result = runner.run(suite)
         ok = result.wasSuccessful() and not loader.errors and not load_failed
@@ -413,67 +529,67 @@ def _prepare_unittest(record, problem):
 
     modules = [unittest.case, unittest.result, unittest.runner, unittest.loader, unittest.suite,
                unittest.util, unittest, traceback, difflib, pprint]
-    return modules, execute
+    return modules, execute, [Result]
 `;
 
 const PYTEST = String.raw`
-def _prepare_pytest(record, problem):
+def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library_or_test):
     import sys, pytest, pluggy, _pytest
     import _pytest.assertion.rewrite, _pytest.assertion.util, _pytest.config, _pytest.fixtures
     import _pytest.main, _pytest.nodes, _pytest.outcomes, _pytest.python, _pytest.reports
     import _pytest.runner, _pytest.skipping, _pytest.unittest, _pytest._code.code
 
-    def execute(targets, baseline, intact, trusted_code, library_or_test):
-        configured = []
+    configured = []
 
-        def hooks_intact():
-            # A hook implementation from code under test (registered through any route to the
-            # plugin manager) could rewrite reports: every one must be library or test code.
-            for config in configured:
-                for name, caller in list(vars(config.hook).items()):
-                    get = getattr(caller, "get_hookimpls", None)
-                    for impl in (get() if get else []):
-                        if not library_or_test(impl.function):
-                            problem("framework_tampered", f"pytest hook {name} from code under test")
-                            return False
-            return intact()
+    def hooks_intact():
+        # A hook implementation from code under test (registered through any route to the
+        # plugin manager) could rewrite reports: every one must be library or test code.
+        for config in configured:
+            for name, caller in list(vars(config.hook).items()):
+                get = getattr(caller, "get_hookimpls", None)
+                for impl in (get() if get else []):
+                    if not library_or_test(impl.function):
+                        problem("framework_tampered", f"pytest hook {name} from code under test")
+                        return False
+        return after_test()
 
-        class Recorder:
-            def pytest_collectreport(self, report):
-                if report.failed:
-                    record(report.nodeid or "(collection)", "error", report.longreprtext)
+    class Recorder:
+        def pytest_collectreport(self, report):
+            if report.failed:
+                record(report.nodeid or "(collection)", "error", report.longreprtext)
 
-            @pytest.hookimpl(trylast=True)
-            def pytest_configure(self, config):
-                configured.append(config)
-                baseline()
+        @pytest.hookimpl(trylast=True)
+        def pytest_configure(self, config):
+            configured.append(config)
+            baseline()
 
-            def pytest_plugin_registered(self, plugin, manager):
-                if configured:
-                    hooks_intact()
-
-            def pytest_collection_finish(self, session):
-                baseline("tests")
+        def pytest_plugin_registered(self, plugin, manager):
+            if configured:
                 hooks_intact()
 
-            def pytest_runtest_setup(self, item):
-                fn = getattr(item, "function", None) or getattr(item, "obj", None)
-                trusted_code(fn, item.nodeid)
+        def pytest_collection_finish(self, session):
+            baseline("tests")
+            hooks_intact()
 
-            def pytest_runtest_logreport(self, report):
-                xfail = hasattr(report, "wasxfail")
-                if report.when == "call":
-                    if xfail:
-                        record(report.nodeid, "passed" if report.skipped else "failed")
-                    else:
-                        record(report.nodeid, report.outcome, report.longreprtext)
-                elif report.failed:
-                    record(report.nodeid, "error", report.longreprtext)
-                elif report.skipped:
-                    record(report.nodeid, "skipped")
-                if report.when == "teardown":
-                    hooks_intact()
+        def pytest_runtest_setup(self, item):
+            fn = getattr(item, "function", None) or getattr(item, "obj", None)
+            trusted_code(fn, item.nodeid)
 
+        def pytest_runtest_logreport(self, report):
+            xfail = hasattr(report, "wasxfail")
+            if report.when == "call":
+                if xfail:
+                    record(report.nodeid, "passed" if report.skipped else "failed")
+                else:
+                    record(report.nodeid, report.outcome, report.longreprtext)
+            elif report.failed:
+                record(report.nodeid, "error", report.longreprtext)
+            elif report.skipped:
+                record(report.nodeid, "skipped")
+            if report.when == "teardown":
+                hooks_intact()
+
+    def execute(targets):
         args = ["-q", "-p", "no:cacheprovider", "--import-mode=append", *targets]
         return int(pytest.main(args, plugins=[Recorder()]))
 
@@ -481,5 +597,5 @@ def _prepare_pytest(record, problem):
                _pytest.fixtures, _pytest.main, _pytest.nodes, _pytest.outcomes, _pytest.python,
                _pytest.reports, _pytest.runner, _pytest.skipping, _pytest.unittest,
                _pytest._code.code]
-    return modules, execute
+    return modules, execute, [Recorder]
 `;

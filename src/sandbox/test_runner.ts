@@ -280,8 +280,10 @@ function readDenoReport(report: string): ReportContent {
 }
 
 /**
- * A Python report: a hex HMAC-SHA256 line, then `O <outcome> <hex id>`, `F <hex id> <hex text>`
- * and `P <code> <hex detail>` lines. A report whose MAC does not verify yields no outcomes.
+ * A Python report: `O <outcome> <hex id>`, `F <hex id> <hex text>` and `P <code> <hex detail>`
+ * lines, then `M <hex HMAC-SHA256 of every line before it>`. A report whose MAC does not verify
+ * yields no outcomes. A test's worst outcome and its first failure text count: lines can only
+ * be added to a report the MAC still verifies, never changed or dropped.
  */
 async function readPythonReport(
   text: string,
@@ -291,9 +293,10 @@ async function readPythonReport(
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
   const problems: IntegrityProblem[] = [];
-  const newline = text.indexOf("\n");
-  const mac = newline < 0 ? "" : text.slice(0, newline);
-  const payload = newline < 0 ? "" : text.slice(newline + 1);
+  const body = text.endsWith("\n") ? text.slice(0, -1) : "";
+  const payload = body.slice(0, body.lastIndexOf("\n") + 1);
+  const last = body.slice(payload.length);
+  const mac = last.startsWith("M ") ? last.slice(2) : "";
   if (!await verifyMac(keyHex, mac, payload)) {
     problems.push({
       code: "report_unverifiable",
@@ -307,9 +310,14 @@ async function readPythonReport(
       const id = pythonTestId(fromHexText(b), files);
       tests.set(id, worst(tests.get(id), a));
     } else if (tag === "F" && a !== undefined && b !== undefined) {
-      failures.set(pythonTestId(fromHexText(a), files), fromHexText(b));
+      const id = pythonTestId(fromHexText(a), files);
+      if (!failures.has(id)) failures.set(id, fromHexText(b));
     } else if (tag === "P" && isIntegrityCode(a) && b !== undefined) {
-      problems.push({ code: a, detail: fromHexText(b) });
+      // The reporter writes a problem each time a check finds it (after every test): keep one.
+      const detail = fromHexText(b);
+      if (!problems.some((p) => p.code === a && p.detail === detail)) {
+        problems.push({ code: a, detail });
+      }
     }
   }
   if (problems.length > 0) {
