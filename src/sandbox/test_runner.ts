@@ -107,7 +107,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       .map((f) => join(request.dir, f));
     const python = request.runner !== "deno_test";
     const key = randomHex(32);
-    const readOnly = await existing(
+    const readOnly = await canonical(
       [...new Set([...request.files, ...(request.readOnly ?? [])])].map((f) =>
         `${request.dir}/${f}`
       ),
@@ -178,12 +178,14 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   }
 }
 
-/** The paths of `paths` that exist (asynchronous checks: test runs happen while episodes go on). */
-async function existing(paths: string[]): Promise<string[]> {
-  const found = await Promise.all(
-    paths.map((p) => Deno.stat(p).then(() => true, () => false)),
-  );
-  return paths.filter((_, i) => found[i]);
+/**
+ * The paths of `paths` that exist and are their own real paths (asynchronous checks: test runs
+ * happen while episodes go on). A test file the agent replaced with a symlink is no longer a test
+ * to protect, and the sandbox refuses to bind a path through a symlink.
+ */
+async function canonical(paths: string[]): Promise<string[]> {
+  const real = await Promise.all(paths.map((p) => Deno.realPath(p).catch(() => null)));
+  return paths.filter((p, i) => real[i] === p);
 }
 
 /** What a report says: outcomes, failure output and integrity problems. */

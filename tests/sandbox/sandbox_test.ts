@@ -442,6 +442,53 @@ for path in sys.argv[1:]:
   });
 });
 
+// Attack: bwrap follows symlinks in a bind's path, on the host for its source and inside the jail
+// for its destination, so a read-only bind of a file code under test had replaced with a relative
+// symlink up to "/" mounted the host's root over the jail's.
+Deno.test("Sandbox.run() under bwrap refuses to bind a path that leads through a symlink", async () => {
+  const sandbox = await testSandbox();
+  if (sandbox.isolation.level !== "bwrap") {
+    return skip(`isolation is "${sandbox.isolation.level}", not bwrap; nothing is bound`);
+  }
+  await withWorkspace(async (ws, base) => {
+    mkdirSync(join(ws, "real"));
+    writeFileSync(join(base, "outside.txt"), "secret");
+    const up = "../".repeat(ws.split("/").length);
+    Deno.symlinkSync(`${up}tmp/..`, join(ws, "to-root"));
+    Deno.symlinkSync("../outside.txt", join(ws, "to-outside"));
+    Deno.symlinkSync("real", join(ws, "to-real"));
+    const places = [
+      { readOnly: [join(ws, "to-root")] },
+      { readOnly: [join(ws, "to-outside")] },
+      { readOnly: [join(ws, "to-real")] },
+      { writable: [join(ws, "to-real")] },
+      { readOnly: [join(ws, "missing")] },
+    ];
+    for (const place of places) {
+      await assert.rejects(
+        sandbox.run({ argv: ["ls", "/"], cwd: ws, timeoutMs: 10_000, ...place }),
+        (error: Error) => {
+          assert.ok(error instanceof SandboxError, String(error));
+          assert.match(error.message, /^Cannot bind ".*" into the jail: /);
+          return true;
+        },
+      );
+    }
+    await assert.rejects(
+      sandbox.run({ argv: ["ls", "/"], cwd: join(ws, "to-real"), timeoutMs: 10_000 }),
+      SandboxError,
+    );
+    const plain = await sandbox.run({
+      argv: ["ls", "/"],
+      cwd: ws,
+      timeoutMs: 10_000,
+      readOnly: [join(ws, "real")],
+    });
+    assert.equal(plain.exitCode, 0, plain.stderr);
+    assert.ok(!plain.stdout.includes("work"), plain.stdout);
+  });
+});
+
 Deno.test("Sandbox.run() under bwrap runs children as a non-root uid without capabilities", async () => {
   const isolation = await probeIsolation();
   if (isolation.level !== "bwrap") {
