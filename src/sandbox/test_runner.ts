@@ -133,12 +133,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
         ),
       }),
     });
-    let report: string | null = null;
-    try {
-      report = await Deno.readTextFile(reportPath);
-    } catch {
-      report = null;
-    }
+    const report = await readReport(reportPath);
     const read = report === null
       ? { tests: new Map<string, TestOutcome>(), failures: new Map<string, string>(), problems: [] }
       : python
@@ -176,6 +171,21 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   } finally {
     await Deno.remove(reportDir, { recursive: true });
   }
+}
+
+/** Largest report read; a bigger one counts as no report. */
+const MAX_REPORT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The report's text, or null when there is none. Code under test can write in the report's folder,
+ * so only a regular file is read, never what a symlink there leads to, nor a FIFO (opening one
+ * without a writer blocks for good); every process of the run is gone by now, so nothing swaps the
+ * file between the check and the read.
+ */
+async function readReport(path: string): Promise<string | null> {
+  const stat = await Deno.lstat(path).catch(() => null);
+  if (!stat?.isFile || stat.size > MAX_REPORT_BYTES) return null;
+  return await Deno.readTextFile(path).catch(() => null);
 }
 
 /**
