@@ -35,7 +35,9 @@ a request is echoed in its answer; answers to different episodes may come in any
 Errors: {"error":{"code","message"}}. Logs go to stderr.
 
 --http HOST:PORT: OpenEnv's API (/health, /metadata, /schema, /reset, /step, /state, WebSocket
-sessions at /ws) plus /tasks; native requests (with "op") are also accepted on /ws.
+sessions at /ws) plus /tasks; native requests (with "op") are also accepted on /ws. MCP's
+JSON-RPC (tools/list, tools/call, openenv/session/create and close) on POST /mcp, the WebSocket
+/mcp and {"type":"mcp"} frames on /ws: every tools/call is one step of its session's episode.
 
 Usage: patchgym serve (--stdio | --http HOST:PORT) [flags]
 

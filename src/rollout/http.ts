@@ -1,9 +1,10 @@
 /**
  * `serve --http`: the protocol core over HTTP and WebSocket, in OpenEnv's routes and shapes
- * (`/health`, `/metadata`, `/schema`, `/reset`, `/step`, `/state`, `/ws`) plus `/tasks`. On `/ws`
- * a text frame holding an `op` is a request of the native protocol (answered by id, any number of
- * episodes per connection, concurrently); one holding a `type` is OpenEnv's (answered in order,
- * one current episode per connection).
+ * (`/health`, `/metadata`, `/schema`, `/reset`, `/step`, `/state`, `/ws`, `/mcp`) plus `/tasks`.
+ * On `/ws` a text frame holding an `op` is a request of the native protocol (answered by id, any
+ * number of episodes per connection, concurrently); one holding a `type` is OpenEnv's (answered in
+ * order, one current episode per connection; `{"type":"mcp","data":{JSON-RPC}}` is an MCP request
+ * on that episode). `POST /mcp` and the WebSocket `/mcp` speak MCP's JSON-RPC (see mcp.ts).
  *
  * Bounded like stdio: request bodies and frames are capped, nesting is checked before parsing,
  * connections are capped and closed when idle, and episodes stay capped and idle-reaped by the
@@ -23,6 +24,7 @@ import {
   withStatus,
 } from "./openenv.ts";
 import { failure, firstIssue, type ServeError, type ServeErrorCode } from "./protocol.ts";
+import { JSON_RPC, type JsonRpcResponse, mcpRequest, rpcError, rpcFailure } from "./mcp.ts";
 import type { EpisodeServer } from "./server.ts";
 
 /** Bounds of the HTTP front. */
@@ -43,7 +45,9 @@ export interface HttpOptions extends HttpLimits {
 
 interface Connection {
   socket: WebSocket;
-  /** The episode OpenEnv messages act on. */
+  /** `/mcp`: every frame is a JSON-RPC request. */
+  mcp: boolean;
+  /** The episode OpenEnv and MCP messages act on. */
   episodeId: string | undefined;
   /** OpenEnv messages are answered in order. */
   queue: Promise<unknown>;
@@ -116,7 +120,11 @@ export class HttpFront {
           );
         }
         case "GET /ws":
-          return this.#upgrade(request);
+          return this.#upgrade(request, false);
+        case "POST /mcp":
+          return json(await this.#mcpPost(request));
+        case "GET /mcp":
+          return this.#upgrade(request, true);
       }
       const known = [
         "/health",
@@ -127,6 +135,7 @@ export class HttpFront {
         "/reset",
         "/step",
         "/ws",
+        "/mcp",
       ];
       return known.includes(pathname)
         ? json({ detail: "Method Not Allowed" }, 405)
@@ -160,6 +169,14 @@ export class HttpFront {
 
   /** The JSON body, bounded in size and nesting; an empty body is `{}`. */
   async #body(request: Request): Promise<unknown | OpenEnvFailure> {
+    const text = await this.#text(request);
+    if (isFailure(text)) return text;
+    if (text.trim() === "") return {};
+    return this.#parse(text);
+  }
+
+  /** The body as text, bounded in size. */
+  async #text(request: Request): Promise<string | OpenEnvFailure> {
     const declared = Number(request.headers.get("content-length") ?? "0");
     if (declared > this.limits.maxBodyBytes) {
       await request.body?.cancel();
@@ -180,9 +197,23 @@ export class HttpFront {
       bytes.set(part, at);
       at += part.length;
     }
-    const text = new TextDecoder().decode(bytes);
-    if (text.trim() === "") return {};
-    return this.#parse(text);
+    return new TextDecoder().decode(bytes);
+  }
+
+  /** Answer `POST /mcp`: one JSON-RPC request, acting only on the episode it names. */
+  async #mcpPost(request: Request): Promise<JsonRpcResponse> {
+    const text = await this.#text(request);
+    if (isFailure(text)) return rpcFailure(null, text);
+    return await this.#mcpText(text, null);
+  }
+
+  /** Answer one JSON-RPC request's text; errors echo the id when it can be read. */
+  async #mcpText(text: string, binding: Connection | null): Promise<JsonRpcResponse> {
+    const parsed = this.#parse(text);
+    if (isFailure(parsed)) {
+      return rpcFailure(scanLine(text, this.#server.limits.maxDepth).id ?? null, parsed);
+    }
+    return await mcpRequest(this.#server, parsed, binding);
   }
 
   #parse(text: string): unknown | OpenEnvFailure {
@@ -200,7 +231,7 @@ export class HttpFront {
     }
   }
 
-  #upgrade(request: Request): Response {
+  #upgrade(request: Request, mcp: boolean): Response {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return json({ detail: "Expected a WebSocket upgrade" }, 426);
     }
@@ -219,6 +250,7 @@ export class HttpFront {
     }
     const connection: Connection = {
       socket,
+      mcp,
       episodeId: undefined,
       queue: Promise.resolve(),
       lastActive: this.#now(),
@@ -241,14 +273,23 @@ export class HttpFront {
   }
 
   /** Answer one frame; null when there is nothing to send. Never throws. */
-  async #frame(connection: Connection, data: unknown): Promise<Record<string, unknown> | null> {
+  async #frame(connection: Connection, data: unknown): Promise<object | null> {
     if (typeof data !== "string") {
-      return wsError(failure("bad_request", "Frames must be text holding one JSON object"));
+      const message = "Frames must be text holding one JSON object";
+      return connection.mcp
+        ? rpcError(null, "bad_request", message, JSON_RPC.INVALID_REQUEST)
+        : wsError(failure("bad_request", message));
     }
     const bytes = new TextEncoder().encode(data).length;
     if (bytes > this.limits.maxBodyBytes) {
       const { id } = scanLine(data.slice(0, 4096), this.#server.limits.maxDepth);
-      return wsError(tooLong(bytes), id);
+      return connection.mcp ? rpcFailure(id ?? null, tooLong(bytes)) : wsError(tooLong(bytes), id);
+    }
+    if (connection.mcp) {
+      // In order, like OpenEnv's: a call sent right after a session/create acts on its episode.
+      const answer = connection.queue.then(() => this.#mcpText(data, connection));
+      connection.queue = answer.catch(() => {});
+      return await answer;
     }
     const parsed = this.#parse(data);
     if (isFailure(parsed)) {
@@ -286,6 +327,8 @@ export class HttpFront {
         const answer = await openEnvState(this.#server, connection.episodeId);
         return isFailure(answer) ? wsError(answer) : { type: "state", data: answer };
       }
+      case "mcp":
+        return { type: "mcp", data: await mcpRequest(this.#server, data, connection) };
       case "close": {
         if (connection.episodeId) {
           await this.#server.request({ op: "close", episode_id: connection.episodeId });

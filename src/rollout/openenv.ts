@@ -11,7 +11,8 @@
  *   EXECUTION_ERROR, CAPACITY_REACHED, SESSION_ERROR) and patchgym's own in `error_code`.
  *
  * The action is patchgym's: the assistant message with the generation's token ids, logprobs and
- * usage, or `{"finish": true}` to grade now. An action may name its `episode_id`; without one
+ * usage, or `{"finish": true}` to grade now; or OpenEnv's MCP actions as its `MCPToolClient` sends
+ * them, `{"type": "list_tools"}` and `{"type": "call_tool", "tool_name", "arguments"}` (see mcp.ts). An action may name its `episode_id`; without one
  * it goes to the episode of the connection (WebSocket) or must be given (HTTP, which OpenEnv
  * keeps stateless: the episode id is what ties HTTP requests together).
  */
@@ -28,6 +29,7 @@ import {
   type ServeErrorCode,
 } from "./protocol.ts";
 import type { EpisodeServer, ResetAnswer, StepAnswer } from "./server.ts";
+import { callTool, mcpTools } from "./mcp.ts";
 
 /** OpenEnv's `Action` for patchgym. */
 export const ActionSchema = GenerationSchema.extend({
@@ -35,14 +37,24 @@ export const ActionSchema = GenerationSchema.extend({
     "The assistant message the model produced (content, tool_calls, reasoning)",
   ),
   finish: z.boolean().optional().describe("End the episode now and grade it"),
+  type: z.enum(["list_tools", "call_tool"]).optional().describe(
+    "OpenEnv's MCP actions: list the tools, or call one (tool_name, arguments) as this step",
+  ),
+  tool_name: z.string().optional().describe("The tool a call_tool action calls"),
+  arguments: z.record(z.string(), z.unknown()).optional().describe(
+    "The arguments of a call_tool action",
+  ),
   episode_id: EpisodeIdSchema.optional().describe(
     "The episode to act on (default: the connection's)",
   ),
   request_id: z.string().max(255).optional().describe("Echoed in the observation"),
   metadata: z.record(z.string(), z.unknown()).optional(),
-}).refine((a) => a.finish === true || a.message !== undefined, {
-  message: "give a message, or finish: true",
-});
+}).refine(
+  (a) =>
+    a.finish === true || a.message !== undefined || a.type === "list_tools" ||
+    (a.type === "call_tool" && a.tool_name !== undefined),
+  { message: "give a message, finish: true, or type list_tools, or type call_tool with tool_name" },
+);
 
 /** What OpenEnv's `/reset` body may hold: its own fields plus patchgym's reset options. */
 export const ResetBodySchema = ResetOptionsSchema.extend({
@@ -73,6 +85,13 @@ const ObservationSchema = z.object({
     "The trajectory record, at the end",
   ),
   request_id: z.string().optional(),
+  tool_name: z.string().optional().describe("After a call_tool action: the tool called"),
+  result: z.record(z.string(), z.unknown()).nullable().optional().describe(
+    "After a call_tool action: MCP's CallToolResult (content, isError, data, structuredContent)",
+  ),
+  error: z.object({ error_type: z.string(), message: z.string() }).nullable().optional().describe(
+    "After a call_tool action the call could not make: OpenEnv's ToolError",
+  ),
 });
 
 const StateSchema = z.looseObject({
@@ -143,7 +162,17 @@ export async function openEnvStep(
 ): Promise<OpenEnvResult | OpenEnvFailure> {
   const parsed = ActionSchema.safeParse(action);
   if (!parsed.success) return invalid(parsed.error, action, ["action"]);
-  const { message, finish, episode_id, request_id, tokens, usage, finish_reason } = parsed.data;
+  const { message, finish, type, episode_id, request_id, tokens, usage, finish_reason } =
+    parsed.data;
+  const requestId = request_id ?? options.requestId ?? undefined;
+  // Listing needs no episode (OpenEnv: no reset first).
+  if (type === "list_tools") {
+    return {
+      observation: { tools: mcpTools(), ...(requestId ? { request_id: requestId } : {}) },
+      reward: null,
+      done: false,
+    };
+  }
   const episodeId = episode_id ?? options.episodeId;
   if (!episodeId) {
     return withStatus(failure(
@@ -151,13 +180,51 @@ export async function openEnvStep(
       "No episode to step: reset first, or name it in the action's episode_id",
     ));
   }
+  if (type === "call_tool" && !finish) {
+    return await callToolAction(server, episodeId, parsed.data, requestId);
+  }
   const answer = await attempt(() =>
     finish
       ? server.finishEpisode(episodeId)
       : server.stepEpisode(episodeId, message!, { tokens, usage, finish_reason })
   );
   if ("error" in answer) return withStatus(answer);
-  return stepResult(episodeId, answer, request_id ?? options.requestId ?? undefined);
+  return stepResult(episodeId, answer, requestId);
+}
+
+/**
+ * OpenEnv's `CallToolAction` as one step, answered as its `CallToolObservation` (`tool_name`,
+ * `result`, `error`) with the step's fields. A tool's own failure is in `result` (isError); `error`
+ * is only for a call that could not be made: an unknown tool, refused before any step.
+ */
+async function callToolAction(
+  server: EpisodeServer,
+  episodeId: string,
+  action: { tool_name?: string; arguments?: Record<string, unknown> },
+  requestId: string | undefined,
+): Promise<OpenEnvResult | OpenEnvFailure> {
+  const name = action.tool_name!;
+  const called = await callTool(server, episodeId, { name, arguments: action.arguments ?? {} });
+  if ("error" in called && called.error.code === "unknown_tool") {
+    return {
+      observation: {
+        episode_id: episodeId,
+        tool_name: name,
+        result: null,
+        error: { error_type: "tool_not_found", message: called.error.message },
+        ...(requestId ? { request_id: requestId } : {}),
+      },
+      reward: null,
+      done: false,
+    };
+  }
+  if ("error" in called) return withStatus(called as ServeError);
+  const { observation, reward, done } = stepResult(episodeId, called.answer, requestId);
+  return {
+    observation: { ...observation, tool_name: name, result: called.result, error: null },
+    reward,
+    done,
+  };
 }
 
 /** OpenEnv's `State` of an episode; with no episode, a fresh environment's state. */

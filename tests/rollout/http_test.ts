@@ -1,96 +1,5 @@
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import { Environment } from "../../src/rollout/environment.ts";
-import { HttpFront } from "../../src/rollout/http.ts";
-import { EpisodeServer } from "../../src/rollout/server.ts";
-
-const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
-/** Parsed JSON answers, read loosely: the tests check the fields they name. */
-// deno-lint-ignore no-explicit-any
-type Json = any;
-
-const SOLUTION = Deno.readTextFileSync(`${TASKS_DIR}/py-median-even/solution.patch`);
-
-interface Served {
-  url: string;
-  front: HttpFront;
-  server: EpisodeServer;
-  clock: { ms: number };
-}
-
-/** A real HTTP server on a free port over the bundled tasks; everything is gone afterwards. */
-async function withHttp(
-  limits: { maxBodyBytes?: number; maxConnections?: number; idleTimeoutMs?: number },
-  fn: (served: Served) => Promise<void>,
-): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "patchgym-http-" });
-  const clock = { ms: 0 };
-  const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root });
-  const server = new EpisodeServer(env, { now: () => clock.ms, idleTimeoutMs: 0 });
-  const front = new HttpFront(server, {
-    maxBodyBytes: limits.maxBodyBytes ?? 1024 * 1024,
-    maxConnections: limits.maxConnections ?? 8,
-    idleTimeoutMs: limits.idleTimeoutMs ?? 0,
-    now: () => clock.ms,
-  });
-  const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, front.handler);
-  try {
-    await fn({ url: `http://127.0.0.1:${http.addr.port}`, front, server, clock });
-  } finally {
-    front.closeAll();
-    await http.shutdown();
-    await server.closeAll();
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-function call(name: string, args: Record<string, unknown>) {
-  return {
-    role: "assistant",
-    content: null,
-    tool_calls: [{ id: `c_${name}`, type: "function", function: { name, arguments: args } }],
-  };
-}
-
-async function post(url: string, body: unknown): Promise<{ status: number; json: Json }> {
-  const response = await fetch(url, {
-    method: "POST",
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json() };
-}
-
-/** A WebSocket whose answers are read in order. */
-async function socket(url: string) {
-  const ws = new WebSocket(`${url.replace("http", "ws")}/ws`);
-  const inbox: string[] = [];
-  const waiting: ((text: string) => void)[] = [];
-  const closed = new Promise<CloseEvent>((resolve) => ws.onclose = resolve);
-  ws.onmessage = (event) => {
-    const wake = waiting.shift();
-    if (wake) wake(event.data);
-    else inbox.push(event.data);
-  };
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
-  const next = () =>
-    new Promise<Json>((resolve) => {
-      const text = inbox.shift();
-      if (text !== undefined) resolve(JSON.parse(text));
-      else waiting.push((t) => resolve(JSON.parse(t)));
-    });
-  return {
-    ws,
-    closed,
-    next,
-    async ask(message: unknown) {
-      ws.send(typeof message === "string" ? message : JSON.stringify(message));
-      return await next();
-    },
-  };
-}
+import { call, post, socket, SOLUTION, withHttp } from "./_http.ts";
 
 Deno.test("HttpFront answers OpenEnv's health, metadata, schema, state and tasks", async () => {
   await withHttp({}, async ({ url }) => {
@@ -294,5 +203,69 @@ Deno.test("HttpFront refuses an over-size WebSocket frame with its id and goes o
     assert.equal((await s.ask({ op: "tasks", id: 2 })).id, 2);
     s.ws.close();
     await s.closed;
+  });
+});
+
+Deno.test("HttpFront takes OpenEnv's MCP actions on step, as its MCPToolClient sends them", async () => {
+  await withHttp({}, async ({ url }) => {
+    const s = await socket(url);
+    try {
+      // MCPToolClient.list_tools(): step({"type": "list_tools"}), no reset needed.
+      const list = await s.ask({ type: "step", data: { type: "list_tools" } });
+      assert.equal(list.type, "observation");
+      assert.equal(list.data.done, false);
+      assert.ok(
+        list.data.observation.tools.some((t: { name: string; inputSchema: unknown }) =>
+          t.name === "apply_patch" && t.inputSchema
+        ),
+      );
+      await s.ask({ type: "reset", data: { task_id: "py-median-even" } });
+      // MCPToolClient.call_tool(name, **kwargs): the result's "data" is what it returns.
+      const patched = await s.ask({
+        type: "step",
+        data: { type: "call_tool", tool_name: "apply_patch", arguments: { patch: SOLUTION } },
+      });
+      const observation = patched.data.observation;
+      assert.equal(observation.tool_name, "apply_patch");
+      assert.equal(observation.error, null);
+      assert.equal(observation.result.isError, false);
+      assert.match(observation.result.data, /summary\.py/);
+      assert.equal(observation.messages[0].role, "tool");
+      assert.equal(patched.data.done, false);
+      const unknown = await s.ask({
+        type: "step",
+        data: { type: "call_tool", tool_name: "nope", arguments: {} },
+      });
+      assert.equal(unknown.data.observation.error.error_type, "tool_not_found");
+      assert.equal(unknown.data.observation.result, null);
+      assert.equal((await s.ask({ type: "state" })).data.step_count, 1);
+      const invalid = await s.ask({ type: "step", data: { type: "call_tool" } });
+      assert.equal(invalid.data.error_code, "bad_request");
+      const submitted = await s.ask({
+        type: "step",
+        data: {
+          type: "call_tool",
+          tool_name: "submit",
+          arguments: { status: "solved", summary: "fixed" },
+        },
+      });
+      assert.equal(submitted.data.done, true);
+      assert.equal(submitted.data.reward, 1);
+      assert.equal(submitted.data.observation.record.turns.length, 2);
+    } finally {
+      s.ws.close();
+      await s.closed;
+    }
+    // Over HTTP the action names its episode, as any step does.
+    const reset = await post(`${url}/reset`, { task_id: "py-median-even" });
+    const step = await post(`${url}/step`, {
+      action: { type: "call_tool", tool_name: "inspect_tree", arguments: {} },
+      episode_id: reset.json.observation.episode_id,
+    });
+    assert.equal(step.status, 200);
+    assert.match(step.json.observation.result.data, /stats\//);
+    const nowhere = await post(`${url}/step`, { action: { type: "call_tool", tool_name: "x" } });
+    assert.equal(nowhere.status, 404);
+    assert.equal(nowhere.json.error.code, "unknown_episode");
   });
 });

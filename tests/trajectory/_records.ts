@@ -1,7 +1,11 @@
 /** A complete, valid trajectory record for tests, with the parts a test varies as options. */
+import { OpenAIPolicy } from "../../src/policy/openai.ts";
 import type { TurnTokens } from "../../src/policy/types.ts";
+import { toolSchemas } from "../../src/tools/registry.ts";
 import { TRAJECTORY_FORMAT, type TrajectoryRecord } from "../../src/trajectory/record.ts";
 import { buildTrainingView } from "../../src/trajectory/training_view.ts";
+import { converse, THINKING_OUTPUTS } from "../_conversation.ts";
+import { startQwen3Server } from "../_qwen3_server.ts";
 
 /** The tool list of {@linkcode fakeRecord}. */
 export const TOOLS: TrajectoryRecord["tools"] = [{
@@ -98,4 +102,26 @@ export function fakeRecord(options: FakeRecordOptions): TrajectoryRecord {
     },
     ...options.overrides,
   };
+}
+
+/**
+ * `base` with the messages and token view of a real three-turn conversation with the Qwen3 fixture
+ * server (reasoning and tool parsers on), and the tokens the model generated in it.
+ */
+export async function qwen3Conversation(
+  base: TrajectoryRecord,
+): Promise<{ record: TrajectoryRecord; generated: number[] }> {
+  const server = startQwen3Server(THINKING_OUTPUTS, { reasoningParser: true, toolParser: true });
+  try {
+    const policy = new OpenAIPolicy({ baseUrl: server.baseUrl, model: "Qwen/Qwen3-8B" });
+    const { messages, turns } = await converse(policy, 3);
+    const training = buildTrainingView(turns.map((t) => t.tokens));
+    const [segment] = training.segments;
+    return {
+      record: { ...base, messages, tools: toolSchemas(), training },
+      generated: [...segment.prompt_ids, ...segment.response_ids],
+    };
+  } finally {
+    await server.close();
+  }
 }

@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import { OpenAIPolicy } from "../../src/policy/openai.ts";
-import { toolSchemas } from "../../src/tools/registry.ts";
-import { qwen3, renderQwen3, startQwen3Server } from "../_qwen3_server.ts";
-import { converse, THINKING_OUTPUTS } from "../_conversation.ts";
+import { qwen3, renderQwen3 } from "../_qwen3_server.ts";
 import type { TurnTokens } from "../../src/policy/types.ts";
 import {
   ATROPOS_IGNORE,
@@ -16,7 +13,7 @@ import {
   type VerlRow,
 } from "../../src/trajectory/export.ts";
 import { buildTrainingView } from "../../src/trajectory/training_view.ts";
-import { fakeRecord as record, TOOLS } from "./_records.ts";
+import { fakeRecord as record, qwen3Conversation, TOOLS } from "./_records.ts";
 
 /** Two turns that extend each other: tool tokens 20, 21 sit between the model's tokens. */
 const CLEAN_TURNS: TurnTokens[] = [
@@ -294,28 +291,18 @@ Deno.test("exportTrajectories() onlySuccessful keeps resolved records in every f
 });
 
 Deno.test("toSft() renders back to the generated tokens with the model's template", async () => {
-  const server = startQwen3Server(THINKING_OUTPUTS, { reasoningParser: true, toolParser: true });
-  try {
-    const policy = new OpenAIPolicy({ baseUrl: server.baseUrl, model: "Qwen/Qwen3-8B" });
-    const { messages, turns } = await converse(policy, 3);
-    const sample = { ...SOLVED, messages, tools: toolSchemas() };
-    sample.training = buildTrainingView(turns.map((t) => t.tokens));
-    const [segment] = sample.training.segments;
-    const generated = [...segment.prompt_ids, ...segment.response_ids];
-    const row = exportTrajectories([sample], "sft").rows[0] as SftRow;
-    const rendered = qwen3().encode(
-      renderQwen3(row.messages, { tools: row.tools, generation: false }),
-    );
-    assert.deepEqual(rendered.slice(0, generated.length), generated);
-    // What the record keeps apart (reasoning beside the content) would not render them.
-    const apart = messages.map((m) =>
-      m.role === "assistant" ? { ...m, reasoning_content: undefined } : m
-    );
-    const lost = qwen3().encode(renderQwen3(apart, { tools: row.tools, generation: false }));
-    assert.notDeepEqual(lost.slice(0, generated.length), generated);
-  } finally {
-    await server.close();
-  }
+  const { record, generated } = await qwen3Conversation(SOLVED);
+  const row = exportTrajectories([record], "sft").rows[0] as SftRow;
+  const rendered = qwen3().encode(
+    renderQwen3(row.messages, { tools: row.tools, generation: false }),
+  );
+  assert.deepEqual(rendered.slice(0, generated.length), generated);
+  // What the record keeps apart (reasoning beside the content) would not render them.
+  const apart = record.messages.map((m) =>
+    m.role === "assistant" ? { ...m, reasoning_content: undefined } : m
+  );
+  const lost = qwen3().encode(renderQwen3(apart, { tools: row.tools, generation: false }));
+  assert.notDeepEqual(lost.slice(0, generated.length), generated);
 });
 
 Deno.test('toSft() gives a tool-call-only reply "" content, as vLLM renders it', () => {

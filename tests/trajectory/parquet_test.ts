@@ -4,16 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parquetMetadata, parquetReadObjects, parquetSchema, type SchemaTree } from "hyparquet";
-import { OpenAIPolicy } from "../../src/policy/openai.ts";
-import { toolSchemas } from "../../src/tools/registry.ts";
 import { exportTrajectories, type SftRow, toSft } from "../../src/trajectory/export.ts";
 import { MESSAGE_FIELDS, sftParquet } from "../../src/trajectory/parquet.ts";
-import { buildTrainingView } from "../../src/trajectory/training_view.ts";
-import { converse, THINKING_OUTPUTS } from "../_conversation.ts";
-import { qwen3, renderQwen3, startQwen3Server, type TemplateMessage } from "../_qwen3_server.ts";
+import { qwen3, renderQwen3, type TemplateMessage } from "../_qwen3_server.ts";
 import { noteSkip, TRAINER_PYTHON, TRAINER_SKIP, writeQwen3Tokenizer } from "../_trainer_venv.ts";
-import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
-import { fakeRecord } from "./_records.ts";
+import { fakeRecord, qwen3Conversation } from "./_records.ts";
 
 const RECORD = fakeRecord({ episode: "e1", group: "g1", sample: 0, resolved: true, tokens: [] });
 
@@ -84,23 +79,8 @@ Deno.test("sftParquet() refuses object arguments and fields it has no column for
   );
 });
 
-/** A record of a real conversation with the Qwen3 fixture server, and the tokens it generated. */
-async function conversation(): Promise<{ record: TrajectoryRecord; generated: number[] }> {
-  const server = startQwen3Server(THINKING_OUTPUTS, { reasoningParser: true, toolParser: true });
-  try {
-    const policy = new OpenAIPolicy({ baseUrl: server.baseUrl, model: "Qwen/Qwen3-8B" });
-    const { messages, turns } = await converse(policy, 3);
-    const record = { ...RECORD, messages, tools: toolSchemas() };
-    record.training = buildTrainingView(turns.map((t) => t.tokens));
-    const [segment] = record.training.segments;
-    return { record, generated: [...segment.prompt_ids, ...segment.response_ids] };
-  } finally {
-    await server.close();
-  }
-}
-
 Deno.test("sftParquet() rows read back render the generated tokens with the model's template", async () => {
-  const { record, generated } = await conversation();
+  const { record, generated } = await qwen3Conversation(RECORD);
   const rows = exportTrajectories([record], "sft").rows as SftRow[];
   const [back] = await readBack(sftParquet(rows));
   const rendered = qwen3().encode(
@@ -120,7 +100,7 @@ Deno.test({
   async fn() {
     const dir = mkdtempSync(join(tmpdir(), "patchgym-sft-parquet-"));
     try {
-      const { record } = await conversation();
+      const { record } = await qwen3Conversation(RECORD);
       const rows = exportTrajectories([record, RECORD], "sft").rows as SftRow[];
       writeFileSync(join(dir, "sft.parquet"), sftParquet(rows));
       writeFileSync(join(dir, "sft.jsonl"), rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
