@@ -489,6 +489,34 @@ Deno.test("Sandbox.run() under bwrap refuses to bind a path that leads through a
   });
 });
 
+// Attack kept as a regression test: a hard link in the workspace to a file of the jail's runtime
+// would survive the run and be read by the tools as the agent's own file. Every other mount is
+// another mount point, so link() fails with EXDEV.
+Deno.test("Sandbox.run() under bwrap cannot hard-link a file from outside the workspace", async () => {
+  const sandbox = await testSandbox();
+  if (sandbox.isolation.level !== "bwrap") {
+    return skip(`isolation is "${sandbox.isolation.level}", not bwrap`);
+  }
+  await withWorkspace(async (ws) => {
+    const script = `import os
+for i, src in enumerate(["/usr/bin/python3", "/etc/passwd", "/etc/ld.so.cache", "/proc/1/environ"]):
+    try:
+        os.link(src, f"l{i}")
+        print("linked", src)
+    except OSError as e:
+        print("refused", src, e.errno)
+`;
+    const result = await sandbox.run({ argv: python(script), cwd: ws, timeoutMs: 10_000 });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.deepEqual(
+      result.stdout.trim().split("\n").map((line) => line.split(" ")[0]),
+      ["refused", "refused", "refused", "refused"],
+      result.stdout,
+    );
+    assert.deepEqual([...Deno.readDirSync(ws)], []);
+  });
+});
+
 Deno.test("Sandbox.run() under bwrap runs children as a non-root uid without capabilities", async () => {
   const isolation = await probeIsolation();
   if (isolation.level !== "bwrap") {
