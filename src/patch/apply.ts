@@ -5,6 +5,7 @@
 import { realpathSync } from "node:fs";
 import { posix } from "node:path";
 import { guardPath } from "../workspace/guard.ts";
+import { formatBytes } from "../workspace/limits.ts";
 import { decodeText } from "../workspace/text.ts";
 import type { FilePatch, Hunk, HunkLine } from "./parse.ts";
 
@@ -23,6 +24,7 @@ export type ApplyErrorCode =
   | "path_outside_workspace"
   | "path_not_allowed"
   | "not_found"
+  | "file_too_large"
   | "invalid_input";
 
 /** The files changed, or why nothing was changed. */
@@ -34,6 +36,12 @@ export type ApplyResult =
 export interface ApplyOptions {
   /** Paths (relative, normalized) the patch may not touch. */
   isProtected?: (relPath: string) => boolean;
+  /**
+   * Largest existing file the patch may load (checked by stat before any byte is read); default no
+   * limit. The agent's code can leave many big files, and a patch naming them all would otherwise
+   * hold every one in memory at once.
+   */
+  maxFileBytes?: number;
 }
 
 interface Entry {
@@ -81,8 +89,20 @@ export async function applyFilePatches(
     let entry = entries.get(guarded.abs);
     if (!entry) {
       const isFile = guarded.exists && !guarded.isDir;
-      const before = isFile ? await Deno.readFile(guarded.abs) : null;
-      const mode = isFile ? ((await Deno.stat(guarded.abs)).mode ?? 0o644) & 0o777 : null;
+      const stat = isFile ? await Deno.stat(guarded.abs) : null;
+      const limit = options.maxFileBytes ?? Infinity;
+      if (stat && stat.size > limit) {
+        return failure(
+          "file_too_large",
+          `Cannot apply patch to "${guarded.rel}": the file is ${
+            formatBytes(stat.size)
+          }, over the ${
+            formatBytes(limit)
+          } limit for files that can be edited; delete it with run_command (e.g. ["python3", "-c", "import os; os.remove('${guarded.rel}')"]) or leave it`,
+        );
+      }
+      const before = stat ? await Deno.readFile(guarded.abs) : null;
+      const mode = stat ? (stat.mode ?? 0o644) & 0o777 : null;
       entry = {
         rel: guarded.rel,
         abs: guarded.abs,

@@ -214,6 +214,9 @@ export class Sandbox {
       })
       : null;
     const jailed = this.isolation.level === "bwrap";
+    if (jailed) {
+      await checkBinds([request.cwd, ...(request.writable ?? []), ...(request.readOnly ?? [])]);
+    }
     const script = jailed ? JAIL_LAUNCH_SCRIPT : LAUNCH_SCRIPT;
     const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request) : [];
     const steps = [...(cgroup?.steps ?? []), ...rlimits];
@@ -383,6 +386,26 @@ function jailArgs(plan: MountPlan, limits: ResourceLimits, places: JailPlaces): 
   // The root itself (a tmpfs holding the mount points) is read-only too.
   args.push("--remount-ro", "/", "--chdir", places.cwd ?? "/", "--");
   return args;
+}
+
+/**
+ * Refuse to bind a path that is not its own real path. bwrap follows symlinks in a bind's path, on
+ * the host for its source and inside the jail for its destination, so a link that code under test
+ * planted in the workspace (a test file replaced by `../../..`) would mount whatever it leads to,
+ * up to the host's root. A path with no symlink in it names one place on both sides; nothing the
+ * agent runs is alive between this check and the mount (every run's processes are gone when it
+ * returns).
+ */
+async function checkBinds(paths: string[]): Promise<void> {
+  for (const path of paths) {
+    const real = await Deno.realPath(path).catch(() => null);
+    if (real === path) continue;
+    throw new SandboxError(
+      `Cannot bind "${path}" into the jail: ${
+        real === null ? "it does not exist" : `it leads through a symlink to "${real}"`
+      }`,
+    );
+  }
 }
 
 /**

@@ -107,7 +107,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       .map((f) => join(request.dir, f));
     const python = request.runner !== "deno_test";
     const key = randomHex(32);
-    const readOnly = await existing(
+    const readOnly = await canonical(
       [...new Set([...request.files, ...(request.readOnly ?? [])])].map((f) =>
         `${request.dir}/${f}`
       ),
@@ -133,12 +133,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
         ),
       }),
     });
-    let report: string | null = null;
-    try {
-      report = await Deno.readTextFile(reportPath);
-    } catch {
-      report = null;
-    }
+    const report = await readReport(reportPath);
     const read = report === null
       ? { tests: new Map<string, TestOutcome>(), failures: new Map<string, string>(), problems: [] }
       : python
@@ -178,12 +173,29 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   }
 }
 
-/** The paths of `paths` that exist (asynchronous checks: test runs happen while episodes go on). */
-async function existing(paths: string[]): Promise<string[]> {
-  const found = await Promise.all(
-    paths.map((p) => Deno.stat(p).then(() => true, () => false)),
-  );
-  return paths.filter((_, i) => found[i]);
+/** Largest report read; a bigger one counts as no report. */
+const MAX_REPORT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The report's text, or null when there is none. Code under test can write in the report's folder,
+ * so only a regular file is read, never what a symlink there leads to, nor a FIFO (opening one
+ * without a writer blocks for good); every process of the run is gone by now, so nothing swaps the
+ * file between the check and the read.
+ */
+async function readReport(path: string): Promise<string | null> {
+  const stat = await Deno.lstat(path).catch(() => null);
+  if (!stat?.isFile || stat.size > MAX_REPORT_BYTES) return null;
+  return await Deno.readTextFile(path).catch(() => null);
+}
+
+/**
+ * The paths of `paths` that exist and are their own real paths (asynchronous checks: test runs
+ * happen while episodes go on). A test file the agent replaced with a symlink is no longer a test
+ * to protect, and the sandbox refuses to bind a path through a symlink.
+ */
+async function canonical(paths: string[]): Promise<string[]> {
+  const real = await Promise.all(paths.map((p) => Deno.realPath(p).catch(() => null)));
+  return paths.filter((p, i) => real[i] === p);
 }
 
 /** What a report says: outcomes, failure output and integrity problems. */

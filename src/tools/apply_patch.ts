@@ -3,7 +3,7 @@ import { z } from "zod";
 import { applyFilePatches, type FileChange } from "../patch/apply.ts";
 import { parsePatch } from "../patch/parse.ts";
 import { isProtected } from "../task/protected.ts";
-import { defineTool, fail } from "./types.ts";
+import { defineTool, fail, limitsOf } from "./types.ts";
 
 /** Apply a unified diff or a `*** Begin Patch` envelope to the workspace. */
 export const applyPatchTool = defineTool({
@@ -20,6 +20,7 @@ export const applyPatchTool = defineTool({
     if (!parsed.ok) return fail("invalid_input", parsed.message);
     const applied = await applyFilePatches(ctx.workspace.dir, parsed.files, {
       isProtected: (path) => isProtected(ctx.protectedPaths, path),
+      maxFileBytes: limitsOf(ctx).maxFileBytes,
     });
     if (!applied.ok) return fail(applied.code, applied.message);
     return { ok: true, output: summarize(applied.changed), meta: { changed: applied.changed } };

@@ -1,7 +1,7 @@
 /** `inspect_tree`: a depth-limited view of the workspace's folders and files. */
 import { z } from "zod";
 import { walk } from "../workspace/walk.ts";
-import { defineTool, fail } from "./types.ts";
+import { defineTool, fail, limitsOf } from "./types.ts";
 
 const MAX_ENTRIES = 400;
 
@@ -33,7 +33,13 @@ export const inspectTreeTool = defineTool({
     const lines = [`${prefix || "."}/`];
     let shown = 0;
     let omitted = 0;
-    for (const entry of walk(target.abs, prefix, input.depth)) {
+    let stopped = false;
+    const maxEntries = limitsOf(ctx).maxListEntries;
+    for (const entry of walk(target.abs, prefix, { maxDepth: input.depth, maxEntries })) {
+      if (entry.kind === "stopped") {
+        stopped = true;
+        continue;
+      }
       if (shown >= MAX_ENTRIES) {
         omitted++;
         continue;
@@ -48,6 +54,15 @@ export const inspectTreeTool = defineTool({
         `[${omitted} more entries not shown; inspect a subfolder or use list_files with a glob]`,
       );
     }
-    return Promise.resolve({ ok: true, output: lines.join("\n"), truncated: omitted > 0 });
+    if (stopped) {
+      lines.push(
+        `[stopped after reading ${maxEntries} entries: the tree is too big to list whole; inspect a subfolder]`,
+      );
+    }
+    return Promise.resolve({
+      ok: true,
+      output: lines.join("\n"),
+      truncated: omitted > 0 || stopped,
+    });
   },
 });

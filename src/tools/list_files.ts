@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { globToRegExp } from "./_glob.ts";
 import { walk } from "../workspace/walk.ts";
-import { defineTool, fail } from "./types.ts";
+import { defineTool, fail, limitsOf } from "./types.ts";
 
 const MAX_FILES = 500;
 
@@ -27,14 +27,21 @@ export const listFilesTool = defineTool({
     const prefix = target.rel === "." ? "" : target.rel;
     const files: string[] = [];
     let total = 0;
-    for (const entry of walk(target.abs, prefix)) {
-      if (entry.kind === "dir" || (pattern && !pattern.test(entry.path))) continue;
+    let stopped = false;
+    const maxEntries = limitsOf(ctx).maxListEntries;
+    for (const entry of walk(target.abs, prefix, { maxEntries })) {
+      if (entry.kind === "stopped") stopped = true;
+      if (entry.kind === "dir" || entry.kind === "stopped") continue;
+      if (pattern && !pattern.test(entry.path)) continue;
       total++;
       if (files.length < MAX_FILES) {
         files.push(entry.kind === "symlink" ? `${entry.path} (symlink)` : entry.path);
       }
     }
-    if (total === 0) {
+    const stop = stopped
+      ? `\n[stopped after reading ${maxEntries} entries: the tree is too big to list whole; list a subfolder or narrow the glob]`
+      : "";
+    if (total === 0 && !stopped) {
       return Promise.resolve({
         ok: true,
         output: input.glob ? `No files match "${input.glob}"` : "No files",
@@ -45,8 +52,8 @@ export const listFilesTool = defineTool({
       : "";
     return Promise.resolve({
       ok: true,
-      output: files.join("\n") + note,
-      truncated: total > files.length,
+      output: files.join("\n") + note + stop,
+      truncated: total > files.length || stopped,
     });
   },
 });

@@ -55,6 +55,8 @@ export interface ToolLimits {
   maxDiffBytes: number;
   /** How much the workspace may grow over the task's repository. */
   maxGrowthBytes: number;
+  /** Folder entries `list_files` and `inspect_tree` read at most (they run on the main thread). */
+  maxListEntries: number;
 }
 
 /** Default {@linkcode ToolLimits}. */
@@ -64,6 +66,7 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   maxFileBytes: 8 * 1024 * 1024,
   maxDiffBytes: DEFAULT_MAX_DIFF_BYTES,
   maxGrowthBytes: DEFAULT_MAX_GROWTH_BYTES,
+  maxListEntries: 50_000,
 };
 
 /**

@@ -8,12 +8,25 @@ import type { Snapshot } from "./snapshot.ts";
 /** Default cap on how many bytes a workspace may grow over its repository (all files counted). */
 export const DEFAULT_MAX_GROWTH_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Cap on how many files, folders and links a workspace may gain over its repository: empty files
+ * cost no bytes, and a command can leave about 130,000 of them in 20 seconds.
+ */
+export const MAX_GROWTH_ENTRIES = 20_000;
+
 /** A workspace's size on disk. */
 export interface WorkspaceUsage {
   /** Bytes of every regular file, noise folders included. */
   bytes: number;
   /** The biggest files, largest first (at most 5). */
   largest: { path: string; bytes: number }[];
+  /** Files, folders, links and anything else met, noise included. */
+  entries: number;
+  /**
+   * Folders that exist but cannot be read by path (nested past `PATH_MAX`): what they hold is not
+   * counted, so they are a problem of their own.
+   */
+  unreadable: string[];
 }
 
 /** Files stat'ed at once. */
@@ -22,18 +35,22 @@ const BATCH = 64;
 /** Measure the regular files under `dir` with asynchronous stat calls (symlinks not followed). */
 export async function measureTree(dir: string): Promise<WorkspaceUsage> {
   const files: { path: string; bytes: number }[] = [];
+  const unreadable: string[] = [];
+  let entries = 0;
   const pending = [""];
   while (pending.length > 0) {
     const rel = pending.pop()!;
     const names: string[] = [];
     try {
       for await (const entry of Deno.readDir(rel ? `${dir}/${rel}` : dir)) {
+        entries++;
         const path = rel ? `${rel}/${entry.name}` : entry.name;
         if (entry.isDirectory) pending.push(path);
         else if (entry.isFile) names.push(path);
       }
-    } catch {
-      continue; // Removed meanwhile.
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) unreadable.push(rel);
+      continue; // Removed meanwhile, or too deep to name.
     }
     for (let i = 0; i < names.length; i += BATCH) {
       const batch = names.slice(i, i + BATCH);
@@ -44,7 +61,12 @@ export async function measureTree(dir: string): Promise<WorkspaceUsage> {
     }
   }
   files.sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1));
-  return { bytes: files.reduce((n, f) => n + f.bytes, 0), largest: files.slice(0, 5) };
+  return {
+    bytes: files.reduce((n, f) => n + f.bytes, 0),
+    largest: files.slice(0, 5),
+    entries,
+    unreadable,
+  };
 }
 
 /** Bytes of a snapshot's files. */
@@ -64,6 +86,18 @@ export async function growthProblem(
   maxGrowth: number,
 ): Promise<string | null> {
   const usage = await measureTree(dir);
+  if (usage.unreadable.length > 0) {
+    const top = usage.unreadable[0].split("/")[0];
+    return `The workspace has folders nested too deep to read (${
+      usage.unreadable.slice(0, 3).map((p) =>
+        JSON.stringify(p.slice(0, 120) + (p.length > 120 ? "..." : ""))
+      ).join(", ")
+    }); remove them (e.g. run_command ["python3", "-c", "import shutil; shutil.rmtree('${top}')"]), or the final diff will not be graded`;
+  }
+  const maxEntries = original.files.length + original.dirs.length + MAX_GROWTH_ENTRIES;
+  if (usage.entries > maxEntries) {
+    return `The workspace holds ${usage.entries} files and folders, over its limit of ${maxEntries}; delete what the change does not need (e.g. run_command ["python3", "-c", "import shutil; shutil.rmtree('FOLDER')"]), or the final diff will not be graded`;
+  }
   const limit = snapshotBytes(original) + maxGrowth;
   if (usage.bytes <= limit) return null;
   return `The workspace holds ${formatBytes(usage.bytes)}, over its ${

@@ -1,12 +1,26 @@
 /** Sorted, noise-free traversal of a tree: the listing and search tools and `readTree` share it. */
 import { isNoiseFile, NOISE_DIRS } from "./snapshot.ts";
 
-/** One entry met while walking. */
+/**
+ * One entry met while walking; `stopped` comes last, once, when the walk read its `maxEntries`
+ * folder entries and did not read on.
+ */
 export interface WalkEntry {
-  /** Path relative to the walk root's workspace, `/`-separated. */
+  /** Path relative to the walk root's workspace, `/`-separated (empty for `stopped`). */
   path: string;
   depth: number;
-  kind: "file" | "dir" | "symlink";
+  kind: "file" | "dir" | "symlink" | "stopped";
+}
+
+/** How far {@linkcode walk} goes. */
+export interface WalkOptions {
+  /** Stop descending below this depth (1 = direct children); default no limit. */
+  maxDepth?: number;
+  /**
+   * Folder entries read at most (noise included), default no limit: the agent's code can leave
+   * millions of files, and a walk on the orchestrator's thread must not read them all.
+   */
+  maxEntries?: number;
 }
 
 /** A folder still to list: its absolute path, its `path` prefix and its depth. */
@@ -18,26 +32,41 @@ interface Pending {
 
 /**
  * Entries under `dir` (absolute) in sorted depth-first order, paths prefixed with `prefix`.
- * Symlinks are reported, never followed. Stops descending below `maxDepth` (1 = direct children).
+ * Symlinks are reported, never followed. A walk that reaches `maxEntries` yields what it read (a
+ * folder read in part shows that part, sorted) and then one `stopped` entry.
  */
 export function* walk(
   dir: string,
   prefix = "",
-  maxDepth = Infinity,
-  depth = 1,
+  options: WalkOptions = {},
 ): Generator<WalkEntry> {
+  const maxDepth = options.maxDepth ?? Infinity;
+  let left = options.maxEntries ?? Infinity;
+  let stopped = false;
   // An explicit stack instead of nested generators: a search walks every file of the workspace,
   // and `yield*` through each level costs more than listing the folder.
-  const stack: (Pending | WalkEntry)[] = [{ dir, prefix, depth }];
+  const stack: (Pending | WalkEntry)[] = [{ dir, prefix, depth: 1 }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     if ("kind" in item) {
       yield item;
       continue;
     }
-    let entries: Deno.DirEntry[];
+    if (left <= 0) {
+      stopped = true;
+      continue;
+    }
+    const entries: Deno.DirEntry[] = [];
     try {
-      entries = [...Deno.readDirSync(item.dir)];
+      // Read lazily: a folder of a million entries costs only what the budget allows.
+      for (const entry of Deno.readDirSync(item.dir)) {
+        if (left <= 0) {
+          stopped = true;
+          break;
+        }
+        entries.push(entry);
+        left--;
+      }
     } catch {
       continue;
     }
@@ -58,4 +87,5 @@ export function* walk(
       }
     }
   }
+  if (stopped) yield { path: "", depth: 0, kind: "stopped" };
 }

@@ -442,6 +442,81 @@ for path in sys.argv[1:]:
   });
 });
 
+// Attack: bwrap follows symlinks in a bind's path, on the host for its source and inside the jail
+// for its destination, so a read-only bind of a file code under test had replaced with a relative
+// symlink up to "/" mounted the host's root over the jail's.
+Deno.test("Sandbox.run() under bwrap refuses to bind a path that leads through a symlink", async () => {
+  const sandbox = await testSandbox();
+  if (sandbox.isolation.level !== "bwrap") {
+    return skip(`isolation is "${sandbox.isolation.level}", not bwrap; nothing is bound`);
+  }
+  await withWorkspace(async (ws, base) => {
+    mkdirSync(join(ws, "real"));
+    writeFileSync(join(base, "outside.txt"), "secret");
+    const up = "../".repeat(ws.split("/").length);
+    Deno.symlinkSync(`${up}tmp/..`, join(ws, "to-root"));
+    Deno.symlinkSync("../outside.txt", join(ws, "to-outside"));
+    Deno.symlinkSync("real", join(ws, "to-real"));
+    const places = [
+      { readOnly: [join(ws, "to-root")] },
+      { readOnly: [join(ws, "to-outside")] },
+      { readOnly: [join(ws, "to-real")] },
+      { writable: [join(ws, "to-real")] },
+      { readOnly: [join(ws, "missing")] },
+    ];
+    for (const place of places) {
+      await assert.rejects(
+        sandbox.run({ argv: ["ls", "/"], cwd: ws, timeoutMs: 10_000, ...place }),
+        (error: Error) => {
+          assert.ok(error instanceof SandboxError, String(error));
+          assert.match(error.message, /^Cannot bind ".*" into the jail: /);
+          return true;
+        },
+      );
+    }
+    await assert.rejects(
+      sandbox.run({ argv: ["ls", "/"], cwd: join(ws, "to-real"), timeoutMs: 10_000 }),
+      SandboxError,
+    );
+    const plain = await sandbox.run({
+      argv: ["ls", "/"],
+      cwd: ws,
+      timeoutMs: 10_000,
+      readOnly: [join(ws, "real")],
+    });
+    assert.equal(plain.exitCode, 0, plain.stderr);
+    assert.ok(!plain.stdout.includes("work"), plain.stdout);
+  });
+});
+
+// Attack kept as a regression test: a hard link in the workspace to a file of the jail's runtime
+// would survive the run and be read by the tools as the agent's own file. Every other mount is
+// another mount point, so link() fails with EXDEV.
+Deno.test("Sandbox.run() under bwrap cannot hard-link a file from outside the workspace", async () => {
+  const sandbox = await testSandbox();
+  if (sandbox.isolation.level !== "bwrap") {
+    return skip(`isolation is "${sandbox.isolation.level}", not bwrap`);
+  }
+  await withWorkspace(async (ws) => {
+    const script = `import os
+for i, src in enumerate(["/usr/bin/python3", "/etc/passwd", "/etc/ld.so.cache", "/proc/1/environ"]):
+    try:
+        os.link(src, f"l{i}")
+        print("linked", src)
+    except OSError as e:
+        print("refused", src, e.errno)
+`;
+    const result = await sandbox.run({ argv: python(script), cwd: ws, timeoutMs: 10_000 });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.deepEqual(
+      result.stdout.trim().split("\n").map((line) => line.split(" ")[0]),
+      ["refused", "refused", "refused", "refused"],
+      result.stdout,
+    );
+    assert.deepEqual([...Deno.readDirSync(ws)], []);
+  });
+});
+
 Deno.test("Sandbox.run() under bwrap runs children as a non-root uid without capabilities", async () => {
   const isolation = await probeIsolation();
   if (isolation.level !== "bwrap") {

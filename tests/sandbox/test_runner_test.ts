@@ -433,6 +433,50 @@ Deno.test("runTests() finds no report when the run times out", async () => {
   }
 });
 
+// Attack: code under test finds its report folder (the one writable bind besides the repository)
+// and puts a FIFO or a symlink where the report goes. Reading the report then hung the orchestrator
+// for good (opening a FIFO without a writer blocks), or followed the link out of the folder.
+Deno.test("runTests() reads only a regular file as the report, never a FIFO or a symlink", async () => {
+  const plant = (kind: string) =>
+    `import os
+folder = next(l.split()[4] for l in open("/proc/self/mountinfo") if "/.report-" in l.split()[4])
+target = os.path.join(folder, "report")
+if os.path.lexists(target):
+    os.remove(target)
+if ${JSON.stringify(kind)} == "fifo":
+    os.mkfifo(target)
+else:
+    os.symlink(os.path.join(os.getcwd(), "outside.txt"), target)
+def add(a, b):
+    return a + b
+`;
+  for (const kind of ["fifo", "symlink"]) {
+    const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-tests-" }));
+    try {
+      const dir = join(base, "repo");
+      writeFiles(dir, {
+        "calc.py": plant(kind),
+        "outside.txt": "not a report",
+        "tests/__init__.py": "",
+        "tests/test_c.py":
+          "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(add(1, 2), 3)\n",
+      });
+      const run = await runTests(await testSandbox(), {
+        runner: "unittest",
+        dir,
+        files: ["tests/test_c.py"],
+        timeoutMs: 3_000,
+        scratchDir: base,
+      });
+      assert.equal(run.reportFound, false, `${kind}: ${describe(run)}`);
+      assert.equal(run.tests.size, 0);
+      assert.deepEqual(run.problems, []);
+    } finally {
+      await Deno.remove(base, { recursive: true });
+    }
+  }
+});
+
 Deno.test("checkSelector() accepts a test file or a test id in one of the files", () => {
   const files = ["tests/test_a.py", "tests/test_b.py"];
   assert.equal(checkSelector(files, "tests/test_a.py"), null);

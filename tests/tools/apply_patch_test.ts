@@ -315,6 +315,22 @@ Deno.test("applyPatchTool.run() rejects paths outside the workspace", async () =
   });
 });
 
+// Attack: run_command can leave many files of up to 64 MiB; one patch deleting or touching them
+// all made the orchestrator load every one into memory at once.
+Deno.test("applyPatchTool.run() refuses a file over the size limit before reading it", async () => {
+  await withContext({ "big.txt": "z\n".repeat(2500), "a.txt": "a\n" }, async (ctx) => {
+    const limited = { ...ctx, limits: { maxFileBytes: 4096 } };
+    const deleteBig = "--- a/big.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-z\n";
+    assertFailed(
+      await apply(limited, `--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n${deleteBig}`),
+      "file_too_large",
+      /^Cannot apply patch to "big\.txt": the file is 4\.9 KiB, over the 4\.0 KiB limit for files that can be edited; delete it with run_command/,
+    );
+    assert.equal(read(ctx, "a.txt"), "a\n");
+    assert.ok(exists(ctx, "big.txt"));
+  });
+});
+
 Deno.test("applyPatchTool.run() refuses protected paths", async () => {
   await withContext({ "tests/test_a.py": "assert True\n", "src/a.py": "a\n" }, async (ctx) => {
     const patch =

@@ -120,3 +120,19 @@ Deno.test("inspectTreeTool.run() refuses version-control data with path_not_allo
     failMessage(await call(inspectTreeTool, { path: ".git" }, ctx), "path_not_allowed");
   });
 });
+
+// Attack: one folder with a million files (run_command makes about 130,000 in 20 seconds) was read
+// whole and sorted on the orchestrator's thread before the first 400 entries were shown.
+Deno.test("inspectTreeTool.run() stops reading a huge tree at its entry limit and says so", async () => {
+  await withContext(REPO, async (ctx) => {
+    mkdirSync(join(ctx.workspace.dir, "flood"));
+    for (let i = 0; i < 30; i++) writeFileSync(join(ctx.workspace.dir, "flood", `f${i}`), "");
+    const limited = { ...ctx, limits: { maxListEntries: 20 } };
+    const result = await call(inspectTreeTool, {}, limited);
+    assert.match(
+      okOutput(result),
+      /\n\[stopped after reading 20 entries: the tree is too big to list whole; inspect a subfolder\]$/,
+    );
+    assert.equal(result.ok && result.truncated, true);
+  });
+});

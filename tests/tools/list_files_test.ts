@@ -154,3 +154,19 @@ Deno.test("listFilesTool.run() refuses version-control data with path_not_allowe
     failMessage(await call(listFilesTool, { path: ".git" }, ctx), "path_not_allowed");
   });
 });
+
+// Attack: run_command can leave a million files (about 130,000 in one 20-second command); listing
+// them all blocked the orchestrator's thread, and every other episode with it, for seconds.
+Deno.test("listFilesTool.run() stops reading a huge tree at its entry limit and says so", async () => {
+  await withContext(REPO, async (ctx) => {
+    for (let i = 0; i < 30; i++) writeFileSync(join(ctx.workspace.dir, `f${i}.txt`), "");
+    const limited = { ...ctx, limits: { maxListEntries: 20 } };
+    const result = await call(listFilesTool, {}, limited);
+    const output = okOutput(result);
+    assert.match(
+      output,
+      /\n\[stopped after reading 20 entries: the tree is too big to list whole; list a subfolder or narrow the glob\]$/,
+    );
+    assert.equal(result.ok && result.truncated, true);
+  });
+});

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { executeTool } from "../../src/tools/registry.ts";
 import { runCommandTool } from "../../src/tools/run_command.ts";
+import { MAX_GROWTH_ENTRIES } from "../../src/workspace/limits.ts";
 import { withContext } from "../_fixtures.ts";
 import { call, failMessage, okOutput } from "./_call.ts";
 
@@ -152,6 +153,56 @@ Deno.test("runCommandTool.run() answers workspace_too_large when a command grows
       await call(runCommandTool, {
         argv: ["python3", "-c", "import os; os.remove('big.bin')"],
       }, limited),
+    );
+  });
+});
+
+// Attack: files in folders nested past PATH_MAX cannot be reached by path, so the size check
+// skipped them and a command could leave any amount of data uncounted.
+Deno.test("runCommandTool.run() answers workspace_too_large for folders nested too deep to read", async () => {
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    const deep = `import os
+os.mkdir("deep"); os.chdir("deep")
+for i in range(30):
+    os.mkdir("d" * 200); os.chdir("d" * 200)
+open("hidden.bin", "wb").write(b"x" * 1000)
+print("made")`;
+    const message = failMessage(
+      await call(runCommandTool, { argv: ["python3", "-c", deep] }, ctx),
+      "workspace_too_large",
+    );
+    assert.match(
+      message,
+      /^The workspace has folders nested too deep to read \("deep\/d+\.\.\."\); remove them .*shutil\.rmtree\('deep'\)/,
+    );
+    okOutput(
+      await call(runCommandTool, {
+        argv: ["python3", "-c", "import shutil; shutil.rmtree('deep')"],
+      }, ctx),
+    );
+  });
+});
+
+// Attack: empty files cost no bytes, so a command could leave hundreds of thousands of them
+// (about 130,000 in 20 seconds) without any size check noticing.
+Deno.test("runCommandTool.run() answers workspace_too_large when a command leaves too many files", async () => {
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    const flood = `import os
+os.mkdir("flood")
+for i in range(${MAX_GROWTH_ENTRIES + 10}):
+    open(f"flood/{i}", "w").close()
+print("made")`;
+    const message = failMessage(
+      await call(runCommandTool, { argv: ["python3", "-c", flood] }, ctx),
+      "workspace_too_large",
+    );
+    assert.match(
+      message,
+      new RegExp(
+        `^The workspace holds ${MAX_GROWTH_ENTRIES + 12} files and folders, over its limit of ${
+          MAX_GROWTH_ENTRIES + 1
+        }; delete what the change does not need`,
+      ),
     );
   });
 });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { executeTool } from "../../src/tools/registry.ts";
+import { runCommandTool } from "../../src/tools/run_command.ts";
 import { runTestsTool } from "../../src/tools/run_tests.ts";
 import { withContext } from "../_fixtures.ts";
 import { call, failMessage, okOutput } from "./_call.ts";
@@ -209,4 +210,49 @@ Deno.test("executeTool() refuses run_tests arguments of the wrong type or name w
       "invalid_input",
     );
   });
+});
+
+// Attack: bwrap resolves symlinks in a bind's path, so a visible test file that the agent's code
+// replaced with a relative symlink up to the host's root got the whole host mounted over the
+// jail's root for the run (read-only): hidden tests, reference patches, /etc/shadow.
+Deno.test("runTestsTool.run() never mounts what a test file symlinked by the agent leads to", async () => {
+  const snoop = `import os
+def add(a, b):
+    try:
+        print("SEEN", open(__snoop__).read())
+    except OSError:
+        pass
+    return a + b
+`;
+  const other =
+    "import unittest\nclass U(unittest.TestCase):\n    def test_b(self):\n        pass\n";
+  await withContext(
+    { "src/calc.py": CALC, "tests/test_a.py": PASSING, "tests/test_b.py": other },
+    async (ctx, root) => {
+      // A secret beside the task, as its hidden tests and reference patch are.
+      const secret = join(root, "task", "hidden", "secret.txt");
+      mkdirSync(join(root, "task", "hidden"), { recursive: true });
+      writeFileSync(secret, "the hidden answer");
+      writeFileSync(
+        join(ctx.workspace.dir, "src/calc.py"),
+        snoop.replace("__snoop__", JSON.stringify(secret)),
+      );
+      const up = "../".repeat(ctx.workspace.dir.split("/").length);
+      const planted = await call(runCommandTool, {
+        argv: [
+          "python3",
+          "-c",
+          `import os; os.remove("tests/test_b.py"); os.symlink(${
+            JSON.stringify(`${up}tmp/..`)
+          }, "tests/test_b.py")`,
+        ],
+      }, ctx);
+      assert.equal(planted.meta?.exit_code, 0, JSON.stringify(planted));
+      const result = await call(runTestsTool, { selector: "tests/test_a.py" }, ctx);
+      const output = result.ok ? result.output : result.message;
+      assert.ok(!output.includes("the hidden answer"), output);
+      assert.deepEqual(result.meta, { exit_code: 0, passed: 2, failed: 0, skipped: 0 });
+    },
+    { visible_tests: ["tests/test_a.py", "tests/test_b.py"] },
+  );
 });
