@@ -94,6 +94,14 @@ export class HttpFront {
   handler = async (request: Request): Promise<Response> => {
     const { pathname, searchParams } = new URL(request.url);
     const route = `${request.method} ${pathname}`;
+    if (crossOrigin(request)) {
+      // A web page the trainer's machine visits must not drive episodes (DNS rebinding included):
+      // browsers name the page in Origin; trainers' clients send none, or this server's own.
+      return json(
+        { detail: "Cross-origin requests are refused: a web page cannot drive episodes" },
+        403,
+      );
+    }
     try {
       switch (route) {
         case "GET /health":
@@ -428,6 +436,17 @@ function json(value: unknown, status = 200, headers: Record<string, string> = {}
     status,
     headers: { "content-type": "application/json", ...headers },
   });
+}
+
+/** Whether a browser sent the request from a page of another origin than this server's. */
+function crossOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  try {
+    return new URL(origin).host !== request.headers.get("host");
+  } catch {
+    return true;
+  }
 }
 
 /** MCP's HTTP session header: the episode id. */
