@@ -438,12 +438,20 @@ function json(value: unknown, status = 200, headers: Record<string, string> = {}
   });
 }
 
-/** Whether a browser sent the request from a page of another origin than this server's. */
+/** Names of this machine a page of this server's own origin can have. */
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * Whether a browser sent the request from a page that is not this server's own on a loopback name.
+ * A page of another origin is refused, and so is one of a DNS name that was rebound to this
+ * machine (its origin then equals the Host it sends, but its name is not a loopback one).
+ */
 function crossOrigin(request: Request): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) return false;
   try {
-    return new URL(origin).host !== request.headers.get("host");
+    const url = new URL(origin);
+    return !LOOPBACK_NAMES.includes(url.hostname) || url.host !== request.headers.get("host");
   } catch {
     return true;
   }

@@ -292,6 +292,19 @@ Deno.test("HttpFront refuses requests a web page of another origin sends", async
         assert.match((await response.json()).detail, /Cross-origin requests are refused/);
       }
     }
+    // DNS rebinding: a page of a name the attacker points at this machine sends its own origin
+    // as Host too; that name is not a loopback one.
+    // (fetch sets Host itself, so the request is written by hand.)
+    const port = Number(new URL(url).port);
+    const host = `rebound.attacker.example:${port}`;
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(new TextEncoder().encode(
+      `POST /reset HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${reset.length}\r\n` +
+        `Connection: close\r\n\r\n${reset}`,
+    ));
+    const answer = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+    assert.match(answer, /^HTTP\/1\.1 403 /);
     // Its own origin (a page the server itself would serve) and no origin (any trainer) are fine.
     const own = await fetch(`${url}/health`, { headers: { origin: url } });
     assert.equal(own.status, 200);
