@@ -388,6 +388,33 @@ Deno.test("gradePatch() refuses deno tests registered under a faked stack trace"
   ]);
 });
 
+Deno.test("gradePatch() refuses deno tests registered under a patched CallSite prototype", async () => {
+  // The preload reads call sites through CallSite methods user code can reach from its own
+  // prepareStackTrace; V8 makes them read-only and non-configurable, so the patch fails and the
+  // twins are refused.
+  const patch = `{
+  const saved = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_e, sites) => sites;
+  const site = (new Error().stack as unknown as object[])[0];
+  Error.prepareStackTrace = saved;
+  const proto = Object.getPrototypeOf(site);
+  const hidden = new URL("../${HIDDEN_DENO}", import.meta.url).href;
+  for (const [key, value] of [["getFileName", () => hidden], ["isEval", () => false]] as const) {
+    try {
+      Object.defineProperty(proto, key, { value });
+    } catch {
+      // read-only
+    }
+  }
+}`;
+  const twins = HIDDEN_NAMES.map((name) => `Deno.test(${JSON.stringify(name)}, () => {});`).join(
+    "\n",
+  );
+  assertCaught(await gradeAttack(DENO_TASK, await moneyWith(`${patch}\n${twins}`)), [
+    "test_identity",
+  ]);
+});
+
 Deno.test("gradePatch() keeps Deno's internal test ops out of reach of code under test", async () => {
   // Class 5: register tests and report results straight through the runtime's ops.
   assertCaught(
