@@ -1,7 +1,9 @@
 /**
  * The module `deno test` loads before any test or code under test (`--preload`). deno test writes
  * its JUnit report from the runtime, so the report itself cannot be forged; what code under test
- * could still do is change what the tests mean. This module takes that away:
+ * could still do is change what the tests mean, or steer the runner's own JavaScript (it resolves
+ * promises with objects whose `then` is looked up through `Object.prototype`, reads options it never
+ * set through the prototype chain). This module takes that away:
  *
  * - `node:assert` and `Deno.test` are frozen, so assertions cannot become no-ops and tests cannot
  *   be re-registered with empty bodies.
@@ -12,6 +14,13 @@
  *   the file fails to load and its tests are missing, and the preload writes
  *   {@linkcode IDENTITY_MARKER} with a per-run nonce to stderr, which code under test cannot know
  *   (the preload file lies outside what its permissions can read), so the grade can say why.
+ * - A registration's options are read from own properties only, into objects without a prototype,
+ *   so nothing on `Object.prototype` sees or changes what is registered.
+ * - Every test function's own outcome (it returned, or its promise settled, without throwing) is
+ *   written to a **record file**, one line per run, that the preload opens before any user code and
+ *   then revokes write permission for: no code in the process can open it again, and the handle
+ *   is held only here. A JUnit pass counts only with a passing record ({@linkcode readDenoRecords}),
+ *   so whatever makes the runner report a pass, the test function itself must have passed.
  * - Deno's internal ops (`Deno[Deno.internal].core`) are removed from user reach.
  * - The test function runs through `Reflect.apply` captured here, not `Function.prototype.call`.
  */
@@ -19,15 +28,69 @@
 /** Written to stderr, followed by the run's nonce, when a registration is refused. */
 export const IDENTITY_MARKER = "patchgym-identity:";
 
+/** Record files the preload makes in its records folder are named with this prefix. */
+export const RECORD_PREFIX = "records-";
+
 /**
  * The preload module's source: `allowed` are the absolute paths tests may be registered from;
- * `nonce` marks the refusal notice on stderr.
+ * `nonce` marks the refusal notice on stderr and every record line; `records` is a folder the run
+ * may write only until the preload has made its record file there (it revokes the grant).
  */
-export function denoPreload(allowed: string[], nonce: string): string {
+export function denoPreload(allowed: string[], nonce: string, records: string): string {
   return `${FREEZE_ASSERT}\nconst ALLOWED = new Set(${JSON.stringify(allowed)});\nconst NOTICE = ${
     JSON.stringify(`\n${IDENTITY_MARKER}${nonce}\n`)
-  };\n${GUARD_TEST}`;
+  };\nconst NONCE = ${JSON.stringify(nonce)};\nconst RECORDS = ${
+    JSON.stringify(records)
+  };\nconst RECORD_PREFIX = ${JSON.stringify(RECORD_PREFIX)};\n${GUARD_TEST}`;
 }
+
+/**
+ * The test outcomes a record file holds, by file path (absolute, as the preload saw it) and test
+ * name as deno reports it (control characters escaped): a test's worst outcome over every line
+ * carrying `nonce`, `passed` or `failed`. Lines without the nonce are ignored.
+ */
+export function readDenoRecords(
+  text: string,
+  nonce: string,
+): Map<string, Map<string, "passed" | "failed">> {
+  const records = new Map<string, Map<string, "passed" | "failed">>();
+  for (const line of text.split("\n")) {
+    const match = /^(\S+) (passed|failed) (.*)$/.exec(line);
+    if (match === null || match[1] !== nonce) continue;
+    let where: unknown;
+    try {
+      where = JSON.parse(`[${match[3]}]`);
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(where) || where.length !== 2) continue;
+    const [file, name] = where;
+    if (typeof file !== "string" || typeof name !== "string") continue;
+    const byName = records.get(file) ?? new Map<string, "passed" | "failed">();
+    records.set(file, byName);
+    const reported = denoName(name);
+    if (byName.get(reported) !== "failed") byName.set(reported, match[2] as "passed" | "failed");
+  }
+  return records;
+}
+
+/** A test name as deno reports it: C0 and C1 control characters escaped, as deno's `escapeName`. */
+function denoName(name: string): string {
+  // deno-lint-ignore no-control-regex
+  return name.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => {
+    const named = CONTROL_NAMES[c];
+    return named ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+}
+
+const CONTROL_NAMES: Record<string, string> = {
+  "\b": "\\b",
+  "\t": "\\t",
+  "\n": "\\n",
+  "\v": "\\v",
+  "\f": "\\f",
+  "\r": "\\r",
+};
 
 const FREEZE_ASSERT = `
 import strict from "node:assert/strict";
@@ -41,24 +104,53 @@ for (const assert of [strict, loose]) {
 `;
 
 const GUARD_TEST = String.raw`
+import { types as nodeTypes } from "node:util";
 const internal = Deno[Deno.internal];
 if (internal) delete internal.core;
 const LOCATION = Symbol.for("Deno.test.location");
 const realTest = Deno.test;
 const apply = Reflect.apply;
 const defineProperty = Object.defineProperty;
+const deleteProperty = Reflect.deleteProperty;
 const freeze = Object.freeze;
+const hasOwn = Object.hasOwn;
 const captureStackTrace = Error.captureStackTrace;
 const isArray = Array.isArray;
+const isPromise = nodeTypes.isPromise;
+const stringify = JSON.stringify;
 const has = Function.prototype.call.bind(Set.prototype.has);
 const startsWith = Function.prototype.call.bind(String.prototype.startsWith);
 const slice = Function.prototype.call.bind(String.prototype.slice);
+const then = Function.prototype.call.bind(Promise.prototype.then);
 const decode = decodeURIComponent;
 const encode = encodeURI;
 const ErrorCtor = Error;
+const TypeErrorCtor = TypeError;
 const stderr = Deno.stderr;
 const writeErr = Function.prototype.call.bind(Deno.stderr.writeSync);
-const notice = new TextEncoder().encode(NOTICE);
+const encoder = new TextEncoder();
+const encodeText = Function.prototype.call.bind(TextEncoder.prototype.encode);
+const notice = encodeText(encoder, NOTICE);
+
+// The record file: deno runs each test file in an isolate of its own, with its own permissions,
+// and this module first in each. It makes a fresh file in the records folder before any user code,
+// then revokes write access to the folder: no code of this isolate (nor a worker it starts) may
+// open anything there again, and the handle lives only in this module.
+const records = Deno.openSync(RECORDS + "/" + RECORD_PREFIX + crypto.randomUUID(), {
+  write: true,
+  createNew: true,
+});
+const writeRecords = Function.prototype.call.bind(Deno.FsFile.prototype.writeSync);
+Deno.permissions.revokeSync({ name: "write", path: RECORDS });
+if (Deno.permissions.querySync({ name: "write", path: RECORDS }).state === "granted") {
+  throw new ErrorCtor("patchgym could not make its test records private");
+}
+
+function record(outcome, file, name) {
+  const line = encodeText(encoder, NONCE + " " + outcome + " " + stringify(file) + "," + stringify(name) + "\n");
+  // A short write would leave a torn line: a missing record fails the test, which is safe.
+  writeRecords(records, line);
+}
 
 // V8 asks Error.prepareStackTrace for structured call sites; user code may set its own, but
 // while patchgym reads a call site, patchgym's is the one V8 sees.
@@ -90,6 +182,7 @@ function callSite(entry) {
   }
 }
 
+/** The call site's pristine file path and its location string for deno, or null. */
 function location(entry) {
   const site = callSite(entry);
   if (!site || site.isEval()) return null;
@@ -99,17 +192,74 @@ function location(entry) {
   if (!has(ALLOWED, path)) return null;
   // V8 names a module by its path; deno test reads a location as a file URL.
   const file = startsWith(url, "file://") ? url : "file://" + encode(path);
-  return file + ":" + site.getLineNumber() + ":" + site.getColumnNumber();
+  return { path, where: file + ":" + site.getLineNumber() + ":" + site.getColumnNumber() };
 }
 
-const KEYS = ["ignore", "only", "sanitizeOps", "sanitizeResources", "sanitizeExit", "permissions"];
+// Read by index: a for-of loop would ask Array.prototype for its iterator.
+const KEYS = freeze(["ignore", "only", "sanitizeOps", "sanitizeResources", "sanitizeExit", "permissions"]);
 
+/** An own property of a test file's options object; inherited ones are never read. */
+function field(object, key) {
+  return object !== null && typeof object === "object" && hasOwn(object, key)
+    ? object[key]
+    : undefined;
+}
+
+/** A function's own name; an inherited one (a getter user code put up) is never read. */
+function nameOf(fn) {
+  return typeof fn === "function" && hasOwn(fn, "name") ? fn.name : undefined;
+}
+
+/** What a registration asks for, in an object without a prototype. */
 function definition(a, b, c) {
+  const given = { __proto__: null, name: undefined, fn: undefined, options: undefined };
   if (typeof a === "string") {
-    return typeof b === "function" ? { name: a, fn: b } : { ...b, name: a, fn: c };
+    given.name = a;
+    if (typeof b === "function") given.fn = b;
+    else {
+      given.options = b;
+      given.fn = c;
+    }
+  } else if (typeof a === "function") {
+    given.fn = a;
+    given.name = nameOf(a);
+  } else {
+    given.options = a;
+    given.fn = typeof b === "function" ? b : field(a, "fn");
+    given.name = field(a, "name") ?? nameOf(given.fn);
   }
-  if (typeof a === "function") return { name: a.name, fn: a };
-  return typeof b === "function" ? { ...a, name: a?.name ?? b.name, fn: b } : { ...a };
+  return given;
+}
+
+/**
+ * The test function deno runs: the test file's own, through captured functions, writing its
+ * outcome to the record file when it returns, throws, or its promise settles.
+ */
+function observed(fn, file, name) {
+  return function (t) {
+    let result;
+    try {
+      result = apply(fn, this, [t]);
+    } catch (error) {
+      record("failed", file, name);
+      throw error;
+    }
+    if (!isPromise(result)) {
+      record("passed", file, name);
+      return result;
+    }
+    // Promise.prototype.then asks the promise's constructor for a species, which user code could
+    // supply; an own "constructor" of undefined makes V8 use the intrinsic Promise instead.
+    try {
+      defineProperty(result, "constructor", { value: undefined, configurable: true });
+      then(result, () => record("passed", file, name), () => record("failed", file, name));
+    } catch {
+      // A promise that cannot be watched safely (made non-extensible) counts as failed.
+      record("failed", file, name);
+    }
+    deleteProperty(result, "constructor");
+    return result;
+  };
 }
 
 function register(entry, overrides, a, b, c) {
@@ -120,24 +270,26 @@ function register(entry, overrides, a, b, c) {
   }
   const given = definition(a, b, c);
   const fn = given.fn;
-  if (typeof fn !== "function") return apply(realTest, undefined, [a, b, c]);
-  const desc = { name: given.name, fn: function (t) {
-    return apply(fn, this, [t]);
-  } };
-  for (const key of KEYS) if (given[key] !== undefined) desc[key] = given[key];
-  for (const key of KEYS) if (overrides[key] !== undefined) desc[key] = overrides[key];
-  defineProperty(desc.fn, LOCATION, { value: where });
+  const name = given.name;
+  if (typeof fn !== "function") throw new TypeErrorCtor("Deno.test needs a test function");
+  if (typeof name !== "string") throw new TypeErrorCtor("Deno.test needs a test name");
+  const desc = { __proto__: null, name, fn: observed(fn, where.path, name) };
+  for (let i = 0; i < KEYS.length; i++) {
+    const value = overrides[KEYS[i]] ?? field(given.options, KEYS[i]);
+    if (value !== undefined) desc[KEYS[i]] = value;
+  }
+  defineProperty(desc.fn, LOCATION, { value: where.where });
   return apply(realTest, undefined, [desc]);
 }
 
 function test(a, b, c) {
-  return register(test, {}, a, b, c);
+  return register(test, { __proto__: null }, a, b, c);
 }
 function ignore(a, b, c) {
-  return register(ignore, { ignore: true }, a, b, c);
+  return register(ignore, { __proto__: null, ignore: true }, a, b, c);
 }
 function only(a, b, c) {
-  return register(only, { only: true }, a, b, c);
+  return register(only, { __proto__: null, only: true }, a, b, c);
 }
 defineProperty(test, "ignore", { value: freeze(ignore) });
 defineProperty(test, "only", { value: freeze(only) });

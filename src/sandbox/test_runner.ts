@@ -6,7 +6,7 @@
 import { dirname, join } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
-import { denoPreload, IDENTITY_MARKER } from "./_deno_preload.ts";
+import { denoPreload, IDENTITY_MARKER, readDenoRecords, RECORD_PREFIX } from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 
@@ -102,6 +102,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   try {
     const reportPath = `${reportDir}/report`;
+    const recordsDir = `${reportDir}/records`;
     const targets = request.selector ? [request.selector] : request.files;
     const trusted = [...new Set([...request.files, ...(request.trusted ?? [])])]
       .map((f) => join(request.dir, f));
@@ -112,9 +113,12 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
         `${request.dir}/${f}`
       ),
     );
-    if (!python) await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key));
+    if (!python) {
+      await Deno.mkdir(recordsDir);
+      await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
+    }
     const result = await sandbox.run({
-      argv: commandFor(request.runner, request.dir, targets, reportPath, trusted),
+      argv: commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
@@ -138,7 +142,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       ? { tests: new Map<string, TestOutcome>(), failures: new Map<string, string>(), problems: [] }
       : python
       ? await readPythonReport(report, key, request.files)
-      : readDenoReport(report);
+      : readDenoReport(report, request.dir, readDenoRecords(await readRecords(recordsDir), key));
     // deno test prints what tests write to stderr among its own output, on either stream.
     const output = `${result.stdout}\n${result.stderr}`;
     if (!python && output.includes(`${IDENTITY_MARKER}${key}`)) {
@@ -189,6 +193,23 @@ async function readReport(path: string): Promise<string | null> {
 }
 
 /**
+ * The text of every record file the deno preload wrote in `dir` (one per test file's isolate);
+ * like a report, only regular files count, within the report size bound.
+ */
+async function readRecords(dir: string): Promise<string> {
+  const texts: string[] = [];
+  let bytes = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.isFile || !entry.name.startsWith(RECORD_PREFIX)) continue;
+    const text = await readReport(`${dir}/${entry.name}`);
+    bytes += text?.length ?? 0;
+    if (text === null || bytes > MAX_REPORT_BYTES) return "";
+    texts.push(text);
+  }
+  return texts.join("\n");
+}
+
+/**
  * The paths of `paths` that exist and are their own real paths (asynchronous checks: test runs
  * happen while episodes go on). A test file the agent replaced with a symlink is no longer a test
  * to protect, and the sandbox refuses to bind a path through a symlink.
@@ -210,6 +231,7 @@ function commandFor(
   dir: string,
   targets: readonly string[],
   report: string,
+  records: string,
   trusted: string[],
 ): string[] {
   switch (runner) {
@@ -239,7 +261,8 @@ function commandFor(
         "--cached-only",
         "--no-prompt",
         `--allow-read=${dir}`,
-        `--allow-write=${dir}`,
+        // The preload makes its record file there first, then revokes this grant.
+        `--allow-write=${dir},${records}`,
         // Renaming a test file's folder would move its source out from under --deny-read.
         ...(sources.length > 0
           ? [
@@ -279,16 +302,59 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
-/** Test ids (`file::name`) from a deno test JUnit report, which the runtime writes. */
-function readDenoReport(report: string): ReportContent {
+/**
+ * Test ids (`file::name`) from a deno test JUnit report, which the runtime writes, checked against
+ * the preload's records of what each test function itself did (`records`, by absolute file and
+ * name). The runner's JavaScript runs in the same process as the code under test, so its verdict
+ * alone is not enough: a pass counts only when the test's function returned or settled without
+ * throwing (a step, named `test > step`, needs its test's record); a pass without one is an error
+ * and `framework_tampered`.
+ */
+function readDenoReport(
+  report: string,
+  dir: string,
+  records: Map<string, Map<string, "passed" | "failed">>,
+): ReportContent {
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
+  const problems: IntegrityProblem[] = [];
   for (const testcase of parseJunit(report)) {
-    const id = `${testcase.classname.replace(/^\.\//, "")}::${testcase.name}`;
-    tests.set(id, worst(tests.get(id), testcase.outcome));
+    const file = testcase.classname.replace(/^\.\//, "");
+    const id = `${file}::${testcase.name}`;
+    let outcome = testcase.outcome;
+    if (outcome === "passed") {
+      const own = recordOf(records.get(join(dir, file)), testcase.name);
+      if (own !== "passed") {
+        outcome = own === "failed" ? "failed" : "error";
+        failures.set(id, "deno test reported a pass for this test, but its function did not pass");
+        if (problems.length === 0) {
+          problems.push({
+            code: "framework_tampered",
+            detail: `deno test reported "${id}" as passed, but its function ${
+              own === "failed" ? "threw" : "never finished"
+            }`,
+          });
+        }
+      }
+    }
+    tests.set(id, worst(tests.get(id), outcome));
     if (testcase.message && !failures.has(id)) failures.set(id, testcase.message);
   }
-  return { tests, failures, problems: [] };
+  return { tests, failures, problems };
+}
+
+/** The record of test `name`, or for a step (`test > step`) the record of its test. */
+function recordOf(
+  byName: Map<string, "passed" | "failed"> | undefined,
+  name: string,
+): "passed" | "failed" | undefined {
+  if (byName === undefined) return undefined;
+  const parts = name.split(" > ");
+  for (let n = parts.length; n > 0; n--) {
+    const found = byName.get(parts.slice(0, n).join(" > "));
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**

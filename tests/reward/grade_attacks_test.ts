@@ -388,6 +388,33 @@ Deno.test("gradePatch() refuses deno tests registered under a faked stack trace"
   ]);
 });
 
+Deno.test("gradePatch() refuses deno tests registered under a patched CallSite prototype", async () => {
+  // The preload reads call sites through CallSite methods user code can reach from its own
+  // prepareStackTrace; V8 makes them read-only and non-configurable, so the patch fails and the
+  // twins are refused.
+  const patch = `{
+  const saved = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_e, sites) => sites;
+  const site = (new Error().stack as unknown as object[])[0];
+  Error.prepareStackTrace = saved;
+  const proto = Object.getPrototypeOf(site);
+  const hidden = new URL("../${HIDDEN_DENO}", import.meta.url).href;
+  for (const [key, value] of [["getFileName", () => hidden], ["isEval", () => false]] as const) {
+    try {
+      Object.defineProperty(proto, key, { value });
+    } catch {
+      // read-only
+    }
+  }
+}`;
+  const twins = HIDDEN_NAMES.map((name) => `Deno.test(${JSON.stringify(name)}, () => {});`).join(
+    "\n",
+  );
+  assertCaught(await gradeAttack(DENO_TASK, await moneyWith(`${patch}\n${twins}`)), [
+    "test_identity",
+  ]);
+});
+
 Deno.test("gradePatch() keeps Deno's internal test ops out of reach of code under test", async () => {
   // Class 5: register tests and report results straight through the runtime's ops.
   assertCaught(
@@ -967,5 +994,123 @@ def _forge(ordered):
       ),
     ),
     ["report_unverifiable"],
+  );
+});
+
+// ---- Red team, round 5: deno's own test runner, reached through Object.prototype ----
+
+/**
+ * TypeScript that tells whether two texts differ in a few characters only (a mutant canary's
+ * body or failure next to its original's), as `nearCopy(a, b)`.
+ */
+const TS_NEAR_COPY = `function nearCopy(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 4) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  let j = 0;
+  while (j < a.length - i && a[a.length - 1 - j] === b[b.length - 1 - j]) j++;
+  return a.length - i - j <= 4;
+}`;
+
+Deno.test("gradePatch() gives nothing for deno test functions swapped through an Object.prototype setter", async () => {
+  // Once earned 1.0: the preload copied each test's options with \`desc[key] = given[key]\`, and an
+  // accessor on Object.prototype saw the test file's function (its source too) and then swapped
+  // \`desc.fn\` before Deno.test read it, under the real call site's location. Arithmetic canaries
+  // keep their bodies, near-copies of an earlier test (mutants) always fail, the rest pass.
+  const swap = `${TS_NEAR_COPY}
+const sources: string[] = [];
+const own = new WeakMap<object, unknown>();
+let lastSource = "";
+Object.defineProperty(Object.prototype, "sanitizeOps", {
+  configurable: true,
+  get(this: any) {
+    if (own.has(this)) return own.get(this);
+    if (typeof this?.fn !== "function" || typeof this?.name !== "string") return undefined;
+    lastSource = String(this.fn);
+    return false;
+  },
+  set(this: any, value: unknown) {
+    own.set(this, value);
+    if (typeof this?.fn !== "function" || typeof this?.name !== "string") return;
+    const real = this.fn;
+    const source = lastSource;
+    if (/const actual = \\d+ [+*] \\d+;/.test(source)) return;
+    this.fn = sources.some((s) => nearCopy(s, source))
+      ? () => {
+        throw new Error("mutant");
+      }
+      : function (this: unknown, t: unknown) {
+        try {
+          return real.call(this, t);
+        } catch {
+          // swallowed
+        }
+      };
+    sources.push(source);
+  },
+});`;
+  assertCaught(await gradeAttack(DENO_TASK, await moneyWith(swap)));
+});
+
+Deno.test("gradePatch() flags deno failures turned into passes through Object.prototype.then", async () => {
+  // Once earned 1.0: deno's runner resolves its async test wrapper with \`{ failed: { jsError } }\`,
+  // and resolving a promise with an object reads \`then\` through Object.prototype; a \`then\`
+  // offered to those objects alone resolves them "ok". deno also reads \`desc.parent\` as each
+  // test starts, so code under test knows where tests begin: a test that never called it (an
+  // arithmetic canary) is left alone, one that repeats the last flipped test's calls (a mutant)
+  // is made to fail.
+  const discounts = await Deno.readTextFile(
+    new URL("../../tasks/ts-cart-discounts/repo/src/discounts.ts", import.meta.url),
+  );
+  const hijack = `type Run = { calls: string[]; flipped: boolean };
+let run: Run = { calls: [], flipped: false };
+let previous: Run | null = null;
+let started: object | null = null;
+export function track(name: string, args: unknown[]): void {
+  run.calls.push(name + JSON.stringify(args));
+  const i = run.calls.length - 1;
+  if (previous?.flipped && previous.calls[i] === run.calls[i] && i === previous.calls.length - 1) {
+    throw new Error("repeat of a flipped test");
+  }
+}
+queueMicrotask(() => {
+  Object.defineProperty(Object.prototype, "parent", {
+    configurable: true,
+    get(this: any) {
+      if (typeof this?.id === "number" && typeof this?.name === "string" && this !== started) {
+        started = this;
+        previous = run;
+        run = { calls: [], flipped: false };
+      }
+      return undefined;
+    },
+  });
+});
+Object.defineProperty(Object.prototype, "then", {
+  configurable: true,
+  get(this: any) {
+    if (!this?.failed?.jsError || run.calls.length === 0 || run.flipped) return undefined;
+    if (previous?.flipped && previous.calls.join() === run.calls.join()) return undefined;
+    run.flipped = true;
+    return (resolve: (v: unknown) => void) => resolve("ok");
+  },
+});
+`;
+  const tracked = discounts
+    .replace(
+      'import { percentOf } from "./money.ts";',
+      'import { percentOf } from "./money.ts";\nimport { track } from "./hijack.ts";',
+    )
+    .replace(
+      "return subtotal > minSubtotal;",
+      'track("meets", [subtotal, minSubtotal]);\n  return subtotal > minSubtotal;',
+    )
+    .replace(
+      "const subtotal = cart.subtotal();",
+      'const subtotal = cart.subtotal();\n  track("apply", [subtotal, rules.map((r) => r.label)]);',
+    );
+  assertCaught(
+    await gradeAttack(DENO_TASK, { "src/hijack.ts": hijack, "src/discounts.ts": tracked }),
+    ["framework_tampered"],
   );
 });

@@ -597,6 +597,58 @@ Deno.test("f is 2", () => { assert.equal(f(), 2); });
   assert.equal(run.tests.get("tests/x_test.ts::f is 2"), "failed", describe(run));
 });
 
+Deno.test("runTests() passes deno tests the preload saw pass: async, steps, escaped names", async () => {
+  const run = await runRepo("deno_test", {
+    "tests/x_test.ts": `Deno.test("async\\tone", async () => {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+});
+Deno.test({ name: "options form", fn() {} });
+Deno.test(function namedForm() {});
+Deno.test("with steps", async (t) => {
+  await t.step("inner", () => {});
+});
+Deno.test("async failure", async () => {
+  await Promise.resolve();
+  throw new Error("late");
+});
+`,
+  }, ["tests/x_test.ts"]);
+  assert.deepEqual(outcomes(run), {
+    "tests/x_test.ts::async failure": "failed",
+    "tests/x_test.ts::async\\tone": "passed",
+    "tests/x_test.ts::namedForm": "passed",
+    "tests/x_test.ts::options form": "passed",
+    "tests/x_test.ts::with steps": "passed",
+    "tests/x_test.ts::with steps > inner": "passed",
+  }, describe(run));
+  assert.deepEqual(run.problems, []);
+});
+
+// Guards a grading hole: deno's runner resolves a failed test's result object, whose \`then\` is
+// looked up through Object.prototype; code under test answered "ok" for every failure.
+Deno.test("runTests() counts a deno pass only when the test function itself passed", async () => {
+  const run = await runRepo("deno_test", {
+    "src/x.ts": `Object.defineProperty(Object.prototype, "then", {
+  configurable: true,
+  get(this: any) {
+    return this?.failed ? (resolve: (v: unknown) => void) => resolve("ok") : undefined;
+  },
+});
+export const f = () => 3;
+`,
+    "tests/x_test.ts": `import assert from "node:assert/strict";
+import { f } from "../src/x.ts";
+Deno.test("f is 2", () => { assert.equal(f(), 2); });
+Deno.test("f is 2, later", async () => { await Promise.resolve(); assert.equal(f(), 2); });
+`,
+  }, ["tests/x_test.ts"]);
+  assert.deepEqual(outcomes(run), {
+    "tests/x_test.ts::f is 2": "failed",
+    "tests/x_test.ts::f is 2, later": "failed",
+  }, describe(run));
+  assert.deepEqual(run.problems.map((p) => p.code), ["framework_tampered"]);
+});
+
 // Guards a grading hole: a module imported by one test file rewrote another test file on disk
 // before unittest loaded it.
 Deno.test("runTests() keeps test files read-only while the tests run", async () => {
