@@ -7,10 +7,12 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { GradeResult } from "../../src/reward/grade.ts";
+import type { RandomInt } from "../../src/reward/canary.ts";
+import { gradePatch, type GradeResult } from "../../src/reward/grade.ts";
 import { computeReward } from "../../src/reward/reward.ts";
 import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
 import { pytestTest } from "../_pytest.ts";
+import { seeded } from "../_fixtures.ts";
 import { DENO_TASK, patchOf, PYTEST_TASK, UNITTEST_TASK, withEnv } from "./_grading.ts";
 
 const FACTS = {
@@ -22,8 +24,15 @@ const FACTS = {
   reference_patch_lines: 2,
 };
 
-/** Grade a patch that adds or replaces `files` (relative to the repository) in `taskId`. */
-async function gradeAttack(taskId: string, files: Record<string, string>): Promise<GradeResult> {
+/**
+ * Grade a patch that adds or replaces `files` (relative to the repository) in `taskId`, with
+ * `random` for test names and canaries (cryptographic by default).
+ */
+async function gradeAttack(
+  taskId: string,
+  files: Record<string, string>,
+  random?: RandomInt,
+): Promise<GradeResult> {
   let grade: GradeResult | undefined;
   await withEnv(async (env) => {
     const task = env.task(taskId);
@@ -33,17 +42,29 @@ async function gradeAttack(taskId: string, files: Record<string, string>): Promi
         writeFileSync(join(dir, path), content);
       }
     });
-    grade = await env.grade(task, patch);
+    grade = await gradePatch(task, patch, {
+      sandbox: env.sandbox,
+      workRoot: env.workRoot,
+      snapshot: env.snapshot(task),
+      random,
+    });
   });
   return grade!;
 }
 
-/** The attack earned nothing; when `codes` are given, the grade names at least one of them. */
-function assertCaught(grade: GradeResult, codes: IntegrityCode[] = []): void {
+/** The attack earned nothing: some expected test failed, or the run was not trusted. */
+function assertUnrewarded(grade: GradeResult): void {
   const reward = computeReward(grade, FACTS);
   const detail = JSON.stringify({ run: grade.run, f2p: grade.fail_to_pass.tests });
   assert.equal(reward.total, 0, detail);
   assert.equal(reward.resolved, false, detail);
+}
+
+/** The attack earned nothing; when `codes` are given, the grade names at least one of them. */
+function assertCaught(grade: GradeResult, codes: IntegrityCode[] = []): void {
+  assertUnrewarded(grade);
+  const reward = computeReward(grade, FACTS);
+  const detail = JSON.stringify({ run: grade.run, f2p: grade.fail_to_pass.tests });
   for (const [id, outcome] of Object.entries(grade.fail_to_pass.tests)) {
     if (codes.length === 0) assert.notEqual(outcome, "passed", `${id} passed: ${detail}`);
   }
@@ -1052,23 +1073,25 @@ pytestTest(
   "gradePatch() gives nothing for an always-equal result on the first call with given arguments",
   async () => {
     // Once earned 1.0: a mutant canary always came right after its original, so the first call
-    // with the same arguments was the real test's. Now the original's place among its mutants is
-    // random; this random source puts a mutant first, so the guess is wrong here.
-    assertCaught(
-      await gradeAttack(PYTEST_FUNCTIONS_TASK, mdliteWith(PY_FIRST_CALL)),
-      ["canary_mismatch"],
-    );
+    // with the same arguments was the real test's. Now each of the 16 fail_to_pass tests has two
+    // mutants and its own place among them is random: the guess is right for all 16 with
+    // probability 3^-16. Wrong for one, that real test fails (its mutant took the always-equal
+    // result and passed, which is no mismatch while the original failed); this seed makes it wrong.
+    const grade = await gradeAttack(PYTEST_FUNCTIONS_TASK, mdliteWith(PY_FIRST_CALL), seeded(1));
+    assertUnrewarded(grade);
+    assert.ok(Object.values(grade.fail_to_pass.tests).includes("failed"));
   },
 );
 
 Deno.test("gradePatch() gives nothing for an always-equal median on the first call with given arguments", async () => {
-  // The same guess under unittest, which runs a class's tests in the order of their names.
-  assertCaught(
-    await gradeAttack(
-      UNITTEST_TASK,
-      await medianWith(
-        "pick(ordered)",
-        `
+  // The same guess under unittest, which runs a class's tests in the order of their names: fresh
+  // random names make that order random too (3 fail_to_pass tests with two mutants each: the
+  // guess is right for all three with probability 1/27; this seed makes it wrong).
+  const grade = await gradeAttack(
+    UNITTEST_TASK,
+    await medianWith(
+      "pick(ordered)",
+      `
 
 _SEEN = set()
 
@@ -1091,7 +1114,9 @@ def pick(ordered):
     _SEEN.add(key)
     return _Same(honest)
 `,
-      ),
     ),
+    seeded(1),
   );
+  assertUnrewarded(grade);
+  assert.ok(Object.values(grade.fail_to_pass.tests).includes("failed"));
 });
