@@ -39,6 +39,8 @@ Errors: {"error":{"code","message"}}. Logs go to stderr.
 sessions at /ws) plus /tasks; native requests (with "op") are also accepted on /ws. MCP's
 JSON-RPC (tools/list, tools/call, openenv/session/create and close) on POST /mcp, the WebSocket
 /mcp and {"type":"mcp"} frames on /ws: every tools/call is one step of its session's episode.
+Any MCP client: connect to http://HOST:PORT/mcp?task_id=ID; its initialize opens the episode
+(the Mcp-Session-Id header), the instructions carry the task, DELETE /mcp ends it.
 
 Usage: patchgym serve (--stdio | --http HOST:PORT) [flags]
 

@@ -24,7 +24,14 @@ import {
   withStatus,
 } from "./openenv.ts";
 import { failure, firstIssue, type ServeError, type ServeErrorCode } from "./protocol.ts";
-import { JSON_RPC, type JsonRpcResponse, mcpRequest, rpcError, rpcFailure } from "./mcp.ts";
+import {
+  JSON_RPC,
+  type JsonRpcResponse,
+  type McpBinding,
+  mcpRequest,
+  rpcError,
+  rpcFailure,
+} from "./mcp.ts";
 import type { EpisodeServer } from "./server.ts";
 
 /** Bounds of the HTTP front. */
@@ -87,6 +94,14 @@ export class HttpFront {
   handler = async (request: Request): Promise<Response> => {
     const { pathname, searchParams } = new URL(request.url);
     const route = `${request.method} ${pathname}`;
+    if (crossOrigin(request)) {
+      // A web page the trainer's machine visits must not drive episodes (DNS rebinding included):
+      // browsers name the page in Origin; trainers' clients send none, or this server's own.
+      return json(
+        { detail: "Cross-origin requests are refused: a web page cannot drive episodes" },
+        403,
+      );
+    }
     try {
       switch (route) {
         case "GET /health":
@@ -121,13 +136,17 @@ export class HttpFront {
         }
         case "GET /ws":
           return this.#upgrade(request, false);
-        case "POST /mcp": {
-          const answer = await this.#mcpPost(request);
-          // A notification is accepted with no body, as MCP's HTTP transport answers it.
-          return answer === null ? new Response(null, { status: 202 }) : json(answer);
-        }
+        case "POST /mcp":
+          return await this.#mcpPost(request, searchParams);
+        case "DELETE /mcp":
+          return await this.#mcpDelete(request);
         case "GET /mcp":
-          return this.#upgrade(request, true);
+          // A WebSocket, or MCP's optional server-to-client stream, which is not offered.
+          return request.headers.get("upgrade")?.toLowerCase() === "websocket"
+            ? this.#upgrade(request, true)
+            : json({ detail: "GET /mcp opens a WebSocket; send MCP requests with POST" }, 405, {
+              allow: "POST, DELETE",
+            });
       }
       const known = [
         "/health",
@@ -203,15 +222,43 @@ export class HttpFront {
     return new TextDecoder().decode(bytes);
   }
 
-  /** Answer `POST /mcp`: one JSON-RPC request, acting only on the episode it names. */
-  async #mcpPost(request: Request): Promise<JsonRpcResponse | null> {
+  /**
+   * Answer `POST /mcp`: one JSON-RPC request. MCP's HTTP transport keeps a session in the
+   * `Mcp-Session-Id` header: an `initialize` without one opens an episode (the task the URL's
+   * `task_id` or `seed` picks, else a random one) and answers its id there; a request with one
+   * acts on that episode, and once it is gone answers 404, so the client starts a new session.
+   * A notification is accepted with no body (202).
+   */
+  async #mcpPost(request: Request, query: URLSearchParams): Promise<Response> {
     const text = await this.#text(request);
-    if (isFailure(text)) return rpcFailure(null, text);
-    return await this.#mcpText(text, null);
+    if (isFailure(text)) return json(rpcFailure(null, text));
+    const session = request.headers.get(SESSION_HEADER) ?? undefined;
+    const binding: McpBinding = {
+      episodeId: session,
+      open: session ? undefined : resetQuery(query),
+    };
+    const answer = await this.#mcpText(text, binding);
+    if (answer === null) return new Response(null, { status: 202 });
+    const opened = binding.episodeId !== session && binding.episodeId !== undefined;
+    const gone = session !== undefined && "error" in answer &&
+      GONE.includes(answer.error.data.error_code);
+    return json(answer, gone ? 404 : 200, opened ? { [SESSION_HEADER]: binding.episodeId! } : {});
+  }
+
+  /** `DELETE /mcp`: MCP's end of a session, which closes its episode. */
+  async #mcpDelete(request: Request): Promise<Response> {
+    const session = request.headers.get(SESSION_HEADER);
+    if (session === null) {
+      return json({ detail: `DELETE /mcp needs the ${SESSION_HEADER} header` }, 400);
+    }
+    const answer = await this.#server.request({ op: "close", episode_id: session });
+    if (!("error" in answer)) return new Response(null, { status: 204 });
+    const { code, message } = (answer as unknown as ServeError).error;
+    return json({ detail: message, error: { code, message } }, GONE.includes(code) ? 404 : 400);
   }
 
   /** Answer one JSON-RPC request's text; errors echo the id when it can be read. */
-  async #mcpText(text: string, binding: Connection | null): Promise<JsonRpcResponse | null> {
+  async #mcpText(text: string, binding: McpBinding | null): Promise<JsonRpcResponse | null> {
     const parsed = this.#parse(text);
     if (isFailure(parsed)) {
       return rpcFailure(scanLine(text, this.#server.limits.maxDepth).id ?? null, parsed);
@@ -384,9 +431,36 @@ function wsError(answer: ServeError, id?: string | number): Record<string, unkno
   };
 }
 
-function json(value: unknown, status = 200): Response {
+function json(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(value), {
     status,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
   });
+}
+
+/** Whether a browser sent the request from a page of another origin than this server's. */
+function crossOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  try {
+    return new URL(origin).host !== request.headers.get("host");
+  } catch {
+    return true;
+  }
+}
+
+/** MCP's HTTP session header: the episode id. */
+const SESSION_HEADER = "mcp-session-id";
+
+/** Codes that mean an MCP session's episode is gone (HTTP 404, as MCP's transport says). */
+const GONE: string[] = ["unknown_episode", "episode_expired"];
+
+/** Reset options from `/mcp`'s query: `task_id`, `seed` (checked by the reset like any other). */
+function resetQuery(query: URLSearchParams): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  const taskId = query.get("task_id");
+  const seed = query.get("seed");
+  if (taskId !== null) options.task_id = taskId;
+  if (seed !== null) options.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+  return options;
 }

@@ -41,9 +41,17 @@ export type JsonRpcResponse =
     | { error: { code: number; message: string; data: { error_code: McpErrorCode } } }
   );
 
-/** The episode a WebSocket connection's MCP requests act on when they name none. */
+/**
+ * The episode a connection's MCP requests act on when they name none: a WebSocket's, or on
+ * `POST /mcp` the one its `Mcp-Session-Id` header names.
+ */
 export interface McpBinding {
   episodeId: string | undefined;
+  /**
+   * Reset options for the episode an `initialize` opens (MCP's HTTP transport: the session is an
+   * episode, its id the `Mcp-Session-Id`); absent where `initialize` opens none.
+   */
+  open?: Record<string, unknown>;
 }
 
 /** JSON-RPC 2.0's error codes, as OpenEnv's `JsonRpcErrorCode` names them. */
@@ -142,7 +150,7 @@ export async function mcpRequest(
   try {
     switch (method) {
       case "initialize":
-        return { jsonrpc: "2.0", id, result: initializeResult(params) };
+        return await initialize(server, id, params, binding);
       case "ping":
         return { jsonrpc: "2.0", id, result: {} };
       case "tools/list":
@@ -160,16 +168,39 @@ export async function mcpRequest(
   return rpcError(id, "unknown_method", `Method "${method}" not found; methods are ${METHODS}`);
 }
 
-/** MCP's `InitializeResult`: the agreed version, the tools capability, who answers. */
-function initializeResult(params: Params): Record<string, unknown> {
+/**
+ * MCP's `InitializeResult`: the agreed version, the tools capability, who answers. Where the
+ * binding asks for it, a new episode too: the session, whose task statement the instructions carry.
+ */
+async function initialize(
+  server: EpisodeServer,
+  id: JsonRpcId,
+  params: Params,
+  binding: McpBinding | null,
+): Promise<JsonRpcResponse> {
   const asked = params.protocolVersion;
   const known = (MCP_PROTOCOL_VERSIONS as readonly unknown[]).includes(asked);
+  let instructions =
+    "The tools act on one episode (a task's workspace): open it with openenv/session/create {task_id} and pass its session_id to tools/call; submit ends and grades it.";
+  if (binding?.open) {
+    const answer = await server.request({ ...binding.open, op: "reset" });
+    if ("error" in answer) return rpcFailure(id, answer as unknown as ServeError);
+    binding.episodeId = answer.episode_id as string;
+    const messages = answer.messages as { role: string; content: string }[];
+    instructions = [
+      ...messages.map((m) => m.content),
+      "Use the tools to solve the task in this session's workspace; submit ends the session and grades it.",
+    ].join("\n\n");
+  }
   return {
-    protocolVersion: known ? asked : MCP_PROTOCOL_VERSIONS[0],
-    capabilities: { tools: { listChanged: false } },
-    serverInfo: { name: "patchgym", version: VERSION },
-    instructions:
-      "The tools act on one episode (a task's workspace): open it with openenv/session/create {task_id} and pass its session_id to tools/call; submit ends and grades it.",
+    jsonrpc: "2.0",
+    id,
+    result: {
+      protocolVersion: known ? asked : MCP_PROTOCOL_VERSIONS[0],
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: { name: "patchgym", version: VERSION },
+      instructions,
+    },
   };
 }
 
@@ -294,9 +325,7 @@ async function callToolRequest(
       id,
       failure(
         "unknown_episode",
-        binding
-          ? "No episode on this connection: call openenv/session/create (or reset) first, or name one in params.session_id"
-          : "No episode named: call openenv/session/create first and pass its session_id in params",
+        "No episode: open one with initialize (MCP's HTTP session) or openenv/session/create, or name it in params.session_id",
       ),
     );
   }

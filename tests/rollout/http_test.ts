@@ -269,3 +269,32 @@ Deno.test("HttpFront takes OpenEnv's MCP actions on step, as its MCPToolClient s
     assert.equal(nowhere.json.error.code, "unknown_episode");
   });
 });
+
+Deno.test("HttpFront refuses requests a web page of another origin sends", async () => {
+  await withHttp({}, async ({ url }) => {
+    const reset = JSON.stringify({ task_id: "py-median-even" });
+    for (
+      const [path, init] of [
+        ["/reset", { method: "POST", body: reset }],
+        ["/mcp", {
+          method: "POST",
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+        }],
+        ["/ws", { headers: { upgrade: "websocket" } }],
+      ] as const
+    ) {
+      for (const origin of ["http://attacker.example", "null"]) {
+        const response = await fetch(`${url}${path}`, {
+          ...init,
+          headers: { ...("headers" in init ? init.headers : {}), origin },
+        });
+        assert.equal(response.status, 403, `${path} from ${origin}`);
+        assert.match((await response.json()).detail, /Cross-origin requests are refused/);
+      }
+    }
+    // Its own origin (a page the server itself would serve) and no origin (any trainer) are fine.
+    const own = await fetch(`${url}/health`, { headers: { origin: url } });
+    assert.equal(own.status, 200);
+    await own.body?.cancel();
+  });
+});

@@ -531,3 +531,100 @@ Deno.test("mcpRequest() sends nothing for a notification on a WebSocket", async 
     }
   });
 });
+
+/** POST a JSON-RPC request to `/mcp` the way MCP's HTTP transport does, with its session header. */
+async function mcpHttp(
+  url: string,
+  body: unknown,
+  session?: string,
+): Promise<{ status: number; session: string | null; json: Json }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(session ? { "mcp-session-id": session } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    session: response.headers.get("mcp-session-id"),
+    json: await response.json(),
+  };
+}
+
+Deno.test("mcpRequest() keeps an MCP HTTP session: initialize opens an episode, its id in Mcp-Session-Id", async () => {
+  await withHttp({}, async ({ url }) => {
+    const init = await mcpHttp(
+      `${url}/mcp?task_id=py-median-even`,
+      rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {} }),
+    );
+    assert.equal(init.status, 200);
+    const session = init.session!;
+    assert.match(session, /^py-median-even-/);
+    // The task statement comes with the handshake: an MCP client has nothing else to show its agent.
+    assert.match(init.json.result.instructions, /median/);
+    // Calls with the header act on that episode, naming nothing.
+    const read = await mcpHttp(
+      `${url}/mcp`,
+      rpc(2, "tools/call", { name: "read_file", arguments: { path: FILE } }),
+      session,
+    );
+    assert.equal(read.session, null);
+    assert.equal(read.json.result.isError, false);
+    assert.match(read.json.result.data, /def median/);
+    await mcpHttp(
+      `${url}/mcp`,
+      rpc(3, "tools/call", { name: "apply_patch", arguments: { patch: SOLUTION } }),
+      session,
+    );
+    const submit = await mcpHttp(
+      `${url}/mcp`,
+      rpc(4, "tools/call", { name: "submit", arguments: { status: "solved", summary: "sorted" } }),
+      session,
+    );
+    assert.equal(submit.json.result.structuredContent.reward, 1);
+    // MCP ends a session with DELETE; then the session is gone: 404, so a client starts anew.
+    const end = await fetch(`${url}/mcp`, {
+      method: "DELETE",
+      headers: { "mcp-session-id": session },
+    });
+    assert.equal(end.status, 204);
+    await end.body?.cancel();
+    const after = await mcpHttp(`${url}/mcp`, rpc(5, "tools/list", {}), session);
+    assert.equal(after.status, 200); // Listing needs no episode.
+    const gone = await mcpHttp(
+      `${url}/mcp`,
+      rpc(6, "tools/call", { name: "inspect_tree", arguments: {} }),
+      session,
+    );
+    assert.equal(gone.status, 404);
+    assertError(gone.json, 6, -32602, "unknown_episode");
+  });
+});
+
+Deno.test("mcpRequest() HTTP session edges: a random task, a bad task, DELETE and GET without a session", async () => {
+  await withHttp({}, async ({ url }) => {
+    const random = await mcpHttp(`${url}/mcp`, rpc(1, "initialize", {}));
+    assert.ok(random.session, "an episode of a random task");
+    const bad = await mcpHttp(`${url}/mcp?task_id=no-such-task`, rpc(2, "initialize", {}));
+    assert.equal(bad.session, null);
+    assertError(bad.json, 2, -32602, "unknown_task");
+    const badSeed = await mcpHttp(`${url}/mcp?seed=x`, rpc(3, "initialize", {}));
+    assertError(badSeed.json, 3, -32602, "bad_request");
+    const noHeader = await fetch(`${url}/mcp`, { method: "DELETE" });
+    assert.equal(noHeader.status, 400);
+    await noHeader.body?.cancel();
+    const unknown = await fetch(`${url}/mcp`, {
+      method: "DELETE",
+      headers: { "mcp-session-id": "nobody" },
+    });
+    assert.equal(unknown.status, 404);
+    await unknown.body?.cancel();
+    const stream = await fetch(`${url}/mcp`, { headers: { accept: "text/event-stream" } });
+    assert.equal(stream.status, 405);
+    assert.equal(stream.headers.get("allow"), "POST, DELETE");
+    await stream.body?.cancel();
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The official MCP Python SDK (`mcp`, from the venv PATCHGYM_MCP_VENV names; `bash .ci/run` makes
+ * it from the local wheel store) drives one episode over `serve --http`'s `/mcp` with MCP's
+ * streamable HTTP transport. Without that venv the test is skipped with one note.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { TOOLS } from "../../src/tools/registry.ts";
+import { TASKS_DIR, withHttp } from "./_http.ts";
+
+const venv = Deno.env.get("PATCHGYM_MCP_VENV") ?? "";
+const python = venv ? join(venv, "bin", "python") : "";
+const skip = !python
+  ? "PATCHGYM_MCP_VENV is not set"
+  : !existsSync(python)
+  ? `no Python at "${python}"`
+  : null;
+if (skip) {
+  console.warn(`MCP SDK test skipped: ${skip}; bash .ci/run makes a venv with the mcp package`);
+}
+
+Deno.test({
+  name: "HttpFront serves a whole graded episode to the official MCP Python SDK",
+  ignore: skip !== null,
+  async fn() {
+    await withHttp({}, async ({ url }) => {
+      const script = fileURLToPath(new URL("_mcp_sdk_client.py", import.meta.url));
+      const { code, stdout, stderr } = await new Deno.Command(python, {
+        args: [
+          script,
+          `${url}/mcp?task_id=py-median-even`,
+          join(TASKS_DIR, "py-median-even", "solution.patch"),
+        ],
+        env: { PYTHONDONTWRITEBYTECODE: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const out = new TextDecoder().decode(stdout);
+      assert.equal(code, 0, out + new TextDecoder().decode(stderr));
+      const facts = JSON.parse(out.trim().split("\n").at(-1)!);
+      assert.deepEqual(facts, {
+        protocol_version: facts.protocol_version,
+        tools: TOOLS.map((t) => t.name),
+        instructions_name_the_task: true,
+        read_ok: true,
+        reward: 1,
+        stop_reason: "submitted",
+      });
+      assert.match(facts.protocol_version, /^\d{4}-\d{2}-\d{2}$/);
+    });
+  },
+});
