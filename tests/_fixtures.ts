@@ -8,6 +8,18 @@ import type { EpisodeSetup } from "../src/agent/episode.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace } from "../src/workspace/workspace.ts";
 
+/** A repeatable stand-in for the secure random source of `reward/canary.ts`. */
+export function seeded(seed: number): (n: number) => number {
+  // mulberry32: every bit well mixed, so small ranges (a coin, a place among three) vary too.
+  let state = seed >>> 0;
+  return (n) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296 * n) | 0;
+  };
+}
+
 /** Write `files` (path to text) under `dir`. */
 export function writeFiles(dir: string, files: Record<string, string | Uint8Array>): void {
   for (const [path, content] of Object.entries(files)) {

@@ -1,22 +1,25 @@
 /**
- * Canary tests: at grading time the grader adds tests with fresh random names to the pristine test
- * files of the scoring copy, some that must pass and some that must fail. Code under test cannot
- * know them in advance, so a run that reports a must-fail canary as passed, or loses a canary
- * while real tests pass, was subverted, whatever the mechanism (a patched framework, a rewritten
- * report, a plugin): the grade is 0 with `canary_mismatch`. They look like the file's other tests:
- * methods inside an existing unittest class, top-level pytest functions among the others,
- * `Deno.test` calls with sentence names.
+ * Canary tests: at grading time the grader adds tests to the pristine test files of the scoring
+ * copy, some that must pass and some that must fail. Code under test cannot know them in advance,
+ * so a run that reports a must-fail canary as passed, or loses a canary while real tests pass, was
+ * subverted, whatever the mechanism (a patched framework, a rewritten report, a plugin): the grade
+ * is 0 with `canary_mismatch`. They look like the file's other tests: methods inside an existing
+ * unittest class, top-level pytest functions among the others, `Deno.test` calls.
  *
- * Mutant canaries go further: a copy of a `fail_to_pass` test, placed next to it, with the
- * expected value of one of its top-level equality assertions changed. It runs the same code under
- * test as the real test and fails the same way, so it cannot be told apart by its body or its
- * failure text, and it must fail: a result that compares equal to anything, or a flip of the real
- * test's failure, makes it pass.
+ * Mutant canaries go further: copies of a `fail_to_pass` test with the expected value of one of
+ * its top-level equality assertions changed (two copies with different changes when the value
+ * allows, one for a boolean). They run the same code under test as the real test and fail the same
+ * way, and they must fail: a result that compares equal to anything, or a flip of the real test's
+ * failure, makes them pass. Nothing tells them from the real test: every test of the file gets a
+ * fresh random name first (see `rename.ts`) and canaries are born with names of the same form,
+ * and the real test's place among its copies is random, so neither names, nor the order tests run
+ * in, nor line numbers say which is which.
  */
 import { join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { IntegrityProblem } from "../sandbox/test_runner.ts";
 import type { RunnerName } from "../task/spec.ts";
+import { type FreshName, renameTests, type TestNames } from "./rename.ts";
 
 /** A test the grader added, and how it must come out. */
 export interface Canary {
@@ -29,28 +32,39 @@ export interface Canary {
 /** A source of random integers in `[0, n)`; cryptographic by default. */
 export type RandomInt = (n: number) => number;
 
+/** What grading adds to the test files: the canaries, and the fresh names of the files' tests. */
+export interface Planted {
+  canaries: Canary[];
+  names: TestNames;
+}
+
 /**
- * Add canaries to each test file (relative to `dir`) in place, and a mutant canary for each test
- * of `mutate` (test ids) whose body has an assertion to mutate; returns what was added.
+ * Give every test of each test file (relative to `dir`) a fresh name and add canaries, in place:
+ * arithmetic ones in each file, and mutant copies of each test of `mutate` (test ids) whose body
+ * has an assertion to mutate.
  */
 export async function plantCanaries(
   dir: string,
   files: string[],
   runner: RunnerName,
   options: { random?: RandomInt; mutate?: string[] } = {},
-): Promise<Canary[]> {
+): Promise<Planted> {
   const random = options.random ?? secureRandomInt;
   const canaries: Canary[] = [];
+  const names = new Map<string, Map<string, string>>();
   for (const file of files) {
     const path = join(dir, file);
-    let source = await Deno.readTextFile(path);
-    const name = namer(source, random);
+    const pristine = await Deno.readTextFile(path);
+    const name = namer(pristine, random);
+    const renamed = renameTests(pristine, runner, name);
+    let source = renamed.source;
+    names.set(file, renamed.names);
     for (const id of options.mutate ?? []) {
       if (!id.startsWith(`${file}::`)) continue;
-      const mutant = plantMutant(file, source, id, runner, name);
-      if (mutant === null) continue;
-      source = mutant.source;
-      canaries.push(mutant.canary);
+      const mutants = plantMutants(file, source, id, renamed.names, runner, name, random);
+      if (mutants === null) continue;
+      source = mutants.source;
+      canaries.push(...mutants.canaries);
     }
     const expects: Canary["expect"][] = ["pass", "fail"];
     if (random(2) === 1) expects.push(random(2) === 1 ? "pass" : "fail");
@@ -62,7 +76,7 @@ export async function plantCanaries(
     await Deno.writeTextFile(path, planted.source);
     canaries.push(...planted.canaries);
   }
-  return canaries;
+  return { canaries, names };
 }
 
 /**
@@ -93,59 +107,25 @@ export function checkCanaries(
   return null;
 }
 
-interface Planted {
+/** A file's new source and the canaries added to it. */
+interface Added {
   source: string;
   canaries: Canary[];
 }
 
-const VERBS = [
-  "handles",
-  "keeps",
-  "returns",
-  "rejects",
-  "accepts",
-  "parses",
-  "rounds",
-  "sorts",
-  "merges",
-  "splits",
-  "counts",
-  "formats",
-  "preserves",
-  "normalizes",
-];
-const NOUNS = [
-  "empty input",
-  "large values",
-  "unicode text",
-  "negative numbers",
-  "duplicates",
-  "whitespace",
-  "boundary values",
-  "nested items",
-  "original order",
-  "defaults",
-  "zero",
-  "single item",
-  "mixed case",
-  "trailing separator",
-];
-
-/** Gives fresh test names for one file, its words joined by `join` (`" "` or `"_"`). */
-type Namer = (join: string) => string;
+const TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /**
- * Fresh names for the tests added to one file: words from the lists plus, when needed, a number;
- * never in the file's source, and never one given before (two tests with one name would be
+ * Fresh names for one file's tests: random tokens of 10 letters and digits (about 2^51 of them),
+ * never in the file's source and never one given before (two tests with one name would be
  * reported as one).
  */
-function namer(source: string, random: RandomInt): Namer {
+function namer(source: string, random: RandomInt): FreshName {
   const given = new Set<string>();
-  return (join) => {
-    for (let attempt = 0;; attempt++) {
-      const words = `${VERBS[random(VERBS.length)]} ${NOUNS[random(NOUNS.length)]}`;
-      const suffix = attempt < 5 ? "" : ` ${random(1000)}`;
-      const name = (words + suffix).replaceAll(" ", join);
+  return () => {
+    for (;;) {
+      let name = "";
+      for (let i = 0; i < 10; i++) name += TOKEN_CHARS[random(TOKEN_CHARS.length)];
       if (!source.includes(name) && !given.has(name)) {
         given.add(name);
         return name;
@@ -168,8 +148,8 @@ function plantUnittest(
   source: string,
   expects: Canary["expect"][],
   random: RandomInt,
-  name: Namer,
-): Planted {
+  name: FreshName,
+): Added {
   const lines = source.split("\n");
   const classes: { name: string; bodyLine: number; indent: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -187,9 +167,9 @@ function plantUnittest(
   const canaries: Canary[] = [];
   if (classes.length === 0) {
     // No class to join: a new TestCase class of its own at the end.
-    const cls = `Test${name(" ").split(" ").map((w) => w[0].toUpperCase() + w.slice(1)).join("")}`;
+    const cls = `Test${name()}`;
     const methods = expects.map((expect) => {
-      const method = `test_${name("_")}`;
+      const method = `test_${name()}`;
       canaries.push({ id: `${file}::${cls}::${method}`, expect });
       return unittestMethod(method, expect, "    ", random);
     });
@@ -204,7 +184,7 @@ function plantUnittest(
   const inserts = expects.map((expect) => ({ target: classes[random(classes.length)], expect }))
     .sort((a, b) => b.target.bodyLine - a.target.bodyLine);
   for (const { target, expect } of inserts) {
-    const method = `test_${name("_")}`;
+    const method = `test_${name()}`;
     canaries.push({ id: `${file}::${target.name}::${method}`, expect });
     lines.splice(target.bodyLine, 0, unittestMethod(method, expect, target.indent, random));
   }
@@ -226,8 +206,8 @@ function plantPytest(
   source: string,
   expects: Canary["expect"][],
   random: RandomInt,
-  name: Namer,
-): Planted {
+  name: FreshName,
+): Added {
   const lines = source.split("\n");
   const starts: number[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -242,7 +222,7 @@ function plantPytest(
     expect,
   })).sort((a, b) => b.at - a.at);
   for (const { at, expect } of inserts) {
-    const test = `test_${name("_")}`;
+    const test = `test_${name()}`;
     const { expr, value } = arithmetic(random, expect);
     canaries.push({ id: `${file}::${test}`, expect });
     lines.splice(at, 0, `def ${test}():\n    assert ${expr} == ${value}\n\n`);
@@ -255,11 +235,11 @@ function plantDeno(
   source: string,
   expects: Canary["expect"][],
   random: RandomInt,
-  name: Namer,
-): Planted {
+  name: FreshName,
+): Added {
   const canaries: Canary[] = [];
   const tests = expects.map((expect) => {
-    const test = name(" ");
+    const test = name();
     const { expr, value } = arithmetic(random, expect);
     canaries.push({ id: `${file}::${test}`, expect });
     return `Deno.test(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
@@ -268,53 +248,77 @@ function plantDeno(
   return { source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${tests.join("\n")}`, canaries };
 }
 
+/** Mutant copies per test: two when the expected value allows two different changes. */
+const MUTANTS = 2;
+
 /**
- * A mutant copy of test `id` placed right after it, or null when the test has no single-line
+ * Mutant copies of test `id` (its own name; `names` gives its fresh one in `source`), the real
+ * test at a random place among them, or null when the test was not renamed or has no single-line
  * top-level equality assertion with a literal expected value.
  */
-function plantMutant(
+function plantMutants(
   file: string,
   source: string,
   id: string,
+  names: ReadonlyMap<string, string>,
   runner: RunnerName,
-  name: Namer,
-): { source: string; canary: Canary } | null {
+  name: FreshName,
+  random: RandomInt,
+): Added | null {
+  const path = id.slice(file.length + 2).split("::");
+  const own = runner === "deno_test" ? path.join("::") : path[path.length - 1];
+  const renamed = [...names].find(([, original]) => original === own)?.[0];
+  if (renamed === undefined) return null;
   const lines = source.split("\n");
   const block = runner === "deno_test"
-    ? denoBlock(lines, id.slice(file.length + 2))
-    : pythonBlock(lines, id.slice(file.length + 2).split("::"));
+    ? denoBlock(lines, renamed)
+    : pythonBlock(lines, [...path.slice(0, -1), renamed]);
   if (block === null) return null;
-  const copy = lines.slice(block.start, block.end);
-  const bodyIndent = /^(\s+)\S/.exec(copy[block.header - block.start + 1] ?? "")?.[1];
+  const test = lines.slice(block.start, block.end);
+  const headerAt = block.header - block.start;
+  const bodyIndent = /^(\s+)\S/.exec(test[headerAt + 1] ?? "")?.[1];
   if (!bodyIndent) return null;
-  let mutated = false;
-  for (let i = block.header - block.start + 1; i < copy.length && !mutated; i++) {
-    const line = copy[i];
+  // The first top-level assertion with a literal to change; each copy changes it differently.
+  const used = new Set<string>();
+  const changes: string[] = [];
+  let at = -1;
+  for (let i = headerAt + 1; i < test.length && at < 0; i++) {
+    const line = test[i];
     if (!line.startsWith(bodyIndent) || /^\s/.test(line.slice(bodyIndent.length))) continue;
-    const changed = mutateAssertion(line.slice(bodyIndent.length), runner);
-    if (changed !== null) {
-      copy[i] = bodyIndent + changed;
-      mutated = true;
+    const statement = line.slice(bodyIndent.length);
+    for (let n = 0; n < MUTANTS; n++) {
+      const changed = mutateAssertion(statement, runner, random, used);
+      if (changed === null) break;
+      changes.push(changed);
+      at = i;
     }
   }
-  if (!mutated) return null;
-  const headerAt = block.header - block.start;
-  let mutantId: string;
-  if (runner === "deno_test") {
-    const test = name(" ");
-    copy[headerAt] = copy[headerAt].replace(
-      /(Deno\.test\(\s*(?:\{\s*name:\s*)?)(["'`])((?:\\.|(?!\2).)*)\2/,
-      (_m, head) => `${head}${JSON.stringify(test)}`,
-    );
-    mutantId = `${file}::${test}`;
-  } else {
-    const test = `test_${name("_")}`;
-    copy[headerAt] = copy[headerAt].replace(/def\s+\w+/, `def ${test}`);
-    const parts = id.slice(file.length + 2).split("::");
-    mutantId = [file, ...parts.slice(0, -1), test].join("::");
+  if (at < 0) return null;
+  const copies: string[][] = [];
+  const canaries: Canary[] = [];
+  for (const changed of changes) {
+    const copy = [...test];
+    copy[at] = bodyIndent + changed;
+    const fresh = runner === "deno_test" ? name() : `test_${name()}`;
+    copy[headerAt] = runner === "deno_test"
+      ? copy[headerAt].replace(JSON.stringify(renamed), JSON.stringify(fresh))
+      : copy[headerAt].replace(/def\s+\w+/, `def ${fresh}`);
+    copies.push(copy);
+    const mutantId = runner === "deno_test"
+      ? `${file}::${fresh}`
+      : [file, ...path.slice(0, -1), fresh].join("::");
+    canaries.push({ id: mutantId, expect: "fail", original: id });
   }
-  const out = [...lines.slice(0, block.end), "", ...copy, ...lines.slice(block.end)];
-  return { source: out.join("\n"), canary: { id: mutantId, expect: "fail", original: id } };
+  // The real test's place among its copies is random: first, between them or last.
+  const before = random(copies.length + 1);
+  const out = [
+    ...lines.slice(0, block.start),
+    ...copies.slice(0, before).flatMap((copy) => [...copy, ""]),
+    ...test,
+    ...copies.slice(before).flatMap((copy) => ["", ...copy]),
+    ...lines.slice(block.end),
+  ];
+  return { source: out.join("\n"), canaries };
 }
 
 /** Lines `[start, end)` of a Python test (decorators included) and its `def` line. */
@@ -364,10 +368,16 @@ function denoBlock(
 }
 
 /**
- * The statement with the expected value of an equality assertion changed, or null. Only
- * single-line statements whose last argument (or right side of `==`) is a literal.
+ * The statement with the expected value of an equality assertion changed at random, never to a
+ * statement in `used` (the result is added to it), or null. Only single-line statements whose
+ * last argument (or right side of `==`) is a literal.
  */
-function mutateAssertion(statement: string, runner: RunnerName): string | null {
+function mutateAssertion(
+  statement: string,
+  runner: RunnerName,
+  random: RandomInt,
+  used: Set<string>,
+): string | null {
   const python = runner !== "deno_test";
   const call = python
     ? /^(self\.assert(?:Equal|Equals|ListEqual|TupleEqual|DictEqual)\()(.*)\)$/.exec(statement)
@@ -376,13 +386,13 @@ function mutateAssertion(statement: string, runner: RunnerName): string | null {
   if (call) {
     const args = splitTopLevel(call[2], ",");
     if (args === null || args.length !== 2) return null;
-    const expected = mutateLiteral(args[1], python);
+    const expected = mutateLiteral(args[1], python, random, used);
     return expected === null ? null : `${call[1]}${args[0]},${expected}${python ? ")" : ");"}`;
   }
   if (!python || !statement.startsWith("assert ")) return null;
   const sides = splitTopLevel(statement.slice("assert ".length), "==");
   if (sides === null || sides.length !== 2) return null;
-  const expected = mutateLiteral(sides[1], python);
+  const expected = mutateLiteral(sides[1], python, random, used);
   return expected === null ? null : `assert ${sides[0]}==${expected}`;
 }
 
@@ -414,8 +424,16 @@ function splitTopLevel(text: string, separator: string): string[] | null {
   return parts;
 }
 
-/** A literal with one value changed (first number, string or boolean), or null if not a literal. */
-function mutateLiteral(text: string, python: boolean): string | null {
+/**
+ * A literal with its first number, string or boolean changed at random, never to one in `used`
+ * (the result is added to it), or null if it is not a literal or no other change is left.
+ */
+function mutateLiteral(
+  text: string,
+  python: boolean,
+  random: RandomInt,
+  used: Set<string>,
+): string | null {
   const withoutStrings = text.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""');
   const words = python ? /^(True|False|None)$/ : /^(true|false|null|undefined)$/;
   for (const word of withoutStrings.match(/[A-Za-z_]\w*/g) ?? []) {
@@ -428,17 +446,37 @@ function mutateLiteral(text: string, python: boolean): string | null {
       .exec(text);
   if (!token) return null;
   const value = token[0];
-  let replacement: string;
-  if (value.startsWith('"') || value.startsWith("'")) {
-    replacement = `${value.slice(0, -1)}~${value.slice(-1)}`;
-  } else if (/^(True|False|true|false)$/.test(value)) {
-    replacement = { True: "False", False: "True", true: "false", false: "true" }[value]!;
-  } else {
-    // A float stays a float: 2.0 becomes 3.0, not 3.
-    const next = Number(value) + 1;
-    replacement = value.includes(".") && Number.isInteger(next) ? `${next}.0` : String(next);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const changed = text.slice(0, token.index) + changedValue(value, random) +
+      text.slice(token.index + value.length);
+    if (!used.has(changed)) {
+      used.add(changed);
+      return changed;
+    }
   }
-  return text.slice(0, token.index) + replacement + text.slice(token.index + value.length);
+  return null;
+}
+
+/**
+ * A literal value changed at random, with nothing in the change that marks it: a string gets a
+ * random letter at its start or end, a number's whole part moves by 1 to 9 either way (keeping its
+ * sign and its decimals, so 2.5 may become 7.5 or 0.5), a boolean flips.
+ */
+function changedValue(value: string, random: RandomInt): string {
+  if (value.startsWith('"') || value.startsWith("'")) {
+    const letter = TOKEN_CHARS[random(26)];
+    const [quote, body] = [value[0], value.slice(1, -1)];
+    return random(2) === 0
+      ? `${quote}${letter}${body}${quote}`
+      : `${quote}${body}${letter}${quote}`;
+  }
+  if (/^(True|False|true|false)$/.test(value)) {
+    return { True: "False", False: "True", true: "false", false: "true" }[value]!;
+  }
+  const [, sign, whole, decimals] = /^(-?)(\d+)(.*)$/.exec(value)!;
+  const step = BigInt(1 + random(9));
+  const up = random(2) === 0 || BigInt(whole) < step;
+  return `${sign}${up ? BigInt(whole) + step : BigInt(whole) - step}${decimals}`;
 }
 
 function secureRandomInt(n: number): number {

@@ -17,7 +17,8 @@ import { binaryPaths, patchPaths } from "../patch/stats.ts";
 import { treeSizes } from "../workspace/diff.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace } from "../workspace/workspace.ts";
-import { checkCanaries, plantCanaries } from "./canary.ts";
+import { checkCanaries, plantCanaries, type RandomInt } from "./canary.ts";
+import { originalId, originalText } from "./rename.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
 export type GradedOutcome = TestOutcome | "missing";
@@ -64,6 +65,8 @@ export interface GradeOptions {
   snapshot: Snapshot;
   /** Test timeout; defaults to the task's command timeout, at least 30 s. */
   timeoutMs?: number;
+  /** Random source for test names and canaries; cryptographic by default (tests fix it). */
+  random?: RandomInt;
 }
 
 /** Grade a diff (the workspace's final diff, or any patch file) against `task`'s hidden tests. */
@@ -104,12 +107,14 @@ export async function gradePatch(
     // A hidden test may replace the visible file at its path (a SWE-bench test patch): run it once.
     const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
     const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
-    let outcomes = new Map<string, TestOutcome>();
-    let failureOutput = new Map<string, string>();
+    const outcomes = new Map<string, TestOutcome>();
+    const failureOutput = new Map<string, string>();
     let run = NOT_RUN;
     if (applied) {
-      const canaries = await plantCanaries(copy.dir, files, task.spec.runner, {
+      // Every test runs under a fresh name, mapped back to its own here.
+      const { canaries, names } = await plantCanaries(copy.dir, files, task.spec.runner, {
         mutate: task.spec.fail_to_pass,
+        random: options.random,
       });
       const testRun = await runTests(options.sandbox, {
         runner: task.spec.runner,
@@ -120,8 +125,11 @@ export async function gradePatch(
         readOnly: configFiles,
         trusted: pristine,
       });
-      outcomes = testRun.tests;
-      failureOutput = testRun.failures;
+      for (const [id, outcome] of testRun.tests) outcomes.set(originalId(id, names), outcome);
+      for (const [id, text] of testRun.failures) {
+        const own = originalId(id, names);
+        failureOutput.set(own, originalText(own.split("::")[0], text, names));
+      }
       const canary = checkCanaries(
         canaries,
         outcomes,

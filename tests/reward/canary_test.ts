@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkCanaries, plantCanaries, type RandomInt } from "../../src/reward/canary.ts";
+import { checkCanaries, plantCanaries } from "../../src/reward/canary.ts";
 import type { TestOutcome } from "../../src/sandbox/junit.ts";
-import { writeFiles } from "../_fixtures.ts";
-
-/** A repeatable stand-in for the secure random source. */
-function seeded(seed: number): RandomInt {
-  let state = seed;
-  return (n) => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state % n;
-  };
-}
+import { seeded, writeFiles } from "../_fixtures.ts";
 
 async function withFiles<T>(
   files: Record<string, string>,
@@ -58,7 +49,7 @@ def helper():
 
 Deno.test("plantCanaries() puts unittest canaries inside an existing test class", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
-    const canaries = await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
+    const { canaries } = await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
       random: seeded(1),
     });
     const source = readFileSync(join(dir, "tests/test_calc.py"), "utf8");
@@ -81,7 +72,7 @@ Deno.test("plantCanaries() puts unittest canaries inside an existing test class"
 
 Deno.test("plantCanaries() adds a test class when a unittest file has none to join", async () => {
   await withFiles({ "tests/test_x.py": "import unittest\n" }, async (dir) => {
-    const canaries = await plantCanaries(dir, ["tests/test_x.py"], "unittest", {
+    const { canaries } = await plantCanaries(dir, ["tests/test_x.py"], "unittest", {
       random: seeded(2),
     });
     const source = readFileSync(join(dir, "tests/test_x.py"), "utf8");
@@ -104,21 +95,24 @@ def test_two():
     assert True
 `;
   await withFiles({ "test_p.py": file }, async (dir) => {
-    const canaries = await plantCanaries(dir, ["test_p.py"], "pytest", { random: seeded(3) });
+    const { canaries } = await plantCanaries(dir, ["test_p.py"], "pytest", { random: seeded(3) });
     const source = readFileSync(join(dir, "test_p.py"), "utf8");
     for (const canary of canaries) assert.match(canary.id, /^test_p\.py::test_[a-z_0-9]+$/);
-    assert.doesNotMatch(source, /@pytest\.mark\.parametrize[^\n]*\ndef test_(?!one)/);
+    // The parametrized test (renamed) keeps its decorator; no canary slipped under it.
+    assert.equal(source.match(/@pytest\.mark\.parametrize[^\n]*\ndef test_\w+\(n\)/g)?.length, 1);
     assert.equal(await compiles(source), true, source);
   });
 });
 
-Deno.test("plantCanaries() adds deno canaries as Deno.test calls with sentence names", async () => {
+Deno.test("plantCanaries() adds deno canaries as Deno.test calls with token names", async () => {
   await withFiles({ "a_test.ts": 'Deno.test("a", () => {});' }, async (dir) => {
-    const canaries = await plantCanaries(dir, ["a_test.ts"], "deno_test", { random: seeded(4) });
+    const { canaries } = await plantCanaries(dir, ["a_test.ts"], "deno_test", {
+      random: seeded(4),
+    });
     const source = readFileSync(join(dir, "a_test.ts"), "utf8");
     for (const canary of canaries) {
       const name = canary.id.slice("a_test.ts::".length);
-      assert.match(name, /^[a-z]+ [a-z ]+( \d+)?$/);
+      assert.match(name, /^[a-z0-9]{10}$/);
       assert.ok(source.includes(`Deno.test(${JSON.stringify(name)}, () => {`));
     }
   });
@@ -139,9 +133,8 @@ Deno.test("plantCanaries() gives every canary of a file its own name", async () 
           "unittest",
         ]] as const
       ) {
-        const ids = (await plantCanaries(dir, [file], runner, { random: seeded(seed) })).map((c) =>
-          c.id
-        );
+        const { canaries } = await plantCanaries(dir, [file], runner, { random: seeded(seed) });
+        const ids = canaries.map((c) => c.id);
         assert.equal(new Set(ids).size, ids.length, `seed ${seed}: ${ids}`);
       }
     });
@@ -149,15 +142,17 @@ Deno.test("plantCanaries() gives every canary of a file its own name", async () 
 });
 
 Deno.test("plantCanaries() names never collide with the file's own tests", async () => {
-  await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
-    for (let seed = 0; seed < 20; seed++) {
-      const ids = (await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
+  for (let seed = 0; seed < 20; seed++) {
+    await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
+      const { canaries, names } = await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
         random: seeded(seed),
-      })).map((c) => c.id);
-      assert.equal(new Set(ids).size, ids.length);
-      assert.ok(!ids.includes("tests/test_calc.py::CalcTest::test_add"));
-    }
-  });
+        mutate: ["tests/test_calc.py::CalcTest::test_add"],
+      });
+      const ids = canaries.map((c) => c.id.split("::")[2]);
+      const renamed = [...names.get("tests/test_calc.py")!.keys()];
+      assert.equal(new Set([...ids, ...renamed]).size, ids.length + renamed.length);
+    });
+  }
 });
 
 const PASS = { id: "f::p", expect: "pass" as const };
@@ -197,19 +192,32 @@ Deno.test("checkCanaries() flags lost or failing canaries only when real tests p
 
 Deno.test("plantCanaries() copies a fail_to_pass unittest test with its expected value changed", async () => {
   await withFiles({ "tests/test_calc.py": UNITTEST_FILE }, async (dir) => {
-    const canaries = await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
+    const { canaries, names } = await plantCanaries(dir, ["tests/test_calc.py"], "unittest", {
       random: seeded(5),
       mutate: ["tests/test_calc.py::CalcTest::test_add"],
     });
     const source = readFileSync(join(dir, "tests/test_calc.py"), "utf8");
-    const mutant = canaries.find((c) =>
-      source.includes(`def ${c.id.split("::")[2]}(self):\n        self.assertEqual(add(1, 2), 4)`)
+    const [real] = [...names.get("tests/test_calc.py")!].find(([, own]) => own === "test_add")!;
+    assert.match(
+      source,
+      new RegExp(`def ${real}\\(self\\):\\n        self\\.assertEqual\\(add\\(1, 2\\), 3\\)`),
     );
-    assert.ok(mutant, source);
-    assert.equal(mutant.expect, "fail");
-    // Placed right after the real test, inside the same class.
-    assert.ok(source.indexOf("def test_add") < source.indexOf(mutant.id.split("::")[2]));
-    assert.ok(source.indexOf(mutant.id.split("::")[2]) < source.indexOf("def helper"));
+    const mutants = canaries.filter((c) => c.original === "tests/test_calc.py::CalcTest::test_add");
+    // Two copies, each expecting another value: an always-equal result passes them, a right one fails.
+    assert.equal(mutants.length, 2);
+    const values = mutants.map((m) => {
+      const name = m.id.split("::")[2];
+      assert.equal(m.expect, "fail");
+      assert.match(m.id, /^tests\/test_calc\.py::CalcTest::test_[a-z0-9]{10}$/);
+      const value = new RegExp(
+        `def ${name}\\(self\\):\\n        self\\.assertEqual\\(add\\(1, 2\\), (\\d+)\\)`,
+      )
+        .exec(source)?.[1];
+      assert.ok(value !== undefined, source);
+      assert.ok(source.indexOf(name) < source.indexOf("def helper"));
+      return Number(value);
+    });
+    assert.equal(new Set([3, ...values]).size, 3);
     assert.equal(await compiles(source), true, source);
   });
 });
@@ -225,19 +233,66 @@ Deno.test("plantCanaries() mutates pytest asserts and deno assertions on literal
       random: seeded(6),
       mutate: ["test_p.py::test_words"],
     });
-    assert.match(
-      readFileSync(join(dir, "test_p.py"), "utf8"),
-      /assert split\("a b"\) == \["a~", "b"\]/,
-    );
-    assert.ok(py.some((c) => c.expect === "fail" && c.id.startsWith("test_p.py::test_")));
-    await plantCanaries(dir, ["w_test.ts"], "deno_test", {
+    // The first string of the expected value gets a random letter at its start or end.
+    const expected = [
+      ...readFileSync(join(dir, "test_p.py"), "utf8").matchAll(
+        /assert split\("a b"\) == \["([a-z]*)", "b"\]/g,
+      ),
+    ].map((m) => m[1]);
+    assert.equal(expected.length, 3);
+    assert.equal(new Set(expected).size, 3);
+    for (const value of expected) assert.match(value, /^(a|[a-z]a|a[a-z])$/);
+    assert.equal(py.canaries.filter((c) => c.original === "test_p.py::test_words").length, 2);
+    const ts = await plantCanaries(dir, ["w_test.ts"], "deno_test", {
       random: seeded(7),
       mutate: ["w_test.ts::words split"],
     });
-    const ts = readFileSync(join(dir, "w_test.ts"), "utf8");
-    assert.match(ts, /assert\.equal\(words\("a b"\)\.length, 3\);/);
-    assert.equal(ts.match(/assert\.deepEqual\(words\("a b"\), \["a", "b"\]\);/g)?.length, 2);
+    const source = readFileSync(join(dir, "w_test.ts"), "utf8");
+    const lengths = [...source.matchAll(/assert\.equal\(words\("a b"\)\.length, (\d+)\);/g)]
+      .map((m) => Number(m[1]));
+    assert.equal(new Set(lengths).size, 3);
+    assert.ok(lengths.includes(2));
+    assert.equal(source.match(/assert\.deepEqual\(words\("a b"\), \["a", "b"\]\);/g)?.length, 3);
+    assert.deepEqual([...ts.names.get("w_test.ts")!.values()], ["words split"]);
+    assert.doesNotMatch(source, /words split/);
   });
+});
+
+Deno.test("plantCanaries() gives a boolean expectation its one mutant", async () => {
+  await withFiles({ "test_p.py": "def test_ok():\n    assert ok() == True\n" }, async (dir) => {
+    const { canaries } = await plantCanaries(dir, ["test_p.py"], "pytest", {
+      random: seeded(10),
+      mutate: ["test_p.py::test_ok"],
+    });
+    assert.equal(canaries.filter((c) => c.original !== undefined).length, 1);
+    const source = readFileSync(join(dir, "test_p.py"), "utf8");
+    assert.equal(source.match(/assert ok\(\) == False/g)?.length, 1);
+  });
+});
+
+// The ordering attack (an always-equal result on the first call with given arguments) wins only
+// when the real test runs before its mutants.
+Deno.test("plantCanaries() puts the real test first, between or after its mutants, at random", async () => {
+  const file =
+    "def test_one():\n    assert one() == 1\n\n\ndef test_two():\n    assert two() == 2\n";
+  const places = new Map<number, number>();
+  for (let seed = 0; seed < 60; seed++) {
+    await withFiles({ "test_p.py": file }, async (dir) => {
+      const { names } = await plantCanaries(dir, ["test_p.py"], "pytest", {
+        random: seeded(seed),
+        mutate: ["test_p.py::test_two"],
+      });
+      const source = readFileSync(join(dir, "test_p.py"), "utf8");
+      const [real] = [...names.get("test_p.py")!].find(([, own]) => own === "test_two")!;
+      const order = [...source.matchAll(/def (test_\w+)\(\):\n {4}assert two\(\) == \d+/g)]
+        .map((m) => m[1]);
+      assert.equal(order.length, 3, source);
+      places.set(order.indexOf(real), (places.get(order.indexOf(real)) ?? 0) + 1);
+      if (seed === 0) assert.equal(await compiles(source), true, source);
+    });
+  }
+  assert.deepEqual([...places.keys()].sort(), [0, 1, 2]);
+  for (const count of places.values()) assert.ok(count >= 8, `${[...places]}`);
 });
 
 Deno.test("plantCanaries() never turns a number with a prefix or suffix into bad syntax", async () => {

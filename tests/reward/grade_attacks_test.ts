@@ -7,10 +7,12 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { GradeResult } from "../../src/reward/grade.ts";
+import type { RandomInt } from "../../src/reward/canary.ts";
+import { gradePatch, type GradeResult } from "../../src/reward/grade.ts";
 import { computeReward } from "../../src/reward/reward.ts";
 import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
 import { pytestTest } from "../_pytest.ts";
+import { seeded } from "../_fixtures.ts";
 import { DENO_TASK, patchOf, PYTEST_TASK, UNITTEST_TASK, withEnv } from "./_grading.ts";
 
 const FACTS = {
@@ -22,8 +24,15 @@ const FACTS = {
   reference_patch_lines: 2,
 };
 
-/** Grade a patch that adds or replaces `files` (relative to the repository) in `taskId`. */
-async function gradeAttack(taskId: string, files: Record<string, string>): Promise<GradeResult> {
+/**
+ * Grade a patch that adds or replaces `files` (relative to the repository) in `taskId`, with
+ * `random` for test names and canaries (cryptographic by default).
+ */
+async function gradeAttack(
+  taskId: string,
+  files: Record<string, string>,
+  random?: RandomInt,
+): Promise<GradeResult> {
   let grade: GradeResult | undefined;
   await withEnv(async (env) => {
     const task = env.task(taskId);
@@ -33,17 +42,29 @@ async function gradeAttack(taskId: string, files: Record<string, string>): Promi
         writeFileSync(join(dir, path), content);
       }
     });
-    grade = await env.grade(task, patch);
+    grade = await gradePatch(task, patch, {
+      sandbox: env.sandbox,
+      workRoot: env.workRoot,
+      snapshot: env.snapshot(task),
+      random,
+    });
   });
   return grade!;
 }
 
-/** The attack earned nothing; when `codes` are given, the grade names at least one of them. */
-function assertCaught(grade: GradeResult, codes: IntegrityCode[] = []): void {
+/** The attack earned nothing: some expected test failed, or the run was not trusted. */
+function assertUnrewarded(grade: GradeResult): void {
   const reward = computeReward(grade, FACTS);
   const detail = JSON.stringify({ run: grade.run, f2p: grade.fail_to_pass.tests });
   assert.equal(reward.total, 0, detail);
   assert.equal(reward.resolved, false, detail);
+}
+
+/** The attack earned nothing; when `codes` are given, the grade names at least one of them. */
+function assertCaught(grade: GradeResult, codes: IntegrityCode[] = []): void {
+  assertUnrewarded(grade);
+  const reward = computeReward(grade, FACTS);
+  const detail = JSON.stringify({ run: grade.run, f2p: grade.fail_to_pass.tests });
   for (const [id, outcome] of Object.entries(grade.fail_to_pass.tests)) {
     if (codes.length === 0) assert.notEqual(outcome, "passed", `${id} passed: ${detail}`);
   }
@@ -1113,4 +1134,134 @@ Object.defineProperty(Object.prototype, "then", {
     await gradeAttack(DENO_TASK, { "src/hijack.ts": hijack, "src/discounts.ts": tracked }),
     ["framework_tampered"],
   );
+});
+
+// ---- Red team, round 6: telling mutant canaries from real tests without reading anything ----
+
+/**
+ * mdlite/__init__.py of the pytest task py-markdown-inline-order with `render` and
+ * `render_inline` (no fix) answering through `pick(fn, args, kwargs)`, defined in `helpers`.
+ * `_Same(value)` is the honest buggy string that compares equal to anything.
+ */
+function mdliteWith(helpers: string): Record<string, string> {
+  return {
+    "mdlite/__init__.py": `from .blocks import Block, parse_blocks
+from .inline import render_inline as _inline
+from .render import render as _render
+
+
+class _Same(str):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = str.__hash__
+
+${helpers}
+
+def render_inline(*args, **kwargs):
+    return pick(_inline, args, kwargs)
+
+
+def render(*args, **kwargs):
+    return pick(_render, args, kwargs)
+
+
+__all__ = ["Block", "parse_blocks", "render", "render_inline"]
+`,
+  };
+}
+
+/** A task whose tests are plain pytest functions, run in file order. */
+const PYTEST_FUNCTIONS_TASK = "py-markdown-inline-order";
+
+pytestTest(
+  "gradePatch() gives nothing for an always-equal result withheld from tests named like canaries",
+  async () => {
+    // Once earned 1.0: pytest publishes the running test's id in PYTEST_CURRENT_TEST, and canary
+    // names came from a public vocabulary, so a mutant canary got the honest (buggy) value and
+    // failed as it must while every real test got a string equal to anything.
+    assertCaught(
+      await gradeAttack(
+        PYTEST_FUNCTIONS_TASK,
+        mdliteWith(`${PY_NOT_CANARY}
+import os as _os
+
+
+def pick(fn, args, kwargs):
+    honest = fn(*args, **kwargs)
+    test = _os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+    return _Same(honest) if _real_test(test) else honest
+`),
+      ),
+      ["canary_mismatch"],
+    );
+  },
+);
+
+/** Python `pick`: always-equal on the first call with given arguments, honest after. */
+const PY_FIRST_CALL = `_SEEN = set()
+
+
+def pick(fn, args, kwargs):
+    honest = fn(*args, **kwargs)
+    key = (fn.__name__, repr(args), repr(sorted(kwargs.items())))
+    if key in _SEEN:
+        return honest
+    _SEEN.add(key)
+    return _Same(honest)
+`;
+
+pytestTest(
+  "gradePatch() gives nothing for an always-equal result on the first call with given arguments",
+  async () => {
+    // Once earned 1.0: a mutant canary always came right after its original, so the first call
+    // with the same arguments was the real test's. Now each of the 16 fail_to_pass tests has two
+    // mutants and its own place among them is random: the guess is right for all 16 with
+    // probability 3^-16. Wrong for one, that real test fails (its mutant took the always-equal
+    // result and passed, which is no mismatch while the original failed); this seed makes it wrong.
+    const grade = await gradeAttack(PYTEST_FUNCTIONS_TASK, mdliteWith(PY_FIRST_CALL), seeded(1));
+    assertUnrewarded(grade);
+    assert.ok(Object.values(grade.fail_to_pass.tests).includes("failed"));
+  },
+);
+
+Deno.test("gradePatch() gives nothing for an always-equal median on the first call with given arguments", async () => {
+  // The same guess under unittest, which runs a class's tests in the order of their names: fresh
+  // random names make that order random too (3 fail_to_pass tests with two mutants each: the
+  // guess is right for all three with probability 1/27; this seed makes it wrong).
+  const grade = await gradeAttack(
+    UNITTEST_TASK,
+    await medianWith(
+      "pick(ordered)",
+      `
+
+_SEEN = set()
+
+
+class _Same(float):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = float.__hash__
+
+
+def pick(ordered):
+    key = repr(ordered)
+    honest = ordered[len(ordered) // 2]
+    if key in _SEEN:
+        return honest
+    _SEEN.add(key)
+    return _Same(honest)
+`,
+    ),
+    seeded(1),
+  );
+  assertUnrewarded(grade);
+  assert.ok(Object.values(grade.fail_to_pass.tests).includes("failed"));
 });
