@@ -1265,3 +1265,146 @@ def pick(ordered):
   assertUnrewarded(grade);
   assert.ok(Object.values(grade.fail_to_pass.tests).includes("failed"));
 });
+
+// ---- Red team, round 7: results that decide per comparison what they equal ----
+
+/** A Python task whose fail_to_pass tests compare strings (and ints) with literals. */
+const ROMAN_TASK = "py-roman-nine-hundred";
+
+/**
+ * numerals/roman.py of ROMAN_TASK with `from_roman` fixed (its canonical check uses a correct
+ * table of its own) and the public `to_roman` still buggy, its result passed through
+ * `wrap(text)` (which `from_roman` reads back through its `_number`, so round trips of the buggy
+ * numerals hold), and `fromRomanResult` (a Python expression of `total`) as `from_roman`'s
+ * result. `helpers` defines `wrap` and whatever it needs.
+ */
+async function romanWith(
+  helpers: string,
+  fromRomanResult = "total",
+): Promise<Record<string, string>> {
+  const roman = await Deno.readTextFile(
+    new URL(`../../tasks/${ROMAN_TASK}/repo/numerals/roman.py`, import.meta.url),
+  );
+  const fixed = roman
+    .replace("def to_roman(number):", "def _to_roman(number, table=_TABLE):")
+    .replace("for value, symbol in _TABLE:", "for value, symbol in table:")
+    .replace("to_roman(total) != numeral", "_to_roman(total, _FIXED) != numeral")
+    .replace("    return total\n", `    return ${fromRomanResult}\n`)
+    .replace('    numeral = text.strip().upper()\n', '    if hasattr(text, "_number"):\n        return text._number\n    numeral = text.strip().upper()\n');
+  return {
+    "numerals/roman.py": `${fixed}
+
+_FIXED = sorted(_TABLE + [(900, "CM")], reverse=True)
+
+
+def to_roman(number):
+    text = wrap(_to_roman(number))
+    if type(text) is not str:
+        text._number = number
+    return text
+
+${helpers}
+`,
+  };
+}
+
+/** Python: `wrap` returns the honest string as one that compares equal to anything. */
+const PY_ALWAYS_EQUAL_STR = `class _Same(str):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = str.__hash__
+
+
+def wrap(text):
+    return _Same(text)`;
+
+/**
+ * Python: `wrap` returns the honest string as one that decides per comparison. Mutant canaries
+ * change a string literal by adding a lowercase letter at its start or end, so (1) a value that is
+ * another compared value with one end cut off is a real expected value, (2) a value that is another
+ * compared value with a letter added is a mutant, and (3) a value met first is a mutant when one of
+ * its ends is a lowercase letter glued to a character that is not one.
+ */
+const PY_PER_COMPARISON_STR = `_SEEN = []
+
+
+def _real(other):
+    for seen in _SEEN:
+        if other in (seen[1:], seen[:-1]) and len(seen) == len(other) + 1:
+            return True
+        if seen in (other[1:], other[:-1]) and len(other) == len(seen) + 1:
+            return False
+    glued = (other[:1].islower() and not other[1:2].islower()) or (
+        other[-1:].islower() and not other[-2:-1].islower())
+    return not glued
+
+
+class _Guess(str):
+    def __eq__(self, other):
+        if str.__eq__(self, other) is True:
+            return True
+        if type(other) is not str:
+            return False
+        verdict = _real(other)
+        _SEEN.append(other)
+        return verdict
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__
+
+
+def wrap(text):
+    return _Guess(text)`;
+
+Deno.test("gradePatch() fails every test that compares an always-equal str subclass with a literal", async () => {
+  // Mutant canaries caught this one (canary_mismatch); now no test on it passes at all.
+  const grade = await gradeAttack(ROMAN_TASK, await romanWith(PY_ALWAYS_EQUAL_STR), seeded(1));
+  assertCaught(grade);
+  assert.match(
+    grade.failures["tests/test_roman_hidden.py::NineHundredTest::test_max"] ?? "",
+    /compared a _Same with a literal.*must be plain builtin values/,
+  );
+});
+
+Deno.test("gradePatch() fails every test that compares an always-equal int subclass with a literal", async () => {
+  // bool cannot be subclassed in Python; an int subclass stands in for numbers and booleans.
+  assertCaught(
+    await gradeAttack(
+      ROMAN_TASK,
+      await romanWith(
+        `def wrap(text):
+    return text
+
+
+class _Same(int):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = int.__hash__`,
+        "_Same(total)",
+      ),
+      seeded(1),
+    ),
+  );
+});
+
+Deno.test("gradePatch() gives nothing for a str subclass that tells mutant canaries from real expected values", async () => {
+  // Once earned 1.0 for every seed: the result's __eq__ sees each expected value, and a mutant's
+  // added lowercase letter stands out next to an uppercase numeral (or next to the real value,
+  // once both were seen). Now a result compared with a literal must be a plain str.
+  const grade = await gradeAttack(ROMAN_TASK, await romanWith(PY_PER_COMPARISON_STR), seeded(1));
+  assertCaught(grade);
+  assert.match(
+    grade.failures["tests/test_roman_hidden.py::NineHundredTest::test_max"] ?? "",
+    /compared a _Guess with a literal.*must be plain builtin values/,
+  );
+});
