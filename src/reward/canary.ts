@@ -19,6 +19,7 @@ import { join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { IntegrityProblem } from "../sandbox/test_runner.ts";
 import type { RunnerName } from "../task/spec.ts";
+import { isLiteral, splitTopLevel, withoutStrings } from "./_literal.ts";
 import { type FreshName, renameTests, type TestNames } from "./rename.ts";
 
 /** A test the grader added, and how it must come out. */
@@ -396,34 +397,6 @@ function mutateAssertion(
   return expected === null ? null : `assert ${sides[0]}==${expected}`;
 }
 
-/** Split at top-level separators (outside brackets and strings); null if unbalanced. */
-function splitTopLevel(text: string, separator: string): string[] | null {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote: string | null = null;
-  let last = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '"' || c === "'" || c === "`") quote = c;
-    else if ("([{".includes(c)) depth++;
-    else if (")]}".includes(c)) depth--;
-    else if (depth === 0 && text.startsWith(separator, i)) {
-      parts.push(text.slice(last, i));
-      last = i + separator.length;
-      i += separator.length - 1;
-    }
-    if (depth < 0) return null;
-  }
-  if (depth !== 0 || quote) return null;
-  parts.push(text.slice(last));
-  return parts;
-}
-
 /**
  * A literal with its first number, string or boolean changed at random, never to one in `used`
  * (the result is added to it), or null if it is not a literal or no other change is left.
@@ -434,12 +407,8 @@ function mutateLiteral(
   random: RandomInt,
   used: Set<string>,
 ): string | null {
-  const withoutStrings = text.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""');
-  const words = python ? /^(True|False|None)$/ : /^(true|false|null|undefined)$/;
-  for (const word of withoutStrings.match(/[A-Za-z_]\w*/g) ?? []) {
-    if (!words.test(word)) return null;
-  }
-  if (/[`]/.test(text) || /[^\s\w.,\-+()[\]{}:"']/.test(withoutStrings)) return null;
+  // Only the literals of the assertion forms canaries mutate: no byte strings.
+  if (/(?<![\w"'])b""/.test(withoutStrings(text)) || !isLiteral(text, python)) return null;
   // A number only when it stands alone: not `0x10`, `1e3`, `1_000` or `1j`.
   const token =
     /"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|\b(?:True|False|true|false)\b/

@@ -19,6 +19,7 @@ import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace } from "../workspace/workspace.ts";
 import { checkCanaries, plantCanaries, type RandomInt } from "./canary.ts";
 import { originalId, originalText } from "./rename.ts";
+import { strictLiteralComparisons } from "./strict.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
 export type GradedOutcome = TestOutcome | "missing";
@@ -116,6 +117,8 @@ export async function gradePatch(
         mutate: task.spec.fail_to_pass,
         random: options.random,
       });
+      // After the canaries, so mutants check their results like the tests they copy.
+      await strictLiteralComparisons(copy.dir, files, task.spec.runner);
       const testRun = await runTests(options.sandbox, {
         runner: task.spec.runner,
         dir: copy.dir,

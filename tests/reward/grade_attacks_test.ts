@@ -1290,7 +1290,10 @@ async function romanWith(
     .replace("for value, symbol in _TABLE:", "for value, symbol in table:")
     .replace("to_roman(total) != numeral", "_to_roman(total, _FIXED) != numeral")
     .replace("    return total\n", `    return ${fromRomanResult}\n`)
-    .replace('    numeral = text.strip().upper()\n', '    if hasattr(text, "_number"):\n        return text._number\n    numeral = text.strip().upper()\n');
+    .replace(
+      "    numeral = text.strip().upper()\n",
+      '    if hasattr(text, "_number"):\n        return text._number\n    numeral = text.strip().upper()\n',
+    );
   return {
     "numerals/roman.py": `${fixed}
 
@@ -1362,14 +1365,27 @@ class _Guess(str):
 def wrap(text):
     return _Guess(text)`;
 
+/**
+ * The attack earned nothing, and ROMAN_TASK's tests of `to_roman` (the ones it did not fix) failed
+ * because they compared a `cls` with a literal.
+ */
+function assertStrictFailures(grade: GradeResult, cls: string): void {
+  assertUnrewarded(grade);
+  assert.equal(grade.run.problems.length, 0, JSON.stringify(grade.run.problems));
+  for (const test of ["test_max", "test_nine_hundred", "test_year_1994"]) {
+    const id = `tests/test_roman_hidden.py::NineHundredTest::${test}`;
+    assert.equal(grade.fail_to_pass.tests[id], "failed");
+    assert.match(
+      grade.failures[id] ?? "",
+      new RegExp(`compared a ${cls} with a literal: .*must be plain builtin values`),
+    );
+  }
+}
+
 Deno.test("gradePatch() fails every test that compares an always-equal str subclass with a literal", async () => {
   // Mutant canaries caught this one (canary_mismatch); now no test on it passes at all.
   const grade = await gradeAttack(ROMAN_TASK, await romanWith(PY_ALWAYS_EQUAL_STR), seeded(1));
-  assertCaught(grade);
-  assert.match(
-    grade.failures["tests/test_roman_hidden.py::NineHundredTest::test_max"] ?? "",
-    /compared a _Same with a literal.*must be plain builtin values/,
-  );
+  assertStrictFailures(grade, "_Same");
 });
 
 Deno.test("gradePatch() fails every test that compares an always-equal int subclass with a literal", async () => {
@@ -1402,9 +1418,68 @@ Deno.test("gradePatch() gives nothing for a str subclass that tells mutant canar
   // added lowercase letter stands out next to an uppercase numeral (or next to the real value,
   // once both were seen). Now a result compared with a literal must be a plain str.
   const grade = await gradeAttack(ROMAN_TASK, await romanWith(PY_PER_COMPARISON_STR), seeded(1));
-  assertCaught(grade);
-  assert.match(
-    grade.failures["tests/test_roman_hidden.py::NineHundredTest::test_max"] ?? "",
-    /compared a _Guess with a literal.*must be plain builtin values/,
+  assertStrictFailures(grade, "_Guess");
+});
+
+Deno.test("gradePatch() keeps the plain-value check out of reach of names code under test rebinds", async () => {
+  // A check called by name (a helper in the test module, or builtins such as type and
+  // isinstance) could be rebound while the result is made and put back from its __eq__ or
+  // __del__, before the reporter's next integrity check. The check names nothing, so lies in
+  // every namespace the test module sees change nothing.
+  const grade = await gradeAttack(
+    ROMAN_TASK,
+    await romanWith(
+      `${PY_PER_COMPARISON_STR.replace("def wrap(text):\n    return _Guess(text)", "")}
+
+import builtins as _builtins
+import sys as _sys
+
+_SAVED = []
+
+
+def _lie(*args, **kwargs):
+    return str
+
+
+def _restore():
+    while _SAVED:
+        space, name, value = _SAVED.pop()
+        space[name] = value
+
+
+def _rebind():
+    # The test modules' own names (helpers start with "_") and the builtins they would look up.
+    for module in [m for m in list(_sys.modules.values()) if getattr(m, "__name__", "").startswith("tests.")]:
+        space = vars(module)
+        for name in [n for n in list(space) if n.startswith("_") and not n.startswith("__")]:
+            if callable(space[name]):
+                _SAVED.append((space, name, space[name]))
+                space[name] = _lie
+        for name in ("type", "isinstance", "issubclass"):
+            _SAVED.append((space, name, space.get(name, getattr(_builtins, name))))
+            space[name] = _lie
+
+
+class _Sly(_Guess):
+    def __eq__(self, other):
+        _restore()
+        return _Guess.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __del__(self):
+        _restore()
+
+    __hash__ = str.__hash__
+
+
+def wrap(text):
+    _restore()
+    _rebind()
+    return _Sly(text)`,
+    ),
+    seeded(1),
   );
+  assertStrictFailures(grade, "_Sly");
 });

@@ -1,0 +1,50 @@
+/** Reading assertion statements as text: top-level splitting and literal values. */
+
+/** Split at top-level separators (outside brackets and strings); null if unbalanced. */
+export function splitTopLevel(text: string, separator: string): string[] | null {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === "`") quote = c;
+    else if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(last, i));
+      last = i + separator.length;
+      i += separator.length - 1;
+    }
+    if (depth < 0) return null;
+  }
+  if (depth !== 0 || quote) return null;
+  parts.push(text.slice(last));
+  return parts;
+}
+
+/** `text` with its string literals emptied (each becomes `""`). */
+export function withoutStrings(text: string): string {
+  return text.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""');
+}
+
+/**
+ * Whether `text` is a literal value: numbers, strings, the words for true, false and nothing, and
+ * brackets, commas, colons and signs around them (`[1, "a"]`, `{"k": None}`, `-2.5`), no names,
+ * calls or templates. In Python a string may carry a `b` prefix.
+ */
+export function isLiteral(text: string, python: boolean): boolean {
+  if (text.trim() === "" || /[`]/.test(text)) return false;
+  const stripped = withoutStrings(text);
+  const bare = python ? stripped.replace(/(?<![\w"'])b(?="")/g, "") : stripped;
+  const words = python ? /^(True|False|None)$/ : /^(true|false|null|undefined)$/;
+  for (const word of bare.match(/[A-Za-z_]\w*/g) ?? []) {
+    if (!words.test(word)) return false;
+  }
+  return !/[^\s\w.,\-+()[\]{}:"']/.test(bare);
+}
