@@ -1,12 +1,14 @@
 /**
- * Strict literal comparisons: at grading time, in the graded Python test files, every single-line
- * equality assertion at the top level of a test's body with a literal on one side first checks that
- * the other side is a plain builtin value. Python lets the left operand's `__eq__` decide, and it
- * sees the expected value: a result of a `str` subclass could tell a real expected value from a
- * mutant canary's by looking at it (see `canary.ts`), or be equal to anything. A plain value
- * cannot: it is exactly an `int`, `float`, `complex`, `bool`, `str`, `bytes` or `None`, or a
- * `list`, `tuple`, `dict`, `set` or `frozenset` of such values (exact types, so subclasses,
- * namedtuples and enums fail). Otherwise the test fails with a message saying why.
+ * Plain literal comparisons: at grading time, in the graded Python test files, every single-line
+ * equality assertion at the top level of a test's body with a literal on one side compares the
+ * literal with the *plain value* of the other side (see {@linkcode plainValue}), read before the
+ * comparison. Python lets the left operand's `__eq__` decide, and it sees the expected value: a
+ * result of a `str` subclass could tell a real expected value from a mutant canary's by looking at
+ * it (see `canary.ts`), or be equal to anything. A plain value is builtin data (exactly an `int`,
+ * `float`, `complex`, `bool`, `str`, `bytes` or `None`, or a `list`, `tuple`, `dict`, `set` or
+ * `frozenset` of such), taken from the result without showing it the literal, so nothing of the
+ * result runs during the comparison. A result with no plain value fails the test with a message
+ * saying why.
  *
  * The check is written into the assertion's own line and looks up no name: it reaches `type`
  * through `"".__class__.__class__` and reads type names, flags and modules through `type`'s own
@@ -99,15 +101,15 @@ function strictStatement(statement: string, local: string): string | null {
   }
   if (value === "" || value.startsWith("*")) return null;
   const offender = `${local}_type`;
-  return `${local} = ${value}; ${offender} = ${plainCheck(local)}; ` +
-    `assert ${offender} is None, ${JSON.stringify(MESSAGE)} % (${offender}.__qualname__,); ` +
+  return `${local} = ${value}; ${local}, ${offender} = ${plainValue(local)}; ` +
+    `assert ${offender} is None, ${JSON.stringify(MESSAGE)} % (${offender},); ` +
     `${rewritten}${comment}`;
 }
 
 /** What a test that compared a non-plain value with a literal fails with. */
-const MESSAGE = "patchgym: compared a %s with a literal: results compared with literal values " +
-  "must be plain builtin values (int, float, complex, bool, str, bytes, None, and lists, tuples, " +
-  "dicts, sets and frozensets of them)";
+const MESSAGE = "patchgym: compared a %s with a literal: a result compared with a literal value " +
+  "must have a plain builtin value (int, float, complex, bool, str, bytes, None, lists, tuples, " +
+  "dicts, sets and frozensets of them, their subclasses, or a number with as_integer_ratio())";
 
 /**
  * Top-level syntax that binds looser than a comparison or chains with it: with it in a side, the
@@ -132,26 +134,54 @@ function withoutBrackets(text: string): string {
 }
 
 /**
- * A Python expression that is None when `name` holds a plain builtin value, otherwise the first
- * type found that is not one. It names nothing code under test could rebind: `type` comes from a
- * string literal's class, and a type is plain when it is static (not built by a `class`
- * statement: flag 1 << 9 clear), its module is `builtins` and its name one of the plain ones, all
- * read through `type`'s own descriptors, which a metaclass cannot override.
+ * A Python expression whose value is `(plain, None)`, with `plain` the value of `name` as plain
+ * builtin data, or `(None, type name)` when it has none. It reads the value without ever showing
+ * it the literal it will be compared with, so the value cannot adapt to it:
+ * - a plain scalar (exactly int, float, complex, bool, str, bytes or None) is itself;
+ * - a plain list, tuple, set, frozenset or dict is rebuilt from its items, each made plain;
+ * - an instance of a subclass of one of those (a namedtuple, an IntEnum, a `str` subclass with its
+ *   own `__eq__`) is copied out of its storage by the builtin base's own method (`str.__str__`,
+ *   `int.__index__`, `tuple.__add__`, `list.copy`, ...), which no subclass can override, and made
+ *   plain in turn;
+ * - any other number (`Fraction`, `Decimal`) is its `as_integer_ratio()`: an int when the
+ *   denominator is 1, else the quotient as a float;
+ * - anything else has no plain value.
+ * It names nothing code under test could rebind: `type` comes from a string literal's class, and
+ * names, flags, modules, class dictionaries and MROs are read through `type`'s own descriptors,
+ * which a metaclass cannot override; a type is builtin when it is static (flag 1 << 9 clear) and
+ * its module is `builtins`.
  */
-function plainCheck(name: string): string {
-  const get = (attr: string, of: string) => `t.__dict__["${attr}"].__get__(${of})`;
-  const plain = `${get("__name__", "k")} if not ${get("__flags__", "k")} & 512 and ` +
-    `${get("__module__", "k")} == "builtins" and ${get("__name__", "k")} in ` +
-    `("int", "float", "complex", "bool", "str", "bytes", "NoneType", "list", "tuple", "set", ` +
-    `"frozenset", "dict") else None`;
-  const first = (items: string) => `([o for ${items} if o is not None] + [None])[0]`;
-  const visit = `(lambda n: k if n is None ` +
-    `else ${first("e in x for o in (p(p, e),)")} ` +
-    `if n in ("list", "tuple", "set", "frozenset") ` +
-    `else ${first("e, f in x.items() for o in (p(p, e), p(p, f))")} if n == "dict" ` +
-    `else None)(${plain})`;
-  return `(lambda t: (lambda p: p(p, ${name}))(lambda p, x: (lambda k: ${visit})(t(x))))` +
-    `("".__class__.__class__)`;
+function plainValue(name: string): string {
+  const builtin = (c: string) =>
+    `(not g("__flags__", ${c}) & 512 and g("__module__", ${c}) == "builtins")`;
+  const first = (offenders: string) => `([o for o in ${offenders} if o is not None] + [None])[0]`;
+  const sequence = `(lambda items: (k([i[0] for i in items]), ${first("[i[1] for i in items]")}))` +
+    `([r(r, e) for e in v])`;
+  const mapping = `(lambda items: ({a[0]: b[0] for a, b in items}, ` +
+    `${first("[o for a, b in items for o in (a[1], b[1])]")}))` +
+    `([(r(r, a), r(r, b)) for a, b in g("__dict__", k)["items"](v)])`;
+  const copy = `{"str": "__str__", "int": "__index__", "float": "__float__", ` +
+    `"complex": "__complex__", "bytes": "__bytes__", "tuple": "__add__", "list": "copy", ` +
+    `"dict": "copy", "set": "copy", "frozenset": "copy"}`;
+  const fromBase =
+    `(lambda b: (lambda m: r(r, m(v, ()) if g("__name__", b) == "tuple" else m(v)))` +
+    `(g("__dict__", b)[${copy}[g("__name__", b)]]))(bases[0])`;
+  const isRatio =
+    `p[1] is None and t(p[0]) is t(()) and g("__dict__", t(()))["__len__"](p[0]) == 2` +
+    ` and t(p[0][0]) is t(0) and t(p[0][1]) is t(0) and p[0][1] > 0`;
+  const ratio =
+    `(lambda p: ((p[0][0] if p[0][1] == 1 else p[0][0] / p[0][1]), None) if ${isRatio}` +
+    ` else (None, n))(r(r, v.as_integer_ratio()))` +
+    ` if [c for c in g("__mro__", k) if "as_integer_ratio" in g("__dict__", c)] else (None, n)`;
+  const bases = `[b for b in g("__mro__", k)[1:] if ${builtin("b")} and g("__name__", b) in ` +
+    `("int", "float", "complex", "str", "bytes", "list", "tuple", "dict", "set", "frozenset")]`;
+  const cases = `(v, None) if s and n in ("int", "float", "complex", "bool", "str", "bytes", ` +
+    `"NoneType") else ${sequence} if s and n in ("list", "tuple", "set", "frozenset") ` +
+    `else ${mapping} if s and n == "dict" ` +
+    `else (lambda bases: ${fromBase} if bases else ${ratio})(${bases})`;
+  const step = `(lambda k: (lambda n, s: ${cases})(g("__qualname__", k), ${builtin("k")}))(t(v))`;
+  return `(lambda t, g: (lambda r: r(r, ${name}))(lambda r, v: ${step}))` +
+    `("".__class__.__class__, lambda a, c: "".__class__.__class__.__dict__[a].__get__(c))`;
 }
 
 /** A line's code and its trailing comment (with the spaces before it), split outside strings. */
