@@ -490,7 +490,8 @@ class _Same(float):
 `,
       ),
     ),
-    ["canary_mismatch"],
+    // Mutant canaries caught it (canary_mismatch); now a literal is compared with the result's
+    // plain value (its stored float), its __eq__ never runs, and every test on it fails.
   );
 });
 
@@ -1196,7 +1197,8 @@ def pick(fn, args, kwargs):
     return _Same(honest) if _real_test(test) else honest
 `),
       ),
-      ["canary_mismatch"],
+      // Renamed canaries caught it (canary_mismatch); now the result's plain value (the honest,
+      // buggy string) is what the literals are compared with, so every test on it fails.
     );
   },
 );
