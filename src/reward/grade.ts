@@ -19,7 +19,7 @@ import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace } from "../workspace/workspace.ts";
 import { checkCanaries, plantCanaries, type RandomInt } from "./canary.ts";
 import { originalId, originalText } from "./rename.ts";
-import { strictLiteralComparisons } from "./strict.ts";
+import { readableFailure, strictLiteralComparisons } from "./strict.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
 export type GradedOutcome = TestOutcome | "missing";
@@ -131,7 +131,7 @@ export async function gradePatch(
       for (const [id, outcome] of testRun.tests) outcomes.set(originalId(id, names), outcome);
       for (const [id, text] of testRun.failures) {
         const own = originalId(id, names);
-        failureOutput.set(own, originalText(own.split("::")[0], text, names));
+        failureOutput.set(own, readableFailure(originalText(own.split("::")[0], text, names)));
       }
       const canary = checkCanaries(
         canaries,

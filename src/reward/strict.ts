@@ -36,6 +36,17 @@ export async function strictLiteralComparisons(
   }
 }
 
+/**
+ * Failure output with each plain-value reading a rewritten line shows (a long expression) cut
+ * back to `plain_value(NAME)`, so a traceback reads like the test's own line.
+ */
+export function readableFailure(text: string): string {
+  for (const local of new Set(text.match(/_patchgym_value\d*/g) ?? [])) {
+    text = text.replaceAll(plainValue(local), `plain_value(${local})`);
+  }
+  return text;
+}
+
 /** Python `source` with each qualifying assertion rewritten (see the module comment). */
 export function strictSource(source: string): string {
   const lines = source.split("\n");

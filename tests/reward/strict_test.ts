@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { strictSource } from "../../src/reward/strict.ts";
+import { readableFailure, strictSource } from "../../src/reward/strict.ts";
 
 /** Run Python `source` and return its exit code and stderr. */
 async function runPython(source: string): Promise<{ code: number; stderr: string }> {
@@ -128,4 +128,19 @@ test_d()
     if (outcome === "no plain value") assert.match(stderr, reason, value);
     if (outcome === "unequal") assert.doesNotMatch(stderr, reason, value);
   }
+});
+
+Deno.test("readableFailure() cuts each plain-value reading back to plain_value(NAME)", () => {
+  const rewritten = strictSource(`def test_e():\n    assert make() == 1\n`).split("\n")[1];
+  const text =
+    `Traceback (most recent call last):\n  File "t.py", line 2, in test_e\n${rewritten}\nAssertionError: assert 2 == 1`;
+  assert.equal(
+    readableFailure(text),
+    `Traceback (most recent call last):\n  File "t.py", line 2, in test_e\n    _patchgym_value = make(); _patchgym_value, _patchgym_value_type = plain_value(_patchgym_value); ` +
+      `assert _patchgym_value_type is None, ${
+        JSON.stringify(
+          "patchgym: compared a %s with a literal: a result compared with a literal value must have a plain builtin value (int, float, complex, bool, str, bytes, None, lists, tuples, dicts, sets and frozensets of them, their subclasses, or a number with as_integer_ratio())",
+        )
+      } % (_patchgym_value_type,); assert _patchgym_value == 1\nAssertionError: assert 2 == 1`,
+  );
 });
