@@ -285,7 +285,15 @@ export class HttpFront {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return json({ detail: "Expected a WebSocket upgrade" }, 426);
     }
-    const { socket, response } = Deno.upgradeWebSocket(request);
+    let upgraded: { socket: WebSocket; response: Response };
+    try {
+      upgraded = Deno.upgradeWebSocket(request);
+    } catch (error) {
+      // Headers a WebSocket client always sends are missing: the client's fault, not the server's.
+      const message = `Not a valid WebSocket upgrade: ${(error as Error).message}`;
+      return json({ detail: message, error: failure("bad_request", message).error }, 400);
+    }
+    const { socket, response } = upgraded;
     if (this.#connections.size >= this.limits.maxConnections) {
       socket.onopen = () => {
         const message =
@@ -322,8 +330,21 @@ export class HttpFront {
     return response;
   }
 
-  /** Answer one frame; null when there is nothing to send. Never throws. */
+  /**
+   * Answer one frame; null when there is nothing to send. Never throws: a rejection here would be
+   * unhandled (the socket's message handler cannot await it) and end the whole process.
+   */
   async #frame(connection: Connection, data: unknown): Promise<object | null> {
+    try {
+      return await this.#answerFrame(connection, data);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const answer = failure("internal", message);
+      return connection.mcp ? rpcFailure(null, answer) : wsError(answer);
+    }
+  }
+
+  async #answerFrame(connection: Connection, data: unknown): Promise<object | null> {
     if (typeof data !== "string") {
       const message = "Frames must be text holding one JSON object";
       return connection.mcp
@@ -392,7 +413,8 @@ export class HttpFront {
       default:
         return {
           type: "error",
-          data: { message: `Unknown message type: ${String(type)}`, code: "UNKNOWN_TYPE" },
+          // JSON, not String(): a parsed object's own "toString" key makes String() throw.
+          data: { message: `Unknown message type: ${JSON.stringify(type)}`, code: "UNKNOWN_TYPE" },
         };
     }
   }

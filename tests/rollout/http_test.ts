@@ -311,3 +311,34 @@ Deno.test("HttpFront refuses requests a web page of another origin sends", async
     await own.body?.cancel();
   });
 });
+
+Deno.test("HttpFront answers a frame whose type cannot be turned into text, and keeps serving", async () => {
+  // Attack: {"type":{"toString":1}} made `String(type)` throw inside the frame's promise, an
+  // unhandled rejection that ended the whole server process.
+  await withHttp({}, async ({ url, front }) => {
+    const s = await socket(url);
+    try {
+      const odd = await s.ask({ type: { toString: 1, valueOf: 2 }, id: 7 });
+      assert.equal(odd.type, "error");
+      assert.equal(odd.data.code, "UNKNOWN_TYPE");
+      assert.match(odd.data.message, /toString/);
+      assert.equal((await s.ask({ type: "state" })).type, "state");
+      assert.equal(front.connections, 1);
+    } finally {
+      s.ws.close();
+      await s.closed;
+    }
+  });
+});
+
+Deno.test("HttpFront answers a malformed WebSocket upgrade with 400, not 500", async () => {
+  await withHttp({}, async ({ url }) => {
+    for (const path of ["/ws", "/mcp"]) {
+      const response = await fetch(`${url}${path}`, { headers: { upgrade: "websocket" } });
+      assert.equal(response.status, 400, path);
+      const body = await response.json();
+      assert.equal(body.error.code, "bad_request", path);
+      assert.match(body.detail, /WebSocket upgrade/);
+    }
+  });
+});
