@@ -97,6 +97,7 @@ export const VALUE_FLAGS = [
   "arguments",
   "max-line-bytes",
   "max-episodes",
+  "max-pending-bytes",
   "idle-timeout",
   "search-timeout",
   "http",

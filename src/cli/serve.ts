@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { HttpFront } from "../rollout/http.ts";
+import { HttpFront, PENDING_BODIES } from "../rollout/http.ts";
 import { readLines } from "../rollout/lines.ts";
 import { DEFAULT_SERVER_LIMITS, EpisodeServer } from "../rollout/server.ts";
 import { JsonlWriter } from "../trajectory/writer.ts";
@@ -48,6 +48,9 @@ Usage: patchgym serve (--stdio | --http HOST:PORT) [flags]
                          DIR/trajectories.jsonl
   --max-line-bytes N     longest request line; longer ones answer line_too_long
                          (default ${DEFAULT_MAX_LINE_BYTES})
+  --max-pending-bytes N  --http: bytes of requests read and not yet answered, all connections
+                         together; more answer too_busy (default ${PENDING_BODIES} x
+                         --max-line-bytes)
   --max-episodes N       episodes open at once; more resets answer too_many_episodes
                          (default ${DEFAULT_SERVER_LIMITS.maxEpisodes})
   --idle-timeout S       close an episode after S seconds without a request; 0 never
@@ -69,6 +72,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     out: { type: "string" },
     "max-line-bytes": { type: "string" },
     "max-episodes": { type: "string" },
+    "max-pending-bytes": { type: "string" },
     "idle-timeout": { type: "string" },
     "search-timeout": { type: "string" },
     ...ENVIRONMENT_FLAGS,
@@ -89,6 +93,13 @@ export async function serveCommand(args: string[]): Promise<number> {
     DEFAULT_MAX_LINE_BYTES,
     1,
     1024 ** 3,
+  );
+  const maxPendingBytes = intFlag(
+    "max-pending-bytes",
+    values["max-pending-bytes"],
+    PENDING_BODIES * maxLineBytes,
+    maxLineBytes,
+    64 * 1024 ** 3,
   );
   const maxEpisodes = intFlag(
     "max-episodes",
@@ -126,6 +137,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     if (address) {
       const front = new HttpFront(server, {
         maxBodyBytes: maxLineBytes,
+        maxPendingBytes,
         maxConnections: maxEpisodes,
         idleTimeoutMs: idleSeconds * 1000,
       });

@@ -7,8 +7,9 @@
  * on that episode). `POST /mcp` and the WebSocket `/mcp` speak MCP's JSON-RPC (see mcp.ts).
  *
  * Bounded like stdio: request bodies and frames are capped, nesting is checked before parsing,
- * connections are capped and closed when idle, and episodes stay capped and idle-reaped by the
- * core. A connection that drops leaves its episodes open until they idle out, so a client can
+ * the bytes of all requests in flight at once are capped (however many connections, slow bodies
+ * or frames queued behind a busy episode hold them), connections are capped and closed when idle,
+ * and episodes stay capped and idle-reaped by the core. A connection that drops leaves its episodes open until they idle out, so a client can
  * reconnect and go on by episode id.
  */
 import { scanLine } from "./_json_depth.ts";
@@ -42,10 +43,17 @@ export interface HttpLimits {
   maxConnections: number;
   /** A connection with no message for this long is closed (0: never). */
   idleTimeoutMs: number;
+  /**
+   * Bytes of request bodies and frames held at once, from their first byte until they are
+   * answered; a request that would go past it is answered `too_busy`. At least `maxBodyBytes`.
+   */
+  maxPendingBytes: number;
 }
 
 /** Options of an {@linkcode HttpFront}. */
-export interface HttpOptions extends HttpLimits {
+export interface HttpOptions extends Omit<HttpLimits, "maxPendingBytes"> {
+  /** Default: {@linkcode PENDING_BODIES} times `maxBodyBytes`. */
+  maxPendingBytes?: number;
   /** Clock in ms; tests swap it. */
   now?: () => number;
 }
@@ -62,6 +70,14 @@ interface Connection {
   busy: number;
 }
 
+/** How many largest requests may be in flight at once, by default (see `maxPendingBytes`). */
+export const PENDING_BODIES = 16;
+
+/** Bytes of one request held against `maxPendingBytes`, released once it is answered. */
+interface Held {
+  bytes: number;
+}
+
 /** OpenEnv's WebSocket error codes for patchgym's. */
 const WS_CODES: Partial<Record<ServeErrorCode, string>> = {
   bad_json: "INVALID_JSON",
@@ -69,6 +85,7 @@ const WS_CODES: Partial<Record<ServeErrorCode, string>> = {
   too_deep: "VALIDATION_ERROR",
   line_too_long: "VALIDATION_ERROR",
   too_many_episodes: "CAPACITY_REACHED",
+  too_busy: "CAPACITY_REACHED",
 };
 
 /** Answers HTTP requests and WebSocket frames for one {@linkcode EpisodeServer}. */
@@ -77,12 +94,42 @@ export class HttpFront {
   readonly limits: HttpLimits;
   readonly #now: () => number;
   readonly #connections = new Set<Connection>();
+  #pending = 0;
 
   constructor(server: EpisodeServer, options: HttpOptions) {
     this.#server = server;
-    const { now, ...limits } = options;
-    this.limits = limits;
+    const { now, maxPendingBytes, ...limits } = options;
+    this.limits = {
+      ...limits,
+      maxPendingBytes: Math.max(
+        maxPendingBytes ?? PENDING_BODIES * limits.maxBodyBytes,
+        limits.maxBodyBytes,
+      ),
+    };
     this.#now = now ?? (() => performance.now());
+  }
+
+  /** Bytes of requests in flight now (see `maxPendingBytes`). */
+  get pendingBytes(): number {
+    return this.#pending;
+  }
+
+  /** Hold `bytes` more for a request, or answer why not; `held` keeps the count to release. */
+  #hold(held: Held, bytes: number): OpenEnvFailure | null {
+    if (this.#pending + bytes > this.limits.maxPendingBytes) {
+      return failed(
+        "too_busy",
+        `The server holds ${this.#pending} bytes of requests not yet answered, the limit (--max-pending-bytes) is ${this.limits.maxPendingBytes}; retry once earlier requests are answered`,
+      );
+    }
+    this.#pending += bytes;
+    held.bytes += bytes;
+    return null;
+  }
+
+  #release(held: Held): void {
+    this.#pending -= held.bytes;
+    held.bytes = 0;
   }
 
   /** Open WebSocket connections. */
@@ -92,6 +139,15 @@ export class HttpFront {
 
   /** Answer one HTTP request (upgrading `/ws`). Never throws. */
   handler = async (request: Request): Promise<Response> => {
+    const held: Held = { bytes: 0 };
+    try {
+      return await this.#route(request, held);
+    } finally {
+      this.#release(held);
+    }
+  };
+
+  async #route(request: Request, held: Held): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
     const route = `${request.method} ${pathname}`;
     if (crossOrigin(request)) {
@@ -117,12 +173,12 @@ export class HttpFront {
             await openEnvState(this.#server, searchParams.get("episode_id") ?? undefined),
           );
         case "POST /reset": {
-          const body = await this.#body(request);
+          const body = await this.#body(request, held);
           if (isFailure(body)) return result(body);
           return result(await openEnvReset(this.#server, body));
         }
         case "POST /step": {
-          const body = await this.#body(request);
+          const body = await this.#body(request, held);
           if (isFailure(body)) return result(body);
           const parsed = StepBodySchema.safeParse(body);
           if (!parsed.success) return result(failed("bad_request", firstIssue(parsed.error, body)));
@@ -137,7 +193,7 @@ export class HttpFront {
         case "GET /ws":
           return this.#upgrade(request, false);
         case "POST /mcp":
-          return await this.#mcpPost(request, searchParams);
+          return await this.#mcpPost(request, searchParams, held);
         case "DELETE /mcp":
           return await this.#mcpDelete(request);
         case "GET /mcp":
@@ -165,7 +221,7 @@ export class HttpFront {
     } catch (error) {
       return result(failed("internal", error instanceof Error ? error.message : String(error)));
     }
-  };
+  }
 
   /** Close connections idle for the idle timeout; returns how many. A timer calls it. */
   sweep(): number {
@@ -190,15 +246,15 @@ export class HttpFront {
   }
 
   /** The JSON body, bounded in size and nesting; an empty body is `{}`. */
-  async #body(request: Request): Promise<unknown | OpenEnvFailure> {
-    const text = await this.#text(request);
+  async #body(request: Request, held: Held): Promise<unknown | OpenEnvFailure> {
+    const text = await this.#text(request, held);
     if (isFailure(text)) return text;
     if (text.trim() === "") return {};
     return this.#parse(text);
   }
 
-  /** The body as text, bounded in size. */
-  async #text(request: Request): Promise<string | OpenEnvFailure> {
+  /** The body as text, bounded in size and held against the bytes in flight as it streams in. */
+  async #text(request: Request, held: Held): Promise<string | OpenEnvFailure> {
     const declared = Number(request.headers.get("content-length") ?? "0");
     if (declared > this.limits.maxBodyBytes) {
       await request.body?.cancel();
@@ -210,6 +266,8 @@ export class HttpFront {
       for await (const chunk of request.body) {
         size += chunk.length;
         if (size > this.limits.maxBodyBytes) return tooLong(size);
+        const busy = this.#hold(held, chunk.length);
+        if (busy) return busy;
         parts.push(chunk);
       }
     }
@@ -229,8 +287,8 @@ export class HttpFront {
    * acts on that episode, and once it is gone answers 404, so the client starts a new session.
    * A notification is accepted with no body (202).
    */
-  async #mcpPost(request: Request, query: URLSearchParams): Promise<Response> {
-    const text = await this.#text(request);
+  async #mcpPost(request: Request, query: URLSearchParams, held: Held): Promise<Response> {
+    const text = await this.#text(request, held);
     if (isFailure(text)) return json(rpcFailure(null, text));
     const session = request.headers.get(SESSION_HEADER) ?? undefined;
     const binding: McpBinding = {
@@ -318,8 +376,20 @@ export class HttpFront {
     socket.onclose = () => this.#connections.delete(connection);
     socket.onmessage = (event) => {
       connection.lastActive = this.#now();
+      // Held from now until answered: frames queued behind a busy episode count.
+      const held: Held = { bytes: 0 };
+      const size = typeof event.data === "string" ? event.data.length : 0;
+      const busy = size <= this.limits.maxBodyBytes ? this.#hold(held, size) : null;
+      if (busy) {
+        const { id } = scanLine(event.data.slice(0, 4096), this.#server.limits.maxDepth);
+        socket.send(JSON.stringify(
+          connection.mcp ? rpcFailure(id ?? null, busy) : wsError(busy, id),
+        ));
+        return;
+      }
       connection.busy++;
       void this.#frame(connection, event.data).then((answer) => {
+        this.#release(held);
         connection.busy--;
         connection.lastActive = this.#now();
         if (answer !== null && socket.readyState === WebSocket.OPEN) {

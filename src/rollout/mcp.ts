@@ -78,6 +78,7 @@ const RPC_CODES: Record<McpErrorCode, number> = {
   episode_exists: JSON_RPC.INVALID_PARAMS,
   episode_done: JSON_RPC.SERVER_ERROR,
   too_many_episodes: JSON_RPC.SERVER_ERROR,
+  too_busy: JSON_RPC.SERVER_ERROR,
   internal: JSON_RPC.INTERNAL_ERROR,
 };
 

@@ -275,6 +275,7 @@ const STATUS: Record<ServeErrorCode, number> = {
   line_too_long: 413,
   too_deep: 400,
   too_many_episodes: 503,
+  too_busy: 503,
   unknown_task: 404,
   unknown_episode: 404,
   episode_expired: 410,

@@ -114,6 +114,7 @@ export type ServeErrorCode =
   | "line_too_long"
   | "too_deep"
   | "too_many_episodes"
+  | "too_busy"
   | "unknown_task"
   | "unknown_episode"
   | "episode_expired"

@@ -27,6 +27,7 @@ export async function withHttp(
     maxBodyBytes?: number;
     maxConnections?: number;
     idleTimeoutMs?: number;
+    maxPendingBytes?: number;
     /** The core's: episodes open at once and their idle timeout (default: never idle). */
     maxEpisodes?: number;
     episodeIdleMs?: number;
@@ -45,6 +46,7 @@ export async function withHttp(
     maxBodyBytes: limits.maxBodyBytes ?? 1024 * 1024,
     maxConnections: limits.maxConnections ?? 8,
     idleTimeoutMs: limits.idleTimeoutMs ?? 0,
+    maxPendingBytes: limits.maxPendingBytes,
     now: () => clock.ms,
   });
   const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, front.handler);

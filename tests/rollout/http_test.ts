@@ -342,3 +342,49 @@ Deno.test("HttpFront answers a malformed WebSocket upgrade with 400, not 500", a
     }
   });
 });
+
+Deno.test("HttpFront bounds the bytes of requests in flight: a held body turns the next ones away", async () => {
+  // Attack: bodies and frames each under the size cap, but many at once (slow bodies, frames
+  // queued behind a busy episode) held the orchestrator's memory without bound.
+  await withHttp({ maxBodyBytes: 1000, maxPendingBytes: 1500 }, async ({ url, front }) => {
+    const encoder = new TextEncoder();
+    let feed!: ReadableStreamDefaultController<Uint8Array>;
+    const slow = fetch(`${url}/reset`, {
+      method: "POST",
+      body: new ReadableStream({ start: (controller) => void (feed = controller) }),
+    });
+    const head = `{"task_id": "py-median-even", "pad": "${"x".repeat(860)}`;
+    feed.enqueue(encoder.encode(head));
+    while (front.pendingBytes < head.length) await new Promise((r) => setTimeout(r, 10));
+    const refused = await post(`${url}/step`, { action: { finish: true }, pad: "y".repeat(800) });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.json.error.code, "too_busy");
+    const mcp = await post(`${url}/mcp`, {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "ping",
+      pad: "z".repeat(800),
+    });
+    assert.equal(mcp.json.error.data.error_code, "too_busy");
+    const s = await socket(url);
+    try {
+      const frame = await s.ask({ op: "tasks", id: "f", pad: "w".repeat(800) });
+      assert.equal(frame.id, "f");
+      assert.equal(frame.error.code, "too_busy");
+      feed.enqueue(encoder.encode(`"}`));
+      feed.close();
+      const reset = await slow;
+      assert.equal(reset.status, 200);
+      await reset.body?.cancel();
+      assert.equal(front.pendingBytes, 0);
+      // Answered: the room is free again, for bodies and frames alike.
+      assert.equal((await s.ask({ op: "tasks", id: "g", pad: "w".repeat(800) })).id, "g");
+      const step = await post(`${url}/step`, { action: { finish: true }, pad: "y".repeat(800) });
+      assert.equal(step.json.error.code, "unknown_episode");
+      assert.equal(front.pendingBytes, 0);
+    } finally {
+      s.ws.close();
+      await s.closed;
+    }
+  });
+});
