@@ -17,6 +17,7 @@ import {
   fillTemplate,
   type Prompts,
 } from "./config.ts";
+import { parseJson } from "../well_formed.ts";
 
 /** Why an episode ended; a closed set written into the trajectory. */
 export type StopReason =
@@ -305,7 +306,7 @@ function estimateTokens(messages: ChatMessage[]): number {
 
 function parseArguments(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return text;
   }

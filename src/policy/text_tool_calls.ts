@@ -8,6 +8,7 @@
  * is the whole message. It never evaluates code and never throws: a block that looks like a tool
  * call but cannot be read becomes an entry in `errors`.
  */
+import { parseJson, wellFormed } from "../well_formed.ts";
 
 /** One tool call found in the text. */
 export interface ParsedToolCall {
@@ -414,14 +415,15 @@ type JsonParse =
  */
 function parseJsonValues(text: string): JsonParse {
   try {
-    return { ok: true, values: [JSON.parse(text)], repairs: [] };
+    return { ok: true, values: [parseJson(text)], repairs: [] };
   } catch {
     // Not valid JSON (or nested too deeply for JSON.parse): read it leniently below.
   }
+  // The lenient reader decodes `\u` escapes too: lone surrogates become U+FFFD (see wellFormed).
   const strict = new LenientJsonParser(text, "strict").parse();
-  if (strict.ok) return strict;
+  if (strict.ok) return { ...strict, values: strict.values.map(wellFormed) };
   const guessed = new LenientJsonParser(text, "guess").parse();
-  return guessed.ok ? guessed : strict;
+  return guessed.ok ? { ...guessed, values: guessed.values.map(wellFormed) } : strict;
 }
 
 /** Raised inside the lenient parser only; `parse()` turns it into a result. */

@@ -34,6 +34,7 @@ import {
   rpcFailure,
 } from "./mcp.ts";
 import type { EpisodeServer } from "./server.ts";
+import { parseJson } from "../well_formed.ts";
 
 /** Bounds of the HTTP front. */
 export interface HttpLimits {
@@ -333,7 +334,7 @@ export class HttpFront {
       );
     }
     try {
-      return JSON.parse(text);
+      return parseJson(text);
     } catch (error) {
       return failed("bad_json", `Body is not valid JSON: ${(error as Error).message}`);
     }

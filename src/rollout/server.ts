@@ -42,6 +42,7 @@ import {
   type ResetOptions,
   type ServeError,
 } from "./protocol.ts";
+import { parseJson } from "../well_formed.ts";
 
 /** Bounds of one server. */
 export interface ServerLimits {
@@ -189,7 +190,7 @@ export class EpisodeServer {
     }
     let data: unknown;
     try {
-      data = JSON.parse(line);
+      data = parseJson(line);
     } catch (error) {
       return Promise.resolve({
         ...scannedId,

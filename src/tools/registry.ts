@@ -16,6 +16,7 @@ import { searchTool } from "./search.ts";
 import { submitTool } from "./submit.ts";
 import { fail, limitsOf, type Tool, type ToolContext, type ToolResult } from "./types.ts";
 import { writeFileTool } from "./write_file.ts";
+import { parseJson } from "../well_formed.ts";
 
 /** Every agent tool, in the order the model sees them. */
 export const TOOLS: readonly Tool[] = [
@@ -88,10 +89,10 @@ export async function executeTool(
       `Unknown tool "${name}"; use one of: ${tools.map((t) => t.name).join(", ")}`,
     );
   }
-  let args = rawArguments ?? {};
+  let args: unknown = rawArguments ?? {};
   if (typeof args === "string") {
     try {
-      args = args.trim() === "" ? {} : JSON.parse(args);
+      args = args.trim() === "" ? {} : parseJson(args);
     } catch (error) {
       return fail(
         "invalid_input",

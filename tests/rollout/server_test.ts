@@ -332,3 +332,40 @@ Deno.test("EpisodeServer.request() tells a field of the wrong type from a missin
     );
   });
 });
+
+Deno.test("EpisodeServer.handle() keeps lone surrogates out of observations and records", async () => {
+  // Attack: "\ud800" escapes, from the client's JSON or the model's own argument text, decoded to
+  // lone surrogates that came back in the tool's output and the record; Python then cannot encode
+  // them (a tokenizer or pyarrow fails on the whole batch).
+  await withServer({}, async (server) => {
+    const reset = await server.request({ op: "reset", task_id: "py-median-even" });
+    const modelArguments = '{"path": "x\\ud800.py", "content": "a\\udfffb"}';
+    const lines = [
+      JSON.stringify({
+        op: "step",
+        episode_id: reset.episode_id,
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [{
+            id: "c1",
+            type: "function",
+            function: { name: "write_file", arguments: modelArguments },
+          }],
+        },
+      }),
+      `{"op":"step","episode_id":${
+        JSON.stringify(reset.episode_id)
+      },"message":{"role":"assistant","content":"t\\ud800","reasoning":"r\\udc00","tool_calls":[{"id":"c2\\ud800","type":"function","function":{"name":"write_file","arguments":{"pa\\ud800th":"y","path":"y\\udbff.py","content":"\\ud800"}}}]}}`,
+      JSON.stringify({ op: "finish", episode_id: reset.episode_id }),
+    ];
+    for (const line of lines) {
+      const answer = await server.handle(line);
+      assert.equal(answer.error, undefined, JSON.stringify(answer.error));
+      const text = JSON.stringify(answer);
+      // JSON.stringify writes a lone surrogate as an escape (an odd run of backslashes before it).
+      assert.doesNotMatch(text, /(?<!\\)(\\\\)*\\ud[89a-f]/i, text.slice(0, 400));
+      assert.ok(text.isWellFormed());
+    }
+  });
+});
