@@ -138,6 +138,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       const front = new HttpFront(server, {
         maxBodyBytes: maxLineBytes,
         maxPendingBytes,
+        hostname: address.hostname,
         maxConnections: maxEpisodes,
         idleTimeoutMs: idleSeconds * 1000,
       });

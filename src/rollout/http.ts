@@ -55,6 +55,11 @@ export interface HttpLimits {
 export interface HttpOptions extends Omit<HttpLimits, "maxPendingBytes"> {
   /** Default: {@linkcode PENDING_BODIES} times `maxBodyBytes`. */
   maxPendingBytes?: number;
+  /**
+   * The address the server listens on. On a loopback one, a request must name it by a loopback
+   * name in its Host: a DNS name rebound to this machine is refused even without an Origin.
+   */
+  hostname?: string;
   /** Clock in ms; tests swap it. */
   now?: () => number;
 }
@@ -95,11 +100,13 @@ export class HttpFront {
   readonly limits: HttpLimits;
   readonly #now: () => number;
   readonly #connections = new Set<Connection>();
+  readonly #loopback: boolean;
   #pending = 0;
 
   constructor(server: EpisodeServer, options: HttpOptions) {
     this.#server = server;
-    const { now, maxPendingBytes, ...limits } = options;
+    const { now, maxPendingBytes, hostname, ...limits } = options;
+    this.#loopback = hostname !== undefined && isLoopbackName(hostname);
     this.limits = {
       ...limits,
       maxPendingBytes: Math.max(
@@ -151,6 +158,14 @@ export class HttpFront {
   async #route(request: Request, held: Held): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
     const route = `${request.method} ${pathname}`;
+    if (this.#loopback && !isLoopbackHost(request.headers.get("host"))) {
+      // DNS rebinding: a page of the attacker's name, now pointing at 127.0.0.1, sends same-origin
+      // GETs with no Origin; only its Host tells it apart from a client of this machine.
+      return json({
+        detail:
+          "This server listens on a loopback address: name it by a loopback name (127.0.0.1, localhost, [::1]) in Host",
+      }, 403);
+    }
     if (crossOrigin(request)) {
       // A web page the trainer's machine visits must not drive episodes (DNS rebinding included):
       // browsers name the page in Origin; trainers' clients send none, or this server's own.
@@ -533,6 +548,22 @@ function json(value: unknown, status = 200, headers: Record<string, string> = {}
 
 /** Names of this machine a page of this server's own origin can have. */
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+/** Whether a listening address (a name or an IP, IPv6 with or without brackets) is loopback. */
+function isLoopbackName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+/** Whether a Host header names this machine by a loopback name (none: an HTTP/1.0 client). */
+function isLoopbackHost(host: string | null): boolean {
+  if (host === null) return true;
+  try {
+    return isLoopbackName(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Whether a browser sent the request from a page that is not this server's own on a loopback name.

@@ -47,6 +47,7 @@ export async function withHttp(
     maxConnections: limits.maxConnections ?? 8,
     idleTimeoutMs: limits.idleTimeoutMs ?? 0,
     maxPendingBytes: limits.maxPendingBytes,
+    hostname: "127.0.0.1",
     now: () => clock.ms,
   });
   const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, front.handler);

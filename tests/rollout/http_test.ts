@@ -388,3 +388,26 @@ Deno.test("HttpFront bounds the bytes of requests in flight: a held body turns t
     }
   });
 });
+
+Deno.test("HttpFront on a loopback address refuses a Host that is not a loopback name", async () => {
+  // Attack: after DNS rebinding, a page's same-origin GET carries no Origin, so it read /tasks
+  // (and any GET route) through a name the attacker points at 127.0.0.1.
+  await withHttp({}, async ({ url }) => {
+    const port = Number(new URL(url).port);
+    const get = async (host: string) => {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      await conn.write(new TextEncoder().encode(
+        `GET /tasks HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ));
+      return new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+    };
+    for (const host of [`rebound.attacker.example:${port}`, `localhost.:${port}`, "10.0.0.1"]) {
+      const answer = await get(host);
+      assert.match(answer, /^HTTP\/1\.1 403 /, host);
+      assert.match(answer, /loopback/, host);
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, "LOCALHOST", `[::1]:${port}`]) {
+      assert.match(await get(host), /^HTTP\/1\.1 200 /, host);
+    }
+  });
+});
