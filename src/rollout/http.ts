@@ -79,6 +79,13 @@ interface Connection {
 /** How many largest requests may be in flight at once, by default (see `maxPendingBytes`). */
 export const PENDING_BODIES = 16;
 
+/** A request body being read, and when its last bytes came. */
+interface BodyRead {
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  lastActive: number;
+  stalled: boolean;
+}
+
 /** Bytes of one request held against `maxPendingBytes`, released once it is answered. */
 interface Held {
   bytes: number;
@@ -92,6 +99,7 @@ const WS_CODES: Partial<Record<ServeErrorCode, string>> = {
   line_too_long: "VALIDATION_ERROR",
   too_many_episodes: "CAPACITY_REACHED",
   too_busy: "CAPACITY_REACHED",
+  too_slow: "VALIDATION_ERROR",
 };
 
 /** Answers HTTP requests and WebSocket frames for one {@linkcode EpisodeServer}. */
@@ -100,6 +108,8 @@ export class HttpFront {
   readonly limits: HttpLimits;
   readonly #now: () => number;
   readonly #connections = new Set<Connection>();
+  /** Request bodies being read: a sweep drops those that stalled. */
+  readonly #bodies = new Set<BodyRead>();
   readonly #loopback: boolean;
   #pending = 0;
 
@@ -239,10 +249,21 @@ export class HttpFront {
     }
   }
 
-  /** Close connections idle for the idle timeout; returns how many. A timer calls it. */
+  /**
+   * Close connections idle for the idle timeout, and drop request bodies that sent nothing for as
+   * long (answered `too_slow`); returns how many. A timer calls it.
+   */
   sweep(): number {
     if (this.limits.idleTimeoutMs <= 0) return 0;
     let closed = 0;
+    for (const body of this.#bodies) {
+      if (this.#now() - body.lastActive >= this.limits.idleTimeoutMs) {
+        this.#bodies.delete(body);
+        body.stalled = true;
+        void body.reader.cancel().catch(() => {});
+        closed++;
+      }
+    }
     for (const connection of this.#connections) {
       if (
         connection.busy === 0 && this.#now() - connection.lastActive >= this.limits.idleTimeoutMs
@@ -279,12 +300,32 @@ export class HttpFront {
     const parts: Uint8Array[] = [];
     let size = 0;
     if (request.body) {
-      for await (const chunk of request.body) {
-        size += chunk.length;
-        if (size > this.limits.maxBodyBytes) return tooLong(size);
-        const busy = this.#hold(held, chunk.length);
-        if (busy) return busy;
-        parts.push(chunk);
+      const body: BodyRead = {
+        reader: request.body.getReader(),
+        lastActive: this.#now(),
+        stalled: false,
+      };
+      this.#bodies.add(body);
+      try {
+        for (let read = await body.reader.read(); !read.done; read = await body.reader.read()) {
+          body.lastActive = this.#now();
+          size += read.value.length;
+          if (size > this.limits.maxBodyBytes) return tooLong(size);
+          const busy = this.#hold(held, read.value.length);
+          if (busy) return busy;
+          parts.push(read.value);
+        }
+      } finally {
+        this.#bodies.delete(body);
+        if (!body.stalled) void body.reader.cancel().catch(() => {});
+      }
+      if (body.stalled) {
+        return failed(
+          "too_slow",
+          `Request body sent nothing for ${
+            this.limits.idleTimeoutMs / 1000
+          } s (--idle-timeout); send bodies whole`,
+        );
       }
     }
     const bytes = new Uint8Array(size);

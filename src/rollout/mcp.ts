@@ -79,6 +79,7 @@ const RPC_CODES: Record<McpErrorCode, number> = {
   episode_done: JSON_RPC.SERVER_ERROR,
   too_many_episodes: JSON_RPC.SERVER_ERROR,
   too_busy: JSON_RPC.SERVER_ERROR,
+  too_slow: JSON_RPC.INVALID_REQUEST,
   internal: JSON_RPC.INTERNAL_ERROR,
 };
 

@@ -276,6 +276,7 @@ const STATUS: Record<ServeErrorCode, number> = {
   too_deep: 400,
   too_many_episodes: 503,
   too_busy: 503,
+  too_slow: 408,
   unknown_task: 404,
   unknown_episode: 404,
   episode_expired: 410,

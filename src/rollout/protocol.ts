@@ -115,6 +115,7 @@ export type ServeErrorCode =
   | "too_deep"
   | "too_many_episodes"
   | "too_busy"
+  | "too_slow"
   | "unknown_task"
   | "unknown_episode"
   | "episode_expired"

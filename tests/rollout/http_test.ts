@@ -411,3 +411,26 @@ Deno.test("HttpFront on a loopback address refuses a Host that is not a loopback
     }
   });
 });
+
+Deno.test("HttpFront drops a request body that stalls for the idle timeout and frees its bytes", async () => {
+  // Attack: slowloris bodies that never finish held their connection and their bytes in flight
+  // forever, so a few of them kept every other request out (too_busy).
+  await withHttp({ idleTimeoutMs: 1000 }, async ({ url, front, clock }) => {
+    let feed!: ReadableStreamDefaultController<Uint8Array>;
+    const slow = fetch(`${url}/reset`, {
+      method: "POST",
+      body: new ReadableStream({ start: (controller) => void (feed = controller) }),
+    });
+    feed.enqueue(new TextEncoder().encode('{"task_id": "py-median-even"'));
+    while (front.pendingBytes === 0) await new Promise((r) => setTimeout(r, 10));
+    clock.ms = 999;
+    assert.equal(front.sweep(), 0);
+    clock.ms = 1000;
+    assert.equal(front.sweep(), 1);
+    const answer = await slow;
+    assert.equal(answer.status, 408);
+    assert.equal((await answer.json()).error.code, "too_slow");
+    assert.equal(front.pendingBytes, 0);
+    feed.close();
+  });
+});
