@@ -21,6 +21,7 @@ import type { IntegrityProblem } from "../sandbox/test_runner.ts";
 import type { RunnerName } from "../task/spec.ts";
 import { isBuiltValue, isLiteral, splitTopLevel, withoutStrings } from "./_literal.ts";
 import { type FreshName, renameTests, type TestNames } from "./rename.ts";
+import { joinStatements } from "./strict.ts";
 
 /** A test the grader added, and how it must come out. */
 export interface Canary {
@@ -55,7 +56,10 @@ export async function plantCanaries(
   const names = new Map<string, Map<string, string>>();
   for (const file of files) {
     const path = join(dir, file);
-    const pristine = await Deno.readTextFile(path);
+    // A multi-line statement becomes one line, so multi-line assertions get mutants too (and the
+    // plain-value reading that follows sees them).
+    const text = await Deno.readTextFile(path);
+    const pristine = runner === "deno_test" ? text : joinStatements(text);
     const name = namer(pristine, random);
     const renamed = renameTests(pristine, runner, name);
     let source = renamed.source;
@@ -386,6 +390,8 @@ function mutateAssertion(
       .exec(statement);
   if (call) {
     const args = splitTopLevel(call[2], ",");
+    // A trailing comma (a call that spanned lines) leaves an empty last argument.
+    if (args !== null && args.length === 3 && args[2].trim() === "") args.pop();
     if (args === null || args.length !== 2) return null;
     const expected = mutateLiteral(args[1], python, random, used);
     return expected === null ? null : `${call[1]}${args[0]},${expected}${python ? ")" : ");"}`;

@@ -1549,3 +1549,33 @@ Deno.test("gradePatch() gives nothing for an always-equal result compared with D
     "canary_mismatch",
   ]);
 });
+
+Deno.test("gradePatch() gives nothing for an always-equal result compared in multi-line assertions", async () => {
+  // Earned with odds 1/3: three of py-rrule-month-end's four fail_to_pass tests compare
+  // `expand(...)` in an assertEqual that spans lines, which no mutant and no plain-value reading
+  // touched. Now each statement is joined onto its first line before canaries are planted, so
+  // those get mutants too (and their dates' mutants pass next to passing originals).
+  const expand = await Deno.readTextFile(
+    new URL("../../tasks/py-rrule-month-end/repo/recur/expand.py", import.meta.url),
+  );
+  const grade = await gradeAttack(
+    "py-rrule-month-end",
+    {
+      "recur/expand.py": `${expand.replace("def expand(rule,", "def _expand(rule,")}
+
+class _Same(list):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+
+def expand(*args, **kwargs):
+    return _Same(_expand(*args, **kwargs))
+`,
+    },
+    seeded(1),
+  );
+  assertCaught(grade, ["canary_mismatch"]);
+});
