@@ -48,3 +48,30 @@ export function isLiteral(text: string, python: boolean): boolean {
   }
   return !/[^\s\w.,\-+()[\]{}:"']/.test(bare);
 }
+
+/**
+ * Python value constructors a built value may call besides class names (capitalized): the
+ * standard library's date and time types, plain or through their module (`datetime.date`).
+ */
+const PYTHON_CONSTRUCTORS = /^(?:datetime\.)?(?:date|datetime|time|timedelta)$/;
+
+/**
+ * Whether Python `text` is a *built value*: a literal (see {@linkcode isLiteral}) in which values
+ * may also be made by calling a class (a capitalized name, dotted or not: `Decimal("4.50")`,
+ * `Ingredient("salt", 1, "tsp")`, `fractions.Fraction(1, 2)`) or a standard date or time type
+ * (`date(2025, 1, 31)`) with such values, keyword arguments excluded. Constructors make different
+ * values of different arguments, which is what a mutant canary's changed value needs.
+ */
+export function isBuiltValue(text: string): boolean {
+  const stripped = withoutStrings(text);
+  let callees = true;
+  const bare = stripped.replace(
+    /(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*(?=\()/g,
+    (_, callee: string) => {
+      const last = callee.slice(callee.lastIndexOf(".") + 1);
+      if (!/^[A-Z]/.test(last) && !PYTHON_CONSTRUCTORS.test(callee)) callees = false;
+      return "";
+    },
+  );
+  return callees && bare !== stripped && isLiteral(bare, true);
+}

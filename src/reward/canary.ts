@@ -19,8 +19,9 @@ import { join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { IntegrityProblem } from "../sandbox/test_runner.ts";
 import type { RunnerName } from "../task/spec.ts";
-import { isLiteral, splitTopLevel, withoutStrings } from "./_literal.ts";
+import { isBuiltValue, isLiteral, splitTopLevel, withoutStrings } from "./_literal.ts";
 import { type FreshName, renameTests, type TestNames } from "./rename.ts";
+import { joinStatements } from "./strict.ts";
 
 /** A test the grader added, and how it must come out. */
 export interface Canary {
@@ -55,7 +56,10 @@ export async function plantCanaries(
   const names = new Map<string, Map<string, string>>();
   for (const file of files) {
     const path = join(dir, file);
-    const pristine = await Deno.readTextFile(path);
+    // A multi-line statement becomes one line, so multi-line assertions get mutants too (and the
+    // plain-value reading that follows sees them).
+    const text = await Deno.readTextFile(path);
+    const pristine = runner === "deno_test" ? text : joinStatements(text);
     const name = namer(pristine, random);
     const renamed = renameTests(pristine, runner, name);
     let source = renamed.source;
@@ -255,7 +259,7 @@ const MUTANTS = 2;
 /**
  * Mutant copies of test `id` (its own name; `names` gives its fresh one in `source`), the real
  * test at a random place among them, or null when the test was not renamed or has no single-line
- * top-level equality assertion with a literal expected value.
+ * top-level equality assertion with a literal expected value (or one built from literals, see `isBuiltValue`).
  */
 function plantMutants(
   file: string,
@@ -386,6 +390,8 @@ function mutateAssertion(
       .exec(statement);
   if (call) {
     const args = splitTopLevel(call[2], ",");
+    // A trailing comma (a call that spanned lines) leaves an empty last argument.
+    if (args !== null && args.length === 3 && args[2].trim() === "") args.pop();
     if (args === null || args.length !== 2) return null;
     const expected = mutateLiteral(args[1], python, random, used);
     return expected === null ? null : `${call[1]}${args[0]},${expected}${python ? ")" : ");"}`;
@@ -407,8 +413,10 @@ function mutateLiteral(
   random: RandomInt,
   used: Set<string>,
 ): string | null {
-  // Only the literals of the assertion forms canaries mutate: no byte strings.
-  if (/(?<![\w"'])b""/.test(withoutStrings(text)) || !isLiteral(text, python)) return null;
+  // Only the literals of the assertion forms canaries mutate (no byte strings), and in Python
+  // values built from them by constructors (`Decimal("4.50")`, `date(2025, 1, 31)`).
+  if (/(?<![\w"'])b""/.test(withoutStrings(text))) return null;
+  if (!isLiteral(text, python) && !(python && isBuiltValue(text))) return null;
   // A number only when it stands alone: not `0x10`, `1e3`, `1_000` or `1j`.
   const token =
     /"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|\b(?:True|False|true|false)\b/
@@ -429,9 +437,12 @@ function mutateLiteral(
 /**
  * A literal value changed at random, with nothing in the change that marks it: a string gets a
  * random letter at its start or end, a number's whole part moves by 1 to 9 either way (keeping its
- * sign and its decimals, so 2.5 may become 7.5 or 0.5), a boolean flips.
+ * sign and its decimals, so 2.5 may become 7.5 or 0.5), a boolean flips. A string that is a number
+ * (`"-50.00"`, as `Decimal` takes it) changes as that number, so it still makes a value.
  */
 function changedValue(value: string, random: RandomInt): string {
+  const numeric = /^(["'])(-?\d+(?:\.\d+)?)\1$/.exec(value);
+  if (numeric) return `${numeric[1]}${changedValue(numeric[2], random)}${numeric[1]}`;
   if (value.startsWith('"') || value.startsWith("'")) {
     const letter = TOKEN_CHARS[random(26)];
     const [quote, body] = [value[0], value.slice(1, -1)];

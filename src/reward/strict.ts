@@ -247,3 +247,57 @@ function statementStarts(lines: string[]): boolean[] {
   }
   return starts;
 }
+
+/**
+ * Python `source` with each statement that spans several lines inside brackets (or after a
+ * backslash) written on its first line, its other lines left empty so every later line keeps its
+ * number: a multi-line assertion is then one line that mutant canaries and the plain-value
+ * reading see like any other. Comments inside it are dropped; a statement with a triple-quoted
+ * string stays as it is.
+ */
+export function joinStatements(source: string): string {
+  const lines = source.split("\n");
+  const starts = statementStarts(lines);
+  for (let i = 0; i < lines.length; i++) {
+    if (!starts[i]) continue;
+    let depth = 0;
+    let end = i;
+    const parts: string[] = [];
+    for (; end < lines.length; end++) {
+      const scan = scanLine(lines[end]);
+      if (scan === null) break;
+      const code = scan.code.replace(/\\$/, "").trimEnd();
+      parts.push(end === i ? code : code.trim());
+      depth += scan.depth;
+      if (depth < 0 || (depth === 0 && !scan.code.endsWith("\\"))) break;
+    }
+    if (end >= lines.length || end === i || depth !== 0 || scanLine(lines[end]) === null) continue;
+    lines[i] = parts.reduce((joined, part) =>
+      /[([{]$/.test(joined) || /^[)\]}]/.test(part) ? joined + part : `${joined} ${part}`
+    );
+    for (let j = i + 1; j <= end; j++) lines[j] = "";
+    i = end;
+  }
+  return lines.join("\n");
+}
+
+/**
+ * One line's code without its comment, and how many brackets it leaves open (negative: closes
+ * more than it opens), or null when it has a triple-quoted string or an unterminated quote.
+ */
+function scanLine(line: string): { code: string; depth: number } | null {
+  let quote: string | null = null;
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+    } else if (line.startsWith('"""', i) || line.startsWith("'''", i)) return null;
+    else if (c === '"' || c === "'") quote = c;
+    else if (c === "#") return { code: line.slice(0, i).trimEnd(), depth };
+    else if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth--;
+  }
+  return quote ? null : { code: line.trimEnd(), depth };
+}

@@ -222,6 +222,46 @@ Deno.test("plantCanaries() copies a fail_to_pass unittest test with its expected
   });
 });
 
+Deno.test("plantCanaries() mutates Python expected values built by constructors from literals", async () => {
+  const files = {
+    "test_p.py": [
+      "def test_amount():",
+      '    assert carry(-50) == Decimal("-50.00")',
+      "",
+      "def test_days():",
+      "    self.assertEqual(days(), [date(2025, 1, 31), date(2025, 3, 31)])",
+      "",
+      "def test_same_sign():",
+      "    assert sign(5) == sign(3)",
+      "",
+      "def test_named():",
+      "    assert carry(-50) == Decimal(expected)",
+      "",
+    ].join("\n"),
+  };
+  await withFiles(files, async (dir) => {
+    const planted = await plantCanaries(dir, ["test_p.py"], "pytest", {
+      random: seeded(6),
+      mutate: ["test_amount", "test_days", "test_same_sign", "test_named"].map((t) =>
+        `test_p.py::${t}`
+      ),
+    });
+    const source = readFileSync(join(dir, "test_p.py"), "utf8");
+    // A numeric string changes as a number, so the mutant still makes a Decimal.
+    const amounts = [...source.matchAll(/== Decimal\("(-\d+)\.00"\)/g)].map((m) => Number(m[1]));
+    assert.equal(new Set(amounts).size, 3, source);
+    assert.ok(amounts.includes(-50) && amounts.every((n) => n < 0), source);
+    const years = [...source.matchAll(/\[date\((\d+), 1, 31\), date\(2025, 3, 31\)\]/g)];
+    assert.equal(new Set(years.map((m) => m[1])).size, 3, source);
+    // A call of a lowercase function (code under test, which may map two arguments to one value)
+    // or an expected value with a name in it is no built value.
+    assert.equal(source.match(/== sign\(3\)/g)?.length, 1);
+    assert.equal(source.match(/== Decimal\(expected\)/g)?.length, 1);
+    const originals = planted.canaries.map((c) => c.original).filter((o) => o !== undefined);
+    assert.deepEqual([...new Set(originals)], ["test_p.py::test_amount", "test_p.py::test_days"]);
+  });
+});
+
 Deno.test("plantCanaries() mutates pytest asserts and deno assertions on literals", async () => {
   const files = {
     "test_p.py": 'def test_words():\n    assert split("a b") == ["a", "b"]\n',

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readableFailure, strictSource } from "../../src/reward/strict.ts";
+import { joinStatements, readableFailure, strictSource } from "../../src/reward/strict.ts";
 
 /** Run Python `source` and return its exit code and stderr. */
 async function runPython(source: string): Promise<{ code: number; stderr: string }> {
@@ -143,4 +143,29 @@ Deno.test("readableFailure() cuts each plain-value reading back to plain_value(N
         )
       } % (_patchgym_value_type,); assert _patchgym_value == 1\nAssertionError: assert 2 == 1`,
   );
+});
+
+Deno.test("joinStatements() writes a multi-line statement on its first line and keeps line numbers", () => {
+  const source = [
+    "def test_x(self):",
+    "    self.assertEqual(  # why",
+    '        f("a(b"),',
+    "        [1, 2],",
+    "    )",
+    '    s = """two',
+    '    (lines"""',
+    "    y = 1 + \\",
+    "        2",
+  ].join("\n");
+  assert.deepEqual(joinStatements(source).split("\n"), [
+    "def test_x(self):",
+    '    self.assertEqual(f("a(b"), [1, 2],)',
+    "",
+    "",
+    "",
+    '    s = """two',
+    '    (lines"""',
+    "    y = 1 + 2",
+    "",
+  ]);
 });
