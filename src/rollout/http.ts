@@ -9,8 +9,8 @@
  * Bounded like stdio: request bodies and frames are capped, nesting is checked before parsing,
  * the bytes of all requests in flight at once are capped (however many connections, slow bodies
  * or frames queued behind a busy episode hold them), connections are capped and closed when idle,
- * and episodes stay capped and idle-reaped by the core. A connection that drops leaves its episodes open until they idle out, so a client can
- * reconnect and go on by episode id.
+ * and episodes stay capped and idle-reaped by the core. A connection that drops leaves its
+ * episodes open until they idle out, so a client can reconnect and go on by episode id.
  */
 import { scanLine } from "./_json_depth.ts";
 import {

@@ -89,7 +89,8 @@ const METHODS =
 
 /**
  * MCP protocol versions whose tool methods these answers fit; `initialize` agrees to the client's
- * when it is one of them, else offers the newest (the client then decides, as MCP's lifecycle says).
+ * when it is one of them, else offers the newest (the client then decides, as MCP's lifecycle
+ * says).
  */
 export const MCP_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26", "2024-11-05"] as const;
 

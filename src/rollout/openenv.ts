@@ -12,9 +12,10 @@
  *
  * The action is patchgym's: the assistant message with the generation's token ids, logprobs and
  * usage, or `{"finish": true}` to grade now; or OpenEnv's MCP actions as its `MCPToolClient` sends
- * them, `{"type": "list_tools"}` and `{"type": "call_tool", "tool_name", "arguments"}` (see mcp.ts). An action may name its `episode_id`; without one
- * it goes to the episode of the connection (WebSocket) or must be given (HTTP, which OpenEnv
- * keeps stateless: the episode id is what ties HTTP requests together).
+ * them, `{"type": "list_tools"}` and `{"type": "call_tool", "tool_name", "arguments"}` (see
+ * mcp.ts). An action may name its `episode_id`; without one it goes to the episode of the
+ * connection (WebSocket) or must be given (HTTP, which OpenEnv keeps stateless: the episode id is
+ * what ties HTTP requests together).
  */
 import { z } from "zod";
 import { VERSION } from "../version.ts";
