@@ -19,7 +19,7 @@
  */
 import { join } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
-import { isLiteral, splitTopLevel } from "./_literal.ts";
+import { isLiteral, splitTopLevel, withoutStrings } from "./_literal.ts";
 
 /** Rewrite the equality assertions of test files `files` (relative to `dir`) in place. */
 export async function strictLiteralComparisons(
@@ -136,7 +136,7 @@ function literalSide(first: string, second: string): 0 | 1 | null {
 
 /** `text` with strings emptied and bracketed parts dropped: its top-level syntax only. */
 function withoutBrackets(text: string): string {
-  let out = text.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""');
+  let out = withoutStrings(text);
   for (let before = ""; before !== out;) {
     before = out;
     out = out.replace(/\([^()[\]{}]*\)|\[[^()[\]{}]*\]|\{[^()[\]{}]*\}/g, "");

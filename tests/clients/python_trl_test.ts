@@ -7,20 +7,20 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { childEnv, launcherArgv, ROOT } from "../cli/_run.ts";
-import { noteSkip, TRAINER_PYTHON, TRAINER_SKIP, writeQwen3Tokenizer } from "../_trainer_venv.ts";
+import { TRAINER_VENV, writeQwen3Tokenizer } from "../_venv.ts";
 import { join } from "node:path";
 
-noteSkip("clients/python TRL test");
+TRAINER_VENV.noteSkip("clients/python TRL test");
 
 Deno.test({
   name: "clients/python: TRL trains two GRPO steps on patchgym tasks in both modes",
-  ignore: TRAINER_SKIP !== null,
+  ignore: TRAINER_VENV.skip !== null,
   async fn() {
     const tokenizer = mkdtempSync(join(tmpdir(), "patchgym-qwen3-tokenizer-"));
     const pytestTemp = mkdtempSync(join(tmpdir(), "patchgym-trl-pytest-"));
     try {
       writeQwen3Tokenizer(tokenizer);
-      const { code, stdout, stderr } = await new Deno.Command(TRAINER_PYTHON, {
+      const { code, stdout, stderr } = await new Deno.Command(TRAINER_VENV.python, {
         args: [
           "-m",
           "pytest",

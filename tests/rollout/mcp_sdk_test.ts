@@ -1,33 +1,24 @@
 /**
- * The official MCP Python SDK (`mcp`, from the venv PATCHGYM_MCP_VENV names; `bash .ci/run` makes
- * it from the local wheel store) drives one episode over `serve --http`'s `/mcp` with MCP's
- * streamable HTTP transport. Without that venv the test is skipped with one note.
+ * The official MCP Python SDK (`mcp`, from the venv PATCHGYM_MCP_VENV names; see tests/_venv.ts)
+ * drives one episode over `serve --http`'s `/mcp` with MCP's streamable HTTP transport. Without
+ * that venv the test is skipped with one note.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TOOLS } from "../../src/tools/registry.ts";
+import { MCP_VENV } from "../_venv.ts";
 import { TASKS_DIR, withHttp } from "./_http.ts";
 
-const venv = Deno.env.get("PATCHGYM_MCP_VENV") ?? "";
-const python = venv ? join(venv, "bin", "python") : "";
-const skip = !python
-  ? "PATCHGYM_MCP_VENV is not set"
-  : !existsSync(python)
-  ? `no Python at "${python}"`
-  : null;
-if (skip) {
-  console.warn(`MCP SDK test skipped: ${skip}; bash .ci/run makes a venv with the mcp package`);
-}
+MCP_VENV.noteSkip("MCP SDK test");
 
 Deno.test({
   name: "HttpFront serves a whole graded episode to the official MCP Python SDK",
-  ignore: skip !== null,
+  ignore: MCP_VENV.skip !== null,
   async fn() {
     await withHttp({}, async ({ url }) => {
       const script = fileURLToPath(new URL("_mcp_sdk_client.py", import.meta.url));
-      const { code, stdout, stderr } = await new Deno.Command(python, {
+      const { code, stdout, stderr } = await new Deno.Command(MCP_VENV.python, {
         args: [
           script,
           `${url}/mcp?task_id=py-median-even`,

@@ -7,7 +7,7 @@ import { parquetMetadata, parquetReadObjects, parquetSchema, type SchemaTree } f
 import { exportTrajectories, type SftRow, toSft } from "../../src/trajectory/export.ts";
 import { MESSAGE_FIELDS, sftParquet } from "../../src/trajectory/parquet.ts";
 import { qwen3, renderQwen3, type TemplateMessage } from "../_qwen3_server.ts";
-import { noteSkip, TRAINER_PYTHON, TRAINER_SKIP, writeQwen3Tokenizer } from "../_trainer_venv.ts";
+import { TRAINER_VENV, writeQwen3Tokenizer } from "../_venv.ts";
 import { fakeRecord, qwen3Conversation } from "./_records.ts";
 
 const RECORD = fakeRecord({ episode: "e1", group: "g1", sample: 0, resolved: true, tokens: [] });
@@ -92,11 +92,11 @@ Deno.test("sftParquet() rows read back render the generated tokens with the mode
   assert.deepEqual(rendered.slice(0, generated.length), generated);
 });
 
-noteSkip("sft Parquet through verl's and TRL's readers");
+TRAINER_VENV.noteSkip("sft Parquet through verl's and TRL's readers");
 
 Deno.test({
   name: "sftParquet() files read by verl's and TRL's loaders render like the JSONL export",
-  ignore: TRAINER_SKIP !== null,
+  ignore: TRAINER_VENV.skip !== null,
   async fn() {
     const dir = mkdtempSync(join(tmpdir(), "patchgym-sft-parquet-"));
     try {
@@ -106,7 +106,7 @@ Deno.test({
       writeFileSync(join(dir, "sft.jsonl"), rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
       writeQwen3Tokenizer(dir);
       const script = fileURLToPath(new URL("_sft_parquet_readers.py", import.meta.url));
-      const { code, stdout, stderr } = await new Deno.Command(TRAINER_PYTHON, {
+      const { code, stdout, stderr } = await new Deno.Command(TRAINER_VENV.python, {
         args: [script, join(dir, "sft.parquet"), join(dir, "sft.jsonl"), dir],
         env: {
           HF_HUB_OFFLINE: "1",
