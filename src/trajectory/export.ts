@@ -167,12 +167,13 @@ export function exportTrajectories(
   let refusal: ExportRefusal | null = null;
   if (format === "sft") {
     const toolArguments = options.toolArguments ?? "string";
-    rows = kept.map((record) => toSft(record, toolArguments));
+    const sft = kept.map((record) => toSft(record, toolArguments));
+    rows = sft;
+    // Asked for objects, the calls whose arguments stayed text are the ones that did not parse.
     const unparsed = toolArguments === "object"
-      ? kept.flatMap((r) => r.messages).flatMap((m) =>
-        m.role === "assistant" ? m.tool_calls ?? [] : []
-      )
-        .filter((call) => argumentObject(call.function.arguments) === null).length
+      ? sft.flatMap((row) => row.messages)
+        .flatMap((m) => m.role === "assistant" ? m.tool_calls ?? [] : [])
+        .filter((call) => typeof call.function.arguments === "string").length
       : 0;
     if (unparsed > 0) {
       warnings.push(
