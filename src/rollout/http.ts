@@ -373,7 +373,7 @@ export class HttpFront {
   }
 
   /** Answer one JSON-RPC request's text; errors echo the id when it can be read. */
-  async #mcpText(text: string, binding: McpBinding | null): Promise<JsonRpcResponse | null> {
+  async #mcpText(text: string, binding: McpBinding): Promise<JsonRpcResponse | null> {
     const parsed = this.#parse(text);
     if (isFailure(parsed)) {
       return rpcFailure(scanLine(text, this.#server.limits.maxDepth).id ?? null, parsed);

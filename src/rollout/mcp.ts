@@ -125,15 +125,16 @@ export function rpcFailure(id: JsonRpcId, answer: ServeError): JsonRpcResponse {
 }
 
 /**
- * Answer one parsed JSON-RPC request. `binding` is the connection's (WebSocket) or null (HTTP,
- * where a request acts only on the episode it names). A notification (`notifications/...`, such as
+ * Answer one parsed JSON-RPC request. `binding` is the episode of the request's connection: a
+ * WebSocket's, or on `POST /mcp` its session header's (none: the request acts only on the episode
+ * it names). A notification (`notifications/...`, such as
  * the `notifications/initialized` an MCP client sends after `initialize`) gets no answer: null.
  * Never throws.
  */
 export async function mcpRequest(
   server: EpisodeServer,
   data: unknown,
-  binding: McpBinding | null,
+  binding: McpBinding,
 ): Promise<JsonRpcResponse | null> {
   const rawId = typeof data === "object" && data !== null && !Array.isArray(data)
     ? (data as { id?: unknown }).id
@@ -179,13 +180,13 @@ async function initialize(
   server: EpisodeServer,
   id: JsonRpcId,
   params: Params,
-  binding: McpBinding | null,
+  binding: McpBinding,
 ): Promise<JsonRpcResponse> {
   const asked = params.protocolVersion;
   const known = (MCP_PROTOCOL_VERSIONS as readonly unknown[]).includes(asked);
   let instructions =
     "The tools act on one episode (a task's workspace): open it with openenv/session/create {task_id} and pass its session_id to tools/call; submit ends and grades it.";
-  if (binding?.open) {
+  if (binding.open) {
     const answer = await server.request({ ...binding.open, op: "reset" });
     if ("error" in answer) return rpcFailure(id, answer as unknown as ServeError);
     binding.episodeId = answer.episode_id as string;
@@ -294,9 +295,9 @@ function toolResult(episodeId: string, step: StepAnswer): McpToolResult {
 type Params = Record<string, unknown>;
 
 /** The episode a request acts on: the one it names, else its connection's. */
-function episodeOf(params: Params, binding: McpBinding | null): string | undefined {
+function episodeOf(params: Params, binding: McpBinding): string | undefined {
   const named = params.session_id;
-  return typeof named === "string" ? named : binding?.episodeId;
+  return typeof named === "string" ? named : binding.episodeId;
 }
 
 async function listTools(
@@ -318,7 +319,7 @@ async function callToolRequest(
   server: EpisodeServer,
   id: JsonRpcId,
   params: Params,
-  binding: McpBinding | null,
+  binding: McpBinding,
 ): Promise<JsonRpcResponse> {
   const parsed = CallParamsSchema.safeParse(params);
   if (!parsed.success) return invalidParams(id, "tools/call", parsed.error, params);
@@ -347,18 +348,18 @@ async function createSession(
   server: EpisodeServer,
   id: JsonRpcId,
   params: Params,
-  binding: McpBinding | null,
+  binding: McpBinding,
 ): Promise<JsonRpcResponse> {
   const { session_id: _, id: __, ...options } = params;
   // A new session on a connection replaces its episode, as a reset on /ws does.
-  if (binding?.episodeId) {
+  if (binding.episodeId) {
     await server.request({ op: "close", episode_id: binding.episodeId });
     binding.episodeId = undefined;
   }
   const answer = await server.request({ ...options, op: "reset" });
   if ("error" in answer) return rpcFailure(id, answer as unknown as ServeError);
   const episodeId = answer.episode_id as string;
-  if (binding) binding.episodeId = episodeId;
+  binding.episodeId = episodeId;
   return { jsonrpc: "2.0", id, result: { session_id: episodeId, ...answer } };
 }
 
@@ -366,7 +367,7 @@ async function closeSession(
   server: EpisodeServer,
   id: JsonRpcId,
   params: Params,
-  binding: McpBinding | null,
+  binding: McpBinding,
 ): Promise<JsonRpcResponse> {
   const parsed = SessionParamsSchema.safeParse(params);
   if (!parsed.success) return invalidParams(id, "openenv/session/close", parsed.error, params);
@@ -380,7 +381,7 @@ async function closeSession(
   }
   const answer = await server.request({ op: "close", episode_id: episodeId });
   if ("error" in answer) return rpcFailure(id, answer as unknown as ServeError);
-  if (binding?.episodeId === episodeId) binding.episodeId = undefined;
+  if (binding.episodeId === episodeId) binding.episodeId = undefined;
   return { jsonrpc: "2.0", id, result: { session_id: episodeId, closed: true } };
 }
 
