@@ -3,7 +3,7 @@
  * episodes against a fake model (see `_episodes.ts`), and a leak check at the end.
  */
 import { ReferencePolicy } from "../src/policy/reference.ts";
-import { Environment } from "../src/rollout/environment.ts";
+import { Environment } from "../src/agent/environment.ts";
 import { runSample } from "../src/rollout/sample.ts";
 import { type BenchContext, subdir } from "./_context.ts";
 import { benchEpisodes } from "./_episodes.ts";

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { OpenAIPolicy } from "../src/policy/openai.ts";
-import type { Environment } from "../src/rollout/environment.ts";
+import type { Environment } from "../src/agent/environment.ts";
 import { runSample } from "../src/rollout/sample.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";

@@ -1,7 +1,7 @@
 /** Section 5: time to score a sample with `env.grade`, against the bare test run it contains. */
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { Environment } from "../src/rollout/environment.ts";
+import { Environment } from "../src/agent/environment.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";
 import { applyFilePatches } from "../src/patch/apply.ts";

@@ -3,7 +3,7 @@
  * loop, `serve`) advances an episode through `step` (step.ts) and ends it with `finish`
  * (finish.ts), so one piece of code decides what a reply does and what the record holds.
  */
-import type { ChatMessage, PolicyTurn, TurnTokens } from "../policy/types.ts";
+import type { ChatMessage, PolicyTurn } from "../policy/types.ts";
 import { testCommandLine } from "../sandbox/test_runner.ts";
 import { executeTool, TOOLS, type ToolSchema, toolSchemas } from "../tools/registry.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
@@ -18,17 +18,7 @@ import {
   type Prompts,
 } from "./config.ts";
 import { parseJson } from "../well_formed.ts";
-
-/** Why an episode ended; a closed set written into the trajectory. */
-export type StopReason =
-  | "submitted"
-  | "max_turns"
-  | "time_limit"
-  | "token_limit"
-  | "policy_error"
-  | "environment_error"
-  | "interrupted"
-  | "finished";
+import type { StopReason, Submission, ToolRecord, TurnRecord } from "../trajectory/record.ts";
 
 /**
  * What the time limit counts: `wall` time since the episode started (the batch loop, where the
@@ -36,38 +26,6 @@ export type StopReason =
  * trainer-driven episode, where the trainer's generation queue must not time episodes out).
  */
 export type EpisodeClock = "wall" | "environment";
-
-/** What a tool call did, as recorded. */
-export interface ToolRecord {
-  name: string;
-  arguments: unknown;
-  ok: boolean;
-  code: string | null;
-  output: string;
-  truncated: boolean;
-  duration_ms: number;
-  meta: Record<string, unknown> | null;
-}
-
-/** One turn: the model's output, the action taken, and its result. */
-export interface TurnRecord {
-  index: number;
-  model: {
-    content: string | null;
-    reasoning: string | null;
-    tool_calls: unknown[] | null;
-    finish_reason: string | null;
-    usage: { prompt_tokens: number; completion_tokens: number } | null;
-    latency_ms: number;
-    parse_errors: string[];
-  };
-  /** `tool_call` when a call was executed, `no_tool_call` when the reply had none (nudged). */
-  action: "tool_call" | "no_tool_call";
-  tool: ToolRecord | null;
-  /** Extra tool calls in the reply that were not executed. */
-  dropped_tool_calls: number;
-  tokens: TurnTokens | null;
-}
 
 /** Options of an episode. */
 export interface EpisodeOptions {
@@ -88,12 +46,6 @@ export interface EpisodeSetup {
   workspace: Workspace;
   sandbox: Sandbox;
   limits?: Partial<ToolLimits>;
-}
-
-/** The submit call's arguments, once the agent submitted. */
-export interface Submission {
-  status: "solved" | "blocked";
-  summary: string;
 }
 
 /** A running episode over one workspace. */

@@ -3,6 +3,7 @@
  * trajectory record. Nothing here throws: a workspace that cannot be read or a grader that fails
  * leaves `reward` null and says why in the record's `error`.
  */
+import { diffTree } from "../patch/diff.ts";
 import { readFileSync } from "node:fs";
 import { describeError } from "../errors.ts";
 import { type GradeResult, refusedGrade } from "../reward/grade.ts";
@@ -18,12 +19,12 @@ import type { Task } from "../task/spec.ts";
 import { buildRecord, type SampleIdentity, type TrajectoryRecord } from "../trajectory/record.ts";
 import type { TrainingViewOptions } from "../trajectory/training_view.ts";
 import { VERSION } from "../version.ts";
-import type { WorkspaceDiff } from "../workspace/diff.ts";
+import type { WorkspaceDiff } from "../patch/diff.ts";
 import { diffTooLargeMessage } from "../workspace/limits.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Episode } from "./episode.ts";
 
-/** What finishing needs of the environment (`Environment` in src/rollout/ is one). */
+/** What finishing needs of the environment (`Environment` in src/agent/environment.ts is one). */
 export interface GradingEnvironment {
   readonly isolation: IsolationInfo;
   readonly limits: { maxDiffBytes: number };
@@ -65,7 +66,7 @@ export async function finish(
   let readable = true;
   try {
     await workspace.ready;
-    diff = await workspace.diff({ maxBytes: env.limits.maxDiffBytes });
+    diff = await diffTree(workspace.original, workspace.dir, { maxBytes: env.limits.maxDiffBytes });
   } catch (error) {
     readable = false;
     const { code, message } = describeError(error);

@@ -1,6 +1,6 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
 import { resolve } from "node:path";
-import { DEFAULT_WORK_ROOT, Environment } from "../rollout/environment.ts";
+import { DEFAULT_WORK_ROOT, Environment } from "../agent/environment.ts";
 import { DEFAULT_LIMITS } from "../sandbox/sandbox.ts";
 import type { ToolLimits } from "../tools/types.ts";
 import { claimRoot, exitOnSignal } from "../workspace/root.ts";

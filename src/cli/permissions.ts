@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_WORK_ROOT } from "../rollout/environment.ts";
+import { DEFAULT_WORK_ROOT } from "../agent/environment.ts";
 import { LAUNCHER_ENV } from "./_launcher.ts";
 
 /** Environment variables the orchestrator may read, by name. */

@@ -5,9 +5,9 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { HttpFront, PENDING_BODIES } from "../rollout/http.ts";
-import { readLines } from "../rollout/lines.ts";
-import { DEFAULT_SERVER_LIMITS, EpisodeServer } from "../rollout/server.ts";
+import { HttpFront, PENDING_BODIES } from "../serve/http.ts";
+import { readLines } from "../serve/lines.ts";
+import { DEFAULT_SERVER_LIMITS, EpisodeServer } from "../serve/server.ts";
 import { JsonlWriter } from "../trajectory/writer.ts";
 import { DEFAULT_TOOL_LIMITS } from "../tools/types.ts";
 import { exitOnSignal } from "../workspace/root.ts";

@@ -14,7 +14,7 @@ import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches } from "../patch/apply.ts";
 import { parsePatch, type ParseResult } from "../patch/parse.ts";
 import { binaryPaths, patchPaths } from "../patch/stats.ts";
-import { treeSizes } from "../workspace/diff.ts";
+import { treeSizes } from "../workspace/tree.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace } from "../workspace/workspace.ts";
 import { checkCanaries, plantCanaries, type RandomInt } from "./canary.ts";

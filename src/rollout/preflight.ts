@@ -4,7 +4,7 @@
  * would earn its reward. Skipping (rather than refusing the whole run) lets a dataset with a few
  * bad records still train on the rest; the caller reports the count and the reasons.
  */
-import type { Environment } from "./environment.ts";
+import type { Environment } from "../agent/environment.ts";
 
 /** A task the preflight left out, and why. */
 export interface SkippedTask {

@@ -15,7 +15,7 @@ import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summar
 import { renderReport, REPORT_FILE } from "../trajectory/report.ts";
 import { JsonlWriter } from "../trajectory/writer.ts";
 import { VERSION } from "../version.ts";
-import type { Environment } from "./environment.ts";
+import type { Environment } from "../agent/environment.ts";
 import type { RemoteRunner } from "./remote_run.ts";
 import type { RunConfig } from "./run_config.ts";
 import { runSample } from "./sample.ts";

@@ -13,7 +13,7 @@ import type { Task } from "../task/spec.ts";
 import type { SampleIdentity, TrajectoryRecord } from "../trajectory/record.ts";
 import type { TrainingViewOptions } from "../trajectory/training_view.ts";
 import { Workspace } from "../workspace/workspace.ts";
-import type { Environment } from "./environment.ts";
+import type { Environment } from "../agent/environment.ts";
 
 /** Options of one sample. */
 export interface SampleOptions {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { TaskError } from "../errors.ts";
 import type { GradeResult } from "../reward/grade.ts";
-import type { Environment } from "./environment.ts";
+import type { Environment } from "../agent/environment.ts";
 
 /**
  * The verdict on one task: `valid` (every check passed, reference patch included), `unverified`

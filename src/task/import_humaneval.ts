@@ -12,7 +12,7 @@
 import { mkdirSync } from "node:fs";
 import { z } from "zod";
 import { fileDiff } from "../patch/write.ts";
-import { writeNewTask } from "./_write.ts";
+import { writeNewTask } from "./write.ts";
 import type { TaskSpec } from "./spec.ts";
 
 /** The fields of one HumanEval record that patchgym reads. */

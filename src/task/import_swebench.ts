@@ -19,10 +19,10 @@ import { z } from "zod";
 import { formatIssues } from "../zod_issues.ts";
 import { applyFilePatches } from "../patch/apply.ts";
 import { type FilePatch, parsePatch } from "../patch/parse.ts";
-import { readTree } from "../workspace/diff.ts";
+import { readTree } from "../workspace/tree.ts";
 import { findClone, GitReadError, readCommit } from "./_git.ts";
-import { discoverTestIds } from "./_test_ids.ts";
-import { writeNewTask } from "./_write.ts";
+import { discoverTestIds } from "./test_ids.ts";
+import { writeNewTask } from "./write.ts";
 import { TASK_KINDS, type TaskSpec } from "./spec.ts";
 
 /** SWE-bench ships the id lists as JSON-encoded strings; accept those and plain lists. */

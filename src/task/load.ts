@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { TaskError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatIssue } from "../zod_issues.ts";
-import { discoverTestIds } from "./_test_ids.ts";
+import { discoverTestIds } from "./test_ids.ts";
 import { type Task, type TaskSpec, TaskSpecSchema } from "./spec.ts";
 
 /** Load and validate one task folder; throws {@linkcode TaskError} listing every problem. */

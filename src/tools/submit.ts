@@ -1,4 +1,5 @@
 /** `submit`: end the episode, saying whether the task is solved. */
+import { diffTree } from "../patch/diff.ts";
 import { z } from "zod";
 import { diffTooLargeMessage } from "../workspace/limits.ts";
 import { defineTool, fail, limitsOf } from "./types.ts";
@@ -17,7 +18,9 @@ export const submitTool = defineTool({
   async run(input, ctx) {
     // The final diff is graded only under its cap: say so while the model can still fix it.
     const diff = input.status === "solved"
-      ? await ctx.workspace.diff({ maxBytes: limitsOf(ctx).maxDiffBytes })
+      ? await diffTree(ctx.workspace.original, ctx.workspace.dir, {
+        maxBytes: limitsOf(ctx).maxDiffBytes,
+      })
       : null;
     if (diff?.tooLarge) {
       return fail(

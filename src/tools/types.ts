@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { isProtected } from "../task/protected.ts";
 import type { RunnerName, Task } from "../task/spec.ts";
-import { DEFAULT_MAX_DIFF_BYTES } from "../workspace/diff.ts";
+import { DEFAULT_MAX_DIFF_BYTES } from "../patch/diff.ts";
 import { DEFAULT_MAX_GROWTH_BYTES } from "../workspace/limits.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 

@@ -9,15 +9,66 @@
  * writer that adds a field stays readable; the fields listed are checked with their types.
  */
 import { z } from "zod";
-import type { Episode } from "../agent/episode.ts";
+import type { ChatMessage, TurnTokens } from "../policy/types.ts";
+import type { Task } from "../task/spec.ts";
+import type { ToolSchema } from "../tools/registry.ts";
 import type { Reward } from "../reward/reward.ts";
 import type { IsolationLevel, SandboxSummary } from "../sandbox/sandbox.ts";
 import type { IntegrityCode } from "../sandbox/test_runner.ts";
-import type { DiffStat } from "../workspace/diff.ts";
+import type { DiffStat } from "../patch/diff.ts";
 import { formatIssues } from "../zod_issues.ts";
 import { buildTrainingView, type TrainingViewOptions } from "./training_view.ts";
 /** Format name and version of every record. */
 export const TRAJECTORY_FORMAT = "patchgym.trajectory.v1";
+
+/** Why an episode ended; a closed set written into the trajectory. */
+export type StopReason =
+  | "submitted"
+  | "max_turns"
+  | "time_limit"
+  | "token_limit"
+  | "policy_error"
+  | "environment_error"
+  | "interrupted"
+  | "finished";
+
+/** What a tool call did, as recorded. */
+export interface ToolRecord {
+  name: string;
+  arguments: unknown;
+  ok: boolean;
+  code: string | null;
+  output: string;
+  truncated: boolean;
+  duration_ms: number;
+  meta: Record<string, unknown> | null;
+}
+
+/** One turn: the model's output, the action taken, and its result. */
+export interface TurnRecord {
+  index: number;
+  model: {
+    content: string | null;
+    reasoning: string | null;
+    tool_calls: unknown[] | null;
+    finish_reason: string | null;
+    usage: { prompt_tokens: number; completion_tokens: number } | null;
+    latency_ms: number;
+    parse_errors: string[];
+  };
+  /** `tool_call` when a call was executed, `no_tool_call` when the reply had none (nudged). */
+  action: "tool_call" | "no_tool_call";
+  tool: ToolRecord | null;
+  /** Extra tool calls in the reply that were not executed. */
+  dropped_tool_calls: number;
+  tokens: TurnTokens | null;
+}
+
+/** The submit call's arguments, once the agent submitted. */
+export interface Submission {
+  status: "solved" | "blocked";
+  summary: string;
+}
 
 const counts = z.object({ passed: z.number().int(), total: z.number().int() });
 const nullableString = z.string().nullable();
@@ -288,8 +339,23 @@ export interface RecordParts {
   training?: TrainingViewOptions;
 }
 
+/** What {@linkcode buildRecord} reads of a finished episode (the agent's `Episode` is one). */
+export interface FinishedEpisode {
+  readonly task: Task;
+  readonly limits: { max_turns: number };
+  readonly schemas: ToolSchema[];
+  readonly messages: ChatMessage[];
+  readonly turns: TurnRecord[];
+  readonly stopReason: StopReason | null;
+  readonly error: { code: string; message: string } | null;
+  readonly submission: Submission | null;
+  readonly modelMs: number;
+  readonly envMs: number;
+  wallMs(): number;
+}
+
 /** Assemble the record of a finished episode. */
-export function buildRecord(episode: Episode, parts: RecordParts): TrajectoryRecord {
+export function buildRecord(episode: FinishedEpisode, parts: RecordParts): TrajectoryRecord {
   const spec = episode.task.spec;
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   for (const turn of episode.turns) {

@@ -2,7 +2,6 @@
  * How big a workspace may get: the final diff's cap (see `diffTree`) and a cap on how much the
  * workspace may grow over the task's repository, measured by stat only, never by reading files.
  */
-import { type DiffTooLarge } from "./diff.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Default cap on how many bytes a workspace may grow over its repository (all files counted). */
@@ -105,6 +104,15 @@ export async function growthProblem(
   } limit; biggest files: ${
     listFiles(usage.largest)
   }; delete what the change does not need (e.g. run_command ["python3", "-c", "import os; os.remove('FILE')"]), or the final diff will not be graded`;
+}
+
+/** Why a diff was not built: its changes exceed the cap. */
+export interface DiffTooLarge {
+  /** Bytes of the changed files (both sides), as counted against the cap. */
+  bytes: number;
+  limit: number;
+  /** The biggest changed files, largest first (at most 5). */
+  largest: { path: string; bytes: number }[];
 }
 
 /** Why a final diff over the cap is not graded, for the model and the trajectory. */

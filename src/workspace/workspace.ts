@@ -1,10 +1,10 @@
 /**
  * Per-rollout workspaces: a fresh private copy of a task repository under a workspace root,
- * written in-process from an in-memory snapshot, guarded, diffable and removed afterwards.
+ * written in-process from an in-memory snapshot, guarded and removed afterwards
+ * (`diffTree` in src/patch/diff.ts diffs one against its original).
  */
 import { realpathSync } from "node:fs";
 import { basename, join } from "node:path";
-import { type DiffOptions, diffTree, type WorkspaceDiff } from "./diff.ts";
 import { type GuardOptions, guardPath, type GuardResult } from "./guard.ts";
 import { type Snapshot, writeSnapshot, writeSnapshotAsync } from "./snapshot.ts";
 
@@ -49,11 +49,6 @@ export class Workspace {
   /** Resolve a path the agent named; see {@linkcode guardPath}. */
   resolve(path: string, options?: GuardOptions): GuardResult {
     return guardPath(this.dir, path, options);
-  }
-
-  /** The current state as a diff against the original; see {@linkcode diffTree} for the cap. */
-  diff(options?: DiffOptions): Promise<WorkspaceDiff> {
-    return diffTree(this.original, this.dir, options);
   }
 
   /**

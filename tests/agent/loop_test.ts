@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_PROMPTS } from "../../src/agent/config.ts";
 import { OpenAIPolicy, type OpenAIPolicyOptions } from "../../src/policy/openai.ts";
-import { Environment } from "../../src/rollout/environment.ts";
+import { Environment } from "../../src/agent/environment.ts";
 import { runSample, type SampleOptions } from "../../src/rollout/sample.ts";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
 import type { TrainableTurns } from "../../src/trajectory/training_view.ts";

@@ -18,7 +18,7 @@ import {
   SYSTEM_READ,
   VALUE_FLAGS,
 } from "../../src/cli/permissions.ts";
-import { DEFAULT_WORK_ROOT } from "../../src/rollout/environment.ts";
+import { DEFAULT_WORK_ROOT } from "../../src/agent/environment.ts";
 import {
   jsonLines,
   makeRunDir,

@@ -1,7 +1,7 @@
 /** Helpers for grading patches of the bundled tasks in tests: temp environments and diffs. */
-import { Environment } from "../../src/rollout/environment.ts";
+import { Environment } from "../../src/agent/environment.ts";
 import type { Task } from "../../src/task/spec.ts";
-import { diffTree } from "../../src/workspace/diff.ts";
+import { diffTree } from "../../src/patch/diff.ts";
 import { snapshotDir, writeSnapshot } from "../../src/workspace/snapshot.ts";
 import { fileURLToPath } from "node:url";
 

@@ -13,7 +13,7 @@ import type { Task } from "../../src/task/spec.ts";
 import { applyFilePatches } from "../../src/patch/apply.ts";
 import { parsePatch } from "../../src/patch/parse.ts";
 import { writeFiles } from "../_fixtures.ts";
-import type { Environment } from "../../src/rollout/environment.ts";
+import type { Environment } from "../../src/agent/environment.ts";
 import {
   DENO_TASK,
   patchOf,

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { PolicyError } from "../../src/errors.ts";
 import { ReferencePolicy } from "../../src/policy/reference.ts";
 import type { Policy, PolicyTurn } from "../../src/policy/types.ts";
-import { Environment } from "../../src/rollout/environment.ts";
+import { Environment } from "../../src/agent/environment.ts";
 import { runRollout } from "../../src/rollout/run.ts";
 import {
   newRunId,

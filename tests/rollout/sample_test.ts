@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { parseScript, ScriptedPolicy } from "../../src/policy/scripted.ts";
-import { Environment } from "../../src/rollout/environment.ts";
+import { Environment } from "../../src/agent/environment.ts";
 import { runSample, type SampleOptions } from "../../src/rollout/sample.ts";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
 

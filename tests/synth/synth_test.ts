@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Environment } from "../../src/rollout/environment.ts";
+import { Environment } from "../../src/agent/environment.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
 import { synthesize } from "../../src/synth/synth.ts";
 import { loadTask } from "../../src/task/load.ts";

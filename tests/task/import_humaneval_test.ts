@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Environment } from "../../src/rollout/environment.ts";
+import { Environment } from "../../src/agent/environment.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
 import { humanEvalTaskId, importHumanEval } from "../../src/task/import_humaneval.ts";
 import { loadTask } from "../../src/task/load.ts";

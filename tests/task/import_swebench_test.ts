@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Environment } from "../../src/rollout/environment.ts";
+import { Environment } from "../../src/agent/environment.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
 import {
   convertRecord,

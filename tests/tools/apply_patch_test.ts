@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { diffTree } from "../../src/patch/diff.ts";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { applyPatchTool } from "../../src/tools/apply_patch.ts";
 import type { ToolContext, ToolResult } from "../../src/tools/types.ts";
-import { readTree } from "../../src/workspace/diff.ts";
+import { readTree } from "../../src/workspace/tree.ts";
 import { writeSnapshot } from "../../src/workspace/snapshot.ts";
 import { withContext, writeFiles } from "../_fixtures.ts";
 
@@ -271,7 +272,7 @@ Deno.test("applyPatchTool.run() reverses a workspace diff exactly", async () => 
     });
     Deno.removeSync(`${dir}/gone.txt`);
     Deno.removeSync(`${dir}/empty.txt`);
-    const diff = await ctx.workspace.diff();
+    const diff = await diffTree(ctx.workspace.original, ctx.workspace.dir);
     const wanted = readTree(dir);
     // Back to the original, then the diff must take the workspace to exactly `wanted`.
     for (const path of wanted.keys()) Deno.removeSync(`${dir}/${path}`);

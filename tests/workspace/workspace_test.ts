@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { diffTree } from "../../src/patch/diff.ts";
 import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { snapshotDir } from "../../src/workspace/snapshot.ts";
@@ -39,7 +40,7 @@ Deno.test("createWorkspace() makes a fresh copy equal to the source", async () =
       assert.match(workspace.dir.split("/").pop()!, /^my-task-/);
       assert.deepEqual(snapshotDir(workspace.dir), snapshot);
       assert.equal(workspace.original, snapshot);
-      assert.deepEqual((await workspace.diff()).patch, "");
+      assert.deepEqual((await diffTree(workspace.original, workspace.dir)).patch, "");
     } finally {
       await workspace.remove();
     }
@@ -59,9 +60,9 @@ Deno.test("createWorkspace() gives independent workspaces from one snapshot", as
       assert.equal(readFileSync(join(second.dir, "a.txt"), "utf8"), "original\n");
       assert.equal(existsSync(join(second.dir, "new.txt")), false);
       assert.equal(readFileSync(join(source, "a.txt"), "utf8"), "original\n");
-      assert.deepEqual((await first.diff()).modified, ["a.txt"]);
-      assert.deepEqual((await first.diff()).created, ["new.txt"]);
-      assert.equal((await second.diff()).patch, "");
+      assert.deepEqual((await diffTree(first.original, first.dir)).modified, ["a.txt"]);
+      assert.deepEqual((await diffTree(first.original, first.dir)).created, ["new.txt"]);
+      assert.equal((await diffTree(second.original, second.dir)).patch, "");
     } finally {
       await first.remove();
       await second.remove();
@@ -143,7 +144,7 @@ Deno.test("startWorkspace() writes the same copy in the background, ready when s
     for (const [path, content] of Object.entries(files)) {
       assert.equal(readFileSync(join(workspace.dir, path), "utf8"), content);
     }
-    assert.equal((await workspace.diff()).patch, "");
+    assert.equal((await diffTree(workspace.original, workspace.dir)).patch, "");
     await workspace.remove();
     assert.equal(existsSync(workspace.dir), false);
   });

@@ -1,8 +1,8 @@
 /** A real `serve --http` front on a free port, and HTTP and WebSocket clients for its tests. */
 import { fileURLToPath } from "node:url";
-import { Environment } from "../../src/rollout/environment.ts";
-import { HttpFront } from "../../src/rollout/http.ts";
-import { EpisodeServer } from "../../src/rollout/server.ts";
+import { Environment } from "../../src/agent/environment.ts";
+import { HttpFront } from "../../src/serve/http.ts";
+import { EpisodeServer } from "../../src/serve/server.ts";
 
 /** The bundled tasks. */
 export const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));

@@ -2,10 +2,10 @@
  * The final state of a workspace as a git-style unified diff against the original snapshot:
  * modified, created and deleted files, with binary files named rather than inlined.
  */
-import { readFileSync } from "node:fs";
-import { fileDiff } from "../patch/write.ts";
-import { isNoiseFile, NOISE_DIRS, type Snapshot } from "./snapshot.ts";
-import { walk } from "./walk.ts";
+import type { DiffTooLarge } from "../workspace/limits.ts";
+import type { Snapshot } from "../workspace/snapshot.ts";
+import { treeSizes } from "../workspace/tree.ts";
+import { fileDiff } from "./write.ts";
 
 /** Files changed by a diff, by kind. */
 export interface DiffStat {
@@ -22,26 +22,8 @@ export interface WorkspaceDiff extends DiffStat {
   tooLarge?: DiffTooLarge;
 }
 
-/** Read the current regular files under `root` (noise folders and symlinks skipped). */
-export function readTree(root: string): Map<string, Uint8Array> {
-  const files = new Map<string, Uint8Array>();
-  for (const entry of walk(root)) {
-    if (entry.kind === "file") files.set(entry.path, readFileSync(`${root}/${entry.path}`));
-  }
-  return files;
-}
-
 /** Default cap on a final diff: the changed files' bytes, before and after. */
 export const DEFAULT_MAX_DIFF_BYTES = 1024 * 1024;
-
-/** Why a diff was not built: its changes exceed the cap. */
-export interface DiffTooLarge {
-  /** Bytes of the changed files (both sides), as counted against the cap. */
-  bytes: number;
-  limit: number;
-  /** The biggest changed files, largest first (at most 5). */
-  largest: { path: string; bytes: number }[];
-}
 
 /** Options of {@linkcode diffTree}. */
 export interface DiffOptions {
@@ -125,35 +107,6 @@ export async function diffTree(
   }
   result.patch = parts.join("");
   return result;
-}
-
-/**
- * Sizes of the regular files under `root` (noise folders and symlinks skipped), by stat only,
- * with asynchronous calls.
- */
-export async function treeSizes(root: string): Promise<Map<string, number>> {
-  const sizes = new Map<string, number>();
-  const pending = [""];
-  while (pending.length > 0) {
-    const rel = pending.pop()!;
-    const files: string[] = [];
-    for await (const entry of Deno.readDir(rel ? `${root}/${rel}` : root)) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory) {
-        if (!NOISE_DIRS.has(entry.name)) pending.push(path);
-      } else if (entry.isFile && !isNoiseFile(entry.name)) {
-        files.push(path);
-      }
-    }
-    for (let i = 0; i < files.length; i += READ_BATCH) {
-      const batch = files.slice(i, i + READ_BATCH);
-      const stats = await Promise.all(
-        batch.map((p) => Deno.lstat(`${root}/${p}`).catch(() => null)),
-      );
-      batch.forEach((p, j) => stats[j]?.isFile && sizes.set(p, stats[j].size));
-    }
-  }
-  return sizes;
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -29,7 +29,7 @@ import type { TaskSpec } from "../task/spec.ts";
 import type { SampleIdentity, TrajectoryRecord } from "../trajectory/record.ts";
 import type { JsonlWriter } from "../trajectory/writer.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { Environment } from "./environment.ts";
+import type { Environment } from "../agent/environment.ts";
 import { scanLine } from "./_json_depth.ts";
 import type { LineEvent } from "./lines.ts";
 import {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { discoverTestIds } from "../../src/task/_test_ids.ts";
+import { discoverTestIds } from "../../src/task/test_ids.ts";
 
 const PYTHON = `import unittest
 import pytest

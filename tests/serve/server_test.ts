@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Environment } from "../../src/rollout/environment.ts";
-import { EpisodeServer } from "../../src/rollout/server.ts";
+import { Environment } from "../../src/agent/environment.ts";
+import { EpisodeServer } from "../../src/serve/server.ts";
 import { fileURLToPath } from "node:url";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
 import { JsonlWriter, readJsonl } from "../../src/trajectory/writer.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { scanLine } from "../../src/rollout/_json_depth.ts";
+import { scanLine } from "../../src/serve/_json_depth.ts";
 
 Deno.test("scanLine() passes ordinary requests and reads their top-level id", () => {
   assert.deepEqual(scanLine('{"op":"reset","id":7,"task_id":"t"}', 64), { tooDeep: false, id: 7 });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { diffTree, readTree } from "../../src/workspace/diff.ts";
+import { diffTree } from "../../src/patch/diff.ts";
+import { readTree } from "../../src/workspace/tree.ts";
 import { snapshotDir } from "../../src/workspace/snapshot.ts";
 import { writeFiles } from "../_fixtures.ts";
 
