@@ -1,4 +1,5 @@
 /** `score`: grade a patch file for a task offline, with the same grader rollouts use. */
+import { patchgymCommand } from "../hint.ts";
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { computeReward } from "../reward/reward.ts";
@@ -29,7 +30,9 @@ export async function scoreCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (!values.task) {
-    throw new UsageError('score: --task ID is required; run "patchgym tasks" to list ids');
+    throw new UsageError(
+      `score: --task ID is required; run "${patchgymCommand("tasks")}" to list ids`,
+    );
   }
   if (!values.patch) {
     throw new UsageError("score: --patch FILE is required (a unified diff; - for stdin)");

@@ -1,4 +1,5 @@
 /** `synth`: turn repositories whose tests pass into many validated bug-fixing tasks. */
+import { patchgymCommand } from "../hint.ts";
 import { UsageError } from "../errors.ts";
 import { synthesize } from "../synth/synth.ts";
 import { loadTasks } from "../task/load.ts";
@@ -86,9 +87,9 @@ export async function synthCommand(args: string[]): Promise<number> {
     console.log(
       `${report.written.length} tasks written to ${values.out} from ${report.tried} mutants tried in ${
         (report.elapsed_ms / 1000).toFixed(1)
-      } s (dropped: ${
-        drops || "none"
-      }); check them with "patchgym validate --tasks-dir ${values.out}"`,
+      } s (dropped: ${drops || "none"}); check them with "${
+        patchgymCommand(`validate --tasks-dir ${values.out}`)
+      }"`,
     );
   }
   return report.written.length > 0 ? 0 : 1;

@@ -151,7 +151,7 @@ Deno.test("runCli() suggests the flag meant by a misspelled one", async () => {
 // Issue 14: a wrong task id got three different treatments in three commands.
 Deno.test("runCli() treats a wrong task id alike in rollout, score and validate", async () => {
   const expected =
-    /^Cannot load tasks:\n {2}tasks\/py-median-evn: no such task; did you mean "py-median-even"\?; run "patchgym tasks" to list the \d+ available\n$/;
+    /^Cannot load tasks:\n {2}tasks\/py-median-evn: no such task; did you mean "py-median-even"\?; run "deno task patchgym tasks" to list the \d+ available\n$/;
   for (
     const args of [
       ["rollout", "--tasks", "py-median-evn"],
