@@ -133,6 +133,45 @@ Deno.test("doctorCommand() says which --api an endpoint supports", async () => {
   }
 });
 
+// Issue 25: doctor said only "fetch failed" for an endpoint where nothing listens.
+Deno.test("doctorCommand() says what it tried at the endpoint and what came back", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const html = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("<html>a web page</html>", { headers: { "content-type": "text/html" } }),
+  );
+  try {
+    const dead = await runPatchgym([
+      "doctor",
+      "--json",
+      "--base-url",
+      `http://127.0.0.1:${port}/v1`,
+    ]);
+    const deadReport = JSON.parse(dead.stdout).model_endpoint;
+    assert.equal(deadReport.reachable, false);
+    assert.equal(
+      deadReport.detail,
+      `GET http://127.0.0.1:${port}/v1/models: nothing is listening at 127.0.0.1:${port}; start the model server or fix --base-url`,
+    );
+    const page = await runPatchgym([
+      "doctor",
+      "--json",
+      "--base-url",
+      `http://127.0.0.1:${html.addr.port}`,
+    ]);
+    const pageReport = JSON.parse(page.stdout).model_endpoint;
+    assert.equal(pageReport.reachable, false);
+    assert.match(
+      pageReport.detail,
+      /HTTP 200, but not an OpenAI model list \("<html>a web page<\/html>"\)/,
+    );
+  } finally {
+    await html.shutdown();
+  }
+});
+
 Deno.test("runCli() exits 2 for an unknown command", async () => {
   const result = await runPatchgym(["frobnicate"]);
   assert.equal(result.code, 2);

@@ -252,7 +252,7 @@ Deno.test("rolloutCommand() fails fast with one line when nothing listens at --b
     assert.equal(result.code, 1, result.stderr);
     assert.equal(
       result.stderr.trim(),
-      `Cannot use the model endpoint "http://127.0.0.1:${port}/v1": nothing is listening at 127.0.0.1:${port}; start the model server or fix --base-url`,
+      `Cannot use the model endpoint "http://127.0.0.1:${port}/v1": POST http://127.0.0.1:${port}/v1/chat/completions: nothing is listening at 127.0.0.1:${port}; start the model server or fix --base-url`,
     );
     assert.ok(!existsSync(join(ROOT, out, "run")), "nothing is written before the probe passes");
     const noScheme = await runPatchgym([
