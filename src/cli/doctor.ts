@@ -3,6 +3,7 @@
  * cgroups) and what holds for children, the jail's mount plan, the test runners as children see
  * them, the Deno permissions in force, and whether the configured model endpoint answers.
  */
+import { exitOnSignal } from "../workspace/root.ts";
 import { describeMounts } from "../sandbox/mounts.ts";
 import { sandboxSummary } from "../sandbox/sandbox.ts";
 import { DEFAULT_QUEUE_NAME, JobQueue } from "../rollout/queue.ts";
@@ -37,6 +38,8 @@ export async function doctorCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
+  // Ctrl-C exits at once, through the exit hook that removes this process's workspace folder.
+  exitOnSignal("SIGINT");
   const environment = await openEnvironment(values);
   const scratch = await Deno.makeTempDir({ dir: environment.workRoot, prefix: "doctor-" });
   const probe = async (argv: string[]) => {
