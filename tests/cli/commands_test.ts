@@ -187,6 +187,23 @@ Deno.test("runCli() suggests the flag meant by a misspelled one", async () => {
   assert.match(result.stderr, /rollout: Unknown option '--sample'; did you mean "--samples"\?/);
 });
 
+// Issue 25: an empty --tasks-dir said "0/0 tasks valid" and exited 0.
+Deno.test("runCli() fails rollout, validate and tasks on a folder with no task folders", async () => {
+  const dir = makeRunDir("no-tasks");
+  try {
+    for (const command of ["rollout", "validate", "tasks"]) {
+      const result = await runPatchgym([command, "--tasks-dir", dir]);
+      assert.equal(result.code, 1, `${command}: ${result.stderr}`);
+      assert.match(
+        result.stderr,
+        new RegExp(`${dir}: no task folders found; tasks are expected as ${dir}/<id>/task\\.json`),
+      );
+    }
+  } finally {
+    removeRunDir(dir);
+  }
+});
+
 // Issue 14: a wrong task id got three different treatments in three commands.
 Deno.test("runCli() treats a wrong task id alike in rollout, score and validate", async () => {
   const expected =
