@@ -28,6 +28,8 @@ const LAUNCH_STEPS = `for a do
     jointask:*) echo 0 > "\${a#jointask:}" ;;
     ulimit:*) v=\${a#ulimit:}; ulimit -"\${v%%=*}" "\${v#*=}" ;;
     nproc:*) ulimit -u "\${a#nproc:}" 2>/dev/null || ulimit -p "\${a#nproc:}" ;;
+    chown:*) v=\${a#chown:}; chown -R -P -h "\${v%%:*}:\${v%%:*}" -- "\${v#*:}" ;;
+    fd:[0-9]=*) v=\${a#fd:}; f=\${v#?=}; eval "exec \${v%%=*}<\\"\\$f\\"" ;;
     *=*) echo "\${a#*=}" > "\${a%%=*}" ;;
     *) false ;;
   esac || { echo "patchgym: cannot set up the sandbox: step \\"$a\\" failed" >&2; exit 125; }
