@@ -13,7 +13,8 @@ import {
   Sandbox,
 } from "../sandbox/sandbox.ts";
 import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
-import type { Task } from "../task/spec.ts";
+import type { RunnerName, Task } from "../task/spec.ts";
+import { runnerProblem } from "../sandbox/test_runner.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
 import { createWorkspace, startWorkspace, Workspace } from "../workspace/workspace.ts";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
@@ -138,6 +139,28 @@ export class Environment {
       prefix: task.spec.id,
       keepRoot: this.#keepRoot,
     });
+  }
+
+  /**
+   * Why the runners of `tasks` cannot run on this machine (e.g. pytest missing in the jail), one
+   * line each; empty when they all can. Tasks that fail to load are left to their own errors.
+   */
+  async runnerProblems(ids: string[]): Promise<string[]> {
+    const runners = new Set<RunnerName>();
+    for (const id of ids) {
+      try {
+        runners.add(this.task(id).spec.runner);
+      } catch {
+        // Reported where the task is used.
+      }
+    }
+    // An empty folder of its own: a sandbox takes over the folder it runs in.
+    const dir = `${this.workRoot}/runner-check`;
+    mkdirSync(dir, { recursive: true });
+    const problems = await Promise.all(
+      [...runners].sort().map((runner) => runnerProblem(this.sandbox, runner, dir)),
+    );
+    return problems.filter((p): p is string => p !== null);
   }
 
   /** Grade a patch against the task's hidden tests. */

@@ -208,6 +208,14 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   }
 
   const environment = await openEnvironment(values);
+  const missing = await environment.runnerProblems(config.tasks);
+  if (missing.length > 0) {
+    throw new RunError(
+      `rollout: this machine cannot run the tasks' tests (an environment fault, not the tasks'):\n${
+        missing.map((m) => `  - ${m}`).join("\n")
+      }`,
+    );
+  }
   if (!values.resume) {
     // Tasks whose fail_to_pass tests already pass would reward doing nothing: skip them, say so.
     const checked = await preflight(environment, config.tasks, { concurrency });
