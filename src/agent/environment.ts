@@ -6,12 +6,16 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { gradePatch, type GradeResult } from "../reward/grade.ts";
+import { SandboxError } from "../errors.ts";
 import {
   type IsolationInfo,
+  type IsolationRequirement,
   probeIsolation,
   type ResourceLimits,
   Sandbox,
+  unmetRequirement,
 } from "../sandbox/sandbox.ts";
+import type { UserRange } from "../sandbox/users.ts";
 import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import type { RunnerName, Task } from "../task/spec.ts";
 import { runnerProblem } from "../sandbox/test_runner.ts";
@@ -36,6 +40,12 @@ export interface EnvironmentOptions {
   sandboxLimits?: Partial<ResourceLimits>;
   /** Where kept workspaces go (default: the workspace root); see `Workspace.keep`. */
   keepRoot?: string;
+  /** As root: the host uids sandboxes run as (default `DEFAULT_USER_RANGE`). */
+  sandboxUsers?: UserRange;
+  /** As root without bwrap: run agent code anyway (`--unsafe-root-without-jail`). */
+  unjailedRoot?: boolean;
+  /** Refuse to open unless this machine gives at least this isolation. */
+  requireIsolation?: IsolationRequirement;
 }
 
 /**
@@ -80,7 +90,17 @@ export class Environment {
     const tasksDir = resolve(options.tasksDir);
     const workRoot = resolve(options.workRoot ?? DEFAULT_WORK_ROOT);
     mkdirSync(workRoot, { recursive: true });
-    const isolation = await probeIsolation(options.isolation ?? "auto");
+    const isolation = await probeIsolation(options.isolation ?? "auto", {
+      users: options.sandboxUsers,
+      unjailedRoot: options.unjailedRoot,
+      stateDir: workRoot,
+    });
+    const unmet = unmetRequirement(isolation, options.requireIsolation ?? "none");
+    if (unmet) {
+      throw new SandboxError(
+        `Cannot start: --require-isolation ${options.requireIsolation} is not met on this machine: ${unmet}; run "patchgym doctor" for what holds here`,
+      );
+    }
     const sandbox = new Sandbox({
       isolation,
       denoPath: options.denoPath ?? defaultDenoPath(),

@@ -104,6 +104,64 @@ export function sandboxSummary(info: IsolationInfo): SandboxSummary {
   };
 }
 
+/**
+ * What a run can demand of this machine with `--require-isolation`: `jail` (bwrap with the mount
+ * allowlist and seccomp; as root, a sandbox uid of its own) or `full` (that, plus per-sandbox pids
+ * and memory cgroups). `none` demands nothing.
+ */
+export const ISOLATION_REQUIREMENTS = ["none", "jail", "full"] as const;
+export type IsolationRequirement = typeof ISOLATION_REQUIREMENTS[number];
+
+/**
+ * The guarantees children do not get on this machine, one line each for people (the rollout's first
+ * lines, its summary, `doctor`); empty when everything holds.
+ */
+export function missingGuarantees(info: IsolationInfo): string[] {
+  const missing: string[] = [];
+  if (info.level !== "bwrap") {
+    missing.push(
+      `no jail (${
+        info.reason ?? "bwrap unavailable"
+      }): children see the host's files and network, and /tmp and /dev/shm are the host's${
+        info.hostRoot ? "; running as root only because of --unsafe-root-without-jail" : ""
+      }`,
+    );
+  } else if (info.seccomp === null) {
+    missing.push("no seccomp filter: the kernel or bwrap refused it");
+  }
+  if (!info.cgroup) {
+    missing.push(
+      `no per-sandbox cgroups (${info.cgroupReason ?? "unavailable"}): processes are capped ${
+        info.rlimits && (!info.hostRoot || info.users) ? "per uid by RLIMIT_NPROC" : "by nothing"
+      } and memory only per process (RLIMIT_AS)`,
+    );
+  } else if (!info.cgroup.memory) {
+    missing.push("no memory cgroup: memory is capped only per process (RLIMIT_AS)");
+  }
+  if (!info.hostRoot && info.level === "bwrap") {
+    missing.push(
+      "not root: sandboxes share this user's uid, so per-user kernel quotas (inotify, processes) are shared with patchgym",
+    );
+  }
+  return missing;
+}
+
+/** Why `info` does not meet `requirement`, or null when it does. */
+export function unmetRequirement(
+  info: IsolationInfo,
+  requirement: IsolationRequirement,
+): string | null {
+  if (requirement === "none") return null;
+  const unmet: string[] = [];
+  if (info.level !== "bwrap") unmet.push(`no bwrap jail (${info.reason ?? "unavailable"})`);
+  else if (info.seccomp === null) unmet.push("no seccomp filter");
+  if (requirement === "full") {
+    if (!info.cgroup) unmet.push(`no per-sandbox cgroups (${info.cgroupReason ?? "unavailable"})`);
+    else if (!info.cgroup.memory) unmet.push("no memory cgroup");
+  }
+  return unmet.length === 0 ? null : unmet.join("; ");
+}
+
 /** Resource limits for every child. */
 export interface ResourceLimits {
   /** CPU seconds. */
