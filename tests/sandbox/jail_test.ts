@@ -3,7 +3,7 @@
  * unprivileged user (CI runs this file both ways). Each test says which attack it guards.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { probeIsolation, type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
 
@@ -16,6 +16,15 @@ async function withWorkspace(fn: (ws: string) => Promise<void>): Promise<void> {
   } finally {
     await Deno.remove(base, { recursive: true });
   }
+}
+
+/** The host's core_pattern (through `cat`: Deno reads /proc/sys only with --allow-all). */
+async function corePattern(): Promise<string> {
+  const out = await new Deno.Command("cat", {
+    args: ["/proc/sys/kernel/core_pattern"],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout);
 }
 
 function skip(reason: string): void {
@@ -64,7 +73,7 @@ Deno.test("Sandbox.run() cannot write host kernel settings under /proc/sys", asy
   // nothing on this machine.
   if (!jailed) return skip("no bwrap here");
   await withWorkspace(async (ws) => {
-    const before = readFileSync("/proc/sys/kernel/core_pattern", "utf8");
+    const before = await corePattern();
     const result = await runIn(
       ws,
       `import os
@@ -83,7 +92,7 @@ print(os.path.exists('/sys/kernel'), *results, sep='\\n')`,
     const lines = result.stdout.trim().split("\n");
     assert.equal(lines[0], "False", "/sys is visible in the jail");
     for (const line of lines.slice(1)) assert.match(line, / refused$/);
-    assert.equal(readFileSync("/proc/sys/kernel/core_pattern", "utf8"), before);
+    assert.equal(await corePattern(), before);
   });
 });
 
