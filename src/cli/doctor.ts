@@ -4,7 +4,7 @@
  * them, the Deno permissions in force, and whether the configured model endpoint answers.
  */
 import { describeMounts } from "../sandbox/mounts.ts";
-import { sandboxSummary } from "../sandbox/sandbox.ts";
+import { guarantees, missingGuarantees, sandboxSummary } from "../sandbox/sandbox.ts";
 import { DEFAULT_QUEUE_NAME, JobQueue } from "../rollout/queue.ts";
 import { VERSION } from "../version.ts";
 import { env, parseFlags, printJson } from "./_args.ts";
@@ -54,6 +54,11 @@ export async function doctorCommand(args: string[]): Promise<number> {
     isolation_note: environment.isolation.reason ?? null,
     rlimits: environment.isolation.rlimits,
     sandbox: sandboxSummary(environment.isolation),
+    guarantees: {
+      ...guarantees(environment.isolation),
+      missing: missingGuarantees(environment.isolation),
+    },
+    environment_errors: await environment.runnerProblems(safeIds(() => environment.taskIds())),
     cgroup: environment.isolation.cgroup
       ? `v${environment.isolation.cgroup.version}: pids ${environment.isolation.cgroup.pids}, memory ${
         environment.isolation.cgroup.memory ?? "none"
@@ -96,6 +101,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     problems.push("no bwrap jail: agent code runs with your user's access (install bubblewrap)");
   }
   const warnings: string[] = [];
+  problems.push(...report.environment_errors);
   if (!report.cgroup) {
     warnings.push(
       `no per-sandbox cgroups (${report.cgroup_note}): a fork bomb or memory hog is not contained${
@@ -135,6 +141,9 @@ export async function doctorCommand(args: string[]): Promise<number> {
         report.sandbox.kill === "sandbox" ? "whole sandbox" : "process group"
       }`,
       `cgroups        ${report.cgroup ?? `none (${report.cgroup_note})`}`,
+      `mode           ${report.guarantees.mode}`,
+      ...report.guarantees.holds.map((h) => `  holds         ${h}`),
+      ...report.guarantees.missing.map((m) => `  DOES NOT hold ${m}`),
       ...(report.mounts
         ? [
           "mount plan     (plus the workspace rw, fresh /tmp, /dev, /proc, /etc/passwd and /etc/group)",
@@ -317,5 +326,13 @@ function safeCount(fn: () => number): number | string {
     return fn();
   } catch (error) {
     return (error as Error).message;
+  }
+}
+
+function safeIds(list: () => string[]): string[] {
+  try {
+    return list();
+  } catch {
+    return [];
   }
 }

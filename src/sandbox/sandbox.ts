@@ -138,12 +138,57 @@ export function missingGuarantees(info: IsolationInfo): string[] {
   } else if (!info.cgroup.memory) {
     missing.push("no memory cgroup: memory is capped only per process (RLIMIT_AS)");
   }
+  missing.push(
+    "the workspace itself is on the host's disk: within one command a write is capped per file (RLIMIT_FSIZE), and the workspace's total size and file count are checked when the command ends",
+  );
   if (!info.hostRoot && info.level === "bwrap") {
     missing.push(
       "not root: sandboxes share this user's uid, so per-user kernel quotas (inotify, processes) are shared with patchgym",
     );
   }
   return missing;
+}
+
+/** What holds for children in the mode this machine is in, for `doctor` and the docs. */
+export function guarantees(info: IsolationInfo): { mode: string; holds: string[] } {
+  const jailed = info.level === "bwrap";
+  const mode = `${info.hostRoot ? "root" : "non-root"} ${
+    jailed ? "with bwrap" : "without bwrap"
+  }, ${info.cgroup ? `cgroup v${info.cgroup.version}` : "no cgroups"}`;
+  const holds: string[] = [];
+  if (info.users) {
+    holds.push(
+      `each sandbox runs as its own unprivileged host uid/gid (${info.users.first}-${
+        info.users.first + info.users.count - 1
+      }), owns its workspace, no capabilities, no_new_privs; per-user kernel quotas are its own`,
+    );
+  } else if (jailed) {
+    holds.push("children run as a non-root uid in a user namespace, no capabilities, no_new_privs");
+  }
+  if (jailed) {
+    holds.push(
+      "mount allowlist (runtime, minimal /etc, the workspace nosuid); /sys absent; /proc/sys read-only to the sandbox's uid",
+      "no network, own PID namespace, dies with patchgym",
+      "/tmp and /dev/shm: fresh tmpfs per run, size-capped while writing",
+    );
+    if (info.seccomp) {
+      holds.push(
+        "seccomp: no new namespaces, mount, keyctl, bpf, perf_event_open, userfaultfd, io_uring, ptrace, kexec or modules",
+      );
+    }
+  }
+  if (info.cgroup) {
+    holds.push(
+      `per-sandbox pids cap${
+        info.cgroup.memory ? " and memory cap" : ""
+      } (cgroup v${info.cgroup.version}); every process of a run is killed afterwards`,
+    );
+  } else if (info.rlimits && (!info.hostRoot || info.users)) {
+    holds.push("processes capped per uid (RLIMIT_NPROC); memory per process (RLIMIT_AS)");
+  }
+  if (info.rlimits) holds.push("rlimits: CPU seconds, file size, open files, address space");
+  holds.push("argv only, allowlisted programs, scrubbed environment, timeout, output caps");
+  return { mode, holds };
 }
 
 /** Why `info` does not meet `requirement`, or null when it does. */

@@ -52,14 +52,14 @@ export class Workspace {
   }
 
   /**
-   * Keep the folder after the run: moved to the keep root when one was given. Returns where it is
-   * now.
+   * Keep the folder after the run: moved to the keep root when one was given, with every setuid,
+   * setgid and sticky bit cleared (see {@linkcode clearSpecialModes}). Returns where it is now.
    */
   async keep(): Promise<string> {
     await this.ready.catch(() => {});
-    if (!this.#keepRoot) return this.dir;
-    const target = join(this.#keepRoot, basename(this.dir));
-    await Deno.rename(this.dir, target);
+    const target = this.#keepRoot ? join(this.#keepRoot, basename(this.dir)) : this.dir;
+    if (target !== this.dir) await Deno.rename(this.dir, target);
+    await clearSpecialModes(target);
     return target;
   }
 
@@ -105,4 +105,29 @@ export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): W
   // Whoever awaits `ready` sees a failure; until then it must not count as unhandled.
   ready.catch(() => {});
   return new Workspace(dir, snapshot, { ready, keepRoot: options.keepRoot });
+}
+
+/**
+ * Clear the setuid, setgid and sticky bits of everything under `dir` (symlinks are never followed),
+ * so no file that code in a sandbox made leaves it able to raise anyone's privileges: a kept
+ * workspace sits in a shared work root where any local user could run it. Nothing of the sandbox
+ * is alive by now to swap an entry for a symlink between the check and the change.
+ */
+export async function clearSpecialModes(dir: string): Promise<number> {
+  let cleared = 0;
+  const pending = [dir];
+  while (pending.length > 0) {
+    const path = pending.pop()!;
+    const stat = await Deno.lstat(path).catch(() => null);
+    if (!stat || stat.isSymlink) continue;
+    const mode = stat.mode ?? 0;
+    if ((mode & 0o7000) !== 0) {
+      await Deno.chmod(path, mode & 0o777);
+      cleared++;
+    }
+    if (stat.isDirectory) {
+      for await (const entry of Deno.readDir(path)) pending.push(`${path}/${entry.name}`);
+    }
+  }
+  return cleared;
 }
