@@ -93,7 +93,6 @@ export class Environment {
     const isolation = await probeIsolation(options.isolation ?? "auto", {
       users: options.sandboxUsers,
       unjailedRoot: options.unjailedRoot,
-      stateDir: workRoot,
     });
     const unmet = unmetRequirement(isolation, options.requireIsolation ?? "none");
     if (unmet) {
@@ -175,12 +174,16 @@ export class Environment {
       }
     }
     // An empty folder of its own: a sandbox takes over the folder it runs in.
-    const dir = `${this.workRoot}/runner-check`;
+    const dir = `${this.workRoot}/runner-check-${crypto.randomUUID().slice(0, 8)}`;
     mkdirSync(dir, { recursive: true });
-    const problems = await Promise.all(
-      [...runners].sort().map((runner) => runnerProblem(this.sandbox, runner, dir)),
-    );
-    return problems.filter((p): p is string => p !== null);
+    try {
+      const problems = await Promise.all(
+        [...runners].sort().map((runner) => runnerProblem(this.sandbox, runner, dir)),
+      );
+      return problems.filter((p): p is string => p !== null);
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
   }
 
   /** Grade a patch against the task's hidden tests. */

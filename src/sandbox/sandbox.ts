@@ -52,8 +52,9 @@ export interface IsolationInfo {
    */
   users: UserRange | null;
   /**
-   * The compiled seccomp filter (`seccomp.ts`) the jail loads, a file only patchgym writes; null
-   * when the kernel or bwrap refused it, and always without bwrap.
+   * The compiled seccomp filter (`seccomp.ts`) the jail loads, as a `printf` format of octal
+   * escapes (the launcher pipes its bytes to `bwrap --seccomp`); null when the kernel or bwrap
+   * refused it, and always without bwrap.
    */
   seccomp: string | null;
   /**
@@ -434,7 +435,7 @@ export class Sandbox {
     const owned = user
       ? [request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${user.uid}:${dir}`)
       : [];
-    const opened = filter ? [`fd:${SECCOMP_FD}=${filter}`] : [];
+    const opened = filter ? [`seccomp:${filter}`] : [];
     const steps = [...(cgroup?.steps ?? []), ...rlimits, ...owned, ...opened];
     const argv = ["sh", "-c", script, "sh", ...steps, "--", ...this.#wrap(request, how)];
     let child: Deno.ChildProcess;
@@ -708,8 +709,6 @@ export interface ProbeOptions {
   users?: UserRange;
   /** As root without bwrap: run agent code anyway (`--unsafe-root-without-jail`). */
   unjailedRoot?: boolean;
-  /** A folder only patchgym writes, for the compiled seccomp filter (default: a temp folder). */
-  stateDir?: string;
 }
 
 /**
@@ -752,11 +751,11 @@ export async function probeIsolation(
   if (hostRoot && !mounts.setpriv) {
     return unjailed("setpriv (util-linux) is missing, so the jail cannot drop root");
   }
-  const filter = await writeFilter(options.stateDir);
+  const filter = filterFormat();
   const probe = async (seccomp: boolean) => {
     const first = users?.first ?? JAIL_UID;
     return await runSh(jailScript(first), [
-      ...(seccomp ? [`fd:${SECCOMP_FD}=${filter}`] : []),
+      ...(seccomp ? [`seccomp:${filter}`] : []),
       "--",
       ...jailArgs(mounts, DEFAULT_LIMITS, {
         writable: [],
@@ -776,26 +775,14 @@ export async function probeIsolation(
   return unjailed("bwrap is not installed or cannot create namespaces here");
 }
 
-/** Write the compiled seccomp filter into `stateDir` (or a temp folder removed at exit). */
-async function writeFilter(stateDir: string | undefined): Promise<string | null> {
+/** The compiled seccomp filter as a `printf` format (every byte an octal escape), or null. */
+function filterFormat(): string | null {
   const bytes = compileFilter();
   if (!bytes) return null;
-  let dir = stateDir;
-  if (!dir) {
-    const temp = await Deno.makeTempDir({ prefix: "patchgym-state-" });
-    globalThis.addEventListener("unload", () => {
-      try {
-        Deno.removeSync(temp, { recursive: true });
-      } catch {
-        // Already gone.
-      }
-    });
-    dir = temp;
-  }
-  const path = `${dir}/seccomp-${crypto.randomUUID().slice(0, 8)}.bpf`;
-  await Deno.writeFile(path, bytes, { mode: 0o600 });
-  return path;
+  filterText ??= [...bytes].map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("");
+  return filterText;
 }
+let filterText: string | undefined;
 
 /** The library folders of the `python3` children get (none when there is no python3). */
 async function pythonPaths(): Promise<string[]> {

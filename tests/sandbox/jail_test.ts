@@ -5,7 +5,13 @@
 import assert from "node:assert/strict";
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { probeIsolation, type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
+import {
+  missingGuarantees,
+  probeIsolation,
+  type RunResult,
+  Sandbox,
+  unmetRequirement,
+} from "../../src/sandbox/sandbox.ts";
 
 async function withWorkspace(fn: (ws: string) => Promise<void>): Promise<void> {
   const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-jail-" }));
@@ -242,4 +248,25 @@ Deno.test("Sandbox.run() caps /tmp and /dev/shm while the command writes", async
     // ENOSPC (28) while writing, at 4 MiB, not afterwards.
     assert.equal(result.stdout, "/dev/shm/fill 28\n/tmp/fill 28\n");
   });
+});
+
+Deno.test("unmetRequirement() and missingGuarantees() say what this kind of machine lacks", () => {
+  const bare = {
+    ...isolation,
+    level: "process" as const,
+    reason: "bwrap is not installed",
+    mounts: null,
+    seccomp: null,
+    cgroup: null,
+    cgroupReason: "no pids controller",
+  };
+  assert.equal(unmetRequirement(bare, "none"), null);
+  assert.match(unmetRequirement(bare, "jail")!, /no bwrap jail \(bwrap is not installed\)/);
+  assert.match(unmetRequirement(bare, "full")!, /no per-sandbox cgroups \(no pids controller\)/);
+  const missing = missingGuarantees(bare).join("\n");
+  assert.match(missing, /no jail \(bwrap is not installed\)/);
+  assert.match(missing, /no per-sandbox cgroups/);
+  if (jailed && isolation.seccomp && isolation.cgroup?.memory) {
+    assert.equal(unmetRequirement(isolation, "full"), null);
+  }
 });
