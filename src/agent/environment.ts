@@ -20,7 +20,13 @@ import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import type { RunnerName, Task } from "../task/spec.ts";
 import { runnerProblem } from "../sandbox/test_runner.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
-import { createWorkspace, startWorkspace, Workspace } from "../workspace/workspace.ts";
+import {
+  createWorkspace,
+  startWorkspace,
+  Workspace,
+  type WorkspaceMount,
+} from "../workspace/workspace.ts";
+import { MAX_GROWTH_ENTRIES } from "../workspace/limits.ts";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
 
 /** The default workspace root; also named in the permission flags of deno.json. */
@@ -144,7 +150,6 @@ export class Environment {
    * the caller goes on (see {@linkcode startWorkspace}).
    */
   newWorkspace(task: Task, options: { background?: boolean } = {}): Workspace {
-    const create = options.background ? startWorkspace : createWorkspace;
     let snapshot;
     try {
       snapshot = this.snapshot(task);
@@ -153,11 +158,29 @@ export class Environment {
       // Reported where the files are first needed, so the sample still ends with a record.
       return failedWorkspace(this.workRoot, task.spec.id, error);
     }
+    const mount = this.workspaceMount(snapshot);
+    // A capped workspace is mounted before it is written, which only the background path does;
+    // the episode waits for `ready` before its first tool call.
+    const create = options.background || mount ? startWorkspace : createWorkspace;
     return create(snapshot, {
       root: this.workRoot,
       prefix: task.spec.id,
       keepRoot: this.#keepRoot,
+      ...(mount ? { mount } : {}),
     });
+  }
+
+  /**
+   * A capped file system for a copy of `snapshot` (see `Sandbox.workspaceMount`): room for the
+   * repository in whole pages, the allowed growth and a little more, so a command that fills it is
+   * stopped while writing and the growth check after it names the cap; null where it cannot be made.
+   */
+  workspaceMount(snapshot: Snapshot): WorkspaceMount | undefined {
+    let pages = 0;
+    for (const file of snapshot.files) pages += Math.ceil(file.content.length / 4096);
+    const bytes = pages * 4096 + this.limits.maxGrowthBytes + 4 * 1024 ** 2;
+    const entries = snapshot.files.length + snapshot.dirs.length + MAX_GROWTH_ENTRIES + 64;
+    return this.sandbox.workspaceMount(bytes, entries) ?? undefined;
   }
 
   /**
@@ -188,10 +211,13 @@ export class Environment {
 
   /** Grade a patch against the task's hidden tests. */
   grade(task: Task, patch: string): Promise<GradeResult> {
+    const snapshot = this.snapshot(task);
+    const mount = this.workspaceMount(snapshot);
     return gradePatch(task, patch, {
       sandbox: this.sandbox,
       workRoot: this.workRoot,
-      snapshot: this.snapshot(task),
+      snapshot,
+      ...(mount ? { mount } : {}),
     });
   }
 }

@@ -24,6 +24,7 @@ import {
 import { CHILD_PATH, isAllowedProgram } from "./programs.ts";
 import { compileFilter } from "./seccomp.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
+import type { WorkspaceMount } from "../workspace/workspace.ts";
 
 /** How strongly children are isolated: `bwrap` (namespaces, mount allowlist) or `process` only. */
 export type IsolationLevel = "bwrap" | "process";
@@ -45,6 +46,11 @@ export interface IsolationInfo {
   setsid: boolean;
   /** Whether patchgym runs as root (then every sandbox runs as a uid of `users`). */
   hostRoot: boolean;
+  /**
+   * Whether workspaces can be file systems of their own, capped in bytes and files while a command
+   * writes (a tmpfs mounted by root; see {@linkcode Sandbox.workspaceMount}).
+   */
+  workspaceMounts?: boolean;
   /**
    * As root: the unprivileged host uids (and gids) sandboxes run as, one per concurrent sandbox.
    * Null when patchgym is not root (children then run as its own user, mapped to a non-root uid in
@@ -139,9 +145,11 @@ export function missingGuarantees(info: IsolationInfo): string[] {
   } else if (!info.cgroup.memory) {
     missing.push("no memory cgroup: memory is capped only per process (RLIMIT_AS)");
   }
-  missing.push(
-    "the workspace itself is on the host's disk: within one command a write is capped per file (RLIMIT_FSIZE), and the workspace's total size and file count are checked when the command ends",
-  );
+  if (!(info.workspaceMounts && info.users && info.level === "bwrap")) {
+    missing.push(
+      "the workspace is on the host's disk: within one command a write is capped per file (RLIMIT_FSIZE), and the workspace's total size and file count are checked when the command ends",
+    );
+  }
   if (!info.hostRoot && info.level === "bwrap") {
     missing.push(
       "not root: sandboxes share this user's uid, so per-user kernel quotas (inotify, processes) are shared with patchgym",
@@ -177,6 +185,11 @@ export function guarantees(info: IsolationInfo): { mode: string; holds: string[]
         "seccomp: no new namespaces, mount, keyctl, bpf, perf_event_open, userfaultfd, io_uring, ptrace, kexec or modules",
       );
     }
+  }
+  if (info.workspaceMounts && info.users && jailed) {
+    holds.push(
+      "each workspace and scoring copy is a tmpfs of its own, capped in bytes and files while a command writes (ENOSPC)",
+    );
   }
   if (info.cgroup) {
     holds.push(
@@ -386,6 +399,29 @@ export class Sandbox {
     this.#users = options.isolation.users
       ? new UserPool(options.isolation.users, options.userLockDir)
       : null;
+  }
+
+  /**
+   * As root with a jail: a capped file system for a workspace (a tmpfs of `bytes` and `entries`
+   * inodes, nosuid, nodev, mode 0700), so one command cannot write past the caps (it gets ENOSPC);
+   * null elsewhere (the workspace is then measured after each command only).
+   */
+  workspaceMount(bytes: number, entries: number): WorkspaceMount | null {
+    if (!this.isolation.workspaceMounts || !this.isolation.users) return null;
+    return {
+      async mount(dir) {
+        const out = await runSh(
+          'exec mount -t tmpfs -o "size=$1,nr_inodes=$2,mode=0700,nosuid,nodev" patchgym-workspace "$3"',
+          [String(Math.ceil(bytes / 4096) * 4096), String(entries), dir],
+        );
+        if (!out.success) {
+          throw new SandboxError(`Cannot mount the workspace "${dir}": ${out.stderr.trim()}`);
+        }
+      },
+      async unmount(dir) {
+        await runSh('umount "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; true', [dir]);
+      },
+    };
   }
 
   /** Run one child; throws {@linkcode SandboxError} only when it cannot be started. */
@@ -768,12 +804,20 @@ export async function probeIsolation(
       "true",
     ]);
   };
+  const workspaceMounts = hostRoot && (await runSh(MOUNT_PROBE)).success;
   if (filter && (await probe(true)).success) {
-    return { level: "bwrap", ...base, seccomp: filter, mounts };
+    return { level: "bwrap", ...base, seccomp: filter, mounts, workspaceMounts };
   }
-  if ((await probe(false)).success) return { level: "bwrap", ...base, seccomp: null, mounts };
+  if ((await probe(false)).success) {
+    return { level: "bwrap", ...base, seccomp: null, mounts, workspaceMounts };
+  }
   return unjailed("bwrap is not installed or cannot create namespaces here");
 }
+
+/** Whether root may mount a tmpfs here (a container may forbid it): on a fresh temp folder. */
+const MOUNT_PROBE = `d=$(mktemp -d) || exit 1
+mount -t tmpfs -o size=4096,nr_inodes=16 patchgym-probe "$d" && umount "$d"; s=$?
+rmdir "$d"; exit $s`;
 
 /** The compiled seccomp filter as a `printf` format (every byte an octal escape), or null. */
 function filterFormat(): string | null {
