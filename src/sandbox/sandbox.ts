@@ -808,8 +808,16 @@ export async function probeIsolation(
   if (filter && (await probe(true)).success) {
     return { level: "bwrap", ...base, seccomp: filter, mounts, workspaceMounts };
   }
-  if ((await probe(false)).success) {
+  const plain = await probe(false);
+  if (plain.success) {
     return { level: "bwrap", ...base, seccomp: null, mounts, workspaceMounts };
+  }
+  if (users && /setpriv/.test(plain.stderr)) {
+    return unjailed(
+      `the jail cannot drop to sandbox uid ${users.first} (${
+        plain.stderr.trim().split("\n")[0]
+      }); choose uids this machine maps with --sandbox-uids`,
+    );
   }
   return unjailed("bwrap is not installed or cannot create namespaces here");
 }
