@@ -22,6 +22,17 @@ export async function benchGrading(ctx: BenchContext): Promise<Row[]> {
   for (const id of GRADE_TASKS) {
     ctx.log(`grading: ${id}`);
     const task = env.task(id);
+    // A runner this machine lacks (e.g. no pytest) is noted and skipped, never timed as a failure.
+    const [missing] = await env.runnerProblems([id]);
+    if (missing) {
+      rows.push(makeRow({
+        section: "5 grading",
+        figure: `env.grade(solution.patch), ${id} (${task.spec.runner}, ${env.isolation.level})`,
+        unit: "ms",
+        note: `skipped: ${missing}`,
+      }));
+      continue;
+    }
     const patch = readFileSync(task.solutionPath!, "utf8");
     const prepared = await preparedCopy(env, task, patch);
     try {

@@ -41,6 +41,9 @@ export async function benchTools(ctx: BenchContext): Promise<Row[]> {
       mounts: null,
       setsid: false,
       hostRoot: false,
+      users: null,
+      seccomp: null,
+      unjailedRoot: false,
     },
   });
   const rows: Row[] = [];

@@ -11,7 +11,8 @@ export type ErrorCode =
   | "policy_failed"
   | "queue_failed"
   | "usage"
-  | "run_failed";
+  | "run_failed"
+  | "environment_fault";
 
 /** Base class: every thrown patchgym error has a code and, where one exists, a cause. */
 export class PatchgymError extends Error {
@@ -74,4 +75,14 @@ export function describeError(error: unknown): { code: string; message: string }
     code: "unexpected",
     message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
   };
+}
+
+/**
+ * This machine cannot run what a task needs (a test runner or runtime missing in the jail): an
+ * `environment_error`, never the agent's doing and never a reward hack.
+ */
+export class EnvironmentFault extends PatchgymError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("environment_fault", message, options);
+  }
 }

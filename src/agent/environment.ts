@@ -6,16 +6,27 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { gradePatch, type GradeResult } from "../reward/grade.ts";
+import { SandboxError } from "../errors.ts";
 import {
   type IsolationInfo,
+  type IsolationRequirement,
   probeIsolation,
   type ResourceLimits,
   Sandbox,
+  unmetRequirement,
 } from "../sandbox/sandbox.ts";
+import type { UserRange } from "../sandbox/users.ts";
 import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
-import type { Task } from "../task/spec.ts";
+import type { RunnerName, Task } from "../task/spec.ts";
+import { runnerProblem } from "../sandbox/test_runner.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
-import { createWorkspace, startWorkspace, Workspace } from "../workspace/workspace.ts";
+import {
+  createWorkspace,
+  startWorkspace,
+  Workspace,
+  type WorkspaceMount,
+} from "../workspace/workspace.ts";
+import { MAX_GROWTH_ENTRIES } from "../workspace/limits.ts";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
 
 /** The default workspace root; also named in the permission flags of deno.json. */
@@ -35,6 +46,12 @@ export interface EnvironmentOptions {
   sandboxLimits?: Partial<ResourceLimits>;
   /** Where kept workspaces go (default: the workspace root); see `Workspace.keep`. */
   keepRoot?: string;
+  /** As root: the host uids sandboxes run as (default `DEFAULT_USER_RANGE`). */
+  sandboxUsers?: UserRange;
+  /** As root without bwrap: run agent code anyway (`--unsafe-root-without-jail`). */
+  unjailedRoot?: boolean;
+  /** Refuse to open unless this machine gives at least this isolation. */
+  requireIsolation?: IsolationRequirement;
 }
 
 /**
@@ -79,7 +96,16 @@ export class Environment {
     const tasksDir = resolve(options.tasksDir);
     const workRoot = resolve(options.workRoot ?? DEFAULT_WORK_ROOT);
     mkdirSync(workRoot, { recursive: true });
-    const isolation = await probeIsolation(options.isolation ?? "auto");
+    const isolation = await probeIsolation(options.isolation ?? "auto", {
+      users: options.sandboxUsers,
+      unjailedRoot: options.unjailedRoot,
+    });
+    const unmet = unmetRequirement(isolation, options.requireIsolation ?? "none");
+    if (unmet) {
+      throw new SandboxError(
+        `Cannot start: --require-isolation ${options.requireIsolation} is not met on this machine: ${unmet}; run "patchgym doctor" for what holds here`,
+      );
+    }
     const sandbox = new Sandbox({
       isolation,
       denoPath: options.denoPath ?? defaultDenoPath(),
@@ -124,7 +150,6 @@ export class Environment {
    * the caller goes on (see {@linkcode startWorkspace}).
    */
   newWorkspace(task: Task, options: { background?: boolean } = {}): Workspace {
-    const create = options.background ? startWorkspace : createWorkspace;
     let snapshot;
     try {
       snapshot = this.snapshot(task);
@@ -133,19 +158,66 @@ export class Environment {
       // Reported where the files are first needed, so the sample still ends with a record.
       return failedWorkspace(this.workRoot, task.spec.id, error);
     }
+    const mount = this.workspaceMount(snapshot);
+    // A capped workspace is mounted before it is written, which only the background path does;
+    // the episode waits for `ready` before its first tool call.
+    const create = options.background || mount ? startWorkspace : createWorkspace;
     return create(snapshot, {
       root: this.workRoot,
       prefix: task.spec.id,
       keepRoot: this.#keepRoot,
+      ...(mount ? { mount } : {}),
     });
+  }
+
+  /**
+   * A capped file system for a copy of `snapshot` (see `Sandbox.workspaceMount`): room for the
+   * repository in whole pages, the allowed growth and a little more, so a command that fills it is
+   * stopped while writing and the growth check after it names the cap; null where it cannot be made.
+   */
+  workspaceMount(snapshot: Snapshot): WorkspaceMount | undefined {
+    let pages = 0;
+    for (const file of snapshot.files) pages += Math.ceil(file.content.length / 4096);
+    const bytes = pages * 4096 + this.limits.maxGrowthBytes + 4 * 1024 ** 2;
+    const entries = snapshot.files.length + snapshot.dirs.length + MAX_GROWTH_ENTRIES + 64;
+    return this.sandbox.workspaceMount(bytes, entries) ?? undefined;
+  }
+
+  /**
+   * Why the runners of `tasks` cannot run on this machine (e.g. pytest missing in the jail), one
+   * line each; empty when they all can. Tasks that fail to load are left to their own errors.
+   */
+  async runnerProblems(ids: string[]): Promise<string[]> {
+    const runners = new Set<RunnerName>();
+    for (const id of ids) {
+      try {
+        runners.add(this.task(id).spec.runner);
+      } catch {
+        // Reported where the task is used.
+      }
+    }
+    // An empty folder of its own: a sandbox takes over the folder it runs in.
+    const dir = `${this.workRoot}/runner-check-${crypto.randomUUID().slice(0, 8)}`;
+    mkdirSync(dir, { recursive: true });
+    try {
+      const problems = await Promise.all(
+        [...runners].sort().map((runner) => runnerProblem(this.sandbox, runner, dir)),
+      );
+      return problems.filter((p): p is string => p !== null);
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
   }
 
   /** Grade a patch against the task's hidden tests. */
   grade(task: Task, patch: string): Promise<GradeResult> {
+    const snapshot = this.snapshot(task);
+    const mount = this.workspaceMount(snapshot);
     return gradePatch(task, patch, {
       sandbox: this.sandbox,
       workRoot: this.workRoot,
-      snapshot: this.snapshot(task),
+      snapshot,
+      ...(mount ? { mount } : {}),
     });
   }
 }

@@ -5,7 +5,7 @@
  */
 import { diffTree } from "../patch/diff.ts";
 import { readFileSync } from "node:fs";
-import { describeError } from "../errors.ts";
+import { describeError, EnvironmentFault } from "../errors.ts";
 import { type GradeResult, refusedGrade } from "../reward/grade.ts";
 import { changedLines } from "../patch/stats.ts";
 import {
@@ -79,7 +79,14 @@ export async function finish(
       reward = await scoreEpisode(env, episode.task, episode, diff, options.reward);
     } catch (error) {
       const { code, message } = describeError(error);
-      episode.error ??= { code, message: `Grading failed: ${message}` };
+      if (error instanceof EnvironmentFault) {
+        // This machine could not grade (a runner missing in the jail): not the agent's doing, so
+        // the episode ends as an environment error, left out of rewards and the hack rate.
+        episode.stopReason = "environment_error";
+        episode.error = { code, message: `Grading could not run: ${message}` };
+      } else {
+        episode.error ??= { code, message: `Grading failed: ${message}` };
+      }
     }
   }
   const record = buildRecord(episode, {

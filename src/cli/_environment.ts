@@ -1,7 +1,9 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
 import { resolve } from "node:path";
 import { DEFAULT_WORK_ROOT, Environment } from "../agent/environment.ts";
-import { DEFAULT_LIMITS } from "../sandbox/sandbox.ts";
+import { UsageError } from "../errors.ts";
+import { DEFAULT_LIMITS, ISOLATION_REQUIREMENTS } from "../sandbox/sandbox.ts";
+import { DEFAULT_USER_RANGE, parseUserRange } from "../sandbox/users.ts";
 import type { ToolLimits } from "../tools/types.ts";
 import { claimRoot, exitOnSignal } from "../workspace/root.ts";
 import { choiceFlag, env, intFlag } from "./_args.ts";
@@ -14,6 +16,9 @@ export const ENVIRONMENT_FLAGS = {
   isolation: { type: "string" },
   "sandbox-processes": { type: "string" },
   "sandbox-memory-mb": { type: "string" },
+  "sandbox-uids": { type: "string" },
+  "require-isolation": { type: "string" },
+  "unsafe-root-without-jail": { type: "boolean" },
 } as const;
 
 /** Help text for {@linkcode ENVIRONMENT_FLAGS}' sandbox caps. */
@@ -21,7 +26,15 @@ export const SANDBOX_FLAGS_HELP =
   `  --sandbox-processes N  processes and threads per sandbox (cgroup; default ${DEFAULT_LIMITS.processes})
   --sandbox-memory-mb N  memory per sandbox in MiB (cgroup; default ${
     DEFAULT_LIMITS.memoryBytes / 1024 ** 2
-  })`;
+  })
+  --sandbox-uids A-B     as root: host uids sandboxes run as, one per concurrent sandbox
+                         (default ${DEFAULT_USER_RANGE.first}-${
+    DEFAULT_USER_RANGE.first + DEFAULT_USER_RANGE.count - 1
+  })
+  --require-isolation L  refuse to start unless this machine gives "jail" (bwrap + seccomp)
+                         or "full" (jail + per-sandbox cgroups); default none
+  --unsafe-root-without-jail
+                         as root without bwrap, run agent code anyway (it reaches the host)`;
 
 /** Values of {@linkcode ENVIRONMENT_FLAGS} after parsing. */
 export interface EnvironmentFlagValues {
@@ -30,6 +43,9 @@ export interface EnvironmentFlagValues {
   isolation?: string;
   "sandbox-processes"?: string;
   "sandbox-memory-mb"?: string;
+  "sandbox-uids"?: string;
+  "require-isolation"?: string;
+  "unsafe-root-without-jail"?: boolean;
 }
 
 /** The tasks folder the flags name (or the default). */
@@ -79,6 +95,18 @@ export function openEnvironment(
       }`,
     );
   }
+  const requireIsolation = choiceFlag(
+    "require-isolation",
+    values["require-isolation"],
+    ISOLATION_REQUIREMENTS,
+    "none",
+  );
+  let sandboxUsers;
+  try {
+    sandboxUsers = values["sandbox-uids"] ? parseUserRange(values["sandbox-uids"]) : undefined;
+  } catch (error) {
+    throw new UsageError(`--sandbox-uids: ${(error as Error).message}`);
+  }
   return Environment.open({
     tasksDir: tasksDirOf(values),
     workRoot: owned.dir,
@@ -86,5 +114,8 @@ export function openEnvironment(
     isolation,
     limits: toolLimits,
     sandboxLimits,
+    sandboxUsers,
+    unjailedRoot: values["unsafe-root-without-jail"] ?? false,
+    requireIsolation,
   });
 }

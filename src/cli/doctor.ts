@@ -5,7 +5,7 @@
  */
 import { exitOnSignal } from "../workspace/root.ts";
 import { describeMounts } from "../sandbox/mounts.ts";
-import { sandboxSummary } from "../sandbox/sandbox.ts";
+import { guarantees, missingGuarantees, sandboxSummary } from "../sandbox/sandbox.ts";
 import { DEFAULT_QUEUE_NAME, JobQueue } from "../rollout/queue.ts";
 import { checkScheme, fetchProblem } from "../policy/probe.ts";
 import { VERSION } from "../version.ts";
@@ -58,6 +58,11 @@ export async function doctorCommand(args: string[]): Promise<number> {
     isolation_note: environment.isolation.reason ?? null,
     rlimits: environment.isolation.rlimits,
     sandbox: sandboxSummary(environment.isolation),
+    guarantees: {
+      ...guarantees(environment.isolation),
+      missing: missingGuarantees(environment.isolation),
+    },
+    environment_errors: await environment.runnerProblems(safeIds(() => environment.taskIds())),
     cgroup: environment.isolation.cgroup
       ? `v${environment.isolation.cgroup.version}: pids ${environment.isolation.cgroup.pids}, memory ${
         environment.isolation.cgroup.memory ?? "none"
@@ -100,6 +105,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     problems.push("no bwrap jail: agent code runs with your user's access (install bubblewrap)");
   }
   const warnings: string[] = [];
+  problems.push(...report.environment_errors);
   if (!report.cgroup) {
     warnings.push(
       `no per-sandbox cgroups (${report.cgroup_note}): a fork bomb or memory hog is not contained${
@@ -139,6 +145,9 @@ export async function doctorCommand(args: string[]): Promise<number> {
         report.sandbox.kill === "sandbox" ? "whole sandbox" : "process group"
       }`,
       `cgroups        ${report.cgroup ?? `none (${report.cgroup_note})`}`,
+      `mode           ${report.guarantees.mode}`,
+      ...report.guarantees.holds.map((h) => `  holds         ${h}`),
+      ...report.guarantees.missing.map((m) => `  DOES NOT hold ${m}`),
       ...(report.mounts
         ? [
           "mount plan     (plus the workspace rw, fresh /tmp, /dev, /proc, /etc/passwd and /etc/group)",
@@ -354,5 +363,13 @@ function safeCount(fn: () => number): number | string {
     return fn();
   } catch (error) {
     return (error as Error).message;
+  }
+}
+
+function safeIds(list: () => string[]): string[] {
+  try {
+    return list();
+  } catch {
+    return [];
   }
 }

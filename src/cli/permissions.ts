@@ -47,6 +47,9 @@ export const SYSTEM_READ = [
   "/etc/nsswitch.conf",
 ] as const;
 
+/** Where uid leases of sandboxes are kept when patchgym runs as root (see `users.ts`). */
+export const LEASE_DIR = "/run/patchgym";
+
 /**
  * The fixed flags of the compiled binary, which cannot compute its flags per command line (a
  * compiled binary bakes them): the bundled or `./tasks` task folder, `./runs` and the workspace
@@ -54,8 +57,8 @@ export const SYSTEM_READ = [
  */
 export const BINARY_FLAGS: readonly string[] = [
   "--no-prompt",
-  `--allow-read=tasks,runs,${DEFAULT_WORK_ROOT},${SYSTEM_READ.join(",")}`,
-  `--allow-write=runs,${DEFAULT_WORK_ROOT}`,
+  `--allow-read=tasks,runs,${DEFAULT_WORK_ROOT},${LEASE_DIR},${SYSTEM_READ.join(",")}`,
+  `--allow-write=runs,${DEFAULT_WORK_ROOT},${LEASE_DIR}`,
   `--allow-run=${ALLOWED_PROGRAMS.join(",")}`,
   `--allow-env=${ALLOWED_ENV.join(",")}`,
   "--allow-net=127.0.0.1,localhost",
@@ -113,6 +116,8 @@ export const VALUE_FLAGS = [
   "ray-cpus",
   "ray-python",
   "ray-command",
+  "sandbox-uids",
+  "require-isolation",
 ] as const;
 
 /** What a command line may touch. */
@@ -170,6 +175,7 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     // main.ts looks for ./tasks before the bundled ones; it may look, whatever it finds.
     plan.read.push(abs("tasks"));
     readWrite(flag("work-dir") ?? DEFAULT_WORK_ROOT);
+    readWrite(LEASE_DIR);
     plan.read.push(...SYSTEM_READ);
   };
   const endpoint = () =>

@@ -7,6 +7,7 @@ import { patchgymCommand } from "../hint.ts";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { RunError, UsageError } from "../errors.ts";
+import { missingGuarantees } from "../sandbox/sandbox.ts";
 import { preflight, skippedWarning } from "../rollout/preflight.ts";
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE_NAME, parseQueueUrl } from "../rollout/queue.ts";
 import { queueRunner, rayRunner } from "../rollout/remote_run.ts";
@@ -267,6 +268,16 @@ async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<n
   }
 
   const environment = await openEnvironment(values);
+  const runners = await environment.runnerProblems(config.tasks);
+  if (runners.length > 0) {
+    throw new RunError(
+      `rollout: this machine cannot run the tasks' tests (an environment fault, not the tasks'):\n${
+        runners.map((m) => `  - ${m}`).join("\n")
+      }`,
+    );
+  }
+  // What the sandbox does not guarantee here is said first and again under the summary.
+  const missing = missingGuarantees(environment.isolation);
   if (!values.resume) {
     // Tasks whose fail_to_pass tests already pass would reward doing nothing: skip them, say so.
     interrupts.phase = "check";
@@ -338,6 +349,7 @@ async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<n
             environment.isolation.reason ? ` (${environment.isolation.reason})` : ""
           }; output: ${outDir}`,
         );
+        for (const line of missing) console.error(`Isolation missing: ${line}`);
         if (values.resume) {
           const retried = state.retried ? ` (${state.retried} failed samples to run again)` : "";
           console.error(
@@ -360,7 +372,10 @@ async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<n
   }
   const { summary, interrupted, records, ran } = result;
   if (values.json) printJson(summary);
-  else console.log(formatSummary(summary, outDir));
+  else {
+    console.log(formatSummary(summary, outDir));
+    for (const line of missing) console.log(`isolation missing: ${line}`);
+  }
   if (ran.length > 0 && ran.every((r) => r.stop_reason === "policy_error")) {
     console.error(
       `Every sample ended in policy_error (first: ${

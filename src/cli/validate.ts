@@ -37,6 +37,15 @@ export async function validateCommand(args: string[]): Promise<number> {
   const environment = await openEnvironment(values);
   const ids = [...new Set(listFlag(values.tasks) ?? environment.taskIds())];
   checkTaskIds(environment.tasksDir, ids);
+  // A runner missing on this machine is said once, up front, not as every task being broken.
+  const missing = await environment.runnerProblems(ids);
+  if (missing.length > 0) {
+    if (values.json) printJson({ ok: false, environment_errors: missing });
+    else {console.error(`Cannot validate on this machine:\n${
+        missing.map((m) => `  - ${m}`).join("\n")
+      }`);}
+    return 1;
+  }
   const results: TaskValidation[] = [];
   const progress = values.json ? null : new Progress(ids.length);
   let next = 0;

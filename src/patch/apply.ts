@@ -25,7 +25,8 @@ export type ApplyErrorCode =
   | "path_not_allowed"
   | "not_found"
   | "file_too_large"
-  | "invalid_input";
+  | "invalid_input"
+  | "timeout";
 
 /** The files changed, or why nothing was changed. */
 export type ApplyResult =
@@ -42,6 +43,11 @@ export interface ApplyOptions {
    * hold every one in memory at once.
    */
   maxFileBytes?: number;
+  /**
+   * `performance.now()` after which staging stops with `timeout` (nothing is written then); every
+   * file is read with asynchronous calls, so other work of the process goes on meanwhile.
+   */
+  deadline?: number;
 }
 
 interface Entry {
@@ -119,6 +125,12 @@ export async function applyFilePatches(
   };
 
   for (const patch of files) {
+    if (options.deadline !== undefined && performance.now() > options.deadline) {
+      return failure(
+        "timeout",
+        `Cannot apply patch: staging its ${files.length} files took too long, nothing was changed; split it into smaller patches`,
+      );
+    }
     if (patch.binary) {
       const name = patch.to ?? patch.from;
       return failure(

@@ -16,7 +16,7 @@ import { parsePatch, type ParseResult } from "../patch/parse.ts";
 import { binaryPaths, patchPaths } from "../patch/stats.ts";
 import { treeSizes } from "../workspace/tree.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
-import { startWorkspace } from "../workspace/workspace.ts";
+import { startWorkspace, type WorkspaceMount } from "../workspace/workspace.ts";
 import { checkCanaries, plantCanaries, type RandomInt } from "./canary.ts";
 import { originalId, originalText } from "./rename.ts";
 import { readableFailure, strictLiteralComparisons } from "./strict.ts";
@@ -69,6 +69,8 @@ export interface GradeOptions {
   timeoutMs?: number;
   /** Random source for test names and canaries; cryptographic by default (tests fix it). */
   random?: RandomInt;
+  /** A capped file system for the scoring copy (see `Environment.workspaceMount`). */
+  mount?: WorkspaceMount;
 }
 
 /** Grade a diff (the workspace's final diff, or any patch file) against `task`'s hidden tests. */
@@ -81,6 +83,7 @@ export async function gradePatch(
   const copy = startWorkspace(options.snapshot, {
     root: options.workRoot,
     prefix: `grade-${task.spec.id}`,
+    ...(options.mount ? { mount: options.mount } : {}),
   });
   try {
     await copy.ready;

@@ -19,7 +19,8 @@ import { CHILD_PATH } from "./programs.ts";
  * moving that thread moves the whole process, and the kernel (6.x) then skips the global lock
  * that `cgroup.procs` takes, whose RCU grace period costs about 10 ms per join.
  */
-const LAUNCH_STEPS = `for a do
+const LAUNCH_STEPS = `seccomp=
+for a do
   shift
   case $a in
     --) break ;;
@@ -28,6 +29,8 @@ const LAUNCH_STEPS = `for a do
     jointask:*) echo 0 > "\${a#jointask:}" ;;
     ulimit:*) v=\${a#ulimit:}; ulimit -"\${v%%=*}" "\${v#*=}" ;;
     nproc:*) ulimit -u "\${a#nproc:}" 2>/dev/null || ulimit -p "\${a#nproc:}" ;;
+    chown:*) v=\${a#chown:}; chown -R -P -h "\${v%%:*}:\${v%%:*}" -- "\${v#*:}" ;;
+    seccomp:*) seccomp=\${a#seccomp:} ;;
     *=*) echo "\${a#*=}" > "\${a%%=*}" ;;
     *) false ;;
   esac || { echo "patchgym: cannot set up the sandbox: step \\"$a\\" failed" >&2; exit 125; }
@@ -42,9 +45,17 @@ export const LAUNCH_SCRIPT = `${LAUNCH_STEPS}exec "$@"`;
  * (bwrap `--file 3 /etc/passwd`), so no file has to be written on the host for them.
  */
 export function jailLaunchScript(passwd: string, group: string): string {
-  return `${LAUNCH_STEPS}exec "$@" 3<<'PATCHGYM_PASSWD' 4<<'PATCHGYM_GROUP'
+  const files = `3<<'PATCHGYM_PASSWD' 4<<'PATCHGYM_GROUP'
 ${passwd}PATCHGYM_PASSWD
 ${group}PATCHGYM_GROUP`;
+  // With a seccomp filter: printf writes its bytes (octal escapes: no file, no NUL in an argument)
+  // into a pipe the chain reads on fd 5 (bwrap --seccomp 5), and stdin moves back to fd 0.
+  return `${LAUNCH_STEPS}if [ -n "$seccomp" ]; then
+  exec 6<&0
+  printf "$seccomp" | { exec 5<&0 0<&6 6<&-; exec "$@"; } ${files}
+else
+  exec "$@" ${files}
+fi`;
 }
 
 /**

@@ -23,6 +23,11 @@ export interface MountPlan {
   mounts: Mount[];
   /** Allowlisted programs not found on the children's PATH. */
   missing: string[];
+  /**
+   * Where `setpriv` is in the jail (bound like a program), which drops root to the sandbox's uid
+   * when patchgym runs as root; null when it is not installed.
+   */
+  setpriv: string | null;
 }
 
 /** `/etc` files children get from the host: only what the dynamic loader and libc read. */
@@ -60,10 +65,14 @@ export function planMounts(pythonPaths: string[]): MountPlan {
     }
     mounts.push({ kind: "ro-bind", source: found.real, dest: found.path, why: "program" });
   }
+  const setpriv = findProgram("setpriv");
+  if (setpriv) {
+    mounts.push({ kind: "ro-bind", source: setpriv.real, dest: setpriv.path, why: "drops root" });
+  }
   for (const file of HOST_ETC) {
     if (isFile(file)) mounts.push({ kind: "ro-bind", source: file, dest: file, why: "loader" });
   }
-  return { mounts, missing };
+  return { mounts, missing, setpriv: setpriv?.path ?? null };
 }
 
 /** bwrap arguments for the plan's mounts, in order (symlinks after the binds they point into). */

@@ -22,6 +22,9 @@ import {
   pythonLibraryPaths,
 } from "./mounts.ts";
 import { CHILD_PATH, isAllowedProgram } from "./programs.ts";
+import { compileFilter } from "./seccomp.ts";
+import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
+import type { WorkspaceMount } from "../workspace/workspace.ts";
 
 /** How strongly children are isolated: `bwrap` (namespaces, mount allowlist) or `process` only. */
 export type IsolationLevel = "bwrap" | "process";
@@ -41,8 +44,30 @@ export interface IsolationInfo {
   mounts: MountPlan | null;
   /** Whether `setsid` gives unjailed children their own session (else `detached: true`). */
   setsid: boolean;
-  /** Whether patchgym runs as root (then `RLIMIT_NPROC` does not apply to its children). */
+  /** Whether patchgym runs as root (then every sandbox runs as a uid of `users`). */
   hostRoot: boolean;
+  /**
+   * Whether workspaces can be file systems of their own, capped in bytes and files while a command
+   * writes (a tmpfs mounted by root; see {@linkcode Sandbox.workspaceMount}).
+   */
+  workspaceMounts?: boolean;
+  /**
+   * As root: the unprivileged host uids (and gids) sandboxes run as, one per concurrent sandbox.
+   * Null when patchgym is not root (children then run as its own user, mapped to a non-root uid in
+   * the jail's user namespace).
+   */
+  users: UserRange | null;
+  /**
+   * The compiled seccomp filter (`seccomp.ts`) the jail loads, as a `printf` format of octal
+   * escapes (the launcher pipes its bytes to `bwrap --seccomp`); null when the kernel or bwrap
+   * refused it, and always without bwrap.
+   */
+  seccomp: string | null;
+  /**
+   * Root without bwrap: whether agent code may run anyway (`--unsafe-root-without-jail`). Without
+   * it, every run is refused. Even then children run as a sandbox uid.
+   */
+  unjailedRoot: boolean;
 }
 
 /** What holds for children, in words a trajectory or `doctor` can carry. */
@@ -50,8 +75,14 @@ export interface SandboxSummary {
   level: IsolationLevel;
   /** `allowlist`: only the runtime and the workspace are mounted; `host`: the host as is. */
   filesystem: "allowlist" | "host";
-  /** `unprivileged`: a non-root uid without capabilities; `host_user`: the user patchgym runs as. */
-  uid: "unprivileged" | "host_user";
+  /**
+   * `sandbox_user`: an unprivileged host uid of its own per sandbox (patchgym runs as root);
+   * `unprivileged`: a non-root uid without capabilities in a user namespace, which is the user
+   * patchgym runs as on the host; `host_user`: the user patchgym runs as, without a namespace.
+   */
+  uid: "sandbox_user" | "unprivileged" | "host_user";
+  /** `filtered`: the seccomp filter of `seccomp.ts`; `host`: every system call. */
+  syscalls?: "filtered" | "host";
   /** `cgroup`: per sandbox; `rlimit`: per user, not enforced for root; `none`. */
   process_cap: "cgroup" | "rlimit" | "none";
   /** `cgroup`: per sandbox; `rlimit`: address space per process; `none`. */
@@ -67,12 +98,127 @@ export function sandboxSummary(info: IsolationInfo): SandboxSummary {
   return {
     level: info.level,
     filesystem: jailed ? "allowlist" : "host",
-    uid: jailed ? "unprivileged" : "host_user",
-    process_cap: info.cgroup ? "cgroup" : info.rlimits && !info.hostRoot ? "rlimit" : "none",
+    uid: info.users ? "sandbox_user" : jailed ? "unprivileged" : "host_user",
+    syscalls: jailed && info.seccomp !== null ? "filtered" : "host",
+    process_cap: info.cgroup
+      ? "cgroup"
+      : info.rlimits && (!info.hostRoot || info.users)
+      ? "rlimit"
+      : "none",
     memory_cap: info.cgroup?.memory ? "cgroup" : info.rlimits ? "rlimit" : "none",
     kill: jailed || info.cgroup ? "sandbox" : "process_group",
     network: jailed ? "none" : "host",
   };
+}
+
+/**
+ * What a run can demand of this machine with `--require-isolation`: `jail` (bwrap with the mount
+ * allowlist and seccomp; as root, a sandbox uid of its own) or `full` (that, plus per-sandbox pids
+ * and memory cgroups). `none` demands nothing.
+ */
+export const ISOLATION_REQUIREMENTS = ["none", "jail", "full"] as const;
+export type IsolationRequirement = typeof ISOLATION_REQUIREMENTS[number];
+
+/**
+ * The guarantees children do not get on this machine, one line each for people (the rollout's first
+ * lines, its summary, `doctor`); empty when everything holds.
+ */
+export function missingGuarantees(info: IsolationInfo): string[] {
+  const missing: string[] = [];
+  if (info.level !== "bwrap") {
+    missing.push(
+      `no jail (${
+        info.reason ?? "bwrap unavailable"
+      }): children see the host's files and network, and /tmp and /dev/shm are the host's${
+        info.hostRoot ? "; running as root only because of --unsafe-root-without-jail" : ""
+      }`,
+    );
+  } else if (info.seccomp === null) {
+    missing.push("no seccomp filter: the kernel or bwrap refused it");
+  }
+  if (!info.cgroup) {
+    missing.push(
+      `no per-sandbox cgroups (${info.cgroupReason ?? "unavailable"}): processes are capped ${
+        info.rlimits && (!info.hostRoot || info.users) ? "per uid by RLIMIT_NPROC" : "by nothing"
+      } and memory only per process (RLIMIT_AS)`,
+    );
+  } else if (!info.cgroup.memory) {
+    missing.push("no memory cgroup: memory is capped only per process (RLIMIT_AS)");
+  }
+  if (!(info.workspaceMounts && info.users && info.level === "bwrap")) {
+    missing.push(
+      "the workspace is on the host's disk: within one command a write is capped per file (RLIMIT_FSIZE), and the workspace's total size and file count are checked when the command ends",
+    );
+  }
+  if (!info.hostRoot && info.level === "bwrap") {
+    missing.push(
+      "not root: sandboxes share this user's uid, so per-user kernel quotas (inotify, processes) are shared with patchgym",
+    );
+  }
+  return missing;
+}
+
+/** What holds for children in the mode this machine is in, for `doctor` and the docs. */
+export function guarantees(info: IsolationInfo): { mode: string; holds: string[] } {
+  const jailed = info.level === "bwrap";
+  const mode = `${info.hostRoot ? "root" : "non-root"} ${
+    jailed ? "with bwrap" : "without bwrap"
+  }, ${info.cgroup ? `cgroup v${info.cgroup.version}` : "no cgroups"}`;
+  const holds: string[] = [];
+  if (info.users) {
+    holds.push(
+      `each sandbox runs as its own unprivileged host uid/gid (${info.users.first}-${
+        info.users.first + info.users.count - 1
+      }), owns its workspace, no capabilities, no_new_privs; per-user kernel quotas are its own`,
+    );
+  } else if (jailed) {
+    holds.push("children run as a non-root uid in a user namespace, no capabilities, no_new_privs");
+  }
+  if (jailed) {
+    holds.push(
+      "mount allowlist (runtime, minimal /etc, the workspace nosuid); /sys absent; /proc/sys read-only to the sandbox's uid",
+      "no network, own PID namespace, dies with patchgym",
+      "/tmp and /dev/shm: fresh tmpfs per run, size-capped while writing",
+    );
+    if (info.seccomp) {
+      holds.push(
+        "seccomp: no new namespaces, mount, keyctl, bpf, perf_event_open, userfaultfd, io_uring, ptrace, kexec or modules",
+      );
+    }
+  }
+  if (info.workspaceMounts && info.users && jailed) {
+    holds.push(
+      "each workspace and scoring copy is a tmpfs of its own, capped in bytes and files while a command writes (ENOSPC)",
+    );
+  }
+  if (info.cgroup) {
+    holds.push(
+      `per-sandbox pids cap${
+        info.cgroup.memory ? " and memory cap" : ""
+      } (cgroup v${info.cgroup.version}); every process of a run is killed afterwards`,
+    );
+  } else if (info.rlimits && (!info.hostRoot || info.users)) {
+    holds.push("processes capped per uid (RLIMIT_NPROC); memory per process (RLIMIT_AS)");
+  }
+  if (info.rlimits) holds.push("rlimits: CPU seconds, file size, open files, address space");
+  holds.push("argv only, allowlisted programs, scrubbed environment, timeout, output caps");
+  return { mode, holds };
+}
+
+/** Why `info` does not meet `requirement`, or null when it does. */
+export function unmetRequirement(
+  info: IsolationInfo,
+  requirement: IsolationRequirement,
+): string | null {
+  if (requirement === "none") return null;
+  const unmet: string[] = [];
+  if (info.level !== "bwrap") unmet.push(`no bwrap jail (${info.reason ?? "unavailable"})`);
+  else if (info.seccomp === null) unmet.push("no seccomp filter");
+  if (requirement === "full") {
+    if (!info.cgroup) unmet.push(`no per-sandbox cgroups (${info.cgroupReason ?? "unavailable"})`);
+    else if (!info.cgroup.memory) unmet.push("no memory cgroup");
+  }
+  return unmet.length === 0 ? null : unmet.join("; ");
 }
 
 /** Resource limits for every child. */
@@ -91,6 +237,8 @@ export interface ResourceLimits {
   memoryBytes: number;
   /** Size of the jail's private `/tmp`, bytes. */
   tmpBytes: number;
+  /** Size of the jail's private `/dev/shm`, bytes. */
+  shmBytes: number;
 }
 
 /** Default limits: generous for tests, tight enough to stop fork bombs and disk floods. */
@@ -102,6 +250,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   processes: 256,
   memoryBytes: 1024 ** 3,
   tmpBytes: 256 * 1024 ** 2,
+  shmBytes: 64 * 1024 ** 2,
 };
 
 /** Configuration of a {@linkcode Sandbox}. */
@@ -110,6 +259,8 @@ export interface RunnerOptions {
   /** The `deno` executable children use for TypeScript tests. */
   denoPath?: string;
   limits?: Partial<ResourceLimits>;
+  /** Where uid leases are kept (see `users.ts`; default `/run/patchgym/uids`). */
+  userLockDir?: string;
 }
 
 /** One child process to run. */
@@ -154,20 +305,35 @@ export interface RunResult {
 }
 
 const DEFAULT_OUTPUT_BYTES = 32 * 1024;
-/** The uid and gid children have inside the jail (their own user namespace). */
+/** The uid and gid children have inside the jail when patchgym is not root (a user namespace). */
 export const JAIL_UID = 1000;
-const JAIL_PASSWD = `root:x:0:0:root:/root:/usr/sbin/nologin
-sandbox:x:${JAIL_UID}:${JAIL_UID}:patchgym sandbox:/tmp:/usr/sbin/nologin
+/** The jail's `/etc/passwd` and `/etc/group` for a sandbox running as `uid`. */
+function jailUsers(uid: number): { passwd: string; group: string } {
+  return {
+    passwd: `root:x:0:0:root:/root:/usr/sbin/nologin
+sandbox:x:${uid}:${uid}:patchgym sandbox:/tmp:/usr/sbin/nologin
 nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
-`;
-const JAIL_GROUP = `root:x:0:
-sandbox:x:${JAIL_UID}:
+`,
+    group: `root:x:0:
+sandbox:x:${uid}:
 nogroup:x:65534:
-`;
-const JAIL_LAUNCH_SCRIPT = jailLaunchScript(JAIL_PASSWD, JAIL_GROUP);
+`,
+  };
+}
+const jailScripts = new Map<number, string>();
+/** The jail's launcher script for `uid` (its passwd and group files inline), made once per uid. */
+function jailScript(uid: number): string {
+  let script = jailScripts.get(uid);
+  if (!script) {
+    const { passwd, group } = jailUsers(uid);
+    script = jailLaunchScript(passwd, group);
+    jailScripts.set(uid, script);
+  }
+  return script;
+}
 /**
- * bwrap: own namespaces (no network), a non-root uid that cannot make further user namespaces, no
- * capabilities, killed with its parent, no terminal to inject into.
+ * bwrap as an unprivileged user: own namespaces (no network), a non-root uid that cannot make
+ * further user namespaces, no capabilities, killed with its parent, no terminal to inject into.
  */
 const JAIL_NAMESPACES = [
   "--unshare-all",
@@ -180,10 +346,41 @@ const JAIL_NAMESPACES = [
   "--die-with-parent",
   "--new-session",
 ];
+/**
+ * bwrap as root: the same namespaces but the user one. A user namespace made by root maps the
+ * jail's uid to host root, so instead the jail keeps the host's users and `setpriv` (the jail's
+ * first program) drops to the sandbox's own unprivileged uid with no capabilities, no bounding set
+ * and `no_new_privs` before it execs the program.
+ */
+const ROOT_JAIL_NAMESPACES = [
+  "--unshare-ipc",
+  "--unshare-pid",
+  "--unshare-net",
+  "--unshare-uts",
+  "--unshare-cgroup-try",
+  "--die-with-parent",
+  "--new-session",
+];
+/** The file descriptor the launcher opens the seccomp filter on, for `bwrap --seccomp`. */
+const SECCOMP_FD = 5;
 /** How long to wait for pipes to drain after the child is gone. */
 const DRAIN_GRACE_MS = 500;
 /** Exit status of the launcher when it cannot set up the sandbox. */
 const LAUNCH_FAILED = 125;
+
+/** `setpriv` arguments that make the rest of the chain run as `uid`, unprivileged for good. */
+function dropTo(setpriv: string, uid: number): string[] {
+  return [
+    setpriv,
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    "--clear-groups",
+    "--no-new-privs",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--",
+  ];
+}
 
 /** Runs children under the isolation found on this machine. */
 export class Sandbox {
@@ -192,12 +389,39 @@ export class Sandbox {
   readonly denoPath: string;
   readonly #denoPath: string;
   readonly #limits: ResourceLimits;
+  readonly #users: UserPool | null;
 
   constructor(options: RunnerOptions) {
     this.isolation = options.isolation;
     this.#denoPath = options.denoPath ?? Deno.execPath();
     this.denoPath = this.#denoPath;
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.#users = options.isolation.users
+      ? new UserPool(options.isolation.users, options.userLockDir)
+      : null;
+  }
+
+  /**
+   * As root with a jail: a capped file system for a workspace (a tmpfs of `bytes` and `entries`
+   * inodes, nosuid, nodev, mode 0700), so one command cannot write past the caps (it gets ENOSPC);
+   * null elsewhere (the workspace is then measured after each command only).
+   */
+  workspaceMount(bytes: number, entries: number): WorkspaceMount | null {
+    if (!this.isolation.workspaceMounts || !this.isolation.users) return null;
+    return {
+      async mount(dir) {
+        const out = await runSh(
+          'exec mount -t tmpfs -o "size=$1,nr_inodes=$2,mode=0700,nosuid,nodev" patchgym-workspace "$3"',
+          [String(Math.ceil(bytes / 4096) * 4096), String(entries), dir],
+        );
+        if (!out.success) {
+          throw new SandboxError(`Cannot mount the workspace "${dir}": ${out.stderr.trim()}`);
+        }
+      },
+      async unmount(dir) {
+        await runSh('umount "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; true', [dir]);
+      },
+    };
   }
 
   /** Run one child; throws {@linkcode SandboxError} only when it cannot be started. */
@@ -206,6 +430,33 @@ export class Sandbox {
     if (!program || !isAllowedProgram(program)) {
       throw new SandboxError(`Cannot run "${program}": not an allowlisted program`);
     }
+    const jailed = this.isolation.level === "bwrap";
+    if (this.isolation.hostRoot && !jailed && !this.isolation.unjailedRoot) {
+      throw new SandboxError(
+        `Cannot run "${program}": patchgym runs as root and bwrap is not available (${
+          this.isolation.reason ?? "no jail"
+        }), so agent code would reach the host; install bubblewrap, run as an unprivileged user, or pass --unsafe-root-without-jail`,
+      );
+    }
+    if (jailed) {
+      await checkBinds([request.cwd, ...(request.writable ?? []), ...(request.readOnly ?? [])]);
+    }
+    const filter = jailed ? this.isolation.seccomp : null;
+    const user = this.#users ? await this.#users.lease() : null;
+    try {
+      return await this.#run(request, { jailed, filter, user });
+    } finally {
+      // Every process of the run is gone by now (its PID namespace or cgroup, or its group).
+      user?.release();
+    }
+  }
+
+  async #run(
+    request: RunRequest,
+    how: { jailed: boolean; filter: string | null; user: UserLease | null },
+  ): Promise<RunResult> {
+    const [program] = request.argv;
+    const { jailed, filter, user } = how;
     const started = performance.now();
     const cgroup = this.isolation.cgroup
       ? sandboxCgroup(this.isolation.cgroup, {
@@ -213,14 +464,16 @@ export class Sandbox {
         memoryBytes: this.#limits.memoryBytes,
       })
       : null;
-    const jailed = this.isolation.level === "bwrap";
-    if (jailed) {
-      await checkBinds([request.cwd, ...(request.writable ?? []), ...(request.readOnly ?? [])]);
-    }
-    const script = jailed ? JAIL_LAUNCH_SCRIPT : LAUNCH_SCRIPT;
+    const script = jailed ? jailScript(user?.uid ?? JAIL_UID) : LAUNCH_SCRIPT;
     const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request) : [];
-    const steps = [...(cgroup?.steps ?? []), ...rlimits];
-    const argv = ["sh", "-c", script, "sh", ...steps, "--", ...this.#wrap(request)];
+    // As root, the places the sandbox writes become its uid's (symlinks themselves, never what
+    // they point to), and nothing else is.
+    const owned = user
+      ? [request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${user.uid}:${dir}`)
+      : [];
+    const opened = filter ? [`seccomp:${filter}`] : [];
+    const steps = [...(cgroup?.steps ?? []), ...rlimits, ...owned, ...opened];
+    const argv = ["sh", "-c", script, "sh", ...steps, "--", ...this.#wrap(request, how)];
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(argv[0], {
@@ -321,12 +574,22 @@ export class Sandbox {
     };
   }
 
-  /** What the launcher execs: `[setsid] [bwrap ...] program args`. */
-  #wrap(request: RunRequest): string[] {
+  /**
+   * What the launcher execs: `[setpriv] [setsid] program args` without a jail, `bwrap ...
+   * [setpriv] program args` with one (`setpriv` only as root, to the sandbox's uid).
+   */
+  #wrap(
+    request: RunRequest,
+    how: { jailed: boolean; filter: string | null; user: UserLease | null },
+  ): string[] {
     const [program, ...args] = request.argv;
     const command = [this.#program(program), ...args];
-    if (this.isolation.level !== "bwrap") {
-      return [...(this.isolation.setsid ? ["setsid"] : []), ...command];
+    if (!how.jailed) {
+      return [
+        ...(how.user ? dropTo("setpriv", how.user.uid) : []),
+        ...(this.isolation.setsid ? ["setsid"] : []),
+        ...command,
+      ];
     }
     const jail = jailArgs(this.isolation.mounts!, this.#limits, {
       cwd: request.cwd,
@@ -334,8 +597,11 @@ export class Sandbox {
       readOnly: request.readOnly ?? [],
       // The deno executable may live anywhere (e.g. an npm cache in HOME): bind just that file.
       files: program === "deno" && this.#denoPath.includes("/") ? [this.#denoPath] : [],
+      asRoot: how.user !== null,
+      seccomp: how.filter !== null,
     });
-    return [...jail, ...command];
+    const drop = how.user ? dropTo(this.isolation.mounts!.setpriv!, how.user.uid) : [];
+    return [...jail, ...drop, ...command];
   }
 
   /**
@@ -350,7 +616,11 @@ export class Sandbox {
       `ulimit:t=${cpu}`,
       `ulimit:f=${Math.floor(limits.fileSizeBytes / 512)}`,
       `ulimit:n=${limits.openFiles}`,
-      `nproc:${limits.processes}`,
+      // As root each sandbox has a uid of its own, so the per-user count is the sandbox's. With a
+      // cgroup, that cap comes first (it can say it was hit); the rlimit stays a backstop.
+      `nproc:${
+        this.isolation.users && this.isolation.cgroup ? limits.processes + 16 : limits.processes
+      }`,
     ];
     if (program !== "deno") steps.push(`ulimit:v=${Math.floor(limits.addressSpaceBytes / 1024)}`);
     return steps;
@@ -363,29 +633,90 @@ interface JailPlaces {
   writable: string[];
   readOnly: string[];
   files: string[];
+  /** bwrap runs as root (no user namespace; `setpriv` drops to the sandbox's uid after it). */
+  asRoot?: boolean;
+  /** Whether the launcher opened the seccomp filter on {@linkcode SECCOMP_FD}. */
+  seccomp?: boolean;
 }
 
 /** The bwrap command line up to and including `--`, for `plan` and one run's places. */
 function jailArgs(plan: MountPlan, limits: ResourceLimits, places: JailPlaces): string[] {
-  const args = ["bwrap", ...JAIL_NAMESPACES, ...mountArgs(plan)];
-  for (const file of places.files) args.push("--ro-bind", file, file);
+  const args = ["bwrap", ...(places.asRoot ? ROOT_JAIL_NAMESPACES : JAIL_NAMESPACES)];
+  // Fresh, size-capped /tmp and /dev/shm, writable by any uid (sticky), so a command cannot fill
+  // the host's; a write past the cap fails with ENOSPC while it is made.
   args.push(
     "--dev",
     "/dev",
+    "--perms",
+    "1777",
+    "--size",
+    String(limits.shmBytes),
+    "--tmpfs",
+    "/dev/shm",
     "--proc",
     "/proc",
+    "--perms",
+    "1777",
     "--size",
     String(limits.tmpBytes),
     "--tmpfs",
     "/tmp",
   );
-  args.push("--file", "3", "/etc/passwd", "--file", "4", "/etc/group");
+  const binds = [
+    ...(places.cwd ? [places.cwd] : []),
+    ...places.writable,
+    ...places.readOnly,
+  ];
+  if (places.asRoot) {
+    // bwrap makes the folders above a mount point with the host folder's mode (or 0700): the
+    // sandbox's uid must be able to pass through them, as nobody can on the host (/root, a 0700
+    // temp folder).
+    const dests = [
+      ...plan.mounts.filter((m) => m.kind === "ro-bind").map((m) => m.dest),
+      ...places.files,
+      "/etc/passwd",
+      ...binds,
+    ];
+    for (const dir of ancestorsOf(dests)) args.push("--perms", "0755", "--dir", dir);
+  }
+  args.push(...mountArgs(plan));
+  for (const file of places.files) args.push("--ro-bind", file, file);
+  args.push(
+    "--perms",
+    "0644",
+    "--file",
+    "3",
+    "/etc/passwd",
+    "--perms",
+    "0644",
+    "--file",
+    "4",
+    "/etc/group",
+  );
   if (places.cwd) args.push("--bind", places.cwd, places.cwd);
   for (const path of places.writable) args.push("--bind", path, path);
   for (const path of places.readOnly) args.push("--ro-bind", path, path);
+  if (places.seccomp) args.push("--seccomp", String(SECCOMP_FD));
   // The root itself (a tmpfs holding the mount points) is read-only too.
   args.push("--remount-ro", "/", "--chdir", places.cwd ?? "/", "--");
   return args;
+}
+
+/**
+ * The folders above `paths`, parents first, but none at or under one of `paths` (a bound
+ * workspace: making a folder there would change the host's) and none of the jail's own mounts.
+ */
+function ancestorsOf(paths: string[]): string[] {
+  const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}/`);
+  const own = ["/tmp", "/dev", "/proc"];
+  const found = new Set<string>();
+  for (const path of paths) {
+    for (let dir = dirname(path); dir !== "/" && dir !== "."; dir = dirname(dir)) found.add(dir);
+  }
+  return [...found]
+    .filter((dir) => !paths.some((p) => inside(dir, p)) && !own.includes(dir))
+    .filter((dir) => !own.some((root) => root !== "/tmp" && inside(dir, root)))
+    .sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
 }
 
 /**
@@ -408,13 +739,23 @@ async function checkBinds(paths: string[]): Promise<void> {
   }
 }
 
+/** What {@linkcode probeIsolation} may use besides the jail it finds. */
+export interface ProbeOptions {
+  /** As root: the host uids sandboxes run as (default {@linkcode DEFAULT_USER_RANGE}). */
+  users?: UserRange;
+  /** As root without bwrap: run agent code anyway (`--unsafe-root-without-jail`). */
+  unjailedRoot?: boolean;
+}
+
 /**
  * Find out once what isolation this machine allows: bwrap when it can start a jail with the mount
- * allowlist, rlimits when the launcher can set them, per-sandbox cgroups when they can be made.
+ * allowlist (as root: and drop to a sandbox uid in it), the seccomp filter when the kernel takes it,
+ * rlimits when the launcher can set them, per-sandbox cgroups when they can be made.
  * `wanted: "none"` skips the bwrap probe.
  */
 export async function probeIsolation(
   wanted: "auto" | "bwrap" | "none" = "auto",
+  options: ProbeOptions = {},
 ): Promise<IsolationInfo> {
   const [rlimits, cgroups, uid] = await Promise.all([
     runSh(`${LAUNCH_SCRIPT}`, ["ulimit:n=64", "nproc:4096", "ulimit:v=4194304", "--", "true"]),
@@ -422,31 +763,78 @@ export async function probeIsolation(
     // Deno.uid() needs --allow-sys; the shell reads it from /proc instead.
     runSh('while read -r k v rest; do [ "$k" = Uid: ] && echo "$v"; done < /proc/self/status'),
   ]);
+  const hostRoot = uid.stdout.trim() === "0";
+  const users = hostRoot ? options.users ?? DEFAULT_USER_RANGE : null;
   const base = {
     rlimits: rlimits.success,
     cgroup: cgroups.support,
     ...(cgroups.reason ? { cgroupReason: cgroups.reason } : {}),
     setsid: findProgram("setsid") !== null,
-    hostRoot: uid.stdout.trim() === "0",
+    hostRoot,
+    users,
+    unjailedRoot: options.unjailedRoot ?? false,
   };
-  if (wanted === "none") {
-    return { level: "process", ...base, mounts: null, reason: 'isolation "none" was requested' };
-  }
+  const unjailed = (reason: string): IsolationInfo => {
+    if (wanted === "bwrap") {
+      throw new SandboxError(
+        `Cannot use bwrap isolation: ${reason}; install bubblewrap or pass --isolation auto`,
+      );
+    }
+    return { level: "process", ...base, seccomp: null, mounts: null, reason };
+  };
+  if (wanted === "none") return unjailed('isolation "none" was requested');
   const mounts = planMounts(await pythonPaths());
-  const probe = await runSh(JAIL_LAUNCH_SCRIPT, [
-    "--",
-    ...jailArgs(mounts, DEFAULT_LIMITS, { writable: [], readOnly: [], files: [] }),
-    "true",
-  ]);
-  if (probe.success) return { level: "bwrap", ...base, mounts };
-  const reason = "bwrap is not installed or cannot create namespaces here";
-  if (wanted === "bwrap") {
-    throw new SandboxError(
-      `Cannot use bwrap isolation: ${reason}; install bubblewrap or pass --isolation auto`,
+  if (hostRoot && !mounts.setpriv) {
+    return unjailed("setpriv (util-linux) is missing, so the jail cannot drop root");
+  }
+  const filter = filterFormat();
+  const probe = async (seccomp: boolean) => {
+    const first = users?.first ?? JAIL_UID;
+    return await runSh(jailScript(first), [
+      ...(seccomp ? [`seccomp:${filter}`] : []),
+      "--",
+      ...jailArgs(mounts, DEFAULT_LIMITS, {
+        writable: [],
+        readOnly: [],
+        files: [],
+        asRoot: hostRoot,
+        seccomp,
+      }),
+      ...(users ? dropTo(mounts.setpriv!, first) : []),
+      "true",
+    ]);
+  };
+  const workspaceMounts = hostRoot && (await runSh(MOUNT_PROBE)).success;
+  if (filter && (await probe(true)).success) {
+    return { level: "bwrap", ...base, seccomp: filter, mounts, workspaceMounts };
+  }
+  const plain = await probe(false);
+  if (plain.success) {
+    return { level: "bwrap", ...base, seccomp: null, mounts, workspaceMounts };
+  }
+  if (users && /setpriv/.test(plain.stderr)) {
+    return unjailed(
+      `the jail cannot drop to sandbox uid ${users.first} (${
+        plain.stderr.trim().split("\n")[0]
+      }); choose uids this machine maps with --sandbox-uids`,
     );
   }
-  return { level: "process", ...base, mounts: null, reason };
+  return unjailed("bwrap is not installed or cannot create namespaces here");
 }
+
+/** Whether root may mount a tmpfs here (a container may forbid it): on a fresh temp folder. */
+const MOUNT_PROBE = `d=$(mktemp -d) || exit 1
+mount -t tmpfs -o size=4096,nr_inodes=16 patchgym-probe "$d" && umount "$d"; s=$?
+rmdir "$d"; exit $s`;
+
+/** The compiled seccomp filter as a `printf` format (every byte an octal escape), or null. */
+function filterFormat(): string | null {
+  const bytes = compileFilter();
+  if (!bytes) return null;
+  filterText ??= [...bytes].map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("");
+  return filterText;
+}
+let filterText: string | undefined;
 
 /** The library folders of the `python3` children get (none when there is no python3). */
 async function pythonPaths(): Promise<string[]> {

@@ -8,6 +8,7 @@ import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
 import { denoPreload, IDENTITY_MARKER, readDenoRecords, RECORD_PREFIX } from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
+import { EnvironmentFault, SandboxError } from "../errors.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 
 /**
@@ -138,6 +139,12 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       }),
     });
     const report = await readReport(reportPath);
+    if (report === null || !(await reportSigned(report, key, python))) {
+      // No report the reporter signed: first rule out a runner missing on this machine, which is
+      // an environment fault, not something the code under test did.
+      const missing = await runnerProblem(sandbox, request.runner, request.dir);
+      if (missing) throw new EnvironmentFault(missing);
+    }
     const read = report === null
       ? { tests: new Map<string, TestOutcome>(), failures: new Map<string, string>(), problems: [] }
       : python
@@ -174,6 +181,64 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     };
   } finally {
     await Deno.remove(reportDir, { recursive: true });
+  }
+}
+
+/** Whether a report is one the reporter signed (Python) or any report at all (deno's JUnit). */
+async function reportSigned(report: string, key: string, python: boolean): Promise<boolean> {
+  if (!python) return true;
+  const read = await readPythonReport(report, key, []);
+  return !read.problems.some((p) => p.code === "report_unverifiable");
+}
+
+/** What each runner needs in the jail, checked with the interpreter's isolated mode. */
+const RUNNER_CHECKS: Record<RunnerName, { argv: string[]; needs: string }> = {
+  unittest: { argv: ["python3", "-I", "-c", "import unittest"], needs: "python3" },
+  pytest: { argv: ["python3", "-I", "-c", "import pytest"], needs: "pytest (python3 -m pytest)" },
+  deno_test: { argv: ["deno", "--version"], needs: "deno" },
+};
+
+const runnerChecks = new WeakMap<Sandbox, Map<RunnerName, Promise<string | null>>>();
+
+/**
+ * Why `runner` cannot run in `sandbox`'s jail on this machine (e.g. pytest is not installed), or
+ * null when it can; checked once per sandbox and runner, in `cwd` (any folder the sandbox may use).
+ * Python checks run isolated (`-I`): files of the repository cannot make a runner look present or
+ * missing.
+ */
+export function runnerProblem(
+  sandbox: Sandbox,
+  runner: RunnerName,
+  cwd: string,
+): Promise<string | null> {
+  let checks = runnerChecks.get(sandbox);
+  if (!checks) runnerChecks.set(sandbox, checks = new Map());
+  let check = checks.get(runner);
+  if (!check) {
+    check = checkRunner(sandbox, runner, cwd);
+    checks.set(runner, check);
+    // A check that could not run at all is tried again next time.
+    check.then((p) => p?.startsWith("cannot check") && checks.delete(runner));
+  }
+  return check.then((p) => p?.startsWith("cannot check") ? null : p);
+}
+
+async function checkRunner(sandbox: Sandbox, runner: RunnerName, cwd: string) {
+  const { argv, needs } = RUNNER_CHECKS[runner];
+  try {
+    const result = await sandbox.run({ argv, cwd, timeoutMs: 30_000, maxOutputBytes: 4096 });
+    if (result.exitCode === 0 || result.timedOut) return null;
+    const last = result.stderr.trim().split("\n").filter(Boolean).pop() ?? "";
+    return `${needs} is not available in the sandbox on this machine: "${
+      argv.join(" ")
+    }" exited ${result.exitCode}${
+      last ? ` (${last.slice(0, 200)})` : ""
+    }; install it (e.g. apt-get install python3-pytest) and run "patchgym doctor"`;
+  } catch (error) {
+    if (error instanceof SandboxError) {
+      return `${needs} cannot start in the sandbox on this machine: ${error.message}`;
+    }
+    return `cannot check ${needs}: ${String(error)}`;
   }
 }
 

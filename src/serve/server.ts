@@ -310,6 +310,8 @@ export class EpisodeServer {
     }
     const task = this.#env.task(taskId);
     const limits = options.limits ?? {};
+    // A capped workspace is written in the background; the episode waits for it before its first
+    // tool call (see Environment.newWorkspace).
     const workspace = this.#env.newWorkspace(task);
     const episode = new Episode({
       task,

@@ -1,7 +1,7 @@
 /** `replace_text`: replace exactly one occurrence of a text in a file. */
 import { z } from "zod";
 import { readTextFile } from "./_read.ts";
-import { defineTool, fail, touchesProtected } from "./types.ts";
+import { defineTool, fail, limitsOf, touchesProtected, writeBoundsProblem } from "./types.ts";
 
 /** Replace one exact occurrence of `old` with `new` in a file. */
 export const replaceTextTool = defineTool({
@@ -14,6 +14,12 @@ export const replaceTextTool = defineTool({
     new: z.string().describe("Replacement text"),
   }),
   async run(input, ctx) {
+    const bounds = writeBoundsProblem(
+      input.path,
+      new TextEncoder().encode(input.new).length,
+      limitsOf(ctx),
+    );
+    if (bounds) return bounds;
     const target = ctx.workspace.resolve(input.path);
     if (!target.ok) return (fail(target.code, target.message));
     if (target.isDir) {

@@ -29,6 +29,8 @@ export type ToolErrorCode =
   | "file_too_large"
   | "workspace_too_large"
   | "diff_too_large"
+  | "patch_too_large"
+  | "path_too_deep"
   | "internal_error";
 
 /** A tool's answer: an observation for the model either way. */
@@ -45,6 +47,14 @@ export type ToolResult =
 
 /** Bounds on what one tool call may cost the orchestrator. */
 export interface ToolLimits {
+  /** Files one `apply_patch` may create, change, delete or rename. */
+  maxPatchFiles: number;
+  /** Bytes one write (a patch's text, `write_file`'s content, a replacement) may carry. */
+  maxWriteBytes: number;
+  /** Folders deep a path the write tools create may be. */
+  maxPathDepth: number;
+  /** Longest one `apply_patch` may take to stage its changes (nothing is written after it). */
+  writeTimeoutMs: number;
   /** Longest a `search` may run before its worker is stopped. */
   searchTimeoutMs: number;
   /** Characters of one tool result shown to the model (head and tail kept). */
@@ -67,6 +77,10 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   maxDiffBytes: DEFAULT_MAX_DIFF_BYTES,
   maxGrowthBytes: DEFAULT_MAX_GROWTH_BYTES,
   maxListEntries: 50_000,
+  maxPatchFiles: 500,
+  maxWriteBytes: 8 * 1024 * 1024,
+  maxPathDepth: 32,
+  writeTimeoutMs: 20_000,
 };
 
 /**
@@ -101,6 +115,40 @@ export function toolContext(
     commandTimeoutS: spec.limits.command_timeout_s,
     ...(env.limits ? { limits: env.limits } : {}),
   };
+}
+
+/** How many folders deep a relative path is (`a/b/c.py` is 3). */
+export function pathDepth(path: string): number {
+  return path.split("/").filter((part) => part !== "" && part !== ".").length;
+}
+
+/**
+ * Why a write tool refuses `path` and `bytes` under `limits`, as a tool failure; null when both
+ * are within bounds.
+ */
+export function writeBoundsProblem(
+  path: string,
+  bytes: number,
+  limits: ToolLimits,
+): { ok: false; code: ToolErrorCode; message: string } | null {
+  if (pathDepth(path) > limits.maxPathDepth) {
+    return {
+      ok: false,
+      code: "path_too_deep",
+      message: `Cannot write "${path.slice(0, 120)}...": it is ${
+        pathDepth(path)
+      } folders deep, over the limit of ${limits.maxPathDepth}; use a shallower path`,
+    };
+  }
+  if (bytes > limits.maxWriteBytes) {
+    return {
+      ok: false,
+      code: "file_too_large",
+      message:
+        `Cannot write "${path}": the content holds ${bytes} bytes, over the limit of ${limits.maxWriteBytes} bytes per write; write a smaller file`,
+    };
+  }
+  return null;
 }
 
 /** The limits in force for `ctx`. */

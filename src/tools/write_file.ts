@@ -1,8 +1,7 @@
 /** `write_file`: create or overwrite a whole text file. */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { defineTool, fail, touchesProtected } from "./types.ts";
+import { defineTool, fail, limitsOf, touchesProtected, writeBoundsProblem } from "./types.ts";
 
 /** Create or overwrite one file with the given content. */
 export const writeFileTool = defineTool({
@@ -13,7 +12,10 @@ export const writeFileTool = defineTool({
     path: z.string().describe("File path relative to the workspace root"),
     content: z.string().describe("The complete new content of the file"),
   }),
-  run(input, ctx) {
+  async run(input, ctx) {
+    const bytes = new TextEncoder().encode(input.content);
+    const bounds = writeBoundsProblem(input.path, bytes.length, limitsOf(ctx));
+    if (bounds) return bounds;
     const target = ctx.workspace.resolve(input.path, { allowMissing: true });
     if (!target.ok) return Promise.resolve(fail(target.code, target.message));
     if (target.isDir) {
@@ -29,8 +31,8 @@ export const writeFileTool = defineTool({
         ),
       );
     }
-    mkdirSync(dirname(target.abs), { recursive: true });
-    writeFileSync(target.abs, input.content);
+    await Deno.mkdir(dirname(target.abs), { recursive: true });
+    await Deno.writeFile(target.abs, bytes);
     const lines = input.content === ""
       ? 0
       : input.content.split("\n").length - (input.content.endsWith("\n") ? 1 : 0);

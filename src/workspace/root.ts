@@ -86,6 +86,7 @@ export function sweepDeadRoots(parent: string): string[] {
     try {
       if (!file.tryLockSync(true)) continue; // Its owner is alive.
       if (!isMark(readAll(file))) continue; // Empty: its owner is between creating and writing it.
+      unmountUnder(dir);
       removeTree(dir);
       removed.push(dir);
     } finally {
@@ -110,6 +111,7 @@ const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 
 function releaseClaim(claim: Claim): void {
   if (!claims.delete(claim)) return;
+  unmountUnder(claim.dir);
   // The mark goes last: a folder left half-removed must still read as a dead process's.
   for (const entry of safeReadDir(claim.dir)) {
     if (entry.name !== OWNER_FILE) removeTree(join(claim.dir, entry.name));
@@ -150,5 +152,31 @@ function isMark(text: string): boolean {
     return JSON.parse(text).format === OWNER_FORMAT;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Detach every file system mounted under `dir` (as root, workspaces are capped tmpfs mounts of
+ * their own; see `WorkspaceMount`), so the folder can be removed. Through `sh`: Deno reads
+ * /proc/self only with --allow-all. Does nothing when nothing is mounted there.
+ */
+function unmountUnder(dir: string): void {
+  try {
+    new Deno.Command("sh", {
+      args: [
+        "-c",
+        'while read -r _ _ _ _ mp _; do case $mp in "$1"/*) umount -l "$mp" 2>/dev/null ;; esac; done < /proc/self/mountinfo; true',
+        "sh",
+        dir,
+      ],
+      cwd: "/",
+      clearEnv: true,
+      env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+  } catch {
+    // No shell here: nothing was mounted by us either.
   }
 }

@@ -4,7 +4,7 @@
  * (`diffTree` in src/patch/diff.ts diffs one against its original).
  */
 import { realpathSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type GuardOptions, guardPath, type GuardResult } from "./guard.ts";
 import { type Snapshot, writeSnapshot, writeSnapshotAsync } from "./snapshot.ts";
 
@@ -19,6 +19,20 @@ export interface WorkspaceOptions {
    * (see `claimRoot`) is removed at exit, so kept workspaces go to the shared root above it.
    */
   keepRoot?: string;
+  /**
+   * Make the folder a file system of its own before anything is written into it (a size- and
+   * inode-capped tmpfs, see `Sandbox.workspaceMount`), so what a command writes is capped while
+   * it writes. Only {@linkcode startWorkspace} takes it.
+   */
+  mount?: WorkspaceMount;
+}
+
+/** A capped file system of a workspace's own, made on its empty folder and undone at the end. */
+export interface WorkspaceMount {
+  /** Mount it on `dir` (an empty folder). */
+  mount(dir: string): Promise<void>;
+  /** Unmount it from `dir` (nothing uses it any more); never throws. */
+  unmount(dir: string): Promise<void>;
 }
 
 /** An isolated copy of a task repository for one rollout. */
@@ -34,16 +48,18 @@ export class Workspace {
   readonly ready: Promise<void>;
 
   readonly #keepRoot: string | undefined;
+  readonly #mount: WorkspaceMount | undefined;
 
   constructor(
     dir: string,
     original: Snapshot,
-    options: { ready?: Promise<void>; keepRoot?: string } = {},
+    options: { ready?: Promise<void>; keepRoot?: string; mount?: WorkspaceMount } = {},
   ) {
     this.dir = dir;
     this.original = original;
     this.ready = options.ready ?? Promise.resolve();
     this.#keepRoot = options.keepRoot;
+    this.#mount = options.mount;
   }
 
   /** Resolve a path the agent named; see {@linkcode guardPath}. */
@@ -52,14 +68,21 @@ export class Workspace {
   }
 
   /**
-   * Keep the folder after the run: moved to the keep root when one was given. Returns where it is
-   * now.
+   * Keep the folder after the run: moved to the keep root when one was given, with every setuid,
+   * setgid and sticky bit cleared (see {@linkcode clearSpecialModes}). Returns where it is now.
    */
   async keep(): Promise<string> {
     await this.ready.catch(() => {});
-    if (!this.#keepRoot) return this.dir;
-    const target = join(this.#keepRoot, basename(this.dir));
-    await Deno.rename(this.dir, target);
+    let target = this.#keepRoot ? join(this.#keepRoot, basename(this.dir)) : this.dir;
+    if (this.#mount) {
+      // Its own file system goes away with the process: copy what it holds out of it.
+      if (target === this.dir) target = join(dirname(this.dir), `${basename(this.dir)}-kept`);
+      await copyTree(this.dir, target);
+      await this.remove();
+    } else if (target !== this.dir) {
+      await Deno.rename(this.dir, target);
+    }
+    await clearSpecialModes(target);
     return target;
   }
 
@@ -67,6 +90,7 @@ export class Workspace {
   async remove(): Promise<void> {
     // Never race a write still in flight: it could recreate files after the removal.
     await this.ready.catch(() => {});
+    await this.#mount?.unmount(this.dir);
     await Deno.remove(this.dir, { recursive: true }).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
@@ -95,14 +119,54 @@ export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): W
   // The name is chosen here (as makeTempDir would) so that the folder itself is made off-thread.
   const name = `${options.prefix ?? "ws"}-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const dir = `${realpathSync(options.root)}/${name}`;
+  const mount = options.mount;
   const ready = (async () => {
     await Deno.mkdir(dir, { mode: 0o700 });
+    if (mount) await mount.mount(dir);
     await writeSnapshotAsync(snapshot, dir);
   })().catch(async (error) => {
+    await mount?.unmount(dir);
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     throw error;
   });
   // Whoever awaits `ready` sees a failure; until then it must not count as unhandled.
   ready.catch(() => {});
-  return new Workspace(dir, snapshot, { ready, keepRoot: options.keepRoot });
+  return new Workspace(dir, snapshot, { ready, keepRoot: options.keepRoot, mount });
+}
+
+/**
+ * Clear the setuid, setgid and sticky bits of everything under `dir` (symlinks are never followed),
+ * so no file that code in a sandbox made leaves it able to raise anyone's privileges: a kept
+ * workspace sits in a shared work root where any local user could run it. Nothing of the sandbox
+ * is alive by now to swap an entry for a symlink between the check and the change.
+ */
+export async function clearSpecialModes(dir: string): Promise<number> {
+  let cleared = 0;
+  const pending = [dir];
+  while (pending.length > 0) {
+    const path = pending.pop()!;
+    const stat = await Deno.lstat(path).catch(() => null);
+    if (!stat || stat.isSymlink) continue;
+    const mode = stat.mode ?? 0;
+    if ((mode & 0o7000) !== 0) {
+      await Deno.chmod(path, mode & 0o777);
+      cleared++;
+    }
+    if (stat.isDirectory) {
+      for await (const entry of Deno.readDir(path)) pending.push(`${path}/${entry.name}`);
+    }
+  }
+  return cleared;
+}
+
+/** Copy the tree under `src` to a new folder `dst`: folders, files and symlinks (not followed). */
+async function copyTree(src: string, dst: string): Promise<void> {
+  await Deno.mkdir(dst, { mode: 0o700 });
+  for await (const entry of Deno.readDir(src)) {
+    const from = `${src}/${entry.name}`;
+    const to = `${dst}/${entry.name}`;
+    if (entry.isSymlink) await Deno.symlink(await Deno.readLink(from), to);
+    else if (entry.isDirectory) await copyTree(from, to);
+    else if (entry.isFile) await Deno.copyFile(from, to);
+  }
 }

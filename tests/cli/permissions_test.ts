@@ -11,6 +11,7 @@ import { join } from "node:path";
 import {
   BINARY_FLAGS,
   hostOf,
+  LEASE_DIR,
   permissionFlags,
   type PermissionPlan,
   planPermissions,
@@ -212,8 +213,8 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
   assert.deepEqual(
     short(planPermissions(["score", "--task", "t", "--patch", "my.patch"], CONTEXT)),
     {
-      read: [...tasks, DEFAULT_WORK_ROOT, ...system, "my.patch"],
-      write: [DEFAULT_WORK_ROOT],
+      read: [...tasks, DEFAULT_WORK_ROOT, LEASE_DIR, ...system, "my.patch"],
+      write: [DEFAULT_WORK_ROOT, LEASE_DIR],
       net: [],
     },
   );
@@ -235,8 +236,8 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
       ], CONTEXT),
     ),
     {
-      read: ["/elsewhere/tasks", "tasks", "/scratch", ...system, "/data/run1"],
-      write: ["/scratch", "/data/run1"],
+      read: ["/elsewhere/tasks", "tasks", "/scratch", LEASE_DIR, ...system, "/data/run1"],
+      write: ["/scratch", LEASE_DIR, "/data/run1"],
       net: ["api.example.com"],
     },
   );
@@ -253,7 +254,11 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
   const serve = short(
     planPermissions(["serve", "--http", "127.0.0.1:8000", "--out", "t"], CONTEXT),
   );
-  assert.deepEqual([serve.net, serve.write], [["127.0.0.1:8000"], [DEFAULT_WORK_ROOT, "t"]]);
+  assert.deepEqual([serve.net, serve.write], [["127.0.0.1:8000"], [
+    DEFAULT_WORK_ROOT,
+    LEASE_DIR,
+    "t",
+  ]]);
   assert.deepEqual(short(planPermissions(["serve", "--http=localhost:0"], CONTEXT)).net, [
     "localhost",
   ]);

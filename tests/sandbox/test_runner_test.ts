@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import { EnvironmentFault } from "../../src/errors.ts";
+import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
 import { checkSelector, runTests, type TestRun } from "../../src/sandbox/test_runner.ts";
 import type { RunnerName } from "../../src/task/spec.ts";
 import { testSandbox, writeFiles } from "../_fixtures.ts";
@@ -672,4 +674,46 @@ def add(a, b):
       "import unittest\nfrom calc import add\n\nclass B(unittest.TestCase):\n    def test_b(self):\n        self.assertEqual(add(1, 2), 3)\n",
   }, ["tests/test_a.py", "tests/test_b.py"]);
   assert.equal(run.tests.get("tests/test_b.py::B::test_b"), "failed", describe(run));
+});
+
+Deno.test("runTests() calls a runner missing in the jail an environment fault, not a test result", async () => {
+  // The attack on the grader's honesty: on a machine without pytest, the graded reference solution
+  // of a pytest task was flagged report_unverifiable and counted as a reward hack.
+  const isolation = await probeIsolation();
+  if (isolation.level !== "bwrap" || !isolation.mounts) {
+    return console.warn("skipped: no jail here to leave pytest out of");
+  }
+  const withoutPytest = new Sandbox({
+    isolation: {
+      ...isolation,
+      mounts: {
+        ...isolation.mounts,
+        mounts: isolation.mounts.mounts.filter((m) => !m.dest.includes("-packages")),
+      },
+    },
+  });
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-tests-" }));
+  try {
+    const dir = join(base, "repo");
+    writeFiles(dir, { "test_a.py": "def test_a():\n    assert True\n" });
+    await assert.rejects(
+      runTests(withoutPytest, { runner: "pytest", dir, files: ["test_a.py"], timeoutMs: 20_000 }),
+      (error: unknown) =>
+        error instanceof EnvironmentFault && /pytest.*is not available/.test(error.message),
+    );
+    // unittest needs only python3, which is there: its run is graded as usual.
+    writeFiles(dir, {
+      "test_b.py":
+        "import unittest\nclass T(unittest.TestCase):\n    def test_b(self):\n        pass\n",
+    });
+    const run = await runTests(withoutPytest, {
+      runner: "unittest",
+      dir,
+      files: ["test_b.py"],
+      timeoutMs: 20_000,
+    });
+    assert.deepEqual(outcomes(run), { "test_b.py::T::test_b": "passed" });
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
 });

@@ -455,3 +455,74 @@ Deno.test("applyPatchTool.run() reports invalid_input for text that is not a pat
     assert.equal(applyPatchTool.input.safeParse({ patch: "x", extra: 1 }).success, false);
   });
 });
+
+/** A `*** Begin Patch` envelope adding `n` one-line files. */
+function manyFiles(n: number, prefix = "f"): string {
+  const sections = Array.from({ length: n }, (_, i) => `*** Add File: ${prefix}${i}.txt\n+x`);
+  return `*** Begin Patch\n${sections.join("\n")}\n*** End Patch\n`;
+}
+
+Deno.test("applyPatchTool.run() refuses a patch with more files than the limit, writing nothing", async () => {
+  // The attack: one apply_patch creating 60,000 files ran for 198 s and returned a 25 MB reply.
+  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
+    const result = await apply(ctx, manyFiles(60_000));
+    assertFailed(result, "patch_too_large", /changes 60000 files, over the limit of 500/);
+    assert.ok(!result.ok && result.message.length < 300);
+    assert.equal(exists(ctx, "f0.txt"), false);
+  });
+});
+
+Deno.test("applyPatchTool.run() refuses a patch text over the byte limit before parsing it", async () => {
+  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
+    ctx.limits = { maxWriteBytes: 1000 };
+    const big = `*** Begin Patch\n*** Add File: big.txt\n${"+x\n".repeat(1000)}*** End Patch\n`;
+    assertFailed(await apply(ctx, big), "patch_too_large", /over the 1000 B limit of one patch/);
+    assert.equal(exists(ctx, "big.txt"), false);
+  });
+});
+
+Deno.test("applyPatchTool.run() refuses a path deeper than the limit", async () => {
+  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
+    const deep = `${"d/".repeat(40)}f.txt`;
+    const patch = `*** Begin Patch\n*** Add File: ${deep}\n+x\n*** End Patch\n`;
+    assertFailed(await apply(ctx, patch), "path_too_deep", /41 folders deep, over the limit of 32/);
+    assert.equal(exists(ctx, "d"), false);
+  });
+});
+
+Deno.test("applyPatchTool.run() stops staging at its deadline and writes nothing", async () => {
+  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
+    ctx.limits = { writeTimeoutMs: -1 };
+    assertFailed(await apply(ctx, manyFiles(3)), "timeout", /took too long, nothing was changed/);
+    assert.equal(exists(ctx, "f0.txt"), false);
+  });
+});
+
+Deno.test("applyPatchTool.run() names at most 50 changes in its reply", async () => {
+  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
+    const result = await apply(ctx, manyFiles(120));
+    assert.ok(result.ok);
+    assert.match(result.output, /, and 70 more files$/);
+    assert.equal(exists(ctx, "f119.txt"), true);
+  });
+});
+
+Deno.test("applyPatchTool.run() lets other work of the process go on while it applies", async () => {
+  // Tested by order, not time: a timer set after the call starts fires before a large patch ends.
+  await withContext({ "a.py": "x = 1\n" }, async (ctx) => {
+    const order: string[] = [];
+    const patching = apply(ctx, manyFiles(400)).then((r) => {
+      order.push("patch");
+      return r;
+    });
+    const other = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        order.push("other");
+        resolve();
+      }, 0)
+    );
+    const [result] = await Promise.all([patching, other]);
+    assert.ok(result.ok);
+    assert.deepEqual(order, ["other", "patch"]);
+  });
+});

@@ -157,3 +157,22 @@ Deno.test("writeFileTool.run() refuses an empty path with invalid_input", async 
     failMessage(await call(writeFileTool, { path: " ", content: "x" }, ctx), "invalid_input");
   });
 });
+
+Deno.test("writeFileTool.run() refuses content over the write limit and paths too deep", async () => {
+  await withContext({ "a.py": "" }, async (ctx) => {
+    ctx.limits = { maxWriteBytes: 10 };
+    const big = await call(writeFileTool, { path: "big.txt", content: "x".repeat(11) }, ctx);
+    assert.match(
+      failMessage(big, "file_too_large"),
+      /11 bytes, over the limit of 10 bytes per write/,
+    );
+    const deep = await call(
+      writeFileTool,
+      { path: `${"d/".repeat(33)}f.txt`, content: "" },
+      ctx,
+    );
+    assert.match(failMessage(deep, "path_too_deep"), /34 folders deep, over the limit of 32/);
+    assert.equal(existsSync(join(ctx.workspace.dir, "big.txt")), false);
+    assert.equal(existsSync(join(ctx.workspace.dir, "d")), false);
+  });
+});

@@ -178,3 +178,28 @@ Deno.test("Workspace.keep() moves the folder to the keep root, or leaves it wher
     assert.equal(existsSync(stays.dir), true);
   });
 });
+
+Deno.test("Workspace.keep() clears setuid, setgid and sticky bits and never follows a symlink", async () => {
+  // The attack: a jailed program left a setuid executable that --keep-workspaces carried into the
+  // shared work root, where any local user could run it.
+  await withTempDir(async (dir) => {
+    const src = join(dir, "src");
+    writeFiles(src, { "a.py": "x = 1\n" });
+    const keepRoot = join(dir, "kept");
+    Deno.mkdirSync(keepRoot);
+    const outside = join(dir, "outside");
+    writeFileSync(outside, "");
+    Deno.chmodSync(outside, 0o4755);
+    const ws = createWorkspace(snapshotDir(src), { root: dir, keepRoot });
+    writeFileSync(join(ws.dir, "tool"), "#!/bin/sh\n");
+    Deno.chmodSync(join(ws.dir, "tool"), 0o6755);
+    Deno.mkdirSync(join(ws.dir, "shared"));
+    Deno.chmodSync(join(ws.dir, "shared"), 0o3777);
+    symlinkSync(outside, join(ws.dir, "link"));
+    const kept = await ws.keep();
+    assert.equal(Deno.statSync(join(kept, "tool")).mode! & 0o7777, 0o755);
+    assert.equal(Deno.statSync(join(kept, "shared")).mode! & 0o7777, 0o777);
+    // What a link leads to outside is not the workspace's to change.
+    assert.equal(Deno.statSync(outside).mode! & 0o7777, 0o4755);
+  });
+});

@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { Environment } from "../../src/agent/environment.ts";
+import { claimRoot } from "../../src/workspace/root.ts";
+import { measureTree } from "../../src/workspace/limits.ts";
+
+const TASKS = new URL("../../tasks", import.meta.url).pathname;
+
+/** Mount points under `dir` (through `sh`: Deno reads /proc/self only with --allow-all). */
+async function mountsUnder(dir: string): Promise<string[]> {
+  const out = await new Deno.Command("sh", {
+    args: ["-c", 'while read -r _ _ _ _ mp _; do echo "$mp"; done < /proc/self/mountinfo'],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter((m) => m.startsWith(`${dir}/`));
+}
+
+async function withEnvironment(fn: (env: Environment, root: string) => Promise<void>) {
+  const root = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-env-" }));
+  try {
+    await fn(await Environment.open({ tasksDir: TASKS, workRoot: root }), root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("Environment.newWorkspace() caps bytes and files while one command writes", async () => {
+  // The attack: one run_command wrote 1 GiB into the workspace; the cap was checked only after the
+  // command ended.
+  await withEnvironment(async (env) => {
+    if (!env.sandbox.workspaceMount(1, 1)) {
+      return console.warn("skipped: workspaces cannot be capped file systems here (not root)");
+    }
+    const task = env.task("py-median-even");
+    const workspace = env.newWorkspace(task);
+    await workspace.ready;
+    try {
+      const run = (script: string) =>
+        env.sandbox.run({ argv: ["python3", "-c", script], cwd: workspace.dir, timeoutMs: 60_000 });
+      const bytes = await run(`import os
+written = 0
+try:
+    for i in range(16):
+        with open(f'big{i}', 'wb') as f:
+            for _ in range(64):
+                f.write(b'x' * 1024 * 1024)
+                written += 1024 * 1024
+    print('wrote', written)
+except OSError as e:
+    print('refused', e.errno, written)`);
+      assert.match(bytes.stdout, /^refused 28 /, bytes.stderr);
+      const usage = await measureTree(workspace.dir);
+      assert.ok(usage.bytes < env.limits.maxGrowthBytes + 8 * 1024 ** 2, `${usage.bytes} bytes`);
+      const files = await run(`import os, glob
+for f in glob.glob('big*'):
+    os.remove(f)
+os.mkdir('many')
+n = 0
+try:
+    for n in range(200_000):
+        open(f'many/{n}', 'w').close()
+    print('made', n)
+except OSError as e:
+    print('refused', e.errno, n)`);
+      assert.match(files.stdout, /^refused 28 /, files.stderr);
+      assert.ok(Number(files.stdout.trim().split(" ")[2]) < 25_000, files.stdout);
+    } finally {
+      await workspace.remove();
+    }
+    assert.equal(existsSync(workspace.dir), false);
+  });
+});
+
+Deno.test("Workspace.keep() copies a capped workspace out of its file system", async () => {
+  await withEnvironment(async (env, root) => {
+    if (!env.sandbox.workspaceMount(1, 1)) {
+      return console.warn("skipped: workspaces cannot be capped file systems here (not root)");
+    }
+    const workspace = env.newWorkspace(env.task("py-median-even"));
+    await workspace.ready;
+    Deno.writeTextFileSync(join(workspace.dir, "note.txt"), "kept");
+    const kept = await workspace.keep();
+    assert.equal(Deno.readTextFileSync(join(kept, "note.txt")), "kept");
+    assert.deepEqual(await mountsUnder(root), []);
+  });
+});
+
+Deno.test("claimRoot() release detaches capped workspaces left in the folder", async () => {
+  const parent = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-claim-" }));
+  try {
+    const owned = claimRoot(parent);
+    const env = await Environment.open({ tasksDir: TASKS, workRoot: owned.dir });
+    if (!env.sandbox.workspaceMount(1, 1)) {
+      owned.release();
+      return console.warn("skipped: workspaces cannot be capped file systems here (not root)");
+    }
+    const workspace = env.newWorkspace(env.task("py-median-even"));
+    await workspace.ready;
+    assert.equal((await mountsUnder(owned.dir)).length, 1);
+    owned.release();
+    assert.deepEqual(await mountsUnder(parent), []);
+    assert.equal(existsSync(owned.dir), false);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
