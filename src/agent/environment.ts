@@ -35,6 +35,17 @@ export interface EnvironmentOptions {
   sandboxLimits?: Partial<ResourceLimits>;
   /** Where kept workspaces go (default: the workspace root); see `Workspace.keep`. */
   keepRoot?: string;
+  /** Isolation already probed (e.g. by the process that starts worker threads): no probe again. */
+  probed?: IsolationInfo;
+}
+
+/**
+ * Everything needed to open the same environment elsewhere (a worker thread): plain data, with
+ * the isolation already probed.
+ */
+export interface EnvironmentSpec extends EnvironmentOptions {
+  workRoot: string;
+  probed: IsolationInfo;
 }
 
 /**
@@ -58,6 +69,7 @@ export class Environment {
   /** Bounds every episode's tool calls get. */
   readonly limits: ToolLimits;
   readonly #keepRoot: string | undefined;
+  readonly #options: EnvironmentOptions;
   readonly #tasks = new Map<string, Task>();
   readonly #snapshots = new Map<string, Snapshot>();
 
@@ -72,6 +84,7 @@ export class Environment {
     this.sandbox = sandbox;
     this.limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
     this.#keepRoot = options.keepRoot;
+    this.#options = options;
   }
 
   /** Probe isolation and prepare the workspace root. */
@@ -79,13 +92,25 @@ export class Environment {
     const tasksDir = resolve(options.tasksDir);
     const workRoot = resolve(options.workRoot ?? DEFAULT_WORK_ROOT);
     mkdirSync(workRoot, { recursive: true });
-    const isolation = await probeIsolation(options.isolation ?? "auto");
+    const isolation = options.probed ?? await probeIsolation(options.isolation ?? "auto");
     const sandbox = new Sandbox({
       isolation,
       denoPath: options.denoPath ?? defaultDenoPath(),
       limits: options.sandboxLimits,
     });
     return new Environment(tasksDir, workRoot, sandbox, options);
+  }
+
+  /** What opens the same environment in another thread (see {@linkcode EnvironmentSpec}). */
+  spec(): EnvironmentSpec {
+    const { probed: _probed, ...options } = this.#options;
+    return {
+      ...options,
+      tasksDir: this.tasksDir,
+      workRoot: this.workRoot,
+      denoPath: this.sandbox.denoPath,
+      probed: this.isolation,
+    };
   }
 
   /** What isolation children get. */

@@ -14,6 +14,7 @@ import {
   permissionFlags,
   type PermissionPlan,
   planPermissions,
+  POOL_MODULE_READS,
   redisHostOf,
   SYSTEM_READ,
   VALUE_FLAGS,
@@ -235,7 +236,14 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
       ], CONTEXT),
     ),
     {
-      read: ["/elsewhere/tasks", "tasks", "/scratch", ...system, "/data/run1"],
+      read: [
+        "/elsewhere/tasks",
+        "tasks",
+        "/scratch",
+        ...system,
+        "/data/run1",
+        ...POOL_MODULE_READS,
+      ],
       write: ["/scratch", "/data/run1"],
       net: ["api.example.com"],
     },
