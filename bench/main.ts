@@ -1,9 +1,11 @@
 /**
- * `deno task bench`: every figure next to a baseline measured in the same run, written to
- * `bench/results.json` and `bench/results.md` and printed as a table. Sections: workspace
- * creation, tool calls, the sandbox, end-to-end rollouts and whole graded episodes (with a leak
- * check) and grading. `--only=1,4` runs a subset and `--quick` fewer episode batches (the result
- * files are then not written).
+ * `deno task bench`: every figure next to a baseline measured in the same run, printed as a table
+ * and written to `runs/bench/<time>/results.json` and `results.md` (ignored by git). Sections:
+ * workspace creation, tool calls, the sandbox, end-to-end rollouts and whole graded episodes on
+ * 1, 2, 4 and all cores (with a leak check) and grading. Flags: `--fast` fewer and smaller
+ * batches (a few minutes), `--only=1,4` a subset, `--out DIR` another results folder, and
+ * `--update-results` also rewrites the checked-in `bench/results.json` and `results.md` (only
+ * from a whole run, not `--fast` or `--only`).
  */
 import { fileURLToPath } from "node:url";
 import type { BenchContext } from "./_context.ts";
@@ -16,10 +18,16 @@ import { benchWorkspace } from "./_workspace.ts";
 
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
+const RUNS_DIR = fileURLToPath(new URL("../runs/", import.meta.url));
 
 async function main(args: string[]): Promise<void> {
   const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
-  const quick = args.includes("--quick");
+  const fast = args.includes("--fast") || args.includes("--quick");
+  const update = args.includes("--update-results");
+  if (update && (fast || only)) {
+    throw new Error("--update-results needs a whole run: drop --fast and --only");
+  }
+  const outArg = args.find((a) => a.startsWith("--out="))?.slice("--out=".length);
   const wanted = (section: string) => !only || only.includes(section);
   const startedAt = new Date();
   const started = performance.now();
@@ -40,18 +48,13 @@ async function main(args: string[]): Promise<void> {
       rows.push(...sandbox.rows);
       isolation = `${sandbox.isolation.level}${sandbox.isolation.rlimits ? " + rlimits" : ""}`;
     }
-    if (wanted("4")) rows.push(...await benchEndToEnd(ctx, { quick }));
+    if (wanted("4")) rows.push(...await benchEndToEnd(ctx, { fast }));
     if (wanted("5")) rows.push(...await benchGrading(ctx));
   } finally {
     await Deno.remove(root, { recursive: true });
   }
   const wallS = (performance.now() - started) / 1000;
-  if (only || quick) {
-    console.log(renderTable(rows));
-    console.log(`Total ${wallS.toFixed(1)} s (--only or --quick: results not written)`);
-    return;
-  }
-  const markdown = await writeResults(BENCH_DIR, rows, {
+  const info = {
     started_at: startedAt.toISOString(),
     wall_s: Math.round(wallS * 10) / 10,
     deno: Deno.version.deno,
@@ -60,9 +63,19 @@ async function main(args: string[]): Promise<void> {
     cpus: navigator.hardwareConcurrency,
     isolation,
     work_root: root,
-  });
+    mode: fast ? "fast" : "full",
+    ...(only ? { only: only.join(",") } : {}),
+  };
+  const outDir = outArg ??
+    `${RUNS_DIR}bench/${startedAt.toISOString().replace(/[:.]/g, "-")}${fast ? "-fast" : ""}`;
+  Deno.mkdirSync(outDir, { recursive: true });
+  const markdown = await writeResults(outDir, rows, info, { format: false });
   console.log(markdown);
-  console.log(`Wrote ${BENCH_DIR}results.json and ${BENCH_DIR}results.md`);
+  console.log(`Total ${wallS.toFixed(1)} s; wrote ${outDir}/results.json and results.md`);
+  if (update) {
+    await writeResults(BENCH_DIR, rows, info);
+    console.log(`Updated ${BENCH_DIR}results.json and ${BENCH_DIR}results.md`);
+  }
 }
 
 if (import.meta.main) await main(Deno.args);
