@@ -53,7 +53,8 @@ async function referenceRollouts(
         section,
         figure: `reference rollouts of ${id}: skipped`,
         unit: "-",
-        note: `${id} runs its tests with ${missing}, which this machine lacks (install it, e.g. python3-pytest, to include it)`,
+        note:
+          `${id} runs its tests with ${missing}, which this machine lacks (install it, e.g. python3-pytest, to include it)`,
       }));
     } else {
       tasks.push(id);

@@ -173,7 +173,15 @@ export async function benchEpisodes(
     ctx.log(`episodes: latency ${LATENCY_MS} ms, 1 thread, C=${many} (event-loop stalls)`);
     const b = await run(1, many, many, LATENCY_MS);
     rows.push(
-      ...batchRows(section, `latency 1 s, 1 thread, C=${many}`, many, b, floor, idle, monitorCpuPerMs),
+      ...batchRows(
+        section,
+        `latency 1 s, 1 thread, C=${many}`,
+        many,
+        b,
+        floor,
+        idle,
+        monitorCpuPerMs,
+      ),
     );
   } finally {
     await model.close();

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import type { BenchContext } from "./_context.ts";
 import { benchEndToEnd } from "./_e2e.ts";
 import { benchGrading } from "./_grading.ts";
-import { renderTable, type Row, writeResults } from "./_report.ts";
+import { type Row, writeResults } from "./_report.ts";
 import { benchSandbox } from "./_sandbox.ts";
 import { benchTools } from "./_tools.ts";
 import { benchWorkspace } from "./_workspace.ts";
