@@ -172,21 +172,20 @@ export interface RunInfo {
   cpus: number;
   isolation: string;
   work_root: string;
-  /** `full`, or `fast` (fewer and smaller batches). */
-  mode: string;
-  /** The sections run, when not all. */
-  only?: string;
+  /** The flags that made this a partial run (`--only`, `--quick`), if any. */
+  partial?: string[];
 }
 
 /**
- * Write `results.json` and `results.md` into `dir`, formatted by `deno fmt` unless `format` is
- * false (so that `deno fmt --check bench/` stays clean), and return the Markdown as written.
+ * Write `results.json` and `results.md` into `dir` and return the Markdown as written; with
+ * `format`, through `deno fmt` (so that `deno fmt --check bench/` stays clean for the checked-in
+ * copies).
  */
 export async function writeResults(
   dir: string,
   rows: Row[],
   info: RunInfo,
-  options: { format?: boolean } = {},
+  options: { format: boolean },
 ): Promise<string> {
   const json = { format: RESULTS_FORMAT, run: info, rows };
   await Deno.writeTextFile(`${dir}/results.json`, `${JSON.stringify(json, null, 2)}\n`);
@@ -197,16 +196,15 @@ export async function writeResults(
     "",
     `${info.started_at}, ${
       info.wall_s.toFixed(0)
-    } s, Deno ${info.deno} (V8 ${info.v8}), ${info.os}, ${info.cpus} CPUs, isolation ${info.isolation}, ${info.mode} run${
-      info.only ? ` of sections ${info.only}` : ""
-    }.`,
+    } s, Deno ${info.deno} (V8 ${info.v8}), ${info.os}, ${info.cpus} CPUs, isolation ${info.isolation}.`,
     "",
+    ...(info.partial ? [`Partial run (${info.partial.join(" ")}).`, ""] : []),
     `Targets met: ${met} of ${met + missed.length}.`,
     ...missed.map((r) => `- missed: ${r.section} / ${r.figure}`),
     "",
   ];
   await Deno.writeTextFile(`${dir}/results.md`, `${summary.join("\n")}\n${renderTable(rows)}\n`);
-  if (options.format === false) return await Deno.readTextFile(`${dir}/results.md`);
+  if (!options.format) return await Deno.readTextFile(`${dir}/results.md`);
   const fmt = await new Deno.Command(Deno.execPath(), {
     args: ["fmt", "--quiet", "results.md", "results.json"],
     cwd: dir,
