@@ -162,7 +162,6 @@ export async function benchEpisodes(
           b,
           floor,
           idle,
-          monitorCpuPerMs,
           workers > 1 ? oneThreadCpu : null,
         ),
       );
@@ -188,7 +187,7 @@ export async function benchEpisodes(
             ? `(batch wall - ${TURNS} turns x ${LATENCY_MS} ms) / model time; the baseline is what the same tests would add if run bare: max(their wall, C x their CPU / ${cores} cores)`
             : undefined,
         }),
-        ...batchRows(section, label, concurrency, b, floor, idle, monitorCpuPerMs),
+        ...batchRows(section, label, concurrency, b, floor, idle),
       );
     }
     const many = fast ? FAST_STALL_CONCURRENCY : STALL_CONCURRENCY;
@@ -208,7 +207,6 @@ export async function benchEpisodes(
         b,
         floor,
         idle,
-        monitorCpuPerMs,
       ),
     );
   } finally {
@@ -327,12 +325,10 @@ function batchRows(
   b: Batch,
   floor: Floor,
   idle: Stalls,
-  monitorCpuPerMs: number,
   oneThreadCpu: number | null = null,
 ): Row[] {
-  // Not subtracted: on a loaded machine the monitor's CPU during a batch is not its idle rate.
+  // The monitors' CPU is not subtracted: on a loaded machine their idle rate overstates it.
   const selfMs = b.selfMs;
-  void monitorCpuPerMs;
   const rows = [
     makeRow({
       section,
