@@ -90,12 +90,16 @@ export class CpuMeter {
     await this.#reader?.close();
     if (!this.#usageFile || !this.#parent) return;
     const dir = this.#usageFile.slice(0, -"/cpuacct.usage".length);
-    // The shell itself starts inside the group: it moves out too before removing it.
-    await sh('echo "$2" > "$3/cgroup.procs" && echo $$ > "$3/cgroup.procs" && rmdir "$1"', [
-      dir,
-      String(Deno.pid),
-      this.#parent,
-    ]);
+    // The shell itself starts inside the group: it moves out too before removing it. Children
+    // that just exited can keep the group busy for a moment on a loaded machine.
+    await sh(
+      'echo "$2" > "$3/cgroup.procs" && echo $$ > "$3/cgroup.procs" && n=0 && until rmdir "$1" 2>/dev/null; do n=$((n + 1)); [ "$n" -gt 200 ] && { rmdir "$1"; exit 1; }; sleep 0.05; done',
+      [
+        dir,
+        String(Deno.pid),
+        this.#parent,
+      ],
+    );
   }
 }
 

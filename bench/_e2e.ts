@@ -22,21 +22,45 @@ const REFERENCE_TASKS = [
 ];
 const REFERENCE_ROUNDS = 2;
 
-/** Run the end-to-end figures and the leak check; `quick` runs fewer episode batches. */
+/** Run the end-to-end figures and the leak check; `fast` runs fewer and smaller batches. */
 export async function benchEndToEnd(
   ctx: BenchContext,
-  options: { quick?: boolean } = {},
+  options: { fast?: boolean } = {},
 ): Promise<Row[]> {
   const before = await processFacts();
   const workRoot = subdir(ctx, "e2e");
   const env = await Environment.open({ tasksDir: ctx.tasksDir, workRoot });
-  const rows = [...await referenceRollouts(ctx, env), ...await benchEpisodes(ctx, env, options)];
+  const rows = [
+    ...await referenceRollouts(ctx, env, options.fast ?? false),
+    ...await benchEpisodes(ctx, env, options),
+  ];
   rows.push(...leakRows(workRoot, before, await processFacts()));
   return rows;
 }
 
-async function referenceRollouts(ctx: BenchContext, env: Environment): Promise<Row[]> {
+async function referenceRollouts(
+  ctx: BenchContext,
+  env: Environment,
+  fast: boolean,
+): Promise<Row[]> {
   const section = "4a reference rollouts";
+  const skipped: Row[] = [];
+  const tasks = [];
+  for (const id of REFERENCE_TASKS) {
+    const missing = await missingRunner(env.task(id).spec.runner);
+    if (missing) {
+      skipped.push(makeRow({
+        section,
+        figure: `reference rollouts of ${id}: skipped`,
+        unit: "-",
+        note:
+          `${id} runs its tests with ${missing}, which this machine lacks (install it, e.g. python3-pytest, to include it)`,
+      }));
+    } else {
+      tasks.push(id);
+    }
+  }
+  const rounds = fast ? 1 : REFERENCE_ROUNDS;
   const rollout = async (id: string, sample: number) => {
     const task = env.task(id);
     const started = performance.now();
@@ -56,16 +80,16 @@ async function referenceRollouts(ctx: BenchContext, env: Environment): Promise<R
     }
     return { record, wall };
   };
-  ctx.log(`e2e: reference rollouts over ${REFERENCE_TASKS.length} tasks x ${REFERENCE_ROUNDS}`);
-  await rollout(REFERENCE_TASKS[0], -1); // warm-up
+  ctx.log(`e2e: reference rollouts over ${tasks.length} tasks x ${rounds}`);
+  await rollout(tasks[0], -1); // warm-up
   const walls: number[] = [];
   const floors: number[] = [];
   const envPerTurn: number[] = [];
   const testsPerTurn: number[] = [];
   const otherPerTurn: number[] = [];
   const started = performance.now();
-  for (let round = 0; round < REFERENCE_ROUNDS; round++) {
-    for (const id of REFERENCE_TASKS) {
+  for (let round = 0; round < rounds; round++) {
+    for (const id of tasks) {
       const { record, wall } = await rollout(id, round);
       const turns = record.turns.length;
       const toolMs = (name?: string) =>
@@ -84,6 +108,7 @@ async function referenceRollouts(ctx: BenchContext, env: Environment): Promise<R
   const n = walls.length;
   const floorSum = floors.reduce((a, b) => a + b, 0);
   return [
+    ...skipped,
     makeRow({
       section,
       figure: "reference rollouts/s (sequential, graded)",
@@ -91,8 +116,8 @@ async function referenceRollouts(ctx: BenchContext, env: Environment): Promise<R
       summary: { median: (n * 1000) / total, p95: null, n },
       baseline: { name: "test runs + grading only", value: (n * 1000) / floorSum },
       note: `Tasks ${
-        REFERENCE_TASKS.join(", ")
-      }, ${REFERENCE_ROUNDS} rounds; the baseline is the rate if nothing but the run_tests calls and grading (from the records) took time`,
+        tasks.join(", ")
+      }, ${rounds} rounds; the baseline is the rate if nothing but the run_tests calls and grading (from the records) took time`,
     }),
     makeRow({
       section,
@@ -151,6 +176,18 @@ function leakRows(workRoot: string, before: ProcessFacts, after: ProcessFacts): 
       target: { text: "before +/- 2", metric: "delta", op: "abs<=", value: 2 },
     }),
   ];
+}
+
+/** The runner's program or module this machine lacks (`pytest`), or null when it has it. */
+export async function missingRunner(runner: string): Promise<string | null> {
+  if (runner !== "pytest") return null;
+  const probe = await new Deno.Command("python3", {
+    args: ["-c", "import pytest"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output().catch(() => null);
+  return probe?.success ? null : "pytest (python3 -m pytest)";
 }
 
 function identity(taskId: string, sample: number, group: string) {

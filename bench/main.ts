@@ -4,7 +4,8 @@
  * and printed as a table; `--update-results` also rewrites the checked-in `bench/results.json` and
  * `bench/results.md`. Sections: workspace creation, tool calls, the sandbox, end-to-end rollouts
  * and whole graded episodes (with a leak check) and grading. `--only=1,4` runs a subset and
- * `--quick` fewer episode batches (neither may update the checked-in results).
+ * `--quick` (or `--fast`) fewer and smaller batches, a few minutes in all (neither may update the
+ * checked-in results).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -36,6 +37,7 @@ export function parseBenchArgs(args: string[]): BenchArgs {
     options: {
       only: { type: "string" },
       quick: { type: "boolean" },
+      fast: { type: "boolean" },
       out: { type: "string" },
       "update-results": { type: "boolean" },
     },
@@ -44,7 +46,7 @@ export function parseBenchArgs(args: string[]): BenchArgs {
   });
   const parsed: BenchArgs = {
     only: values.only?.split(",").map((s) => s.trim()).filter(Boolean),
-    quick: values.quick ?? false,
+    quick: (values.quick || values.fast) ?? false,
     out: values.out,
     updateResults: values["update-results"] ?? false,
   };
@@ -81,7 +83,7 @@ async function main(args: string[]): Promise<void> {
       rows.push(...sandbox.rows);
       isolation = `${sandbox.isolation.level}${sandbox.isolation.rlimits ? " + rlimits" : ""}`;
     }
-    if (wanted("4")) rows.push(...await benchEndToEnd(ctx, { quick }));
+    if (wanted("4")) rows.push(...await benchEndToEnd(ctx, { fast: quick }));
     if (wanted("5")) rows.push(...await benchGrading(ctx));
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -119,7 +121,7 @@ if (import.meta.main) {
     console.error(
       `bench: ${
         (error as Error).message
-      }; flags: --only=1,2,3,4,5 --quick --out DIR --update-results`,
+      }; flags: --only=1,2,3,4,5 --quick (--fast) --out DIR --update-results`,
     );
     Deno.exit(2);
   }

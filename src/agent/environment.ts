@@ -52,6 +52,17 @@ export interface EnvironmentOptions {
   unjailedRoot?: boolean;
   /** Refuse to open unless this machine gives at least this isolation. */
   requireIsolation?: IsolationRequirement;
+  /** Isolation already probed (e.g. by the process that starts worker threads): no probe again. */
+  probed?: IsolationInfo;
+}
+
+/**
+ * Everything needed to open the same environment elsewhere (a worker thread): plain data, with
+ * the isolation already probed.
+ */
+export interface EnvironmentSpec extends EnvironmentOptions {
+  workRoot: string;
+  probed: IsolationInfo;
 }
 
 /**
@@ -75,6 +86,7 @@ export class Environment {
   /** Bounds every episode's tool calls get. */
   readonly limits: ToolLimits;
   readonly #keepRoot: string | undefined;
+  readonly #options: EnvironmentOptions;
   readonly #tasks = new Map<string, Task>();
   readonly #snapshots = new Map<string, Snapshot>();
 
@@ -89,6 +101,7 @@ export class Environment {
     this.sandbox = sandbox;
     this.limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
     this.#keepRoot = options.keepRoot;
+    this.#options = options;
   }
 
   /** Probe isolation and prepare the workspace root. */
@@ -96,7 +109,7 @@ export class Environment {
     const tasksDir = resolve(options.tasksDir);
     const workRoot = resolve(options.workRoot ?? DEFAULT_WORK_ROOT);
     mkdirSync(workRoot, { recursive: true });
-    const isolation = await probeIsolation(options.isolation ?? "auto", {
+    const isolation = options.probed ?? await probeIsolation(options.isolation ?? "auto", {
       users: options.sandboxUsers,
       unjailedRoot: options.unjailedRoot,
     });
@@ -112,6 +125,18 @@ export class Environment {
       limits: options.sandboxLimits,
     });
     return new Environment(tasksDir, workRoot, sandbox, options);
+  }
+
+  /** What opens the same environment in another thread (see {@linkcode EnvironmentSpec}). */
+  spec(): EnvironmentSpec {
+    const { probed: _probed, ...options } = this.#options;
+    return {
+      ...options,
+      tasksDir: this.tasksDir,
+      workRoot: this.workRoot,
+      denoPath: this.sandbox.denoPath,
+      probed: this.isolation,
+    };
   }
 
   /** What isolation children get. */

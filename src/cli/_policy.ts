@@ -4,15 +4,12 @@
  * and never saved.
  */
 import { UsageError } from "../errors.ts";
-import { OpenAIPolicy } from "../policy/openai.ts";
 import { checkScheme, probeEndpoint } from "../policy/probe.ts";
-import { ReferencePolicy } from "../policy/reference.ts";
-import { TokenPolicy } from "../policy/token_policy.ts";
-import { loadScript, ScriptedPolicy, type ScriptStep } from "../policy/scripted.ts";
-import type { Policy } from "../policy/types.ts";
 import { APIS, POLICIES, type PolicyConfig } from "../rollout/run_config.ts";
-import type { Task } from "../task/spec.ts";
+import { apiKey } from "../rollout/policy.ts";
 import { env } from "./_args.ts";
+
+export { makePolicy } from "../rollout/policy.ts";
 
 /** Flags that choose the policy. */
 export interface PolicyFlags {
@@ -98,44 +95,6 @@ export function resolvePolicy(flags: PolicyFlags): { config: PolicyConfig; note:
   };
 }
 
-/** Build the policy for one sample. Scripts are read once and shared through `cache`. */
-export function makePolicy(
-  config: PolicyConfig,
-  task: Task,
-  sample: number,
-  cache: { script?: ScriptStep[] } = {},
-): Policy {
-  switch (config.kind) {
-    case "reference":
-      return new ReferencePolicy(task);
-    case "scripted":
-      cache.script ??= loadScript(config.script!);
-      return new ScriptedPolicy(cache.script);
-    case "openai": {
-      const common = {
-        baseUrl: config.base_url!,
-        model: config.model!,
-        apiKey: apiKey(),
-        textToolCalls: config.text_tool_calls,
-        sampling: {
-          ...config.sampling,
-          ...(config.seed !== null ? { seed: config.seed + sample } : {}),
-        },
-      };
-      const { chat_template_kwargs: kwargs, ...rest } = config.extra_body ?? {};
-      if (config.api === "tokens") {
-        // The template's arguments go to /tokenize; the rest to every completions request.
-        return new TokenPolicy({
-          ...common,
-          chatTemplateKwargs: kwargs as Record<string, unknown> | undefined,
-          extraBody: rest,
-        });
-      }
-      return new OpenAIPolicy({ ...common, extraBody: config.extra_body });
-    }
-  }
-}
-
 /**
  * Before a run with the `openai` policy: one cheap request to the endpoint. Returns the line to
  * print when it fails, or null (also for policies that need no endpoint).
@@ -160,10 +119,6 @@ export async function checkEndpoint(config: PolicyConfig): Promise<string | null
     clearTimeout(waiting);
   }
   return result.ok ? null : result.message;
-}
-
-function apiKey(): string | undefined {
-  return env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY");
 }
 
 /** A flag holding a JSON object, or undefined. */

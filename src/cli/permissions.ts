@@ -9,6 +9,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_WORK_ROOT } from "../agent/environment.ts";
+import { fileURLToPath } from "node:url";
+import { POOL_WORKER_MODULE } from "../rollout/worker_pool.ts";
 import { LAUNCHER_ENV } from "./_launcher.ts";
 
 /** Environment variables the orchestrator may read, by name. */
@@ -64,6 +66,15 @@ export const BINARY_FLAGS: readonly string[] = [
   "--allow-net=127.0.0.1,localhost",
 ];
 
+/**
+ * What worker threads (`rollout --workers`) read to load their modules: patchgym's own `src/`
+ * (and nothing of the repository's configuration). A compiled binary's baked flags do not name its
+ * embedded modules, so its runs stay on one thread (see `poolAvailable`).
+ */
+export const POOL_MODULE_READS: string[] = POOL_WORKER_MODULE.protocol === "file:"
+  ? [fileURLToPath(new URL("../", POOL_WORKER_MODULE)).replace(/\/$/, "")]
+  : [];
+
 /** Flags that take a value, in any command (so values are not taken for positionals). */
 export const VALUE_FLAGS = [
   "tasks",
@@ -76,6 +87,7 @@ export const VALUE_FLAGS = [
   "script",
   "samples",
   "concurrency",
+  "workers",
   "max-turns",
   "max-tokens",
   "max-total-tokens",
@@ -205,6 +217,8 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
         endpoint();
       }
       scaling();
+      // Worker threads (--workers) load their modules: patchgym's own source.
+      plan.read.push(...POOL_MODULE_READS);
       break;
     }
     case "worker":

@@ -12,6 +12,7 @@ import { preflight, skippedWarning } from "../rollout/preflight.ts";
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE_NAME, parseQueueUrl } from "../rollout/queue.ts";
 import { queueRunner, rayRunner } from "../rollout/remote_run.ts";
 import { runRollout, uniqueTasks } from "../rollout/run.ts";
+import { defaultWorkers } from "../rollout/worker_pool.ts";
 import {
   newRunId,
   readRunConfig,
@@ -55,6 +56,8 @@ Usage: patchgym rollout [flags]
   --script FILE          actions for --policy scripted
   --samples N            samples per task, sharing a group_id (default 1)
   --concurrency N        samples run at once (default 4)
+  --workers N            threads that run them, each with its own event loop (default: one per
+                         core, at most --concurrency); records are the same with any number
   --max-turns N          turn limit (default: each task's own)
   --max-tokens N         per-reply token cap (default 4096)
   --max-total-tokens N   conversation token cap (default 32768)
@@ -107,6 +110,7 @@ function parseRolloutFlags(args: string[]) {
     script: { type: "string" },
     samples: { type: "string" },
     concurrency: { type: "string" },
+    workers: { type: "string" },
     "max-turns": { type: "string" },
     "max-tokens": { type: "string" },
     "max-total-tokens": { type: "string" },
@@ -192,6 +196,7 @@ async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<n
   const startedAt = performance.now();
   const tasksDir = tasksDirOf(values);
   const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
+  const workers = intFlag("workers", values.workers, defaultWorkers(concurrency), 1, 1024);
   const maxAttempts = intFlag("max-attempts", values["max-attempts"], DEFAULT_MAX_ATTEMPTS, 1, 100);
   if (values.queue && values.ray) throw new UsageError("rollout: give --queue or --ray, not both");
   if (values.queue) parseQueueUrl(values.queue);
@@ -340,6 +345,7 @@ async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<n
       policyFor,
       remote,
       concurrency,
+      workers,
       keepWorkspaces: values["keep-workspaces"],
       retryErrors: values["retry-errors"],
       signal: interrupts.signal,

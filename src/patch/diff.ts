@@ -4,6 +4,7 @@
  */
 import type { DiffTooLarge } from "../workspace/limits.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
+import { Pacer } from "../workspace/pacer.ts";
 import { treeSizes } from "../workspace/tree.ts";
 import { fileDiff } from "./write.ts";
 
@@ -31,14 +32,12 @@ export interface DiffOptions {
   maxBytes?: number;
 }
 
-/** Files read at once while diffing. */
-const READ_BATCH = 64;
-
 /**
  * Diff the tree under `root` against `original`. Paths are sorted so the patch is deterministic.
- * Sizes are checked (stat) before any file is read, and reads are asynchronous: when the changed
- * files hold more than `maxBytes` (both sides counted), nothing is read and the result has an
- * empty patch and {@linkcode WorkspaceDiff.tooLarge} set, naming the biggest files.
+ * Sizes are checked (stat) before any file is read, and reads are synchronous in slices that give
+ * the event loop back (see `Pacer`): when the changed files hold more than `maxBytes` (both sides
+ * counted), nothing is read and the result has an empty patch and
+ * {@linkcode WorkspaceDiff.tooLarge} set, naming the biggest files.
  */
 export async function diffTree(
   original: Snapshot,
@@ -77,13 +76,16 @@ export async function diffTree(
   });
   if (bytes > limit) return tooLarge();
   const current = new Map<string, Uint8Array>();
-  const toRead = paths.filter((p) => sizes.has(p));
-  for (let i = 0; i < toRead.length; i += READ_BATCH) {
-    const batch = toRead.slice(i, i + READ_BATCH);
-    const contents = await Promise.all(
-      batch.map((p) => Deno.readFile(`${root}/${p}`).catch(() => null)),
-    );
-    batch.forEach((p, j) => contents[j] && current.set(p, contents[j]));
+  const pacer = new Pacer();
+  for (const path of paths) {
+    if (!sizes.has(path)) continue;
+    try {
+      current.set(path, Deno.readFileSync(`${root}/${path}`));
+    } catch {
+      // Removed meanwhile: it counts as deleted.
+    }
+    const pause = pacer.pause();
+    if (pause) await pause;
   }
   for (const path of sameSize) {
     const before = original.byPath.get(path)?.content;

@@ -108,6 +108,7 @@ export async function gradePatch(
       task,
       options.snapshot,
       copy.dir,
+      new Set(applied ? patchPaths(filePatches.filter((file) => !file.binary)) : []),
     );
     // A hidden test may replace the visible file at its path (a SWE-bench test patch): run it once.
     const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
@@ -231,12 +232,14 @@ export function refusedGrade(task: Task, problem: string): GradeResult {
  * pristine repository (files the agent added under them are deleted), test-configuration files
  * (added ones deleted anywhere in the tree), and the hidden tests from the task. Returns the
  * test-configuration files now in `dir` (exactly the pristine ones) and every pristine file put
- * back, whose code counts as test code.
+ * back, whose code counts as test code. `changed`: the paths the applied patch named; a file it did
+ * not name is still the pristine one the copy was written with, and is not written again.
  */
 async function restoreTestFiles(
   task: Task,
   snapshot: Snapshot,
   dir: string,
+  changed: ReadonlySet<string>,
 ): Promise<{ config: string[]; pristine: string[] }> {
   const decidesTests = (path: string) =>
     isProtected(task.spec.protected_paths, path) || task.spec.visible_tests.includes(path) ||
@@ -247,7 +250,7 @@ async function restoreTestFiles(
   const pristine: string[] = [...task.spec.hidden_tests];
   for (const file of snapshot.files) {
     if (!decidesTests(file.path)) continue;
-    await write(join(dir, file.path), file.content);
+    if (changed.has(file.path)) await write(join(dir, file.path), file.content);
     pristine.push(file.path);
   }
   for (const path of task.spec.hidden_tests) {

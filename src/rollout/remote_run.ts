@@ -31,7 +31,8 @@ export interface SampleJob {
  */
 export type RemoteRunner = (
   jobs: SampleJob[],
-  deliver: (record: TrajectoryRecord) => Promise<void>,
+  /** `line`: the record's JSON text when the runner has it already (written as it is). */
+  deliver: (record: TrajectoryRecord, line?: string) => Promise<void>,
   signal: AbortSignal,
 ) => Promise<void>;
 
@@ -54,15 +55,20 @@ export interface RemoteContext {
   maxAttempts: number;
 }
 
-/** The jobs of `samples` for the queue or the Ray driver. */
-export function queueJobs(context: RemoteContext, samples: SampleJob[]): QueueJob[] {
-  const { config } = context;
-  const run: QueueRunSpec = {
+/** How a worker runs the samples of `config` (a scripted policy's script read here, once). */
+export function runSpec(config: RunConfig): QueueRunSpec {
+  return {
     policy: config.policy,
     limits: config.limits,
     training: config.training,
     ...(config.policy.script ? { script_text: readFileSync(config.policy.script, "utf8") } : {}),
   };
+}
+
+/** The jobs of `samples` for the queue or the Ray driver. */
+export function queueJobs(context: RemoteContext, samples: SampleJob[]): QueueJob[] {
+  const { config } = context;
+  const run = runSpec(config);
   return samples.map((s) => ({
     format: JOB_FORMAT,
     run_id: config.run_id,

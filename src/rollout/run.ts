@@ -19,6 +19,7 @@ import type { Environment } from "../agent/environment.ts";
 import type { RemoteRunner } from "./remote_run.ts";
 import type { RunConfig } from "./run_config.ts";
 import { runSample } from "./sample.ts";
+import { poolAvailable, workerPoolRunner } from "./worker_pool.ts";
 
 /** Stop reasons `retryErrors` runs again: the sample failed for a reason outside the agent. */
 export const RETRYABLE_STOP_REASONS: readonly string[] = ["policy_error", "environment_error"];
@@ -33,6 +34,13 @@ export interface RolloutOptions {
   policyFor: (task: Task, sample: number) => Policy;
   /** Samples run at once (default 4). */
   concurrency?: number;
+  /**
+   * Worker threads that run the samples (default 1: this thread). With more, each sample's policy
+   * is built from `config.policy` in its thread (`policyFor` then only names the policy of a
+   * sample whose thread died), and this thread writes every record; see `worker_pool.ts`. Where
+   * the process may not start them (`poolAvailable`), the samples run on this thread.
+   */
+  workers?: number;
   keepWorkspaces?: boolean;
   /** Drop finished samples that ended in `policy_error` or `environment_error` and run them again. */
   retryErrors?: boolean;
@@ -122,21 +130,29 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
   const ran: TrajectoryRecord[] = [];
   const signal = options.signal ?? new AbortController().signal;
   const started = performance.now();
+  const concurrency = options.concurrency ?? 4;
+  const remote = options.remote ??
+    ((options.workers ?? 1) > 1 && jobs.length > 1 && poolAvailable()
+      ? workerPoolRunner(
+        { config, environment, policyFor: options.policyFor, maxAttempts: 1 },
+        { workers: options.workers!, concurrency, keepWorkspaces: options.keepWorkspaces },
+      )
+      : undefined);
   try {
-    if (options.remote) {
+    if (remote) {
       // One record per episode id, however often a worker delivered it.
       const delivered = new Set<string>();
-      await options.remote(
+      await remote(
         jobs.map((j) => ({
           task_id: j.id,
           sample: j.sample,
           episode_id: j.episode,
           group_id: `${config.run_id}/${j.id}`,
         })),
-        async (record) => {
+        async (record, line) => {
           if (delivered.has(record.episode_id) || finished.has(record.episode_id)) return;
           delivered.add(record.episode_id);
-          await writer.write(record);
+          await (line === undefined ? writer.write(record) : writer.writeLine(line));
           ran.push(record);
           options.onRecord?.(record);
         },
@@ -172,7 +188,7 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
           options.onRecord?.(record);
         }
       };
-      const workers = Math.min(options.concurrency ?? 4, Math.max(1, jobs.length));
+      const workers = Math.min(concurrency, Math.max(1, jobs.length));
       await Promise.all(Array.from({ length: workers }, worker));
     }
   } finally {

@@ -17,7 +17,12 @@ export class JsonlWriter {
 
   /** Append one value as a line; resolves when it is written to the file. */
   write(value: unknown): Promise<void> {
-    const bytes = this.#encoder.encode(`${JSON.stringify(value)}\n`);
+    return this.writeLine(JSON.stringify(value));
+  }
+
+  /** Append one line of JSON text as it is (e.g. a record serialized elsewhere). */
+  writeLine(text: string): Promise<void> {
+    const bytes = this.#encoder.encode(`${text}\n`);
     this.#queue = this.#queue.then(async () => {
       this.#file ??= await Deno.open(this.path, { append: true, create: true });
       let written = 0;

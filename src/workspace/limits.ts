@@ -2,6 +2,7 @@
  * How big a workspace may get: the final diff's cap (see `diffTree`) and a cap on how much the
  * workspace may grow over the task's repository, measured by stat only, never by reading files.
  */
+import { Pacer } from "./pacer.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Default cap on how many bytes a workspace may grow over its repository (all files counted). */
@@ -28,20 +29,21 @@ export interface WorkspaceUsage {
   unreadable: string[];
 }
 
-/** Files stat'ed at once. */
-const BATCH = 64;
-
-/** Measure the regular files under `dir` with asynchronous stat calls (symlinks not followed). */
+/**
+ * Measure the regular files under `dir` by stat only (symlinks not followed), synchronously in
+ * slices (see {@linkcode Pacer}).
+ */
 export async function measureTree(dir: string): Promise<WorkspaceUsage> {
   const files: { path: string; bytes: number }[] = [];
   const unreadable: string[] = [];
   let entries = 0;
   const pending = [""];
+  const pacer = new Pacer();
   while (pending.length > 0) {
     const rel = pending.pop()!;
     const names: string[] = [];
     try {
-      for await (const entry of Deno.readDir(rel ? `${dir}/${rel}` : dir)) {
+      for (const entry of Deno.readDirSync(rel ? `${dir}/${rel}` : dir)) {
         entries++;
         const path = rel ? `${rel}/${entry.name}` : entry.name;
         if (entry.isDirectory) pending.push(path);
@@ -51,13 +53,17 @@ export async function measureTree(dir: string): Promise<WorkspaceUsage> {
       if (!(error instanceof Deno.errors.NotFound)) unreadable.push(rel);
       continue; // Removed meanwhile, or too deep to name.
     }
-    for (let i = 0; i < names.length; i += BATCH) {
-      const batch = names.slice(i, i + BATCH);
-      const stats = await Promise.all(
-        batch.map((p) => Deno.lstat(`${dir}/${p}`).catch(() => null)),
-      );
-      batch.forEach((path, j) => stats[j] && files.push({ path, bytes: stats[j].size }));
+    for (const path of names) {
+      try {
+        files.push({ path, bytes: Deno.lstatSync(`${dir}/${path}`).size });
+      } catch {
+        // Removed meanwhile.
+      }
+      const pause = pacer.pause();
+      if (pause) await pause;
     }
+    const pause = pacer.pause();
+    if (pause) await pause;
   }
   files.sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1));
   return {

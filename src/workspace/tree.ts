@@ -3,11 +3,9 @@
  * noise folders and symlinks skipped.
  */
 import { readFileSync } from "node:fs";
+import { Pacer } from "./pacer.ts";
 import { isNoiseFile, NOISE_DIRS } from "./snapshot.ts";
 import { walk } from "./walk.ts";
-
-/** Files read or stat'ed at once. */
-const BATCH = 64;
 
 /** Read the current regular files under `root` (noise folders and symlinks skipped). */
 export function readTree(root: string): Map<string, Uint8Array> {
@@ -20,15 +18,16 @@ export function readTree(root: string): Map<string, Uint8Array> {
 
 /**
  * Sizes of the regular files under `root` (noise folders and symlinks skipped), by stat only,
- * with asynchronous calls.
+ * synchronously in slices (see {@linkcode Pacer}).
  */
 export async function treeSizes(root: string): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   const pending = [""];
+  const pacer = new Pacer();
   while (pending.length > 0) {
     const rel = pending.pop()!;
     const files: string[] = [];
-    for await (const entry of Deno.readDir(rel ? `${root}/${rel}` : root)) {
+    for (const entry of Deno.readDirSync(rel ? `${root}/${rel}` : root)) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory) {
         if (!NOISE_DIRS.has(entry.name)) pending.push(path);
@@ -36,13 +35,19 @@ export async function treeSizes(root: string): Promise<Map<string, number>> {
         files.push(path);
       }
     }
-    for (let i = 0; i < files.length; i += BATCH) {
-      const batch = files.slice(i, i + BATCH);
-      const stats = await Promise.all(
-        batch.map((p) => Deno.lstat(`${root}/${p}`).catch(() => null)),
-      );
-      batch.forEach((p, j) => stats[j]?.isFile && sizes.set(p, stats[j].size));
+    for (const path of files) {
+      let stat: Deno.FileInfo | null = null;
+      try {
+        stat = Deno.lstatSync(`${root}/${path}`);
+      } catch {
+        // Removed meanwhile.
+      }
+      if (stat?.isFile) sizes.set(path, stat.size);
+      const pause = pacer.pause();
+      if (pause) await pause;
     }
+    const pause = pacer.pause();
+    if (pause) await pause;
   }
   return sizes;
 }

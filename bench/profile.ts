@@ -1,0 +1,151 @@
+/**
+ * Profile the orchestrator on whole graded episodes: `episodes` samples of `py-median-even`
+ * (`concurrency` at a time) driven by the fake model, in this process, and this process's CPU per
+ * episode printed at the end. Run under V8's profiler to see where that CPU goes:
+ * `deno run -A --cpu-prof --cpu-prof-dir=runs/prof bench/profile.ts --episodes 64 --concurrency 16`
+ * then `deno run -A bench/profile.ts --summarize runs/prof/<file>.cpuprofile`.
+ */
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { Environment } from "../src/agent/environment.ts";
+import { OpenAIPolicy } from "../src/policy/openai.ts";
+import { runSample } from "../src/rollout/sample.ts";
+import { fakeModelName, startFakeModel } from "./_fake_model.ts";
+
+const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      episodes: { type: "string", default: "32" },
+      concurrency: { type: "string", default: "8" },
+      latency: { type: "string", default: "0" },
+      summarize: { type: "string" },
+      top: { type: "string", default: "40" },
+      "work-root": { type: "string", default: "/tmp" },
+    },
+  });
+  if (values.summarize) {
+    summarizeProfile(values.summarize, Number(values.top));
+    return;
+  }
+  const episodes = Number(values.episodes);
+  const concurrency = Number(values.concurrency);
+  const workRoot = await Deno.makeTempDir({
+    prefix: "patchgym-profile-",
+    dir: values["work-root"],
+  });
+  const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot });
+  const task = env.task("py-median-even");
+  const patch = readFileSync(task.solutionPath!, "utf8");
+  const model = await startFakeModel({
+    solve: [
+      { name: "read_file", arguments: { path: "stats/summary.py" } },
+      { name: "apply_patch", arguments: { patch } },
+      { name: "run_tests", arguments: {} },
+      { name: "submit", arguments: { status: "solved", summary: "fixed" } },
+    ],
+  });
+  try {
+    const run = async (n: number, tag: string) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < n) {
+          const sample = next++;
+          const policy = new OpenAIPolicy({
+            baseUrl: model.baseUrl,
+            model: fakeModelName("solve", Number(values.latency)),
+            maxRetries: 0,
+            fetch: model.fetch,
+          });
+          const record = await runSample(env, task, policy, {
+            run_id: "profile",
+            episode_id: `${tag}-${sample}`,
+            task_id: task.spec.id,
+            sample,
+            group_id: tag,
+          });
+          if (!record.reward?.resolved) throw new Error(`not resolved: ${record.stop_reason}`);
+          JSON.stringify(record);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
+    };
+    await run(Math.min(4, episodes), "warmup");
+    const before = process.cpuUsage();
+    const started = performance.now();
+    await run(episodes, "measured");
+    const cpu = process.cpuUsage(before);
+    const wall = performance.now() - started;
+    console.log(
+      `${episodes} episodes, C=${concurrency}: orchestrator CPU ${
+        ((cpu.user + cpu.system) / 1000 / episodes).toFixed(2)
+      } ms/episode (user ${(cpu.user / 1000 / episodes).toFixed(2)}, system ${
+        (cpu.system / 1000 / episodes).toFixed(2)
+      }), wall ${(wall / episodes).toFixed(1)} ms/episode`,
+    );
+  } finally {
+    await model.close();
+    await Deno.remove(workRoot, { recursive: true });
+  }
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/** Self time by function and by file of a `.cpuprofile`, largest first. */
+function summarizeProfile(path: string, top: number): void {
+  const profile = JSON.parse(readFileSync(path, "utf8")) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + profile.timeDeltas[i]));
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const fn = new Map<string, number>();
+  const file = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  for (const [id, us] of self) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const short = url.replace(/^.*\/(perf|node_modules|deno)\//, "");
+    const key = `${functionName || "(anon)"} ${short}:${lineNumber + 1}`;
+    fn.set(key, (fn.get(key) ?? 0) + us);
+    file.set(short || "(native)", (file.get(short || "(native)") ?? 0) + us);
+    // Inclusive time per src/ function: each sample counts once for every distinct frame above it.
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      if (!frame.url.includes("/src/")) continue;
+      const k = `${frame.functionName || "(anon)"} ${frame.url.replace(/^.*\/src\//, "src/")}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      inclusive.set(k, (inclusive.get(k) ?? 0) + us);
+    }
+  }
+  const print = (title: string, map: Map<string, number>) => {
+    console.log(`\n${title}`);
+    for (const [k, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+      console.log(
+        `${(us / 1000).toFixed(1).padStart(9)} ms ${
+          (100 * us / total).toFixed(1).padStart(5)
+        }%  ${k}`,
+      );
+    }
+  };
+  console.log(`total sampled ${(total / 1000).toFixed(1)} ms`);
+  print("self time by function", fn);
+  print("self time by file", file);
+  print("inclusive time by src/ function", inclusive);
+}
+
+if (import.meta.main) await main();

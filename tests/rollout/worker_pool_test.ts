@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Environment } from "../../src/agent/environment.ts";
+import { ReferencePolicy } from "../../src/policy/reference.ts";
+import { runRollout } from "../../src/rollout/run.ts";
+import { newRunId, RUN_FORMAT, type RunConfig } from "../../src/rollout/run_config.ts";
+import { poolAvailable } from "../../src/rollout/worker_pool.ts";
+import type { Task } from "../../src/task/spec.ts";
+
+const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
+
+function config(tasks: string[], samples: number): RunConfig {
+  return {
+    format: RUN_FORMAT,
+    run_id: newRunId(),
+    env_version: "test",
+    tasks,
+    samples,
+    policy: {
+      kind: "reference",
+      base_url: null,
+      model: null,
+      script: null,
+      text_tool_calls: false,
+      sampling: {},
+      seed: null,
+    },
+    limits: { max_tokens_per_turn: 100, max_total_tokens: 10_000, max_wall_s: 120 },
+    training: { trainable: "all", onDrift: "split" },
+  };
+}
+
+/** Fields that carry a time, and so differ between any two runs. */
+const TIMED = new Set(["timings", "latency_ms", "duration_ms"]);
+
+/**
+ * A record line without its timed fields, keys in the order the record has them; durations the
+ * test runners print in their output ("Ran 3 tests in 0.010s", "ok (568µs)") are blanked too.
+ */
+function untimed(line: string): string {
+  return JSON.stringify(
+    JSON.parse(line),
+    (key, value) =>
+      TIMED.has(key)
+        ? undefined
+        : typeof value === "string"
+        ? value.replace(/\b\d+(?:\.\d+)?(?:s|ms|µs)\b/g, "<time>")
+        : value,
+  );
+}
+
+/** The run's lines by episode id (records are written in the order samples finish). */
+function linesOf(outDir: string): Map<string, string> {
+  const lines = readFileSync(join(outDir, "trajectories.jsonl"), "utf8").trimEnd().split("\n");
+  return new Map(lines.map((l) => [JSON.parse(l).episode_id as string, l]));
+}
+
+Deno.test("runRollout() writes the same records on 2 worker threads as on one", async () => {
+  assert.ok(poolAvailable(), "the test process may read the worker module");
+  const root = await Deno.makeTempDir({ prefix: "patchgym-pool-test-" });
+  try {
+    const environment = await Environment.open({ tasksDir: TASKS_DIR, workRoot: join(root, "w") });
+    const run = config(["py-median-even", "py-text-ngrams", "ts-cart-discounts"], 2);
+    const runs = new Map<number, Map<string, string>>();
+    for (const workers of [1, 2]) {
+      const outDir = join(root, `out-${workers}`);
+      Deno.mkdirSync(outDir);
+      const result = await runRollout({
+        environment,
+        outDir,
+        config: run,
+        policyFor: (task: Task) => new ReferencePolicy(task),
+        concurrency: 4,
+        workers,
+      });
+      assert.equal(result.summary.complete, true);
+      assert.equal(result.ran.length, 6);
+      runs.set(workers, linesOf(outDir));
+    }
+    const one = runs.get(1)!;
+    const two = runs.get(2)!;
+    assert.deepEqual([...two.keys()].sort(), [...one.keys()].sort());
+    for (const [episode, line] of one) {
+      assert.equal(untimed(two.get(episode)!), untimed(line), episode);
+      assert.equal(JSON.parse(line).reward.resolved, true);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runRollout() on worker threads runs nothing once the signal has aborted", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-pool-test-" });
+  try {
+    const environment = await Environment.open({ tasksDir: TASKS_DIR, workRoot: join(root, "w") });
+    const stop = new AbortController();
+    stop.abort();
+    const result = await runRollout({
+      environment,
+      outDir: root,
+      config: config(["py-median-even"], 3),
+      policyFor: (task: Task) => new ReferencePolicy(task),
+      workers: 2,
+      signal: stop.signal,
+    });
+    assert.equal(result.ran.length, 0);
+    assert.equal(result.interrupted, true);
+    assert.equal(result.summary.complete, false);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
