@@ -19,7 +19,9 @@ import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace } from "../workspace/workspace.ts";
 import { checkCanaries, plantCanaries, type RandomInt } from "./canary.ts";
 import { originalId, originalText } from "./rename.ts";
-import { readableFailure, strictLiteralComparisons } from "./strict.ts";
+import { joinStatements, readableFailure, strictLiteralComparisons } from "./strict.ts";
+import { judge, type JudgedWhere } from "./judge.ts";
+import { separate, type Separated } from "./separate.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
 export type GradedOutcome = TestOutcome | "missing";
@@ -55,6 +57,11 @@ export interface GradeResult {
   };
   /** Output of the expected tests that failed or errored (bounded), by test id. */
   failures: Record<string, string>;
+  /**
+   * Expected tests whose verdict was reached wholly outside the jail (every check separated from
+   * its expected value, see `separate.ts`); the others kept some check inside.
+   */
+  judged_outside: string[];
 }
 
 /** Where and how grading runs. */
@@ -110,14 +117,20 @@ export async function gradePatch(
     const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
     const outcomes = new Map<string, TestOutcome>();
     const failureOutput = new Map<string, string>();
+    const judged = new Map<string, JudgedWhere>();
     let run = NOT_RUN;
     if (applied) {
+      // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
+      // copies only guard the ones with checks left inside.
+      const outside = await outsideTests(copy.dir, files, task.spec.runner);
       // Every test runs under a fresh name, mapped back to its own here.
       const { canaries, names } = await plantCanaries(copy.dir, files, task.spec.runner, {
-        mutate: task.spec.fail_to_pass,
+        mutate: task.spec.fail_to_pass.filter((id) => !outside.has(functionOf(id))),
         random: options.random,
       });
-      // After the canaries, so mutants check their results like the tests they copy.
+      // After the canaries, so canaries and mutants are separated like the tests they copy.
+      const plans = await separateFiles(copy.dir, files, task.spec.runner);
+      // What stayed inside keeps the plain-value comparison.
       await strictLiteralComparisons(copy.dir, files, task.spec.runner);
       const testRun = await runTests(options.sandbox, {
         runner: task.spec.runner,
@@ -128,8 +141,10 @@ export async function gradePatch(
         readOnly: configFiles,
         trusted: pristine,
       });
-      for (const [id, outcome] of testRun.tests) outcomes.set(originalId(id, names), outcome);
-      for (const [id, text] of testRun.failures) {
+      const verdict = judge(task.spec.runner, testRun.tests, testRun.observations, plans);
+      for (const [id, outcome] of verdict.outcomes) outcomes.set(originalId(id, names), outcome);
+      for (const [id, where] of verdict.where) judged.set(originalId(id, names), where);
+      for (const [id, text] of [...testRun.failures, ...verdict.failures]) {
         const own = originalId(id, names);
         failureOutput.set(own, readableFailure(originalText(own.split("::")[0], text, names)));
       }
@@ -162,10 +177,69 @@ export async function gradePatch(
       protected_paths_touched: touched,
       run,
       failures,
+      judged_outside: expected.filter((id) => judged.get(id) === "outside"),
     };
   } finally {
     await copy.remove();
   }
+}
+
+/**
+ * Separate the expected values of test files `files` (relative to `dir`, in place); returns each
+ * file's plan for the judge.
+ */
+async function separateFiles(
+  dir: string,
+  files: string[],
+  runner: Task["spec"]["runner"],
+): Promise<Map<string, Separated>> {
+  const plans = new Map<string, Separated>();
+  const id = siteIds();
+  for (const file of files) {
+    const path = join(dir, file);
+    const separated = separate(await Deno.readTextFile(path), runner, id);
+    await Deno.writeTextFile(path, separated.source);
+    plans.set(file, separated);
+  }
+  return plans;
+}
+
+/**
+ * The test functions (`file::Class::test_x`, `file::name`) of test files `files` that separation
+ * would judge wholly outside, read from their pristine text.
+ */
+export async function outsideTests(
+  dir: string,
+  files: string[],
+  runner: Task["spec"]["runner"],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const file of files) {
+    const text = await Deno.readTextFile(join(dir, file));
+    const plan = separate(runner === "deno_test" ? text : joinStatements(text), runner, siteIds());
+    for (const [fn, left] of plan.inside) if (left === 0) found.add(`${file}::${fn}`);
+  }
+  return found;
+}
+
+/** The test function a test id names: its parameters (`[...]`) dropped. */
+export function functionOf(id: string): string {
+  return id.replace(/\[.*$/s, "");
+}
+
+/** Fresh site ids: random tokens, so ids say nothing about the checks or their order. */
+function siteIds(): () => string {
+  const given = new Set<string>();
+  return () => {
+    for (;;) {
+      const [a, b] = crypto.getRandomValues(new Uint32Array(2));
+      const token = `s${a.toString(36)}${b.toString(36)}`;
+      if (!given.has(token)) {
+        given.add(token);
+        return token;
+      }
+    }
+  };
 }
 
 /** Characters of failure output kept per failed expected test (the end, where the error is). */
@@ -202,6 +276,7 @@ export function refusedGrade(task: Task, problem: string): GradeResult {
     protected_paths_touched: [],
     run: NOT_RUN,
     failures: {},
+    judged_outside: [],
   };
 }
 

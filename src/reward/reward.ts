@@ -73,6 +73,8 @@ export interface Reward {
   tests: { fail_to_pass: Record<string, string>; pass_to_pass: Record<string, string> };
   /** Output of the expected tests that failed, by id (bounded). */
   failures: Array<{ id: string; outcome: string; output: string }>;
+  /** Expected tests whose verdict was reached wholly outside the jail. */
+  judged_outside: string[];
 }
 
 /** Compute the reward. Pure: same inputs, same reward. */
@@ -129,5 +131,6 @@ export function computeReward(
       outcome: f2p.tests[id] ?? p2p.tests[id] ?? "failed",
       output,
     })),
+    judged_outside: grade.judged_outside,
   };
 }

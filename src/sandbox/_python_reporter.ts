@@ -305,9 +305,128 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
 
     targets = tuple(config["targets"])
 
+    # Observations (see reward/separate.ts): a separated check hands the value under check to
+    # this hook, which writes it to the report as plain data, serialized by the code below with
+    # objects captured now; it calls nothing of the value's own (no __eq__, __repr__, __iter__):
+    # builtin containers are read by the builtin types' own methods. The expected value is not in
+    # this process: the verdict is reached outside.
+    import json, decimal, fractions
+    dumps, Decimal, Fraction = json.dumps, decimal.Decimal, fractions.Fraction
+    type_dict = type.__dict__
+    mro_of, qualname_of = type_dict["__mro__"].__get__, type_dict["__qualname__"].__get__
+    module_of = type_dict["__module__"].__get__
+    numerator_of = Fraction.__dict__["_numerator"].__get__
+    denominator_of = Fraction.__dict__["_denominator"].__get__
+    dec_ratio, dec_nan, dec_inf, dec_signed = (Decimal.as_integer_ratio, Decimal.is_nan,
+                                                Decimal.is_infinite, Decimal.is_signed)
+    _isinstance, _issubclass, _type, _len, _str, _int, _float, _list, _tuple, _dict, _set, \
+        _frozenset, _bytes, _complex, _bool = (isinstance, issubclass, type, len, str, int, float,
+                                                list, tuple, dict, set, frozenset, bytes, complex,
+                                                bool)
+    int_repr, float_repr, bytes_hex = int.__repr__, float.__repr__, bytes.hex
+    dict_items = dict.items
+    copies = ((_str, str.__str__), (_int, int.__index__), (_float, float.__float__),
+              (_complex, complex.__complex__), (_bytes, bytes.__bytes__),
+              (_tuple, lambda v: tuple.__add__(v, ())), (_list, list.copy), (_dict, dict.copy),
+              (_frozenset, frozenset.copy), (_set, set.copy))
+    current = [None]
+
+    def plain(v, depth, budget):
+        budget[0] -= 1
+        if budget[0] < 0 or depth > 64:
+            return ["o", "(too large)"]
+        t = _type(v)
+        if t is _bool:
+            return ["b", v]
+        if t is _int:
+            try:
+                return ["i", int_repr(v)]
+            except ValueError:
+                return ["o", "(huge int)"]
+        if t is _float:
+            return ["f", float_repr(v)]
+        if t is _complex:
+            return ["c", float_repr(v.real), float_repr(v.imag)]
+        if t is _str:
+            return ["s", v]
+        if t is _bytes:
+            return ["y", bytes_hex(v)]
+        if v is None:
+            return ["n"]
+        if t is _list or t is _tuple:
+            return ["l" if t is _list else "t", [plain(x, depth + 1, budget) for x in v]]
+        if t is _set or t is _frozenset:
+            return ["S", [plain(x, depth + 1, budget) for x in v]]
+        if t is _dict:
+            return ["d", [[plain(k, depth + 1, budget), plain(x, depth + 1, budget)]
+                          for k, x in dict_items(v)]]
+        if _issubclass(t, Decimal):
+            if dec_nan(v):
+                return ["f", "nan"]
+            if dec_inf(v):
+                return ["f", "-inf" if dec_signed(v) else "inf"]
+            n, d = dec_ratio(v)
+            return ["r", int_repr(n), int_repr(d)]
+        if _issubclass(t, Fraction):
+            n, d = numerator_of(v), denominator_of(v)
+            if _type(n) is _int and _type(d) is _int:
+                return ["r", int_repr(n), int_repr(d)]
+            return ["o", "fractions.Fraction"]
+        for base, copy in copies:
+            if _issubclass(t, base):
+                try:
+                    return plain(copy(v), depth + 1, budget)
+                except Exception:
+                    break
+        return ["o", _str(module_of(t)) + "." + _str(qualname_of(t))]
+
+    def raised_plain(e):
+        if e is None:
+            return ["n"]
+        return ["x", [[_str(module_of(c)), _str(qualname_of(c))] for c in mro_of(_type(e))]]
+
+    def reaches_reporter(frame):
+        """Whether the stack from frame is the reporter's main one, with no untrusted frame on it."""
+        while frame is not None:
+            name = frame_file(frame)
+            if name == "<patchgym-reporter>":
+                return True
+            if kind(name) == "untrusted":
+                return False
+            frame = frame.f_back
+        return False
+
+    def observation(event, args, caller):
+        # Only a call written in a pristine test file, on the main stack of a running test, with
+        # nothing of the code under test in between, is a test's observation; any other is ignored.
+        if current[0] is None or _type(args) is not _tuple or \
+                _len(args) != (1 if event == "patchgym.end" else 2) or _type(args[0]) is not _str:
+            return
+        if frame_file(caller) not in trusted or not reaches_reporter(caller):
+            return
+        tid = current[0].encode("utf-8", "replace").hex()
+        if event == "patchgym.end":
+            emit(f"E {tid} {args[0]}")
+            return
+        try:
+            value = raised_plain(args[1]) if event == "patchgym.raised" else plain(args[1], 0, [100000])
+            text = dumps(value)
+        except Exception:
+            text = dumps(["o", "(unreadable)"])
+        emit(f"V {tid} {args[0]} {text.encode('utf-8', 'surrogatepass').hex()}")
+
+    observing = frozenset({"patchgym.observe", "patchgym.raised", "patchgym.end"})
+
     def hook(event, args):
         if event in checkpoints and not busy[0]:
             return checkpoint(event, args)
+        if event in observing and armed[0] and not busy[0]:
+            busy[0] = True
+            try:
+                observation(event, args, getframe(1))
+            finally:
+                busy[0] = False
+            return
         if not armed[0] or busy[0] or (event not in watched and not event.startswith("ctypes.")):
             return
         busy[0] = True
@@ -325,7 +444,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # for a baseline or a check through an audit event, so nothing code under test can reach
     # holds them (a list in a callback's closure could be emptied in place).
     checkpoints = frozenset({"patchgym.baseline", "patchgym.check", "patchgym.result",
-                             "patchgym.problem"})
+                             "patchgym.problem", "patchgym.start"})
     baselines = {"framework": (), "tests": ()}
     outcomes = frozenset({"passed", "failed", "error", "skipped"})
 
@@ -347,7 +466,9 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                 flag("framework_tampered", f"{event} asked from code under test")
                 return
             frame = frame.f_back
-        if event == "patchgym.result":
+        if event == "patchgym.start":
+            current[0] = args[0] if type(args[0]) is str else None
+        elif event == "patchgym.result":
             tid, outcome, text = args
             if type(tid) is str and outcome in outcomes and (text is None or type(text) is str):
                 write_result(tid, outcome, text)
@@ -413,8 +534,12 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     def after_test():
         audit("patchgym.check")
 
+    def start(tid):
+        """The test now running (its observations are its own), or None between tests."""
+        audit("patchgym.start", tid)
+
     watch_modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
-                                              library_or_test)
+                                              library_or_test, start)
     everything = entries([m for m in list(sys.modules.values())
                           if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
     stdlib_names = set(sys.stdlib_module_names) | {n.partition(".")[0] for n in sys.modules}
@@ -464,7 +589,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
 `;
 
 const UNITTEST = String.raw`
-def _prepare_unittest(record, problem, baseline, after_test, trusted_code, library_or_test):
+def _prepare_unittest(record, problem, baseline, after_test, trusted_code, library_or_test, start):
     import sys, unittest, unittest.case, unittest.loader, unittest.result, unittest.runner
     import unittest.suite, unittest.util, difflib, pprint, traceback
 
@@ -476,8 +601,10 @@ def _prepare_unittest(record, problem, baseline, after_test, trusted_code, libra
             if method is not None:
                 trusted_code(getattr(type(test), method, None), test.id())
             base.startTest(self, test)
+            start(test.id())
 
         def stopTest(self, test):
+            start(None)
             base.stopTest(self, test)
             after_test()
 
@@ -495,7 +622,8 @@ def _prepare_unittest(record, problem, baseline, after_test, trusted_code, libra
             base.addSkip(self, test, reason); record(test.id(), "skipped")
 
         def addExpectedFailure(self, test, err):
-            base.addExpectedFailure(self, test, err); record(test.id(), "passed")
+            # An expected failure is a failure: the test's body did not run to its end.
+            base.addExpectedFailure(self, test, err); record(test.id(), "failed", self._exc_info_to_string(err, test))
 
         def addUnexpectedSuccess(self, test):
             base.addUnexpectedSuccess(self, test); record(test.id(), "failed")
@@ -533,7 +661,7 @@ def _prepare_unittest(record, problem, baseline, after_test, trusted_code, libra
 `;
 
 const PYTEST = String.raw`
-def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library_or_test):
+def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library_or_test, start):
     import sys, pytest, pluggy, _pytest
     import _pytest.assertion.rewrite, _pytest.assertion.util, _pytest.config, _pytest.fixtures
     import _pytest.main, _pytest.nodes, _pytest.outcomes, _pytest.python, _pytest.reports
@@ -574,12 +702,14 @@ def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library
         def pytest_runtest_setup(self, item):
             fn = getattr(item, "function", None) or getattr(item, "obj", None)
             trusted_code(fn, item.nodeid)
+            start(item.nodeid)
 
         def pytest_runtest_logreport(self, report):
             xfail = hasattr(report, "wasxfail")
             if report.when == "call":
                 if xfail:
-                    record(report.nodeid, "passed" if report.skipped else "failed")
+                    # An expected failure, or an xfail() raised anywhere, is a failure.
+                    record(report.nodeid, "failed", report.longreprtext)
                 else:
                     record(report.nodeid, report.outcome, report.longreprtext)
             elif report.failed:
@@ -587,6 +717,7 @@ def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library
             elif report.skipped:
                 record(report.nodeid, "skipped")
             if report.when == "teardown":
+                start(None)
                 hooks_intact()
 
     def execute(targets):

@@ -50,6 +50,7 @@ function grade(
       duration_ms: 120,
     },
     failures: {},
+    judged_outside: [],
     ...overrides,
   };
 }
