@@ -302,7 +302,6 @@ const objectIs = Object.is;
 const getPrototypeOf = Object.getPrototypeOf;
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const ownKeys = Reflect.ownKeys;
-const isProxy = nodeTypes.isProxy;
 const ObjectPrototype = Object.prototype;
 const ArrayPrototype = Array.prototype;
 const numberText = Function.prototype.call.bind(Number.prototype.toString);
@@ -310,6 +309,11 @@ const bigintText = Function.prototype.call.bind(BigInt.prototype.toString);
 const push = Function.prototype.call.bind(Array.prototype.push);
 const INDEX = /^(?:0|[1-9]\d*)$/;
 const regexTest = Function.prototype.call.bind(RegExp.prototype.test);
+
+/** A property's value as deepStrictEqual reads it: a getter runs, as it would there. */
+function read(object, desc) {
+  return hasOwn(desc, "value") ? desc.value : typeof desc.get === "function" ? apply(desc.get, object, []) : undefined;
+}
 
 function plain(value, depth, budget) {
   if (--budget.left < 0 || depth > 64) return ["x", "too large"];
@@ -320,7 +324,7 @@ function plain(value, depth, budget) {
   if (kind === "bigint") return ["g", bigintText(value)];
   if (kind === "undefined") return ["u"];
   if (value === null) return ["z"];
-  if (kind !== "object" || isProxy(value)) return ["x", kind];
+  if (kind !== "object") return ["x", kind];
   const proto = getPrototypeOf(value);
   const keys = ownKeys(value);
   if (isArray(value) && proto === ArrayPrototype) {
@@ -333,9 +337,8 @@ function plain(value, depth, budget) {
         if (desc.enumerable) return ["x", "array with properties"];
         continue;
       }
-      if (!hasOwn(desc, "value")) return ["x", "array with getters"];
       if (key !== "" + items.length) return ["x", "sparse array"];
-      push(items, plain(desc.value, depth + 1, budget));
+      push(items, plain(read(value, desc), depth + 1, budget));
     }
     return ["a", items];
   }
@@ -345,8 +348,7 @@ function plain(value, depth, budget) {
     const desc = getOwnPropertyDescriptor(value, keys[i]);
     if (!desc.enumerable) continue;
     if (typeof keys[i] !== "string") return ["x", "object with symbol keys"];
-    if (!hasOwn(desc, "value")) return ["x", "object with getters"];
-    push(entries, [keys[i], plain(desc.value, depth + 1, budget)]);
+    push(entries, [keys[i], plain(read(value, desc), depth + 1, budget)]);
   }
   return ["o", entries];
 }

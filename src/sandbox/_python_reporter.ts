@@ -83,6 +83,10 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     helpers = {stdlib + "/inspect.py": "walk", stdlib + "/traceback.py": "once",
                stdlib + "/logging/__init__.py": "once", stdlib + "/bdb.py": "once",
                stdlib + "/pdb.py": "once"}
+    traceback_file = stdlib + "/traceback.py"
+    summaries = frozenset({"extract_stack", "format_stack", "print_stack"})
+    # Library modules that hand a code object (and its constants) back to their caller.
+    code_handing = frozenset({stdlib + "/dis.py"})
     raised, armed, busy = [], [False], [False]
 
     def emit(line):
@@ -142,6 +146,9 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
 
     def direct_untrusted(frame):
         """Whether untrusted code asked directly, or through a stdlib helper that hands frames back."""
+        if frame_file(frame) == traceback_file and frame.f_code.co_name in summaries:
+            # These turn the stack into text and summaries (no frames, no locals) for their caller.
+            return False
         mode = helpers.get(frame_file(frame))
         if mode == "walk":
             while frame is not None and helpers.get(frame_file(frame)) == "walk":
@@ -187,7 +194,14 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             # may try it on behalf of correct code, and gets nothing.
             return "quiet" if innermost(caller) != "trusted" and is_test_file(path) else False
         if event == "object.__getattr__" and args[1] == "__code__":
-            return "quiet" if test_code(args[0]) and innermost(caller) != "trusted" else False
+            # A test's own code object carries the values it checks inside (those separation
+            # could not take out). Library code may read any other function's code for code under
+            # test (inspect.signature, iscoroutinefunction on a callback a test passes in).
+            if not test_code(args[0]) or innermost(caller) == "trusted":
+                return False
+            if kind(frame_file(caller)) == "untrusted" or frame_file(caller) in code_handing:
+                return "quiet"
+            return "quiet" if test_function(args[0]) else False
         if event in stack_rule:
             return innermost(caller) != "trusted"
         if event.startswith("ctypes."):
@@ -225,6 +239,12 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         except (OSError, TypeError, ValueError):
             return False
         return (st.st_dev, st.st_ino) in trusted_inodes
+
+    def test_function(function):
+        """Whether function is a test itself (named test*), not a helper or callback of a test file."""
+        code = getattr(function, "__code__", None)
+        name = getattr(code, "co_name", "")
+        return type(name) is str and name.startswith("test")
 
     def test_code(function):
         code = getattr(function, "__code__", None)
