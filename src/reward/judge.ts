@@ -122,6 +122,9 @@ export function checkSite(site: Site, observed: unknown, python: boolean): strin
       : !jsDeep(got, expected);
     return ok ? null : `\`${site.text}\` failed: the value was ${showJs(got)}`;
   }
+  if (["contains", "not_contains", "member_of", "not_member_of"].includes(site.kind)) {
+    return membership(site, observed);
+  }
   const got = observedPython(observed);
   if (site.kind === "raises") {
     return raisedOk(observed, site.expected.split(","))
@@ -134,6 +137,31 @@ export function checkSite(site: Site, observed: unknown, python: boolean): strin
     return `patchgym could not read the expected value of \`${site.text}\``;
   }
   const ok = pythonCheck(site, got, expected!);
+  return ok ? null : `\`${site.text}\` failed: the value was ${showPython(got)}`;
+}
+
+/**
+ * A membership observation, `(value, its own answer)`: the plain value decides when it has one;
+ * a container of the code under test's own answered inside.
+ */
+function membership(site: Site, observed: unknown): string | null {
+  if (!Array.isArray(observed) || observed[0] !== "t" || !Array.isArray(observed[1])) {
+    return `patchgym could not read what \`${site.text}\` observed`;
+  }
+  const [value, answer] = observed[1] as unknown[];
+  const got = observedPython(value);
+  const expected = parsePython(site.expected);
+  if (expected === null) return `patchgym could not read the expected value of \`${site.text}\``;
+  const plain = site.kind === "contains" || site.kind === "not_contains"
+    ? pyContains(got, expected)
+    : pyContains(expected, got);
+  const inside = observedPython(answer);
+  const found = got.t !== "opaque" && plain !== null
+    ? plain
+    : inside.t === "num" && inside.bool === true
+    ? inside.n === 1n
+    : null;
+  const ok = found !== null && found === (site.kind === "contains" || site.kind === "member_of");
   return ok ? null : `\`${site.text}\` failed: the value was ${showPython(got)}`;
 }
 

@@ -158,6 +158,7 @@ function separatePython(source: string, id: () => string): Separated {
       const site = id();
       sites.push({ ...check.site, id: site, test: fn.path, top, text: statement });
       out[j] = [`${indent}${pyReport("observe", site, check.observe)}`];
+      if (check.inside) left++;
     }
     inside.set(fn.path, (inside.get(fn.path) ?? 0) + left);
     const end = id();
@@ -248,7 +249,12 @@ const FLIPPED: Partial<Record<CheckKind, CheckKind>> = {
   not_member_of: "not_contains",
 };
 
-type PyCheck = { site: Omit<Site, "id" | "test" | "top" | "text">; observe: string };
+type PyCheck = {
+  site: Omit<Site, "id" | "test" | "top" | "text">;
+  observe: string;
+  /** Whether the observation needs the expected value inside too. */
+  inside?: boolean;
+};
 
 /** A Python check statement as an observation, or null when its expected value is not a literal. */
 function pythonCheck(statement: string): PyCheck | null {
@@ -384,7 +390,19 @@ function literalCheck(
   } else if (la) k = FLIPPED[kind];
   if (k === undefined) return null;
   if (LOWER_THAN_COMPARISON.test(withoutBrackets(value))) return null;
-
+  if (k === "contains" || k === "not_contains" || k === "member_of" || k === "not_member_of") {
+    // A container of the code under test's own (a cache, a header map) answers `in` itself: the
+    // observation carries its answer too, used only when the value has no plain form. The
+    // literal is then inside, so the check counts as kept inside.
+    const question = k === "contains" || k === "not_contains"
+      ? `(${expected}) in v`
+      : `v in (${expected})`;
+    return {
+      site: { kind: k, expected, ...clean(extra) },
+      observe: `(lambda v: (v, ${question}))(${value})`,
+      inside: true,
+    };
+  }
   return { site: { kind: k, expected, ...clean(extra) }, observe: value };
 }
 
@@ -595,7 +613,19 @@ function bracketDepth(line: string): number | null {
       else if (c === quote) quote = null;
     } else if (c === "`") return null;
     else if (c === '"' || c === "'") quote = c;
-    else if (c === "/" && line[i + 1] === "/") break;
+    else if (
+      c === "/" && line[i + 1] !== "/" && /(?:[(,=:[!&|?{};]|^)\s*$/.test(line.slice(0, i))
+    ) {
+      // A regular expression literal: skip to its closing slash (brackets in it do not count).
+      let inClass = false;
+      for (i++; i < line.length; i++) {
+        if (line[i] === "\\") i++;
+        else if (line[i] === "[") inClass = true;
+        else if (line[i] === "]") inClass = false;
+        else if (line[i] === "/" && !inClass) break;
+      }
+      if (i >= line.length) return null;
+    } else if (c === "/" && line[i + 1] === "/") break;
     else if ("([{".includes(c)) depth++;
     else if (")]}".includes(c)) depth--;
   }
