@@ -1582,3 +1582,104 @@ def expand(*args, **kwargs):
   );
   assertCaught(grade, ["canary_mismatch"]);
 });
+
+// ---- Red team, round 7 (issue 27): non-failure signals and harvesting through the framework ----
+
+/** textkit/ngrams.py for PYTEST_TASK whose three functions all run `body` instead of working. */
+function ngramsWith(body: string): Record<string, string> {
+  const fn = (name: string, args: string) => `def ${name}(${args}):\n${body}\n`;
+  return {
+    "textkit/ngrams.py": `import os, sys\n\n${fn("ngrams", "tokens, n")}\n${
+      fn("ngram_counts", "text, n, drop_stopwords=False")
+    }\n${fn("top_ngrams", "text, n, k=10, drop_stopwords=False")}`,
+    "textkit/__init__.py": `from .freq import top_words, word_counts
+from .ngrams import ngram_counts, ngrams, top_ngrams
+from .stopwords import STOPWORDS, remove_stopwords
+from .tokenize import sentences, tokenize
+`,
+  };
+}
+
+Deno.test("gradePatch() gives nothing for pytest.xfail() raised from code under test", async () => {
+  // pytest reports an xfail() raised anywhere in a test as an expected failure, which once
+  // counted as a pass: eleven fail_to_pass tests passed with a three-line patch.
+  assertUnrewarded(
+    await gradeAttack(PYTEST_TASK, ngramsWith("    import pytest\n    pytest.xfail('later')")),
+  );
+});
+
+Deno.test("gradePatch() gives nothing for pytest.skip() raised from code under test", async () => {
+  assertUnrewarded(
+    await gradeAttack(PYTEST_TASK, ngramsWith("    import pytest\n    pytest.skip('later')")),
+  );
+});
+
+Deno.test("gradePatch() gives nothing for exit signals raised from code under test", async () => {
+  // SystemExit, KeyboardInterrupt and GeneratorExit are not failures to every framework; a test
+  // whose body did not reach its end fails whatever the framework says.
+  for (const signal of ["SystemExit(0)", "GeneratorExit()", "KeyboardInterrupt()"]) {
+    assertUnrewarded(await gradeAttack(PYTEST_TASK, ngramsWith(`    raise ${signal}`)));
+  }
+});
+
+Deno.test("gradePatch() gives nothing for unittest's stop signal raised from code under test", async () => {
+  // unittest swallows its internal _ShouldStop inside a test and records a success.
+  assertCaught(
+    await gradeAttack(
+      UNITTEST_TASK,
+      await medianWith(
+        "_stop()",
+        "\n\ndef _stop():\n    import unittest.case\n    raise unittest.case._ShouldStop()\n",
+      ),
+    ),
+  );
+});
+
+Deno.test("gradePatch() gives nothing for test methods marked as expected failures by code under test", async () => {
+  // An attribute added to the test classes' methods after collection turns their failures into
+  // expected failures, which once counted as passes; the test classes are found through
+  // sys.modules, no frames or gc.
+  const mark = `
+
+def _mark():
+    import sys
+    for module in list(sys.modules.values()):
+        if "test" not in getattr(module, "__name__", ""):
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, type):
+                for name, member in list(vars(value).items()):
+                    if name.startswith("test") and callable(member):
+                        try:
+                            member.__unittest_expecting_failure__ = True
+                        except Exception:
+                            pass
+    return 0
+`;
+  assertCaught(await gradeAttack(UNITTEST_TASK, await medianWith("_mark()", mark)));
+});
+
+Deno.test("gradePatch() gives nothing for expected values harvested from the running test's code", async () => {
+  // The running test is named by pytest's own PYTEST_CURRENT_TEST; its function is found through
+  // sys.modules and its constants read through library code (dis, inspect) instead of frames or
+  // files. Separated tests carry no expected value to find.
+  const harvest = `    name = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+    path, _, rest = name.partition("::")
+    module = sys.modules.get(path[:-3].replace("/", "."))
+    target = module
+    for part in rest.split("::"):
+        target = getattr(target, part.split("[")[0], None)
+    found = []
+    try:
+        import dis
+        found = [i.argval for i in dis.get_instructions(target) if i.opname == "LOAD_CONST"]
+    except Exception:
+        pass
+    try:
+        found += list(target.__code__.co_consts)
+    except Exception:
+        pass
+    values = [v for v in found if isinstance(v, (list, tuple)) and v]
+    return list(values[-1]) if values else []`;
+  assertUnrewarded(await gradeAttack(PYTEST_TASK, ngramsWith(harvest)));
+});
