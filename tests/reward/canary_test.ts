@@ -411,7 +411,7 @@ Deno.test("plantCanaries() makes mutants of every literal kind with the original
       const pySource = readFileSync(join(dir, "test_p.py"), "utf8");
       for (const [, line] of python) {
         const [, value] = line.split(" == ");
-        const copies = [...pySource.matchAll(/^    assert f\(\) == (.*)$/gm)].map((m) => m[1])
+        const copies = [...pySource.matchAll(/^ {4}assert f\(\) == (.*)$/gm)].map((m) => m[1])
           .filter((v) =>
             v.length === value.length && v.replace(/\w/g, "w") === value.replace(/\w/g, "w")
           );
