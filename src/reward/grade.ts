@@ -62,6 +62,11 @@ export interface GradeResult {
    * its expected value, see `separate.ts`); the others kept some check inside.
    */
   judged_outside: string[];
+  /**
+   * `fail_to_pass` tests judged inside with no mutant canary to guard them (weakly guarded: an
+   * always-equal result there is caught only if the plain-value reading covers the check).
+   */
+  unguarded: string[];
 }
 
 /** Where and how grading runs. */
@@ -118,6 +123,7 @@ export async function gradePatch(
     const outcomes = new Map<string, TestOutcome>();
     const failureOutput = new Map<string, string>();
     const judged = new Map<string, JudgedWhere>();
+    const guarded = new Set<string>();
     let run = NOT_RUN;
     if (applied) {
       // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
@@ -141,6 +147,7 @@ export async function gradePatch(
         readOnly: configFiles,
         trusted: pristine,
       });
+      for (const canary of canaries) if (canary.original) guarded.add(canary.original);
       const verdict = judge(task.spec.runner, testRun.tests, testRun.observations, plans);
       for (const [id, outcome] of verdict.outcomes) outcomes.set(originalId(id, names), outcome);
       for (const [id, where] of verdict.where) judged.set(originalId(id, names), where);
@@ -178,6 +185,9 @@ export async function gradePatch(
       run,
       failures,
       judged_outside: expected.filter((id) => judged.get(id) === "outside"),
+      unguarded: applied
+        ? task.spec.fail_to_pass.filter((id) => judged.get(id) !== "outside" && !guarded.has(id))
+        : [],
     };
   } finally {
     await copy.remove();
@@ -277,6 +287,7 @@ export function refusedGrade(task: Task, problem: string): GradeResult {
     run: NOT_RUN,
     failures: {},
     judged_outside: [],
+    unguarded: [],
   };
 }
 

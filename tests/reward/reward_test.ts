@@ -51,6 +51,7 @@ function grade(
     },
     failures: {},
     judged_outside: [],
+    unguarded: [],
     ...overrides,
   };
 }
