@@ -15,6 +15,11 @@ export type PyValue =
   | { t: "none" }
   | { t: "list" | "tuple" | "set"; items: PyValue[] }
   | { t: "dict"; entries: [PyValue, PyValue][] }
+  | { t: "date"; days: number }
+  | { t: "datetime"; us: bigint; offset: bigint | null }
+  | { t: "time"; us: bigint }
+  | { t: "timedelta"; us: bigint }
+  | { t: "timezone"; us: bigint }
   | { t: "opaque"; type: string };
 
 /** The value of a Python literal (or a value built by a known constructor), or null. */
@@ -69,6 +74,24 @@ export function observedPython(json: unknown): PyValue {
           t: "dict",
           entries: (a as unknown[][]).map(([k, v]) => [observedPython(k), observedPython(v)]),
         };
+      case "D":
+        return { t: "date", days: daysFrom(Number(a[0]), Number(a[1]), Number(a[2])) };
+      case "DT": {
+        const [y, mo, d, h, mi, sec, us] = (a as unknown[]).map(Number);
+        const offset = b === null ? null : micros(b as unknown[]);
+        return { t: "datetime", us: localMicros(y, mo, d, h, mi, sec, us), offset };
+      }
+      case "T": {
+        const [h, mi, sec, us] = (a as unknown[]).map(Number);
+        return {
+          t: "time",
+          us: ((BigInt(h) * 60n + BigInt(mi)) * 60n + BigInt(sec)) * 1000000n + BigInt(us),
+        };
+      }
+      case "TD":
+        return { t: "timedelta", us: micros(a as unknown[]) };
+      case "TZ":
+        return { t: "timezone", us: micros(a as unknown[]) };
       case "o":
         return { t: "opaque", type: String(a) };
     }
@@ -87,6 +110,15 @@ export function pyEqual(a: PyValue, b: PyValue): boolean {
       return b.t === a.t && a.v === b.v;
     case "none":
       return b.t === "none";
+    case "date":
+      return b.t === "date" && a.days === b.days;
+    case "time":
+    case "timedelta":
+    case "timezone":
+      return b.t === a.t && a.us === b.us;
+    case "datetime":
+      if (b.t !== "datetime" || (a.offset === null) !== (b.offset === null)) return false;
+      return a.us - (a.offset ?? 0n) === b.us - (b.offset ?? 0n);
     case "list":
     case "tuple":
       return b.t === a.t && a.items.length === b.items.length &&
@@ -177,9 +209,39 @@ export function showPython(value: PyValue): string {
       return value.items.length === 0 ? "set()" : `{${value.items.map(showPython).join(", ")}}`;
     case "dict":
       return `{${value.entries.map(([k, v]) => `${showPython(k)}: ${showPython(v)}`).join(", ")}}`;
+    case "date":
+      return `date(${new Date(value.days * 86400000).toISOString().slice(0, 10)})`;
+    case "datetime":
+      return `datetime(${new Date(Number(value.us / 1000n)).toISOString().slice(0, 23)}${
+        value.offset === null ? "" : ` offset ${Number(value.offset) / 1e6}s`
+      })`;
+    case "time":
+      return `time(${Number(value.us) / 1e6}s)`;
+    case "timedelta":
+      return `timedelta(${Number(value.us) / 1e6}s)`;
+    case "timezone":
+      return `timezone(${Number(value.us) / 1e6}s)`;
     case "opaque":
       return `<${value.type} object>`;
   }
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date. */
+function daysFrom(y: number, m: number, d: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
+  return Math.round(date.getTime() / 86400000);
+}
+
+function localMicros(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, us = 0): bigint {
+  const seconds = BigInt(daysFrom(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + s);
+  return seconds * 1000000n + BigInt(us);
+}
+
+/** `[days, seconds, microseconds]` as microseconds. */
+function micros(parts: unknown[]): bigint {
+  const [d, s, us] = parts.map((p) => BigInt(Number(p)));
+  return (d * 86400n + s) * 1000000n + us;
 }
 
 type Num = Extract<PyValue, { t: "num" | "float" | "complex" }>;
@@ -278,7 +340,124 @@ const CONSTRUCTORS = new Set([
   "float",
   "int",
   "str",
+  "date",
+  "datetime",
+  "time",
+  "timedelta",
+  "timezone",
 ]);
+
+/** An exact integer of a parsed value, or an error. */
+function integer(value: PyValue | undefined, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (value?.t !== "num" || value.d !== 1n || value.bool) throw new Error("not an integer");
+  return Number(value.n);
+}
+
+/** A standard date or time value: `date(y, m, d)`, `datetime(...)`, `time(...)`, `timedelta(...)`. */
+function temporal(name: string, args: PyValue[], keywords: Map<string, PyValue>): PyValue {
+  const arg = (i: number, key: string, fallback?: number) => {
+    if (args[i] !== undefined && keywords.has(key)) throw new Error("given twice");
+    return integer(args[i] ?? keywords.get(key), fallback);
+  };
+  const tz = (): bigint | null => {
+    const given = keywords.get("tzinfo") ?? args[7];
+    if (given === undefined || given.t === "none") return null;
+    if (given.t !== "timezone") throw new Error("tzinfo");
+    return given.us;
+  };
+  const known = (names: string[]) => {
+    for (const key of keywords.keys()) if (!names.includes(key)) throw new Error(`keyword ${key}`);
+  };
+  switch (name) {
+    case "date":
+      known(["year", "month", "day"]);
+      return { t: "date", days: daysFrom(arg(0, "year"), arg(1, "month"), arg(2, "day")) };
+    case "datetime": {
+      known(["year", "month", "day", "hour", "minute", "second", "microsecond", "tzinfo"]);
+      const us = localMicros(
+        arg(0, "year"),
+        arg(1, "month"),
+        arg(2, "day"),
+        arg(3, "hour", 0),
+        arg(4, "minute", 0),
+        arg(5, "second", 0),
+        arg(6, "microsecond", 0),
+      );
+      return { t: "datetime", us, offset: tz() };
+    }
+    case "time": {
+      known(["hour", "minute", "second", "microsecond"]);
+      if (args.length > 4) throw new Error("aware time");
+      const seconds = arg(0, "hour", 0) * 3600 + arg(1, "minute", 0) * 60 + arg(2, "second", 0);
+      return { t: "time", us: BigInt(seconds) * 1000000n + BigInt(arg(3, "microsecond", 0)) };
+    }
+    case "timedelta": {
+      const units: [string, bigint][] = [
+        ["days", 86400000000n],
+        ["seconds", 1000000n],
+        ["microseconds", 1n],
+        ["milliseconds", 1000n],
+        ["minutes", 60000000n],
+        ["hours", 3600000000n],
+        ["weeks", 604800000000n],
+      ];
+      known(units.map(([u]) => u));
+      let total = 0n;
+      units.forEach(([unit, scale], i) => {
+        const value = args[i] ?? keywords.get(unit);
+        if (value === undefined) return;
+        if (value.t !== "num") throw new Error("timedelta of a non-number");
+        const scaled = value.n * scale;
+        if (scaled % value.d !== 0n) throw new Error("inexact timedelta");
+        total += scaled / value.d;
+      });
+      return { t: "timedelta", us: total };
+    }
+    case "timezone":
+      if (args.length !== 1 || args[0].t !== "timedelta" || keywords.size > 0) {
+        throw new Error("tz");
+      }
+      return args[0];
+  }
+  throw new Error(name);
+}
+
+/** Python arithmetic on exact numbers (and `+` on strings, lists and tuples). */
+function arithmetic(op: string, a: PyValue, b: PyValue): PyValue {
+  if (op === "+" && (a.t === "str" || a.t === "list" || a.t === "tuple") && b.t === a.t) {
+    return a.t === "str"
+      ? { t: "str", v: a.v + (b as { v: string }).v }
+      : { t: a.t, items: [...a.items, ...(b as { items: PyValue[] }).items] };
+  }
+  if (a.t !== "num" || b.t !== "num") throw new Error("arithmetic on non-numbers");
+  const ints = a.d === 1n && b.d === 1n;
+  switch (op) {
+    case "+":
+      return ratio(a.n * b.d + b.n * a.d, a.d * b.d);
+    case "-":
+      return ratio(a.n * b.d - b.n * a.d, a.d * b.d);
+    case "*":
+      return ratio(a.n * b.n, a.d * b.d);
+    case "/": {
+      if (b.n === 0n) throw new Error("division by zero");
+      // True division makes a float: the exact quotient rounded to a double.
+      const q = ratio(a.n * b.d, a.d * b.n) as Extract<PyValue, { t: "num" }>;
+      return fromFloat(Number(q.n) / Number(q.d));
+    }
+    case "//":
+    case "%": {
+      if (!ints || b.n === 0n) throw new Error("floor division of non-integers");
+      const q = a.n / b.n - ((a.n % b.n !== 0n) && ((a.n < 0n) !== (b.n < 0n)) ? 1n : 0n);
+      return op === "//" ? { t: "num", n: q, d: 1n } : { t: "num", n: a.n - q * b.n, d: 1n };
+    }
+    case "**": {
+      if (!ints || b.n < 0n || b.n > 4096n) throw new Error("power");
+      return { t: "num", n: a.n ** b.n, d: 1n };
+    }
+  }
+  throw new Error(op);
+}
 
 class Parser {
   i = 0;
@@ -307,12 +486,42 @@ class Parser {
     if (!this.eat(text)) throw new Error(`expected ${text}`);
   }
 
+  /** An expression: terms joined by `+` and `-` (numbers only; strings and lists concatenate). */
   expression(): PyValue {
+    let value = this.term();
+    for (;;) {
+      this.space();
+      const c = this.s[this.i];
+      if ((c !== "+" && c !== "-") || this.s[this.i + 1] === "=") return value;
+      this.i++;
+      value = arithmetic(c, value, this.term());
+    }
+  }
+
+  term(): PyValue {
+    let value = this.power();
+    for (;;) {
+      this.space();
+      const op = /^(\/\/|\*(?!\*)|\/|%)/.exec(this.s.slice(this.i))?.[0];
+      if (op === undefined || this.s[this.i + op.length] === "=") return value;
+      this.i += op.length;
+      value = arithmetic(op, value, this.power());
+    }
+  }
+
+  power(): PyValue {
+    const base = this.unary();
+    if (!this.peek("**")) return base;
+    this.i += 2;
+    return arithmetic("**", base, this.power());
+  }
+
+  unary(): PyValue {
     this.space();
     const c = this.s[this.i];
     if (c === "-" || c === "+") {
       this.i++;
-      const value = this.expression();
+      const value = this.unary();
       if (c === "+") return value;
       if (value.t === "num") return { t: "num", n: -value.n, d: value.d };
       if (value.t === "float") return { t: "float", v: -value.v };
@@ -368,10 +577,27 @@ class Parser {
       return { t: "num", n: word === "True" ? 1n : 0n, d: 1n, bool: true };
     }
     if (word === "None") return { t: "none" };
+    if (/^(?:datetime\.)?timezone\.utc$|^(?:datetime\.)?UTC$/.test(word)) {
+      return { t: "timezone", us: 0n };
+    }
     const last = word.slice(word.lastIndexOf(".") + 1);
     if (!CONSTRUCTORS.has(last) || !this.eat("(")) throw new Error("not a literal");
-    const args = this.items(")");
-    return construct(last, args);
+    const args: PyValue[] = [];
+    const keywords = new Map<string, PyValue>();
+    while (!this.eat(")")) {
+      this.space();
+      const keyword = /^([A-Za-z_]\w*)\s*=(?!=)/.exec(this.s.slice(this.i));
+      if (keyword) {
+        this.i += keyword[0].length;
+        keywords.set(keyword[1], this.expression());
+      } else if (keywords.size > 0) throw new Error("positional after keyword");
+      else args.push(this.expression());
+      if (!this.eat(",")) {
+        this.expect(")");
+        break;
+      }
+    }
+    return construct(last, args, keywords);
   }
 
   items(close: string): PyValue[] {
@@ -443,8 +669,12 @@ function numberLiteral(text: string): PyValue {
   return fromFloat(v);
 }
 
-function construct(name: string, args: PyValue[]): PyValue {
+function construct(name: string, args: PyValue[], keywords = new Map<string, PyValue>()): PyValue {
   const [first] = args;
+  if (["date", "datetime", "time", "timedelta", "timezone"].includes(name)) {
+    return temporal(name, args, keywords);
+  }
+  if (keywords.size > 0) throw new Error(`keywords of ${name}()`);
   const sequence = (value: PyValue | undefined): PyValue[] => {
     if (value === undefined) return [];
     if (value.t === "list" || value.t === "tuple" || value.t === "set") return value.items;

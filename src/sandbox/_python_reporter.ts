@@ -330,8 +330,25 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # objects captured now; it calls nothing of the value's own (no __eq__, __repr__, __iter__):
     # builtin containers are read by the builtin types' own methods. The expected value is not in
     # this process: the verdict is reached outside.
-    import json, decimal, fractions
+    import json, decimal, fractions, datetime as datetimes
     dumps, Decimal, Fraction = json.dumps, decimal.Decimal, fractions.Fraction
+    Date, DateTime, Time, TimeDelta, TimeZone = (datetimes.date, datetimes.datetime,
+                                                 datetimes.time, datetimes.timedelta,
+                                                 datetimes.timezone)
+
+    def fields(cls, *names):
+        getters = tuple(next(c.__dict__[name] for c in cls.__mro__ if name in c.__dict__).__get__
+                        for name in names)
+        return lambda v: [get(v) for get in getters]
+
+    date_fields = fields(Date, "year", "month", "day")
+    datetime_fields = fields(DateTime, "year", "month", "day", "hour", "minute", "second",
+                             "microsecond")
+    time_fields = fields(Time, "hour", "minute", "second", "microsecond")
+    delta_fields = fields(TimeDelta, "days", "seconds", "microseconds")
+    tzinfo_of = DateTime.__dict__["tzinfo"].__get__
+    time_tzinfo_of = Time.__dict__["tzinfo"].__get__
+    fixed_offset = TimeZone.utcoffset
     type_dict = type.__dict__
     mro_of, qualname_of = type_dict["__mro__"].__get__, type_dict["__qualname__"].__get__
     module_of = type_dict["__module__"].__get__
@@ -380,6 +397,23 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         if t is _dict:
             return ["d", [[plain(k, depth + 1, budget), plain(x, depth + 1, budget)]
                           for k, x in dict_items(v)]]
+        if _issubclass(t, DateTime):
+            tz = tzinfo_of(v)
+            if tz is None:
+                return ["DT", datetime_fields(v), None]
+            if _type(tz) is TimeZone:
+                return ["DT", datetime_fields(v), delta_fields(fixed_offset(tz, None))]
+            return ["o", _str(module_of(t)) + "." + _str(qualname_of(t))]
+        if _issubclass(t, Date):
+            return ["D", date_fields(v)]
+        if _issubclass(t, Time):
+            if time_tzinfo_of(v) is not None:
+                return ["o", "datetime.time"]
+            return ["T", time_fields(v)]
+        if _issubclass(t, TimeDelta):
+            return ["TD", delta_fields(v)]
+        if t is TimeZone:
+            return ["TZ", delta_fields(fixed_offset(v, None))]
         if _issubclass(t, Decimal):
             if dec_nan(v):
                 return ["f", "nan"]
