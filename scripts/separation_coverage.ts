@@ -22,17 +22,17 @@ for (const entry of [...Deno.readDirSync(root)].sort((a, b) => a.name.localeComp
       await Deno.mkdir(join(tmp, f, ".."), { recursive: true });
       await Deno.copyFile(src, join(tmp, f));
     }
-    const out = await outsideTests(tmp, files, t.spec.runner);
+    const kept = new Map<string, string[]>();
+    const out = await outsideTests(tmp, files, t.spec.runner, kept);
     const f2p = t.spec.fail_to_pass;
     const n = f2p.filter((id) => out.has(functionOf(id))).length;
     total += f2p.length;
     outside += n;
     rows.push(`${entry.name} ${n}/${f2p.length}`);
-    if (Deno.env.get("V") && n < f2p.length) {
-      console.log(
-        entry.name,
-        f2p.filter((id) => !out.has(functionOf(id))),
-      );
+    if (Deno.env.get("V")) {
+      for (const id of f2p.filter((id) => !out.has(functionOf(id)))) {
+        console.log(`${id}\n${(kept.get(functionOf(id)) ?? []).map((c) => `    ${c}`).join("\n")}`);
+      }
     }
   } finally {
     await Deno.remove(tmp, { recursive: true });

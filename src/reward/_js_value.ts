@@ -147,12 +147,53 @@ class JsParser {
     return true;
   }
 
+  /** A value, with `+ - * / %` on numbers (and `+` on strings) folded as JavaScript would. */
   value(): JsValue {
+    let value = this.term();
+    for (;;) {
+      this.space();
+      const c = this.s[this.i];
+      if ((c !== "+" && c !== "-") || this.s[this.i + 1] === c || this.s[this.i + 1] === "=") {
+        return value;
+      }
+      this.i++;
+      const right = this.term();
+      if (c === "+" && value.t === "string" && right.t === "string") {
+        value = { t: "string", v: value.v + right.v };
+      } else if (value.t === "number" && right.t === "number") {
+        value = { t: "number", v: c === "+" ? value.v + right.v : value.v - right.v };
+      } else throw new Error("arithmetic");
+    }
+  }
+
+  term(): JsValue {
+    let value = this.unary();
+    for (;;) {
+      this.space();
+      const c = this.s[this.i];
+      if (
+        (c !== "*" && c !== "/" && c !== "%") || this.s[this.i + 1] === "=" ||
+        this.s[this.i + 1] === "*"
+      ) {
+        return value;
+      }
+      if (c === "/" && (this.s[this.i + 1] === "/" || this.s[this.i + 1] === "*")) return value;
+      this.i++;
+      const right = this.unary();
+      if (value.t !== "number" || right.t !== "number") throw new Error("arithmetic");
+      value = {
+        t: "number",
+        v: c === "*" ? value.v * right.v : c === "/" ? value.v / right.v : value.v % right.v,
+      };
+    }
+  }
+
+  unary(): JsValue {
     this.space();
     const c = this.s[this.i];
     if (c === "-" || c === "+") {
       this.i++;
-      const v = this.value();
+      const v = this.unary();
       if (v.t === "number") return { t: "number", v: c === "-" ? -v.v : v.v };
       if (v.t === "bigint" && c === "-") {
         return { t: "bigint", v: v.v.startsWith("-") ? v.v.slice(1) : `-${v.v}` };

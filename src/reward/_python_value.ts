@@ -418,7 +418,7 @@ function temporal(name: string, args: PyValue[], keywords: Map<string, PyValue>)
       if (args.length !== 1 || args[0].t !== "timedelta" || keywords.size > 0) {
         throw new Error("tz");
       }
-      return args[0];
+      return { t: "timezone", us: args[0].us };
   }
   throw new Error(name);
 }

@@ -222,12 +222,14 @@ export async function outsideTests(
   dir: string,
   files: string[],
   runner: Task["spec"]["runner"],
+  kept?: Map<string, string[]>,
 ): Promise<Set<string>> {
   const found = new Set<string>();
   for (const file of files) {
     const text = await Deno.readTextFile(join(dir, file));
     const plan = separate(runner === "deno_test" ? text : joinStatements(text), runner, siteIds());
     for (const [fn, left] of plan.inside) if (left === 0) found.add(`${file}::${fn}`);
+    for (const [fn, checks] of plan.kept) kept?.set(`${file}::${fn}`, checks);
   }
   return found;
 }

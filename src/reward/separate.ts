@@ -71,6 +71,8 @@ export interface Separated {
   ends: Map<string, string>;
   /** Per test function: checks left inside (0: the test is judged wholly outside). */
   inside: Map<string, number>;
+  /** Per test function: the checks left inside, as written. */
+  kept: Map<string, string[]>;
 }
 
 /** Rewrite one graded test file (see the module comment). `id` makes fresh site ids. */
@@ -104,8 +106,13 @@ function separatePython(source: string, id: () => string): Separated {
   const sites: Site[] = [];
   const ends = new Map<string, string>();
   const inside = new Map<string, number>();
+  const kept = new Map<string, string[]>();
   for (const fn of pythonTests(lines, starts)) {
     let left = 0;
+    const keep = (statement: string) => {
+      left++;
+      kept.set(fn.path, [...(kept.get(fn.path) ?? []), statement]);
+    };
     for (let j = fn.body; j < fn.end; j++) {
       const line = lines[j];
       if (!starts[j] || line.trim() === "" || line.trim().startsWith("#")) continue;
@@ -147,25 +154,25 @@ function separatePython(source: string, id: () => string): Separated {
           ];
           continue;
         }
-        left++;
+        keep(statement);
         continue;
       }
       const check = pythonCheck(statement);
       if (check === null) {
-        left++;
+        keep(statement);
         continue;
       }
       const site = id();
       sites.push({ ...check.site, id: site, test: fn.path, top, text: statement });
       out[j] = [`${indent}${pyReport("observe", site, check.observe)}`];
-      if (check.inside) left++;
+      if (check.inside) keep(statement);
     }
     inside.set(fn.path, (inside.get(fn.path) ?? 0) + left);
     const end = id();
     ends.set(end, fn.path);
     out[fn.end - 1] = [...out[fn.end - 1], `${fn.indent}${pyReport("end", end)}`];
   }
-  return { source: out.flat().join("\n"), sites, ends, inside };
+  return { source: out.flat().join("\n"), sites, ends, inside, kept };
 }
 
 /** Test functions and methods (`def test*`) with their bodies `[body, end)`, last line non-blank. */
@@ -511,6 +518,7 @@ function separateDeno(source: string, id: () => string): Separated {
   const sites: Site[] = [];
   const inside = new Map<string, number>();
   const ends = new Map<string, string>();
+  const kept = new Map<string, string[]>();
   for (let i = 0; i < lines.length; i++) {
     const header = /^Deno\.test\(\s*(?:\{\s*name\s*:\s*)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/
       .exec(lines[i]);
@@ -539,6 +547,7 @@ function separateDeno(source: string, id: () => string): Separated {
       const check = denoCheck(statement);
       if (check === null) {
         left++;
+        kept.set(name, [...(kept.get(name) ?? []), statement]);
         continue;
       }
       const site = id();
@@ -554,7 +563,7 @@ function separateDeno(source: string, id: () => string): Separated {
     inside.set(name, (inside.get(name) ?? 0) + left);
     i = close;
   }
-  return { source: lines.join("\n"), sites, ends, inside };
+  return { source: lines.join("\n"), sites, ends, inside, kept };
 }
 
 function denoCheck(statement: string): PyCheck | null {
