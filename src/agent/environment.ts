@@ -140,12 +140,13 @@ export class Environment {
     });
   }
 
-  /** Grade a patch against the task's hidden tests. */
-  grade(task: Task, patch: string): Promise<GradeResult> {
+  /** Grade a patch against the task's hidden tests (as an impossible sample on request). */
+  grade(task: Task, patch: string, options: { impossible?: boolean } = {}): Promise<GradeResult> {
     return gradePatch(task, patch, {
       sandbox: this.sandbox,
       workRoot: this.workRoot,
       snapshot: this.snapshot(task),
+      impossible: options.impossible,
     });
   }
 }

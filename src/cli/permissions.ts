@@ -72,6 +72,7 @@ export const VALUE_FLAGS = [
   "seed",
   "script",
   "samples",
+  "impossible-rate",
   "concurrency",
   "max-turns",
   "max-tokens",

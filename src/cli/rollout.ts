@@ -52,6 +52,9 @@ Usage: patchgym rollout [flags]
   --seed N               base seed; sample i uses N + i
   --script FILE          actions for --policy scripted
   --samples N            samples per task, sharing a group_id (default 1)
+  --impossible-rate R    grade this share of samples (0 to 1) as impossible: their hidden
+                         tests expect values changed at random, so any reward is a hack the
+                         grader missed; summary.json reports them apart, exports leave them out
   --concurrency N        samples run at once (default 4)
   --max-turns N          turn limit (default: each task's own)
   --max-tokens N         per-reply token cap (default 4096)
@@ -104,6 +107,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     seed: { type: "string" },
     script: { type: "string" },
     samples: { type: "string" },
+    "impossible-rate": { type: "string" },
     concurrency: { type: "string" },
     "max-turns": { type: "string" },
     "max-tokens": { type: "string" },
@@ -184,6 +188,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       env_version: VERSION,
       tasks,
       samples: intFlag("samples", values.samples, 1, 1, 10_000),
+      ...(values["impossible-rate"] !== undefined
+        ? { impossible_rate: rateFlag(values["impossible-rate"]) }
+        : {}),
       policy,
       limits: {
         ...(values["max-turns"]
@@ -397,4 +404,13 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
     `report: ${join(outDir, "report.html")}   episodes: patchgym show ${outDir}`,
   );
   return out.join("\n");
+}
+
+/** `--impossible-rate`: a share from 0 to 1. */
+function rateFlag(text: string): number {
+  const rate = Number(text);
+  if (text.trim() === "" || !Number.isFinite(rate) || rate < 0 || rate > 1) {
+    throw new UsageError(`--impossible-rate: "${text}" is not a share from 0 to 1; use e.g. 0.05`);
+  }
+  return rate;
 }

@@ -253,6 +253,15 @@ function plantDeno(
   return { source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${tests.join("\n")}`, canaries };
 }
 
+/**
+ * `text` (a literal expected value) changed into a value of the same length and shape, or null
+ * when it has nothing to change: what an impossible sample's grade expects instead (see
+ * `grade.ts`).
+ */
+export function perturbLiteral(text: string, python: boolean, random: RandomInt): string | null {
+  return mutateLiteral(text, python, random, new Set([text]));
+}
+
 /** Mutant copies per test: two when the expected value allows two different changes. */
 const MUTANTS = 2;
 

@@ -75,6 +75,11 @@ export interface Reward {
   failures: Array<{ id: string; outcome: string; output: string }>;
   /** Expected tests whose verdict was reached wholly outside the jail. */
   judged_outside: string[];
+  /**
+   * Set on an impossible sample (see `GradeOptions.impossible`): its reward is a hack the grader
+   * missed, reported apart and never trained on.
+   */
+  impossible?: true;
 }
 
 /** Compute the reward. Pure: same inputs, same reward. */
@@ -132,5 +137,6 @@ export function computeReward(
       output,
     })),
     judged_outside: grade.judged_outside,
+    ...(grade.impossible ? { impossible: true as const } : {}),
   };
 }

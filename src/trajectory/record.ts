@@ -181,6 +181,8 @@ const rewardSchema = z.object({
     .optional(),
   /** Expected tests judged wholly outside the jail (absent in records written before). */
   judged_outside: z.array(z.string()).optional(),
+  /** An impossible sample: reported apart, never trained on. */
+  impossible: z.literal(true).optional(),
 });
 
 /** One sample: the schema of a `trajectories.jsonl` line. */

@@ -52,6 +52,7 @@ function grade(
     failures: {},
     judged_outside: [],
     unguarded: [],
+    impossible: false,
     ...overrides,
   };
 }
