@@ -83,7 +83,8 @@ Deno.test("runTests() reads per-test unittest outcomes from the report", async (
   assert.equal(run.reportFound, true, describe(run));
   assert.deepEqual(outcomes(run), {
     [`${T}::test_error`]: "error",
-    [`${T}::test_expected_failure`]: "passed",
+    // An expected failure is a failure: its body did not run to its end (issue 27).
+    [`${T}::test_expected_failure`]: "failed",
     [`${T}::test_fail`]: "failed",
     [`${T}::test_pass`]: "passed",
     [`${T}::test_skip`]: "skipped",
