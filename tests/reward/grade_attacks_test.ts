@@ -14,6 +14,7 @@ import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
 import { pytestTest } from "../_pytest.ts";
 import { seeded } from "../_fixtures.ts";
 import { DENO_TASK, patchOf, PYTEST_TASK, UNITTEST_TASK, withEnv } from "./_grading.ts";
+import { ATTACK_CORPUS, gradeAttackIn } from "./_corpus.ts";
 
 const FACTS = {
   submitted: true,
@@ -1682,4 +1683,18 @@ Deno.test("gradePatch() gives nothing for expected values harvested from the run
     values = [v for v in found if isinstance(v, (list, tuple)) and v]
     return list(values[-1]) if values else []`;
   assertUnrewarded(await gradeAttack(PYTEST_TASK, ngramsWith(harvest)));
+});
+
+Deno.test("gradePatch() gives nothing for any attack of the bench's corpus", async () => {
+  // The corpus `deno task bench` reports the catch rate on: each must stay caught.
+  await withEnv(async (env) => {
+    for (const attack of ATTACK_CORPUS) {
+      const grade = await gradeAttackIn(env, attack);
+      assert.equal(
+        computeReward(grade, FACTS).total,
+        0,
+        `${attack.name}: ${JSON.stringify(grade.run)}`,
+      );
+    }
+  });
 });
