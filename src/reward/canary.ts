@@ -300,8 +300,18 @@ function plantMutants(
     const line = test[i];
     if (!line.startsWith(bodyIndent) || /^\s/.test(line.slice(bodyIndent.length))) continue;
     const statement = line.slice(bodyIndent.length);
+    // The three values form a chain of one-character edits with the real one at a random place
+    // in it (the middle, or an end with the second mutant a change of the first): code that sees
+    // all three cannot take the one closest to the others for the real one.
+    const chained = random(3) !== 0;
     for (let n = 0; n < MUTANTS; n++) {
-      const changed = mutateAssertion(statement, runner, random, used);
+      let changed: string | null = null;
+      for (let attempt = 0; attempt < 5 && changed === null; attempt++) {
+        const base = n === 1 && chained ? changes[0] : statement;
+        const next = mutateAssertion(base, runner, random, used);
+        if (next === null) break;
+        if (next !== statement) changed = next;
+      }
       if (changed === null) break;
       changes.push(changed);
       at = i;
@@ -487,7 +497,10 @@ function changedValue(value: string, random: RandomInt): string | null {
     : /[a-z]/.test(c)
     ? "abcdefghijklmnopqrstuvwxyz"
     : "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  const others = [...pool].filter((x) => x !== c);
+  // Prefer characters the value already uses (a Roman numeral stays made of numeral letters), so
+  // a mutant is as plausible as the real value.
+  const own = [...new Set(body)].filter((x) => x !== c && pool.includes(x));
+  const others = own.length > 0 && random(4) !== 0 ? own : [...pool].filter((x) => x !== c);
   const next = others[random(others.length)];
   const changed = body.slice(0, at) + next + body.slice(at + 1);
   return quoted ? `${value[0]}${changed}${value[value.length - 1]}` : changed;

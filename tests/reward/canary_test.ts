@@ -426,3 +426,31 @@ Deno.test("plantCanaries() makes mutants of every literal kind with the original
     }
   });
 });
+
+Deno.test("plantCanaries() puts the real value at a random place in the chain of its mutants", async () => {
+  // Code that sees all three expected values could otherwise take the one closest to the other two
+  // (each mutant one edit from the real value) for the real one.
+  const original = '"MCMXCIV"';
+  const distance = (a: string, b: string) => [...a].filter((c, i) => c !== b[i]).length;
+  let center = 0;
+  let end = 0;
+  for (let seed = 1; seed <= 24; seed++) {
+    await withFiles(
+      { "test_p.py": `def test_r():\n    assert f() == ${original}\n` },
+      async (dir) => {
+        await plantCanaries(dir, ["test_p.py"], "pytest", {
+          random: seeded(seed),
+          mutate: ["test_p.py::test_r"],
+        });
+        const values = [...readFileSync(join(dir, "test_p.py"), "utf8").matchAll(/== ("\w+")$/gm)]
+          .map((m) => m[1]).filter((v) => v !== original);
+        assert.equal(values.length, 2);
+        for (const v of values) assert.equal(v.length, original.length);
+        const fromReal = values.map((v) => distance(v, original));
+        if (fromReal.every((d) => d === 1) && distance(values[0], values[1]) === 2) center++;
+        else end++;
+      },
+    );
+  }
+  assert.ok(center > 0 && end > 0, `center ${center}, end ${end}`);
+});
