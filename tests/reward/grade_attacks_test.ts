@@ -1581,7 +1581,9 @@ def expand(*args, **kwargs):
     },
     seeded(1),
   );
-  assertCaught(grade, ["canary_mismatch"]);
+  // Now the dates are read outside and compared with the result's plain value (a list of dates):
+  // its __eq__ never runs, and the tests fail outright.
+  assertCaught(grade);
 });
 
 // ---- Red team, round 7 (issue 27): non-failure signals and harvesting through the framework ----
