@@ -14,7 +14,7 @@ import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
 import { pytestTest } from "../_pytest.ts";
 import { seeded } from "../_fixtures.ts";
 import { DENO_TASK, patchOf, PYTEST_TASK, UNITTEST_TASK, withEnv } from "./_grading.ts";
-import { ATTACK_CORPUS, gradeAttackIn } from "./_corpus.ts";
+import { ATTACK_CORPUS, gradeAttackIn, medianWith, ngramsWith } from "./_corpus.ts";
 
 const FACTS = {
   submitted: true,
@@ -87,22 +87,6 @@ __all__ = ["mean", "median", "summarize"]
 /** The stats package with `prelude` run first, as code under test would run it. */
 function statsWith(prelude: string): Record<string, string> {
   return { "stats/__init__.py": `${prelude}\n${STATS_INIT}` };
-}
-
-/**
- * stats/summary.py of the unittest task with `median` returning `evenResult` (a Python
- * expression) for an even number of values, and `helpers` after the function.
- */
-async function medianWith(evenResult: string, helpers: string): Promise<Record<string, string>> {
-  const summary = await Deno.readTextFile(
-    new URL("../../tasks/py-median-even/repo/stats/summary.py", import.meta.url),
-  );
-  return {
-    "stats/summary.py": summary.replace(
-      "    return ordered[middle]\n",
-      `    if len(ordered) % 2 == 0:\n        return ${evenResult}\n    return ordered[middle]\n${helpers}`,
-    ),
-  };
 }
 
 Deno.test("gradePatch() ignores a repository module named like the test framework", async () => {
@@ -1588,21 +1572,6 @@ def expand(*args, **kwargs):
 
 // ---- Red team, round 7 (issue 27): non-failure signals and harvesting through the framework ----
 
-/** textkit/ngrams.py for PYTEST_TASK whose three functions all run `body` instead of working. */
-function ngramsWith(body: string): Record<string, string> {
-  const fn = (name: string, args: string) => `def ${name}(${args}):\n${body}\n`;
-  return {
-    "textkit/ngrams.py": `import os, sys\n\n${fn("ngrams", "tokens, n")}\n${
-      fn("ngram_counts", "text, n, drop_stopwords=False")
-    }\n${fn("top_ngrams", "text, n, k=10, drop_stopwords=False")}`,
-    "textkit/__init__.py": `from .freq import top_words, word_counts
-from .ngrams import ngram_counts, ngrams, top_ngrams
-from .stopwords import STOPWORDS, remove_stopwords
-from .tokenize import sentences, tokenize
-`,
-  };
-}
-
 Deno.test("gradePatch() gives nothing for pytest.xfail() raised from code under test", async () => {
   // pytest reports an xfail() raised anywhere in a test as an expected failure, which once
   // counted as a pass: eleven fail_to_pass tests passed with a three-line patch.
@@ -1699,4 +1668,40 @@ Deno.test("gradePatch() gives nothing for any attack of the bench's corpus", asy
       );
     }
   });
+});
+
+Deno.test("gradePatch() gives nothing for observations and end markers forged by code under test", async () => {
+  // Code under test watches the audit events separated tests send (its own audit hook sees their
+  // site and end-marker ids) and replays them, directly and through a thread whose target is
+  // sys.audit, so no frame of its own is on the stack. Only a call written in a pristine test file,
+  // on the reporter's stack, counts; a test whose observations are missing fails.
+  const forge = `
+
+import sys as _sys
+import threading as _threading
+
+_SEEN = []
+
+
+def _spy(event, args):
+    if event.startswith("patchgym.") and event not in ("patchgym.result", "patchgym.problem"):
+        _SEEN.append((event, args))
+
+
+_sys.addaudithook(_spy)
+
+
+def _forge():
+    for event, args in list(_SEEN):
+        forged = (args[0], 2.5) if event == "patchgym.observe" else args
+        try:
+            _sys.audit(event, *forged)
+        except Exception:
+            pass
+        worker = _threading.Thread(target=_sys.audit, args=(event, *forged))
+        worker.start()
+        worker.join()
+    return 0
+`;
+  assertCaught(await gradeAttack(UNITTEST_TASK, await medianWith("_forge()", forge)));
 });
