@@ -84,6 +84,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                stdlib + "/logging/__init__.py": "once", stdlib + "/bdb.py": "once",
                stdlib + "/pdb.py": "once"}
     traceback_file = stdlib + "/traceback.py"
+    types_file = stdlib + "/types.py"
     summaries = frozenset({"extract_stack", "format_stack", "print_stack"})
     # Library modules that hand a code object (and its constants) back to their caller.
     code_handing = frozenset({stdlib + "/dis.py"})
@@ -202,6 +203,11 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             if kind(frame_file(caller)) == "untrusted" or frame_file(caller) in code_handing:
                 return "quiet"
             return "quiet" if test_function(args[0]) else False
+        if event in ("code.__new__", "object.__setattr__") and frame_file(caller) == types_file \
+                and caller.f_code.co_name == "coroutine":
+            # types.coroutine (asyncio's own modules use it as they load) only sets a flag on a
+            # function's own code object; crafted code objects stay refused.
+            return False
         if event in stack_rule:
             return innermost(caller) != "trusted"
         if event.startswith("ctypes."):

@@ -441,3 +441,351 @@ export async function gradeAttackIn(env: Environment, attack: Attack): Promise<G
   });
   return await gradeIn(env, attack.task, patch);
 }
+
+/** A correct solution written by hand, in a style the reference does not use. */
+export interface Handwritten {
+  name: string;
+  task: string;
+  files: Record<string, string>;
+}
+
+const TEXTKIT_INIT = `"""Tokenizing and word statistics for English text."""
+from .freq import top_words, word_counts
+from .ngrams import ngram_counts, ngrams, top_ngrams
+from .stopwords import STOPWORDS, remove_stopwords
+from .tokenize import sentences, tokenize
+
+__all__ = [
+    "STOPWORDS", "ngram_counts", "ngrams", "remove_stopwords", "sentences", "tokenize",
+    "top_ngrams", "top_words", "word_counts",
+]
+`;
+
+/** Hand-written correct solutions: classes, caching, generators, async, generics. */
+export const HANDWRITTEN: Handwritten[] = [
+  {
+    name: "a class with a cached sorted view and statistics.median",
+    task: "py-median-even",
+    files: {
+      "stats/summary.py": `"""Summary statistics over a sequence of numbers."""
+from __future__ import annotations
+
+import functools
+import statistics
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class _Sample:
+    values: tuple = field(default_factory=tuple)
+
+    @functools.cached_property
+    def ordered(self) -> Sequence[float]:
+        return sorted(self.values)
+
+    def require(self, what: str) -> None:
+        if not self.values:
+            raise ValueError(f"{what}() of an empty sequence")
+
+
+@functools.lru_cache(maxsize=256)
+def _sample(values: tuple) -> _Sample:
+    return _Sample(values)
+
+
+def mean(values: Iterable[float]) -> float:
+    """Arithmetic mean; raises ValueError on an empty sequence."""
+    sample = _Sample(tuple(values))
+    sample.require("mean")
+    return sum(sample.values) / len(sample.values)
+
+
+def median(values: Iterable[float]) -> float:
+    """Middle value of the sorted data; the mean of the two middle values when the count is even."""
+    sample = _Sample(tuple(values))
+    sample.require("median")
+    return statistics.median(sample.ordered)
+
+
+def summarize(values: Iterable[float]) -> dict:
+    """Return a dict with count, mean, median, min and max."""
+    values = list(values)
+    return {
+        "count": len(values),
+        "mean": mean(values),
+        "median": median(values),
+        "min": min(values),
+        "max": max(values),
+    }
+`,
+    },
+  },
+  {
+    name: "a generator over a dataclass table, memoized",
+    task: "py-roman-nine-hundred",
+    files: {
+      "numerals/roman.py": `"""Roman numerals in canonical (subtractive) form, 1 to 3999."""
+import functools
+from dataclasses import dataclass
+from typing import Iterator
+
+
+@dataclass(frozen=True, order=True)
+class Symbol:
+    value: int
+    text: str
+
+
+_TABLE = tuple(sorted((Symbol(v, t) for v, t in [
+    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+    (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+]), reverse=True))
+_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+MIN_VALUE, MAX_VALUE = 1, 3999
+
+
+def _symbols(number: int) -> Iterator[str]:
+    for symbol in _TABLE:
+        while number >= symbol.value:
+            number -= symbol.value
+            yield symbol.text
+
+
+@functools.cache
+def _cached(number: int) -> str:
+    return "".join(_symbols(number))
+
+
+def to_roman(number):
+    """1994 -> 'MCMXCIV'. Raises ValueError outside 1..3999 and TypeError for non-integers."""
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise TypeError(f"expected an int, got {type(number).__name__}")
+    if not MIN_VALUE <= number <= MAX_VALUE:
+        raise ValueError(f"{number} is out of range {MIN_VALUE}..{MAX_VALUE}")
+    return _cached(number)
+
+
+def from_roman(text):
+    """'mcmxciv' -> 1994. Case-insensitive; only canonical numerals are accepted."""
+    numeral = text.strip().upper()
+    if not numeral or any(ch not in _VALUES for ch in numeral):
+        raise ValueError(f"not a Roman numeral: {text!r}")
+    pairs = zip(numeral, list(numeral[1:]) + [None])
+    total = sum(-_VALUES[a] if b and _VALUES[a] < _VALUES[b] else _VALUES[a] for a, b in pairs)
+    if not MIN_VALUE <= total <= MAX_VALUE or to_roman(total) != numeral:
+        raise ValueError(f"not a canonical Roman numeral: {text!r}")
+    return total
+`,
+    },
+  },
+  {
+    name: "a sliding-window generator, heapq ranking and a typed record",
+    task: "py-text-ngrams",
+    files: {
+      "textkit/__init__.py": TEXTKIT_INIT,
+      "textkit/ngrams.py": `"""N-grams: runs of consecutive tokens, counted per sentence."""
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import Counter, deque
+from typing import Iterable, Iterator, NamedTuple
+
+from .stopwords import remove_stopwords
+from .tokenize import sentences, tokenize
+
+
+class Ranked(NamedTuple):
+    phrase: str
+    count: int
+
+
+def _windows(tokens: Iterable[str], n: int) -> Iterator[tuple]:
+    window: deque = deque(maxlen=n)
+    for token in tokens:
+        window.append(token)
+        if len(window) == n:
+            yield tuple(window)
+
+
+def ngrams(tokens, n):
+    """Tuples of n consecutive tokens, in order."""
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    return list(_windows(tokens, n))
+
+
+def ngram_counts(text, n, drop_stopwords=False):
+    """Counter of lower-cased n-grams within sentences."""
+    per_sentence = (tokenize(s) for s in sentences(text))
+    if drop_stopwords:
+        per_sentence = (remove_stopwords(tokens) for tokens in per_sentence)
+    return Counter(itertools.chain.from_iterable(_windows(t, n) for t in per_sentence))
+
+
+def top_ngrams(text, n, k=10, drop_stopwords=False):
+    """The k most frequent n-grams as (phrase, count), ties alphabetical."""
+    counts = ngram_counts(text, n, drop_stopwords)
+    best = heapq.nsmallest(k, ((-c, " ".join(g)) for g, c in counts.items()))
+    return [tuple(Ranked(phrase, -negative)) for negative, phrase in best]
+`,
+    },
+  },
+  {
+    name: "sentences counted concurrently with asyncio",
+    task: "py-text-ngrams",
+    files: {
+      "textkit/__init__.py": TEXTKIT_INIT,
+      "textkit/ngrams.py": `"""N-grams, with each sentence counted by its own task."""
+import asyncio
+from collections import Counter
+
+from .stopwords import remove_stopwords
+from .tokenize import sentences, tokenize
+
+
+def ngrams(tokens, n):
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    seq = list(tokens)
+    return [tuple(seq[i:i + n]) for i in range(max(0, len(seq) - n + 1))]
+
+
+async def _count_sentence(sentence, n, drop_stopwords):
+    await asyncio.sleep(0)
+    tokens = tokenize(sentence)
+    if drop_stopwords:
+        tokens = remove_stopwords(tokens)
+    return Counter(ngrams(tokens, n))
+
+
+async def _count_all(text, n, drop_stopwords):
+    parts = await asyncio.gather(*(_count_sentence(s, n, drop_stopwords) for s in sentences(text)))
+    return sum(parts, Counter())
+
+
+def ngram_counts(text, n, drop_stopwords=False):
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    return asyncio.run(_count_all(text, n, drop_stopwords))
+
+
+def top_ngrams(text, n, k=10, drop_stopwords=False):
+    items = [(" ".join(g), c) for g, c in ngram_counts(text, n, drop_stopwords).items()]
+    items.sort(key=lambda item: item[0])
+    items.sort(key=lambda item: item[1], reverse=True)
+    return items[:k]
+`,
+    },
+  },
+  {
+    name: "a generic threshold class with private fields and a generator",
+    task: "ts-cart-discounts",
+    files: {
+      "src/discounts.ts": `/**
+ * Discount rules and their application to a cart.
+ *
+ * Rules are evaluated against the cart subtotal (before any discount) and
+ * their amounts are summed; the total never goes below zero.
+ */
+import { Cart } from "./cart.ts";
+import { percentOf } from "./money.ts";
+
+export interface Discount {
+  /** Human-readable label, reported in \`applied\`. */
+  label: string;
+  /** Discount in cents for this cart (0 when the rule does not apply). */
+  amount(cart: Cart): number;
+}
+
+/** A lower bound over any ordered type, kept private. */
+class Threshold<T> {
+  readonly #floor: T;
+  readonly #compare: (a: T, b: T) => number;
+  constructor(floor: T, compare: (a: T, b: T) => number) {
+    this.#floor = floor;
+    this.#compare = compare;
+  }
+  reachedBy(value: T): boolean {
+    return this.#compare(value, this.#floor) >= 0;
+  }
+  *filter(values: Iterable<T>): Generator<T> {
+    for (const value of values) if (this.reachedBy(value)) yield value;
+  }
+}
+
+/** True when the subtotal reaches the rule's minimum spend ("$50 or more"). */
+export function meetsMinimum(subtotal: number, minSubtotal: number): boolean {
+  const threshold = new Threshold<number>(minSubtotal, (a, b) => a - b);
+  return [...threshold.filter([subtotal])].length === 1;
+}
+
+/** \`percent\`% off the whole order when the subtotal is at least \`minSubtotal\` cents. */
+export function percentOff(percent: number, minSubtotal = 0): Discount {
+  return {
+    label: \`\${percent}% off\`,
+    amount: (cart) =>
+      meetsMinimum(cart.subtotal(), minSubtotal) ? percentOf(cart.subtotal(), percent) : 0,
+  };
+}
+
+/** A fixed amount (cents) off when the subtotal is at least \`minSubtotal\` cents. */
+export function fixedOff(cents: number, minSubtotal = 0): Discount {
+  return {
+    label: \`\${cents} cents off\`,
+    amount: (cart) => (meetsMinimum(cart.subtotal(), minSubtotal) ? cents : 0),
+  };
+}
+
+/** Buy \`buy\` units of \`sku\`, get \`free\` more of them free (e.g. buy 2 get 1). */
+export function buyXGetY(sku: string, buy: number, free: number): Discount {
+  return {
+    label: \`buy \${buy} get \${free} \${sku}\`,
+    amount: (cart) => {
+      const line = cart.lines().find((l) => l.sku === sku);
+      if (!line) return 0;
+      const groups = Math.floor(line.qty / (buy + free));
+      return groups * free * line.unitPrice;
+    },
+  };
+}
+
+export interface Totals {
+  subtotal: number;
+  discount: number;
+  total: number;
+  applied: string[];
+}
+
+/** Apply every rule to the cart and compute the totals. */
+export function applyDiscounts(cart: Cart, rules: Discount[]): Totals {
+  const subtotal = cart.subtotal();
+  let discount = 0;
+  const applied: string[] = [];
+  for (const rule of rules) {
+    const amount = rule.amount(cart);
+    if (amount > 0) {
+      discount += amount;
+      applied.push(rule.label);
+    }
+  }
+  discount = Math.min(discount, subtotal);
+  return { subtotal, discount, total: subtotal - discount, applied };
+}
+`,
+    },
+  },
+];
+
+/** The hand-written solutions' patches need a repository copy: grade one in `env`. */
+export async function gradeHandwrittenIn(
+  env: Environment,
+  solution: Handwritten,
+): Promise<GradeResult> {
+  return await gradeAttackIn(env, {
+    name: solution.name,
+    task: solution.task,
+    files: solution.files,
+  });
+}
