@@ -13,7 +13,9 @@ import {
   FACTS,
   FAIRNESS_CORPUS,
   gradeAttackIn,
+  gradeHandwrittenIn,
   gradeIn,
+  HANDWRITTEN,
   styledPatch,
 } from "../tests/reward/_corpus.ts";
 import { CpuMeter } from "./_cpu.ts";
@@ -33,12 +35,17 @@ export async function benchGrader(
   const env = await Environment.open({ tasksDir: ctx.tasksDir, workRoot });
   const rows: Row[] = [];
   const corpus = options.quick ? FAIRNESS_CORPUS.filter((_, i) => i % 4 === 0) : FAIRNESS_CORPUS;
-  ctx.log(`grader: fairness corpus (${corpus.length} solutions)`);
+  ctx.log(`grader: fairness corpus (${corpus.length + HANDWRITTEN.length} solutions)`);
   const unfair: string[] = [];
   for (const [taskId, style] of corpus) {
     const grade = await gradeIn(env, taskId, await styledPatch(env, taskId, style));
     if (computeReward(grade, FACTS).total < 1) unfair.push(`${taskId} (${style})`);
   }
+  for (const solution of HANDWRITTEN) {
+    const grade = await gradeHandwrittenIn(env, solution);
+    if (computeReward(grade, FACTS).total < 1) unfair.push(`${solution.task} (${solution.name})`);
+  }
+  const solutions = corpus.length + HANDWRITTEN.length;
   ctx.log(`grader: attack corpus (${ATTACK_CORPUS.length} attacks)`);
   const missed: string[] = [];
   for (const attack of ATTACK_CORPUS) {
@@ -47,9 +54,9 @@ export async function benchGrader(
   }
   rows.push(makeRow({
     section: "6 grader",
-    figure: `false positives on the fairness corpus (${corpus.length} correct solutions)`,
+    figure: `false positives on the fairness corpus (${solutions} correct solutions)`,
     unit: "%",
-    values: [(100 * unfair.length) / corpus.length],
+    values: [(100 * unfair.length) / solutions],
     target: { text: "0", metric: "median", op: "==", value: 0 },
     note: unfair.length ? `earned less than 1.0: ${unfair.join(", ")}` : undefined,
   }));
