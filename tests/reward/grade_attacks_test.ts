@@ -1705,3 +1705,29 @@ def _forge():
 `;
   assertCaught(await gradeAttack(UNITTEST_TASK, await medianWith("_forge()", forge)));
 });
+
+Deno.test("gradePatch() gives nothing for deno observations forged by code under test", async () => {
+  // The observation function is a global every test file calls; code under test calls it too,
+  // directly, through Reflect.apply and from a timer, with values of its choosing, and then ends
+  // the process early. Only a call made directly from a pristine test file counts.
+  const forge = `{
+  const observe = (globalThis as any).__patchgym_observe;
+  const spam = () => {
+    for (let site = 0; site < 50; site++) {
+      for (const call of [
+        () => observe(String(site), true),
+        () => Reflect.apply(observe, undefined, [String(site), 1]),
+      ]) {
+        try {
+          call();
+        } catch {
+          // refused
+        }
+      }
+    }
+  };
+  spam();
+  setTimeout(spam, 0);
+}`;
+  assertUnrewarded(await gradeAttack(DENO_TASK, await moneyWith(forge)));
+});
