@@ -368,6 +368,8 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                                                 bool)
     int_repr, float_repr, bytes_hex = int.__repr__, float.__repr__, bytes.hex
     dict_items = dict.items
+    keys_view, items_view = type({}.keys()), type({}.items())
+    bytearray_type, bytearray_hex = bytearray, bytearray.hex
     copies = ((_str, str.__str__), (_int, int.__index__), (_float, float.__float__),
               (_complex, complex.__complex__), (_bytes, bytes.__bytes__),
               (_tuple, lambda v: tuple.__add__(v, ())), (_list, list.copy), (_dict, dict.copy),
@@ -404,6 +406,14 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         if t is _dict:
             return ["d", [[plain(k, depth + 1, budget), plain(x, depth + 1, budget)]
                           for k, x in dict_items(v)]]
+        if t is keys_view:
+            # Set-like, as Python compares it: {"a": 1}.keys() == {"a"}.
+            return ["S", [plain(x, depth + 1, budget) for x in v]]
+        if t is items_view:
+            return ["S", [["t", [plain(k, depth + 1, budget), plain(x, depth + 1, budget)]]
+                          for k, x in v]]
+        if _issubclass(t, bytearray_type):
+            return ["y", bytearray_hex(v)] if _len(v) <= 500000 else ["o", "(bytes too long)"]
         if _issubclass(t, DateTime):
             tz = tzinfo_of(v)
             if tz is None:
