@@ -516,7 +516,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # holds them (a list in a callback's closure could be emptied in place).
     checkpoints = frozenset({"patchgym.baseline", "patchgym.check", "patchgym.result",
                              "patchgym.problem", "patchgym.start"})
-    baselines = {"framework": (), "tests": ()}
+    baselines = {"framework": (), "tests": (), "controls": ()}
     outcomes = frozenset({"passed", "failed", "error", "skipped"})
 
     def checkpoint(event, args):
@@ -547,11 +547,14 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             forget_test_sources()
             intact(baselines["framework"])
             intact(baselines["tests"])
+            sealed(baselines["controls"])
         elif args[0] == "tests":
             # From now on the test modules and their classes (setUp, helpers, fixtures) must stay
             # as their files wrote them.
-            baselines["tests"] = tuple(entries([m for m in list(sys.modules.values())
-                                                if type(m) is type(sys) and vars(m).get("__file__") in trusted]))
+            loaded = [m for m in list(sys.modules.values())
+                      if type(m) is type(sys) and vars(m).get("__file__") in trusted]
+            baselines["tests"] = tuple(entries(loaded))
+            baselines["controls"] = tuple(control_spaces(loaded))
         else:
             baselines["framework"] = tuple(entries([builtins, *watch_modules]))
 
@@ -571,6 +574,38 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                         if callable(member) or isinstance(member, (staticmethod, classmethod, property)):
                             seen.append((module.__name__ + "." + value.__name__, vars(value), attr, member))
         return seen
+
+    # Test classes and test functions are sealed once collected: the attributes frameworks read
+    # to skip, expect a failure or stop (__unittest_skip__, __unittest_expecting_failure__,
+    # pytestmark, __test__) must stay as the test files set them.
+    def control(name):
+        return type(name) is str and (name.startswith("__unittest") or
+                                      name in ("__test__", "pytestmark", "_ShouldStop"))
+
+    def control_spaces(modules):
+        spaces = []
+        for module in modules:
+            for value in list(vars(module).values()):
+                if isinstance(value, type) and vars(value).get("__module__") == module.__name__:
+                    space = vars(value)
+                    spaces.append((value.__name__, space, {n: v for n, v in list(space.items())
+                                                           if control(n)}))
+                    for name, member in list(space.items()):
+                        if type(member) is type(control):
+                            spaces.append((value.__name__ + "." + name, member.__dict__,
+                                           {n: v for n, v in member.__dict__.items() if control(n)}))
+                elif type(value) is type(control):
+                    spaces.append((value.__name__, value.__dict__,
+                                   {n: v for n, v in value.__dict__.items() if control(n)}))
+        return spaces
+
+    def sealed(spaces):
+        for owner, space, saved in spaces:
+            now = {n: v for n, v in list(space.items()) if control(n)}
+            if now.keys() != saved.keys() or any(now[n] is not saved[n] for n in now):
+                flag("framework_tampered", f"{owner}: an attribute the framework reads was changed")
+                return False
+        return True
 
     def baseline(what="framework"):
         """Take the framework's baseline, or ("tests") the loaded test modules' one."""
