@@ -49,11 +49,11 @@ export function observedPython(json: unknown): PyValue {
       case "b":
         return { t: "num", n: a ? 1n : 0n, d: 1n, bool: true };
       case "f":
-        return fromFloat(Number(a));
+        return fromFloat(pythonFloat(a));
       case "c":
-        return Number(b) === 0
-          ? fromFloat(Number(a))
-          : { t: "complex", re: Number(a), im: Number(b) };
+        return pythonFloat(b) === 0
+          ? fromFloat(pythonFloat(a))
+          : { t: "complex", re: pythonFloat(a), im: pythonFloat(b) };
       case "r":
         return ratio(BigInt(a), BigInt(b));
       case "s":
@@ -99,6 +99,12 @@ export function observedPython(json: unknown): PyValue {
     // A malformed value is opaque: it equals nothing.
   }
   return { t: "opaque", type: "?" };
+}
+
+/** A float from Python's `repr` (`inf`, `-inf` and `nan` included). */
+function pythonFloat(text: unknown): number {
+  const t = String(text);
+  return t === "inf" ? Infinity : t === "-inf" ? -Infinity : t === "nan" ? NaN : Number(t);
 }
 
 /** Python's `a == b` for the values patchgym compares. */

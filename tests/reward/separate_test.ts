@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { separate } from "../../src/reward/separate.ts";
 import { judge } from "../../src/reward/judge.ts";
-import { parsePython, pyEqual } from "../../src/reward/_python_value.ts";
+import { observedPython, parsePython, pyEqual } from "../../src/reward/_python_value.ts";
 import { parseJs } from "../../src/reward/_js_value.ts";
 
 function ids(): () => string {
@@ -70,6 +70,9 @@ Deno.test("parsePython() reads literals and built values, compared with Python's
   assert.ok(!eq("datetime(2024, 5, 1)", "date(2024, 5, 1)"));
   assert.ok(eq("'a' 'b'", '"ab"') && eq("b'\\x00'", "b'\\0'"));
   assert.equal(parsePython("f(1)"), null);
+  // Python writes infinities as inf: an observed one equals float("inf").
+  assert.ok(pyEqual(observedPython(["f", "inf"]), parsePython('float("inf")')!));
+  assert.ok(!pyEqual(observedPython(["f", "nan"]), parsePython('float("nan")')!));
   assert.equal(parsePython("Ingredient('salt', 1)"), null);
   assert.deepEqual(parseJs("{ a: 1, 'b': [true, null], 2: `x` }"), {
     t: "object",
