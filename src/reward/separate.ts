@@ -91,6 +91,10 @@ function pyReport(event: string, site: string, value?: string): string {
 const PY_CHECK =
   /^(?:self\.assert\w*\(|self\.fail\(|assert\b|pytest\.(?:raises|fail|approx)\b|with\s+(?:self\.assert\w+|pytest\.raises)\b)/;
 
+/** A check anywhere in a line (strings emptied first). */
+const PY_CHECK_ANYWHERE =
+  /(?:^|[^\w.])(?:self\.assert\w*\(|self\.fail\(|assert\b|pytest\.(?:raises|fail|approx)\b)/;
+
 interface PyFunction {
   path: string;
   header: number;
@@ -118,7 +122,12 @@ function separatePython(source: string, id: () => string): Separated {
       if (!starts[j] || line.trim() === "" || line.trim().startsWith("#")) continue;
       const indent = /^[ \t]*/.exec(line)![0];
       const statement = line.slice(indent.length);
-      if (!PY_CHECK.test(statement)) continue;
+      if (!PY_CHECK.test(statement)) {
+        // A check that does not start its statement (`if x: assert y`, `a = 1; assert a`) stays
+        // inside, and counts as such.
+        if (PY_CHECK_ANYWHERE.test(withoutStrings(splitComment(statement)))) keep(statement);
+        continue;
+      }
       const top = indent === fn.indent;
       const raises = /^with\s+(?:self\.assertRaises|pytest\.raises)\((.*)\)\s*:\s*(?:#.*)?$/.exec(
         statement,
@@ -543,7 +552,14 @@ function separateDeno(source: string, id: () => string): Separated {
       const line = lines[j];
       const indent = /^\s*/.exec(line)![0];
       const statement = line.slice(indent.length);
-      if (!/^(?:await\s+)?assert(?:\.\w+|\w*)\(/.test(statement)) continue;
+      if (!/^(?:await\s+)?assert(?:\.\w+|\w*)\(/.test(statement)) {
+        // A check that does not start its line (`if (x) assert.ok(y);`) stays inside.
+        if (/(?:^|[^\w.$])assert(?:\.\w+)?\(/.test(withoutStrings(statement))) {
+          left++;
+          kept.set(name, [...(kept.get(name) ?? []), statement]);
+        }
+        continue;
+      }
       const check = denoCheck(statement);
       if (check === null) {
         left++;

@@ -131,3 +131,14 @@ Deno.test("judge() passes a test only when its body ran to the end and its obser
   assert.equal(cut.outcomes.get("t.py::test_b"), "failed");
   assert.match(cut.failures.get("t.py::test_b")!, /did not run/);
 });
+
+Deno.test("separate() counts a check that does not start its statement as kept inside", () => {
+  const py = separate("def test_a():\n    for x in f(): assert x == 1\n", "pytest", ids());
+  assert.equal(py.inside.get("test_a"), 1);
+  const ts = separate(
+    'Deno.test("a", () => {\n  if (f()) assert.equal(g(), 1);\n});\n',
+    "deno_test",
+    ids(),
+  );
+  assert.equal(ts.inside.get("a"), 1);
+});
