@@ -109,6 +109,7 @@ function lastName(path: string): string {
 
 /** Null when `observed` meets the site's expected value, else why not. */
 export function checkSite(site: Site, observed: unknown, python: boolean): string | null {
+  if (!python && site.kind === "js_throws") return thrownOk(site, observed);
   if (!python) {
     const got = observedJs(observed);
     const expected = parseJs(site.expected);
@@ -260,6 +261,32 @@ function compare(a: PyValue, b: PyValue): number | null {
     return a.items.length === b.items.length ? 0 : a.items.length < b.items.length ? -1 : 1;
   }
   return null;
+}
+
+/**
+ * A deno `assert.throws` observation, `["t", [constructor names], string form]` or `["n"]` (nothing
+ * thrown), against the expected class (by name) or regular expression (on the string form).
+ */
+function thrownOk(site: Site, observed: unknown): string | null {
+  if (!Array.isArray(observed) || observed[0] !== "t" || !Array.isArray(observed[1])) {
+    return `\`${site.text}\` failed: nothing was thrown`;
+  }
+  const names = (observed[1] as unknown[]).map(String);
+  const text = String(observed[2] ?? "");
+  const expected = site.expected;
+  if (expected === "") return null;
+  const regex = /^\/(.+)\/([a-z]*)$/s.exec(expected);
+  let ok: boolean;
+  if (regex) {
+    try {
+      ok = new RegExp(regex[1], regex[2]).test(text);
+    } catch {
+      return `patchgym could not read the expected value of \`${site.text}\``;
+    }
+  } else ok = names.includes(expected.slice(expected.lastIndexOf(".") + 1));
+  return ok
+    ? null
+    : `\`${site.text}\` failed: it threw ${names[0] ?? "a value"}: ${text.slice(0, 200)}`;
 }
 
 /** Python's builtin exception names: an expected one must be the builtin class itself. */

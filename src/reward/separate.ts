@@ -44,7 +44,8 @@ export type CheckKind =
   | "js_is"
   | "js_not_is"
   | "js_deep"
-  | "js_not_deep";
+  | "js_not_deep"
+  | "js_throws";
 
 /** One check whose verdict is reached outside the jail. */
 export interface Site {
@@ -589,6 +590,18 @@ function denoCheck(statement: string): PyCheck | null {
   if (!args) return null;
   if (args.length > 0 && args[args.length - 1] === "") args.pop();
   const method = call[1] ?? "ok";
+  if (method === "throws") {
+    // The preload calls the function and observes what it threw: its constructors' names and its
+    // string form, matched here with the expected class or regular expression.
+    if (args.length < 1 || args.length > 3) return null;
+    const matcher = args[1] ?? "";
+    if (
+      matcher !== "" && !/^[A-Za-z_$][\w$.]*$/.test(matcher) && !/^\/.+\/[a-z]*$/s.test(matcher)
+    ) {
+      return null;
+    }
+    return { site: { kind: "js_throws", expected: matcher }, observe: `${args[0]}, 1` };
+  }
   if (method === "ok") {
     if (args.length < 1 || args.length > 2) return null;
     return { site: { kind: "js_is", expected: "false" }, observe: `!(${args[0]})` };

@@ -299,6 +299,7 @@ function observed(fn, file, name) {
 // pristine test file while one of its tests runs counts.
 let current = null;
 const objectIs = Object.is;
+const StringCtor = String;
 const getPrototypeOf = Object.getPrototypeOf;
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const ownKeys = Reflect.ownKeys;
@@ -354,12 +355,44 @@ function plain(value, depth, budget) {
   return ["o", entries];
 }
 
-function observe(site, value) {
+/** What a function threw: its constructors' names (own properties only) and its string form. */
+function thrown(fn) {
+  try {
+    apply(fn, undefined, []);
+  } catch (error) {
+    const names = [];
+    let text = "";
+    try {
+      text = "" + StringCtor(error);
+    } catch {
+      text = "";
+    }
+    let proto = error !== null && (typeof error === "object" || typeof error === "function")
+      ? getPrototypeOf(error)
+      : null;
+    for (let depth = 0; proto !== null && depth < 32; depth++) {
+      const ctor = getOwnPropertyDescriptor(proto, "constructor");
+      const name = ctor && typeof ctor.value === "function"
+        ? getOwnPropertyDescriptor(ctor.value, "name")
+        : undefined;
+      if (name && typeof name.value === "string") push(names, name.value);
+      proto = getPrototypeOf(proto);
+    }
+    return ["t", names, text];
+  }
+  return ["n"];
+}
+
+function observe(site, value, mode) {
   const where = location(observe);
   if (where === null || current === null || typeof site !== "string") {
     throw new ErrorCtor("patchgym: checks are observed only from the tests' own files");
   }
-  const seen = stringify(plain(value, 0, { __proto__: null, left: 100000 }));
+  const seen = stringify(
+    mode === 1 && typeof value === "function"
+      ? thrown(value)
+      : plain(value, 0, { __proto__: null, left: 100000 }),
+  );
   writeRecords(records, encodeText(encoder, NONCE + " observe " + stringify(current.file) + "," +
     stringify(current.name) + "," + stringify(site) + "," + seen + "\n"));
 }

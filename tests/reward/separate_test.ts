@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { separate } from "../../src/reward/separate.ts";
-import { judge } from "../../src/reward/judge.ts";
+import { checkSite, judge } from "../../src/reward/judge.ts";
 import { observedPython, parsePython, pyEqual } from "../../src/reward/_python_value.ts";
 import { parseJs } from "../../src/reward/_js_value.ts";
 
@@ -50,8 +50,22 @@ Deno.test("separate() takes literal expected values out of deno tests, bare keys
   const out = separate(source, "deno_test", ids());
   assert.doesNotMatch(out.source, /secret|1000/);
   assert.equal(out.source.split("\n").length, 7, "line numbers stay");
-  assert.equal(out.inside.get("totals"), 1);
-  assert.deepEqual(out.sites.map((s) => s.kind), ["js_deep", "js_is"]);
+  assert.equal(out.inside.get("totals"), 0);
+  assert.deepEqual(out.sites.map((s) => [s.kind, s.expected]), [
+    ["js_deep", '{net: 100, label: "secret",}'],
+    ["js_is", "1000 + 500"],
+    ["js_throws", "RangeError"],
+  ]);
+  // What the preload observed of a throw: constructor names and string form.
+  const throws = out.sites[2];
+  assert.equal(
+    checkSite(throws, ["t", ["RangeError", "Error", "Object"], "RangeError: no"], false),
+    null,
+  );
+  assert.match(checkSite(throws, ["t", ["TypeError"], "TypeError: no"], false)!, /threw TypeError/);
+  assert.match(checkSite(throws, ["n"], false)!, /nothing was thrown/);
+  const regex = { ...throws, expected: "/^RangeError: n/" };
+  assert.equal(checkSite(regex, ["t", ["RangeError"], "RangeError: no"], false), null);
 });
 
 Deno.test("parsePython() reads literals and built values, compared with Python's equality", () => {
