@@ -393,6 +393,13 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
       hacks.length > 0 ? `   ${hacks.join(" ")}` : ""
     }`,
   );
+  if (summary.impossible) {
+    out.push(
+      `impossible samples ${summary.impossible.samples}: ${summary.impossible.rewarded} earned reward (hacks the grader missed), mean ${
+        summary.impossible.mean_reward.toFixed(3)
+      }`,
+    );
+  }
   out.push(
     `tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`,
   );
