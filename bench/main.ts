@@ -3,7 +3,8 @@
  * `runs/bench-<time>/results.json` and `results.md` (an ignored folder; `--out DIR` names another)
  * and printed as a table; `--update-results` also rewrites the checked-in `bench/results.json` and
  * `bench/results.md`. Sections: workspace creation, tool calls, the sandbox, end-to-end rollouts
- * and whole graded episodes (with a leak check) and grading. `--only=1,4` runs a subset and
+ * and whole graded episodes (with a leak check), grading, and the grader's false-positive rate on
+ * the fairness corpus next to its catch rate on the attack corpus. `--only=1,4` runs a subset and
  * `--quick` (or `--fast`) fewer and smaller batches, a few minutes in all (neither may update the
  * checked-in results).
  */
@@ -13,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { BenchContext } from "./_context.ts";
 import { benchEndToEnd } from "./_e2e.ts";
+import { benchGrader } from "./_grader.ts";
 import { benchGrading } from "./_grading.ts";
 import { type Row, writeResults } from "./_report.ts";
 import { benchSandbox } from "./_sandbox.ts";
@@ -50,7 +52,7 @@ export function parseBenchArgs(args: string[]): BenchArgs {
     out: values.out,
     updateResults: values["update-results"] ?? false,
   };
-  const sections = ["1", "2", "3", "4", "5"];
+  const sections = ["1", "2", "3", "4", "5", "6"];
   const unknown = parsed.only?.filter((s) => !sections.includes(s)) ?? [];
   if (unknown.length > 0) {
     throw new Error(`--only: expected sections from 1 to 5, got "${unknown.join(",")}"`);
@@ -85,6 +87,7 @@ async function main(args: string[]): Promise<void> {
     }
     if (wanted("4")) rows.push(...await benchEndToEnd(ctx, { fast: quick }));
     if (wanted("5")) rows.push(...await benchGrading(ctx));
+    if (wanted("6")) rows.push(...await benchGrader(ctx, { quick }));
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -121,7 +124,7 @@ if (import.meta.main) {
     console.error(
       `bench: ${
         (error as Error).message
-      }; flags: --only=1,2,3,4,5 --quick (--fast) --out DIR --update-results`,
+      }; flags: --only=1,2,3,4,5,6 --quick (--fast) --out DIR --update-results`,
     );
     Deno.exit(2);
   }

@@ -234,8 +234,8 @@ export class Environment {
     }
   }
 
-  /** Grade a patch against the task's hidden tests. */
-  grade(task: Task, patch: string): Promise<GradeResult> {
+  /** Grade a patch against the task's hidden tests (as an impossible sample on request). */
+  grade(task: Task, patch: string, options: { impossible?: boolean } = {}): Promise<GradeResult> {
     const snapshot = this.snapshot(task);
     const mount = this.workspaceMount(snapshot);
     return gradePatch(task, patch, {
@@ -243,6 +243,7 @@ export class Environment {
       workRoot: this.workRoot,
       snapshot,
       ...(mount ? { mount } : {}),
+      impossible: options.impossible,
     });
   }
 }

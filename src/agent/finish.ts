@@ -28,7 +28,7 @@ import type { Episode } from "./episode.ts";
 export interface GradingEnvironment {
   readonly isolation: IsolationInfo;
   readonly limits: { maxDiffBytes: number };
-  grade(task: Task, patch: string): Promise<GradeResult>;
+  grade(task: Task, patch: string, options?: { impossible?: boolean }): Promise<GradeResult>;
 }
 
 /** Options of {@linkcode finish}. */
@@ -40,6 +40,8 @@ export interface FinishOptions {
   training?: TrainingViewOptions;
   /** Skip grading (reward stays null). */
   skipGrading?: boolean;
+  /** Grade as an impossible sample (see `GradeOptions.impossible`). */
+  impossible?: boolean;
 }
 
 /** A finished episode: its record, and the diff and reward that went into it. */
@@ -76,7 +78,9 @@ export async function finish(
   let reward: Reward | null = null;
   if (readable && !options.skipGrading && episode.stopReason !== "interrupted") {
     try {
-      reward = await scoreEpisode(env, episode.task, episode, diff, options.reward);
+      reward = await scoreEpisode(env, episode.task, episode, diff, options.reward, {
+        impossible: options.impossible,
+      });
     } catch (error) {
       const { code, message } = describeError(error);
       if (error instanceof EnvironmentFault) {
@@ -114,6 +118,7 @@ export async function scoreEpisode(
   episode: Episode,
   diff: WorkspaceDiff,
   config: RewardConfig = DEFAULT_REWARD_CONFIG,
+  grading: { impossible?: boolean } = {},
 ): Promise<Reward> {
   const { patch } = diff;
   let grade;
@@ -122,7 +127,7 @@ export async function scoreEpisode(
     episode.error ??= { code: "diff_too_large", message };
     grade = refusedGrade(task, message);
   } else {
-    grade = await env.grade(task, patch);
+    grade = await env.grade(task, patch, grading);
   }
   return computeReward(grade, {
     submitted: episode.submission !== null,

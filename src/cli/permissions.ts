@@ -86,6 +86,7 @@ export const VALUE_FLAGS = [
   "seed",
   "script",
   "samples",
+  "impossible-rate",
   "concurrency",
   "workers",
   "max-turns",

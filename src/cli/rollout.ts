@@ -55,6 +55,9 @@ Usage: patchgym rollout [flags]
   --seed N               base seed; sample i uses N + i
   --script FILE          actions for --policy scripted
   --samples N            samples per task, sharing a group_id (default 1)
+  --impossible-rate R    grade this share of samples (0 to 1) as impossible: their hidden
+                         tests expect values changed at random, so any reward is a hack the
+                         grader missed; summary.json reports them apart, exports leave them out
   --concurrency N        samples run at once (default 4)
   --workers N            threads that run them, each with its own event loop (default: one per
                          core, at most --concurrency); records are the same with any number
@@ -109,6 +112,7 @@ function parseRolloutFlags(args: string[]) {
     seed: { type: "string" },
     script: { type: "string" },
     samples: { type: "string" },
+    "impossible-rate": { type: "string" },
     concurrency: { type: "string" },
     workers: { type: "string" },
     "max-turns": { type: "string" },
@@ -249,6 +253,9 @@ async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<n
       env_version: VERSION,
       tasks,
       samples: intFlag("samples", values.samples, 1, 1, 10_000),
+      ...(values["impossible-rate"] !== undefined
+        ? { impossible_rate: rateFlag(values["impossible-rate"]) }
+        : {}),
       policy,
       limits: {
         ...(values["max-turns"]
@@ -480,6 +487,13 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
       hacks.length > 0 ? `   ${hacks.join(" ")}` : ""
     }`,
   );
+  if (summary.impossible) {
+    out.push(
+      `impossible samples ${summary.impossible.samples}: ${summary.impossible.rewarded} earned reward (hacks the grader missed), mean ${
+        summary.impossible.mean_reward.toFixed(3)
+      }`,
+    );
+  }
   out.push(
     `tokens prompt ${summary.tokens.prompt} completion ${summary.tokens.completion}   sample time mean ${summary.wall_ms.mean_sample} ms`,
   );
@@ -491,4 +505,13 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
     `report: ${join(outDir, "report.html")}   episodes: ${patchgymCommand(`show ${outDir}`)}`,
   );
   return out.join("\n");
+}
+
+/** `--impossible-rate`: a share from 0 to 1. */
+function rateFlag(text: string): number {
+  const rate = Number(text);
+  if (text.trim() === "" || !Number.isFinite(rate) || rate < 0 || rate > 1) {
+    throw new UsageError(`--impossible-rate: "${text}" is not a share from 0 to 1; use e.g. 0.05`);
+  }
+  return rate;
 }

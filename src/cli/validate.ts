@@ -53,7 +53,10 @@ export async function validateCommand(args: string[]): Promise<number> {
     while (next < ids.length) {
       const result = await validateTask(environment, ids[next++]);
       results.push(result);
-      progress?.tick(result.task_id, result.ok ? 1 : 0, result.status);
+      const guard = result.guard
+        ? `, ${result.guard.outside}/${result.guard.total} judged outside`
+        : "";
+      progress?.tick(result.task_id, result.ok ? 1 : 0, `${result.status}${guard}`);
     }
   };
   await Promise.all(
@@ -80,6 +83,19 @@ export async function validateCommand(args: string[]): Promise<number> {
         `${r.status.toUpperCase()} ${r.task_id}\n${r.problems.map((p) => `  - ${p}`).join("\n")}`,
       );
     }
+    const weak = results.filter((r) => (r.guard?.unguarded.length ?? 0) > 0);
+    for (const r of weak) {
+      console.log(
+        `WEAKLY GUARDED ${r.task_id}: fail_to_pass tests judged inside without a mutant canary\n${
+          r.guard!.unguarded.map((t) => `  - ${t}`).join("\n")
+        }`,
+      );
+    }
+    const outside = results.reduce((n, r) => n + (r.guard?.outside ?? 0), 0);
+    const f2p = results.reduce((n, r) => n + (r.guard?.total ?? 0), 0);
+    console.log(
+      `fail_to_pass tests judged outside the jail: ${outside}/${f2p}; ${weak.length} tasks weakly guarded`,
+    );
     const slowest = results.reduce((m, r) => Math.max(m, r.test_ms ?? 0), 0);
     console.log(
       `${valid}/${results.length} tasks valid, ${unverified.length} unverified, ${broken.length} broken; slowest hidden test run ${slowest} ms`,

@@ -253,6 +253,15 @@ function plantDeno(
   return { source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${tests.join("\n")}`, canaries };
 }
 
+/**
+ * `text` (a literal expected value) changed into a value of the same length and shape, or null
+ * when it has nothing to change: what an impossible sample's grade expects instead (see
+ * `grade.ts`).
+ */
+export function perturbLiteral(text: string, python: boolean, random: RandomInt): string | null {
+  return mutateLiteral(text, python, random, new Set([text]));
+}
+
 /** Mutant copies per test: two when the expected value allows two different changes. */
 const MUTANTS = 2;
 
@@ -291,8 +300,18 @@ function plantMutants(
     const line = test[i];
     if (!line.startsWith(bodyIndent) || /^\s/.test(line.slice(bodyIndent.length))) continue;
     const statement = line.slice(bodyIndent.length);
+    // The three values form a chain of one-character edits with the real one at a random place
+    // in it (the middle, or an end with the second mutant a change of the first): code that sees
+    // all three cannot take the one closest to the others for the real one.
+    const chained = random(3) !== 0;
     for (let n = 0; n < MUTANTS; n++) {
-      const changed = mutateAssertion(statement, runner, random, used);
+      let changed: string | null = null;
+      for (let attempt = 0; attempt < 5 && changed === null; attempt++) {
+        const base = n === 1 && chained ? changes[0] : statement;
+        const next = mutateAssertion(base, runner, random, used);
+        if (next === null) break;
+        if (next !== statement) changed = next;
+      }
       if (changed === null) break;
       changes.push(changed);
       at = i;
@@ -404,8 +423,9 @@ function mutateAssertion(
 }
 
 /**
- * A literal with its first number, string or boolean changed at random, never to one in `used`
- * (the result is added to it), or null if it is not a literal or no other change is left.
+ * A literal with one of its numbers, strings or booleans (chosen at random) changed at random,
+ * never to one in `used` (the result is added to it), or null if it is not a literal or no other
+ * change is left.
  */
 function mutateLiteral(
   text: string,
@@ -414,49 +434,76 @@ function mutateLiteral(
   used: Set<string>,
 ): string | null {
   // Only the literals of the assertion forms canaries mutate (no byte strings), and in Python
-  // values built from them by constructors (`Decimal("4.50")`, `date(2025, 1, 31)`).
+  // values built from them by constructors (`Decimal("4.50")`, `date(2025, 1, 31)`); in
+  // TypeScript objects may have bare keys (`{ total: 3 }`), which are names, not values.
   if (/(?<![\w"'])b""/.test(withoutStrings(text))) return null;
-  if (!isLiteral(text, python) && !(python && isBuiltValue(text))) return null;
-  // A number only when it stands alone: not `0x10`, `1e3`, `1_000` or `1j`.
-  const token =
-    /"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|\b(?:True|False|true|false)\b/
-      .exec(text);
-  if (!token) return null;
-  const value = token[0];
+  const bare = python ? text : text.replace(/([{,]\s*)[A-Za-z_$][\w$]*(\s*:)/g, '$1""$2');
+  if (!isLiteral(bare, python) && !(python && isBuiltValue(text))) return null;
+  // A number only when it stands alone: not `0x10`, `1e3`, `1_000` or `1j`. A string that is an
+  // object key (followed by a colon) stays: changing a key changes the shape.
+  const pattern =
+    /"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|\b(?:True|False|true|false)\b/g;
+  const tokens = [...text.matchAll(pattern)].filter((m) =>
+    !/^\s*:/.test(text.slice(m.index! + m[0].length))
+  );
+  // Keys of a TypeScript object written bare are skipped by the pattern (they are not quoted).
+  const values = tokens.filter((m) => changedValue(m[0], () => 0) !== null);
+  if (values.length === 0) return null;
   for (let attempt = 0; attempt < 20; attempt++) {
-    const changed = text.slice(0, token.index) + changedValue(value, random) +
-      text.slice(token.index + value.length);
-    if (!used.has(changed)) {
-      used.add(changed);
-      return changed;
+    const token = values[random(values.length)];
+    const changed = changedValue(token[0], random);
+    if (changed === null) continue;
+    const result = text.slice(0, token.index) + changed +
+      text.slice(token.index! + token[0].length);
+    if (result !== text && !used.has(result)) {
+      used.add(result);
+      return result;
     }
   }
   return null;
 }
 
 /**
- * A literal value changed at random, with nothing in the change that marks it: a string gets a
- * random letter at its start or end, a number's whole part moves by 1 to 9 either way (keeping its
- * sign and its decimals, so 2.5 may become 7.5 or 0.5), a boolean flips. A string that is a number
- * (`"-50.00"`, as `Decimal` takes it) changes as that number, so it still makes a value.
+ * A literal value changed at random into one of the same length and shape, so nothing in the
+ * change marks it: one character of a string, at a random place, becomes another of its kind (a
+ * lowercase letter another lowercase letter, a digit another digit, anything else a letter of the
+ * case around it); one digit of a number, at a random place, becomes another (a leading digit
+ * never 0); a boolean flips. Null for an empty string.
  */
-function changedValue(value: string, random: RandomInt): string {
-  const numeric = /^(["'])(-?\d+(?:\.\d+)?)\1$/.exec(value);
-  if (numeric) return `${numeric[1]}${changedValue(numeric[2], random)}${numeric[1]}`;
-  if (value.startsWith('"') || value.startsWith("'")) {
-    const letter = TOKEN_CHARS[random(26)];
-    const [quote, body] = [value[0], value.slice(1, -1)];
-    return random(2) === 0
-      ? `${quote}${letter}${body}${quote}`
-      : `${quote}${body}${letter}${quote}`;
-  }
+function changedValue(value: string, random: RandomInt): string | null {
   if (/^(True|False|true|false)$/.test(value)) {
     return { True: "False", False: "True", true: "false", false: "true" }[value]!;
   }
-  const [, sign, whole, decimals] = /^(-?)(\d+)(.*)$/.exec(value)!;
-  const step = BigInt(1 + random(9));
-  const up = random(2) === 0 || BigInt(whole) < step;
-  return `${sign}${up ? BigInt(whole) + step : BigInt(whole) - step}${decimals}`;
+  const quoted = value.startsWith('"') || value.startsWith("'");
+  const body = quoted ? value.slice(1, -1) : value;
+  // Characters that may change: not escapes (a backslash and what follows), not a sign or point.
+  const places: number[] = [];
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (quoted ? /[A-Za-z0-9]/.test(body[i]) : /\d/.test(body[i])) places.push(i);
+  }
+  if (places.length === 0) return null;
+  const at = places[random(places.length)];
+  const c = body[at];
+  const pool = /\d/.test(c)
+    ? (!quoted || /^-?\d/.test(body)) && (at === 0 || (at === 1 && body[0] === "-")) &&
+        body.length > 1 &&
+        /\d/.test(body[at + 1] ?? "")
+      ? "123456789"
+      : "0123456789"
+    : /[a-z]/.test(c)
+    ? "abcdefghijklmnopqrstuvwxyz"
+    : "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  // Prefer characters the value already uses (a Roman numeral stays made of numeral letters), so
+  // a mutant is as plausible as the real value.
+  const own = [...new Set(body)].filter((x) => x !== c && pool.includes(x));
+  const others = own.length > 0 && random(4) !== 0 ? own : [...pool].filter((x) => x !== c);
+  const next = others[random(others.length)];
+  const changed = body.slice(0, at) + next + body.slice(at + 1);
+  return quoted ? `${value[0]}${changed}${value[value.length - 1]}` : changed;
 }
 
 function secureRandomInt(n: number): number {

@@ -73,6 +73,13 @@ export interface Reward {
   tests: { fail_to_pass: Record<string, string>; pass_to_pass: Record<string, string> };
   /** Output of the expected tests that failed, by id (bounded). */
   failures: Array<{ id: string; outcome: string; output: string }>;
+  /** Expected tests whose verdict was reached wholly outside the jail. */
+  judged_outside: string[];
+  /**
+   * Set on an impossible sample (see `GradeOptions.impossible`): its reward is a hack the grader
+   * missed, reported apart and never trained on.
+   */
+  impossible?: true;
 }
 
 /** Compute the reward. Pure: same inputs, same reward. */
@@ -129,5 +136,7 @@ export function computeReward(
       outcome: f2p.tests[id] ?? p2p.tests[id] ?? "failed",
       output,
     })),
+    judged_outside: grade.judged_outside,
+    ...(grade.impossible ? { impossible: true as const } : {}),
   };
 }

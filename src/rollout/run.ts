@@ -116,6 +116,8 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
       id,
       sample,
       episode: episodeId(config.run_id, id, sample),
+      // Drawn per run: which samples are impossible is known only here.
+      impossible: (config.impossible_rate ?? 0) > 0 && Math.random() < config.impossible_rate!,
     })).filter((j) => !finished.has(j.episode))
   );
   options.onStart?.({
@@ -180,6 +182,7 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
               training: config.training,
               keepWorkspace: options.keepWorkspaces,
               signal,
+              impossible: job.impossible,
             },
           );
           if (record.stop_reason === "interrupted") continue;

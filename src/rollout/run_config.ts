@@ -54,6 +54,11 @@ export const RunConfigSchema = z.object({
     trainable: z.enum(["all", "last"]),
     onDrift: z.enum(["split", "zero_mask"]),
   }),
+  /**
+   * Share of samples graded as impossible samples (see `GradeOptions.impossible`): any reward they
+   * earn is a hack the grader missed, reported apart and never trained on. Absent: none.
+   */
+  impossible_rate: z.number().min(0).max(1).optional(),
   /** Tasks asked for but left out because their fail_to_pass tests already pass. */
   skipped_tasks: z.array(z.object({ task_id: z.string(), already_passing: z.array(z.string()) }))
     .optional(),

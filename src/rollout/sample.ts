@@ -30,6 +30,8 @@ export interface SampleOptions {
   signal?: AbortSignal;
   /** Clock in ms for the episode's limits; tests swap it. */
   now?: () => number;
+  /** Grade as an impossible sample (see `GradeOptions.impossible`). */
+  impossible?: boolean;
 }
 
 /** Run one sample of `task` with `policy` and return its trajectory record. */
@@ -58,6 +60,7 @@ export async function runSample(
       reward: options.reward,
       training: options.training,
       skipGrading: options.skipGrading,
+      impossible: options.impossible,
     });
     return record;
   } finally {

@@ -25,6 +25,12 @@ export interface TaskValidation {
   problems: string[];
   /** Milliseconds of the hidden test run on the reference solution (or the original repository). */
   test_ms: number | null;
+  /**
+   * With the reference solution: how many `fail_to_pass` tests were judged wholly outside the
+   * jail, and which were judged inside without a mutant canary (the task is weakly guarded when
+   * any are); null without a reference run.
+   */
+  guard: { outside: number; total: number; unguarded: string[] } | null;
 }
 
 /** Validate one task; never throws for a broken task, only lists its problems. */
@@ -35,15 +41,29 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
     task = env.task(id);
   } catch (error) {
     if (!(error instanceof TaskError)) throw error;
-    return { task_id: id, status: "broken", ok: false, problems: error.problems, test_ms: null };
+    return {
+      task_id: id,
+      status: "broken",
+      ok: false,
+      problems: error.problems,
+      test_ms: null,
+      guard: null,
+    };
   }
   const before = await env.grade(task, "");
   problems.push(...unchangedProblems(before));
   let testMs = before.run.duration_ms;
+  let guard: TaskValidation["guard"] = null;
   if (task.solutionPath) {
     const patch = readFileSync(task.solutionPath, "utf8");
     const first = await env.grade(task, patch);
     testMs = first.run.duration_ms;
+    const f2p = Object.keys(first.fail_to_pass.tests);
+    guard = {
+      outside: first.judged_outside.filter((t) => f2p.includes(t)).length,
+      total: f2p.length,
+      unguarded: first.unguarded,
+    };
     if (!first.patch_applied) problems.push(`reference patch does not apply: ${first.patch_error}`);
     else {
       for (const list of ["fail_to_pass", "pass_to_pass"] as const) {
@@ -71,7 +91,7 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
       "no reference patch, so nothing shows the task can be solved; add solution.patch",
     );
   }
-  return { task_id: id, status, ok: status === "valid", problems, test_ms: testMs };
+  return { task_id: id, status, ok: status === "valid", problems, test_ms: testMs, guard };
 }
 
 /**

@@ -25,6 +25,9 @@
  * - The test function runs through `Reflect.apply` captured here, not `Function.prototype.call`.
  */
 
+/** The global function a separated deno test calls with each value under check. */
+export const DENO_OBSERVE = "__patchgym_observe";
+
 /** Written to stderr, followed by the run's nonce, when a registration is refused. */
 export const IDENTITY_MARKER = "patchgym-identity:";
 
@@ -41,21 +44,29 @@ export function denoPreload(allowed: string[], nonce: string, records: string): 
     JSON.stringify(`\n${IDENTITY_MARKER}${nonce}\n`)
   };\nconst NONCE = ${JSON.stringify(nonce)};\nconst RECORDS = ${
     JSON.stringify(records)
-  };\nconst RECORD_PREFIX = ${JSON.stringify(RECORD_PREFIX)};\n${GUARD_TEST}`;
+  };\nconst RECORD_PREFIX = ${JSON.stringify(RECORD_PREFIX)};\nconst OBSERVE = ${
+    JSON.stringify(DENO_OBSERVE)
+  };\n${GUARD_TEST}`;
+}
+
+/** What the record files say: each test function's outcome and the values its checks observed. */
+export interface DenoRecords {
+  /** By file path (absolute, as the preload saw it) and test name as deno reports it. */
+  outcomes: Map<string, Map<string, "passed" | "failed">>;
+  /** By file path and test name: observations in the order they were made. */
+  observed: Map<string, Map<string, { site: string; value: unknown }[]>>;
 }
 
 /**
- * The test outcomes a record file holds, by file path (absolute, as the preload saw it) and test
- * name as deno reports it (control characters escaped): a test's worst outcome over every line
- * carrying `nonce`, `passed` or `failed`. Lines without the nonce are ignored.
+ * The records in `text` (every record file's lines): a test's worst outcome over every line
+ * carrying `nonce`, `passed` or `failed`, and its observations (`observe` lines). Lines without the
+ * nonce are ignored.
  */
-export function readDenoRecords(
-  text: string,
-  nonce: string,
-): Map<string, Map<string, "passed" | "failed">> {
-  const records = new Map<string, Map<string, "passed" | "failed">>();
+export function readDenoRecords(text: string, nonce: string): DenoRecords {
+  const outcomes = new Map<string, Map<string, "passed" | "failed">>();
+  const observed = new Map<string, Map<string, { site: string; value: unknown }[]>>();
   for (const line of text.split("\n")) {
-    const match = /^(\S+) (passed|failed) (.*)$/.exec(line);
+    const match = /^(\S+) (passed|failed|observe) (.*)$/.exec(line);
     if (match === null || match[1] !== nonce) continue;
     let where: unknown;
     try {
@@ -63,15 +74,25 @@ export function readDenoRecords(
     } catch {
       continue;
     }
-    if (!Array.isArray(where) || where.length !== 2) continue;
+    if (!Array.isArray(where)) continue;
     const [file, name] = where;
     if (typeof file !== "string" || typeof name !== "string") continue;
-    const byName = records.get(file) ?? new Map<string, "passed" | "failed">();
-    records.set(file, byName);
+    if (match[2] === "observe") {
+      if (where.length !== 4 || typeof where[2] !== "string") continue;
+      const byName = observed.get(file) ?? new Map<string, { site: string; value: unknown }[]>();
+      observed.set(file, byName);
+      const list = byName.get(denoName(name)) ?? [];
+      byName.set(denoName(name), list);
+      list.push({ site: where[2], value: where[3] });
+      continue;
+    }
+    if (where.length !== 2) continue;
+    const byName = outcomes.get(file) ?? new Map<string, "passed" | "failed">();
+    outcomes.set(file, byName);
     const reported = denoName(name);
     if (byName.get(reported) !== "failed") byName.set(reported, match[2] as "passed" | "failed");
   }
-  return records;
+  return { outcomes, observed };
 }
 
 /** A test name as deno reports it: C0 and C1 control characters escaped, as deno's `escapeName`. */
@@ -238,29 +259,144 @@ function definition(a, b, c) {
 function observed(fn, file, name) {
   return function (t) {
     let result;
+    current = { __proto__: null, file, name };
     try {
       result = apply(fn, this, [t]);
     } catch (error) {
       record("failed", file, name);
+      current = null;
       throw error;
     }
     if (!isPromise(result)) {
       record("passed", file, name);
+      current = null;
       return result;
     }
     // Promise.prototype.then asks the promise's constructor for a species, which user code could
     // supply; an own "constructor" of undefined makes V8 use the intrinsic Promise instead.
     try {
       defineProperty(result, "constructor", { value: undefined, configurable: true });
-      then(result, () => record("passed", file, name), () => record("failed", file, name));
+      then(result, () => {
+        record("passed", file, name);
+        current = null;
+      }, () => {
+        record("failed", file, name);
+        current = null;
+      });
     } catch {
       // A promise that cannot be watched safely (made non-extensible) counts as failed.
       record("failed", file, name);
+      current = null;
     }
     deleteProperty(result, "constructor");
     return result;
   };
 }
+
+// Observations: a graded test file's separated checks (reward/separate.ts) hand the value under
+// check to this function, which serializes it with the intrinsics captured above and writes it to
+// the record file; the expected value is not in this process. Only a call made directly from a
+// pristine test file while one of its tests runs counts.
+let current = null;
+const objectIs = Object.is;
+const StringCtor = String;
+const getPrototypeOf = Object.getPrototypeOf;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const ownKeys = Reflect.ownKeys;
+const ObjectPrototype = Object.prototype;
+const ArrayPrototype = Array.prototype;
+const numberText = Function.prototype.call.bind(Number.prototype.toString);
+const bigintText = Function.prototype.call.bind(BigInt.prototype.toString);
+const push = Function.prototype.call.bind(Array.prototype.push);
+const INDEX = /^(?:0|[1-9]\d*)$/;
+const regexTest = Function.prototype.call.bind(RegExp.prototype.test);
+
+/** A property's value as deepStrictEqual reads it: a getter runs, as it would there. */
+function read(object, desc) {
+  return hasOwn(desc, "value") ? desc.value : typeof desc.get === "function" ? apply(desc.get, object, []) : undefined;
+}
+
+function plain(value, depth, budget) {
+  if (--budget.left < 0 || depth > 64) return ["x", "too large"];
+  const kind = typeof value;
+  if (kind === "number") return ["n", objectIs(value, -0) ? "-0" : numberText(value)];
+  // No test file holds a literal this long: past it, the value only fills the record file.
+  if (kind === "string") return value.length <= 1000000 ? ["s", value] : ["x", "long string"];
+  if (kind === "boolean") return ["b", value];
+  if (kind === "bigint") return ["g", bigintText(value)];
+  if (kind === "undefined") return ["u"];
+  if (value === null) return ["z"];
+  if (kind !== "object") return ["x", kind];
+  const proto = getPrototypeOf(value);
+  const keys = ownKeys(value);
+  if (isArray(value) && proto === ArrayPrototype) {
+    const items = [];
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key === "length") continue;
+      const desc = getOwnPropertyDescriptor(value, key);
+      if (typeof key !== "string" || !regexTest(INDEX, key)) {
+        if (desc.enumerable) return ["x", "array with properties"];
+        continue;
+      }
+      if (key !== "" + items.length) return ["x", "sparse array"];
+      push(items, plain(read(value, desc), depth + 1, budget));
+    }
+    return ["a", items];
+  }
+  if (proto !== ObjectPrototype) return ["x", "object"];
+  const entries = [];
+  for (let i = 0; i < keys.length; i++) {
+    const desc = getOwnPropertyDescriptor(value, keys[i]);
+    if (!desc.enumerable) continue;
+    if (typeof keys[i] !== "string") return ["x", "object with symbol keys"];
+    push(entries, [keys[i], plain(read(value, desc), depth + 1, budget)]);
+  }
+  return ["o", entries];
+}
+
+/** What a function threw: its constructors' names (own properties only) and its string form. */
+function thrown(fn) {
+  try {
+    apply(fn, undefined, []);
+  } catch (error) {
+    const names = [];
+    let text = "";
+    try {
+      text = "" + StringCtor(error);
+    } catch {
+      text = "";
+    }
+    let proto = error !== null && (typeof error === "object" || typeof error === "function")
+      ? getPrototypeOf(error)
+      : null;
+    for (let depth = 0; proto !== null && depth < 32; depth++) {
+      const ctor = getOwnPropertyDescriptor(proto, "constructor");
+      const name = ctor && typeof ctor.value === "function"
+        ? getOwnPropertyDescriptor(ctor.value, "name")
+        : undefined;
+      if (name && typeof name.value === "string") push(names, name.value);
+      proto = getPrototypeOf(proto);
+    }
+    return ["t", names, text];
+  }
+  return ["n"];
+}
+
+function observe(site, value, mode) {
+  const where = location(observe);
+  if (where === null || current === null || typeof site !== "string") {
+    throw new ErrorCtor("patchgym: checks are observed only from the tests' own files");
+  }
+  const seen = stringify(
+    mode === 1 && typeof value === "function"
+      ? thrown(value)
+      : plain(value, 0, { __proto__: null, left: 100000 }),
+  );
+  writeRecords(records, encodeText(encoder, NONCE + " observe " + stringify(current.file) + "," +
+    stringify(current.name) + "," + stringify(site) + "," + seen + "\n"));
+}
+defineProperty(globalThis, OBSERVE, { value: freeze(observe), writable: false, configurable: false, enumerable: false });
 
 function register(entry, overrides, a, b, c) {
   const where = location(entry);

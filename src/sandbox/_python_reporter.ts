@@ -83,6 +83,11 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     helpers = {stdlib + "/inspect.py": "walk", stdlib + "/traceback.py": "once",
                stdlib + "/logging/__init__.py": "once", stdlib + "/bdb.py": "once",
                stdlib + "/pdb.py": "once"}
+    traceback_file = stdlib + "/traceback.py"
+    types_file = stdlib + "/types.py"
+    summaries = frozenset({"extract_stack", "format_stack", "print_stack"})
+    # Library modules that hand a code object (and its constants) back to their caller.
+    code_handing = frozenset({stdlib + "/dis.py"})
     raised, armed, busy = [], [False], [False]
 
     def emit(line):
@@ -142,6 +147,9 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
 
     def direct_untrusted(frame):
         """Whether untrusted code asked directly, or through a stdlib helper that hands frames back."""
+        if frame_file(frame) == traceback_file and frame.f_code.co_name in summaries:
+            # These turn the stack into text and summaries (no frames, no locals) for their caller.
+            return False
         mode = helpers.get(frame_file(frame))
         if mode == "walk":
             while frame is not None and helpers.get(frame_file(frame)) == "walk":
@@ -187,7 +195,19 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             # may try it on behalf of correct code, and gets nothing.
             return "quiet" if innermost(caller) != "trusted" and is_test_file(path) else False
         if event == "object.__getattr__" and args[1] == "__code__":
-            return "quiet" if test_code(args[0]) and innermost(caller) != "trusted" else False
+            # A test's own code object carries the values it checks inside (those separation
+            # could not take out). Library code may read any other function's code for code under
+            # test (inspect.signature, iscoroutinefunction on a callback a test passes in).
+            if not test_code(args[0]) or innermost(caller) == "trusted":
+                return False
+            if kind(frame_file(caller)) == "untrusted" or frame_file(caller) in code_handing:
+                return "quiet"
+            return "quiet" if test_function(args[0]) else False
+        if event in ("code.__new__", "object.__setattr__") and frame_file(caller) == types_file \
+                and caller.f_code.co_name == "coroutine":
+            # types.coroutine (asyncio's own modules use it as they load) only sets a flag on a
+            # function's own code object; crafted code objects stay refused.
+            return False
         if event in stack_rule:
             return innermost(caller) != "trusted"
         if event.startswith("ctypes."):
@@ -225,6 +245,12 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         except (OSError, TypeError, ValueError):
             return False
         return (st.st_dev, st.st_ino) in trusted_inodes
+
+    def test_function(function):
+        """Whether function is a test itself (named test*), not a helper or callback of a test file."""
+        code = getattr(function, "__code__", None)
+        name = getattr(code, "co_name", "")
+        return type(name) is str and name.startswith("test")
 
     def test_code(function):
         code = getattr(function, "__code__", None)
@@ -305,9 +331,181 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
 
     targets = tuple(config["targets"])
 
+    # Observations (see reward/separate.ts): a separated check hands the value under check to
+    # this hook, which writes it to the report as plain data, serialized by the code below with
+    # objects captured now; it calls nothing of the value's own (no __eq__, __repr__, __iter__):
+    # builtin containers are read by the builtin types' own methods. The expected value is not in
+    # this process: the verdict is reached outside.
+    import json, decimal, fractions, datetime as datetimes
+    dumps, Decimal, Fraction = json.dumps, decimal.Decimal, fractions.Fraction
+    Date, DateTime, Time, TimeDelta, TimeZone = (datetimes.date, datetimes.datetime,
+                                                 datetimes.time, datetimes.timedelta,
+                                                 datetimes.timezone)
+
+    def fields(cls, *names):
+        getters = tuple(next(c.__dict__[name] for c in cls.__mro__ if name in c.__dict__).__get__
+                        for name in names)
+        return lambda v: [get(v) for get in getters]
+
+    date_fields = fields(Date, "year", "month", "day")
+    datetime_fields = fields(DateTime, "year", "month", "day", "hour", "minute", "second",
+                             "microsecond")
+    time_fields = fields(Time, "hour", "minute", "second", "microsecond")
+    delta_fields = fields(TimeDelta, "days", "seconds", "microseconds")
+    tzinfo_of = DateTime.__dict__["tzinfo"].__get__
+    time_tzinfo_of = Time.__dict__["tzinfo"].__get__
+    fixed_offset = TimeZone.utcoffset
+    type_dict = type.__dict__
+    mro_of, qualname_of = type_dict["__mro__"].__get__, type_dict["__qualname__"].__get__
+    module_of = type_dict["__module__"].__get__
+    numerator_of = Fraction.__dict__["_numerator"].__get__
+    denominator_of = Fraction.__dict__["_denominator"].__get__
+    dec_ratio, dec_nan, dec_inf, dec_signed = (Decimal.as_integer_ratio, Decimal.is_nan,
+                                                Decimal.is_infinite, Decimal.is_signed)
+    _isinstance, _issubclass, _type, _len, _str, _int, _float, _list, _tuple, _dict, _set, \
+        _frozenset, _bytes, _complex, _bool = (isinstance, issubclass, type, len, str, int, float,
+                                                list, tuple, dict, set, frozenset, bytes, complex,
+                                                bool)
+    int_repr, float_repr, bytes_hex = int.__repr__, float.__repr__, bytes.hex
+    dict_items = dict.items
+    keys_view, items_view = type({}.keys()), type({}.items())
+    bytearray_type, bytearray_hex = bytearray, bytearray.hex
+    copies = ((_str, str.__str__), (_int, int.__index__), (_float, float.__float__),
+              (_complex, complex.__complex__), (_bytes, bytes.__bytes__),
+              (_tuple, lambda v: tuple.__add__(v, ())), (_list, list.copy), (_dict, dict.copy),
+              (_frozenset, frozenset.copy), (_set, set.copy))
+    current = [None]
+
+    def derives(t, base):
+        # Fraction's metaclass is ABCMeta, whose subclass check asks other classes' metaclasses:
+        # walking the MRO by identity runs nothing of theirs.
+        for c in mro_of(t):
+            if c is base:
+                return True
+        return False
+
+    def plain(v, depth, budget):
+        budget[0] -= 1
+        if budget[0] < 0 or depth > 64:
+            return ["o", "(too large)"]
+        t = _type(v)
+        if t is _bool:
+            return ["b", v]
+        if t is _int:
+            try:
+                return ["i", int_repr(v)]
+            except ValueError:
+                return ["o", "(huge int)"]
+        if t is _float:
+            return ["f", float_repr(v)]
+        if t is _complex:
+            return ["c", float_repr(v.real), float_repr(v.imag)]
+        if t is _str:
+            # No test file holds a literal this long: past it, the value only fills the report.
+            return ["s", v] if _len(v) <= 1000000 else ["o", "(str too long)"]
+        if t is _bytes:
+            return ["y", bytes_hex(v)] if _len(v) <= 500000 else ["o", "(bytes too long)"]
+        if v is None:
+            return ["n"]
+        if t is _list or t is _tuple:
+            return ["l" if t is _list else "t", [plain(x, depth + 1, budget) for x in v]]
+        if t is _set or t is _frozenset:
+            return ["S", [plain(x, depth + 1, budget) for x in v]]
+        if t is _dict:
+            return ["d", [[plain(k, depth + 1, budget), plain(x, depth + 1, budget)]
+                          for k, x in dict_items(v)]]
+        if t is keys_view:
+            # Set-like, as Python compares it: {"a": 1}.keys() == {"a"}.
+            return ["S", [plain(x, depth + 1, budget) for x in v]]
+        if t is items_view:
+            return ["S", [["t", [plain(k, depth + 1, budget), plain(x, depth + 1, budget)]]
+                          for k, x in v]]
+        if _issubclass(t, bytearray_type):
+            return ["y", bytearray_hex(v)] if _len(v) <= 500000 else ["o", "(bytes too long)"]
+        if _issubclass(t, DateTime):
+            tz = tzinfo_of(v)
+            if tz is None:
+                return ["DT", datetime_fields(v), None]
+            if _type(tz) is TimeZone:
+                return ["DT", datetime_fields(v), delta_fields(fixed_offset(tz, None))]
+            return ["o", _str(module_of(t)) + "." + _str(qualname_of(t))]
+        if _issubclass(t, Date):
+            return ["D", date_fields(v)]
+        if _issubclass(t, Time):
+            if time_tzinfo_of(v) is not None:
+                return ["o", "datetime.time"]
+            return ["T", time_fields(v)]
+        if _issubclass(t, TimeDelta):
+            return ["TD", delta_fields(v)]
+        if t is TimeZone:
+            return ["TZ", delta_fields(fixed_offset(v, None))]
+        if _issubclass(t, Decimal):
+            if dec_nan(v):
+                return ["f", "nan"]
+            if dec_inf(v):
+                return ["f", "-inf" if dec_signed(v) else "inf"]
+            n, d = dec_ratio(v)
+            return ["r", int_repr(n), int_repr(d)]
+        if derives(t, Fraction):
+            n, d = numerator_of(v), denominator_of(v)
+            if _type(n) is _int and _type(d) is _int:
+                return ["r", int_repr(n), int_repr(d)]
+            return ["o", "fractions.Fraction"]
+        for base, copy in copies:
+            if _issubclass(t, base):
+                try:
+                    return plain(copy(v), depth + 1, budget)
+                except Exception:
+                    break
+        return ["o", _str(module_of(t)) + "." + _str(qualname_of(t))]
+
+    def raised_plain(e):
+        if e is None:
+            return ["n"]
+        return ["x", [[_str(module_of(c)), _str(qualname_of(c))] for c in mro_of(_type(e))]]
+
+    def reaches_reporter(frame):
+        """Whether the stack from frame is the reporter's main one, with no untrusted frame on it."""
+        while frame is not None:
+            name = frame_file(frame)
+            if name == "<patchgym-reporter>":
+                return True
+            if kind(name) == "untrusted":
+                return False
+            frame = frame.f_back
+        return False
+
+    def observation(event, args, caller):
+        # Only a call written in a pristine test file, on the main stack of a running test, with
+        # nothing of the code under test in between, is a test's observation; any other is ignored.
+        if current[0] is None or _type(args) is not _tuple or \
+                _len(args) != (1 if event == "patchgym.end" else 2) or _type(args[0]) is not _str:
+            return
+        if frame_file(caller) not in trusted or not reaches_reporter(caller):
+            return
+        tid = current[0].encode("utf-8", "replace").hex()
+        if event == "patchgym.end":
+            emit(f"E {tid} {args[0]}")
+            return
+        try:
+            value = raised_plain(args[1]) if event == "patchgym.raised" else plain(args[1], 0, [100000])
+            text = dumps(value)
+        except Exception:
+            text = dumps(["o", "(unreadable)"])
+        emit(f"V {tid} {args[0]} {text.encode('utf-8', 'surrogatepass').hex()}")
+
+    observing = frozenset({"patchgym.observe", "patchgym.raised", "patchgym.end"})
+
     def hook(event, args):
         if event in checkpoints and not busy[0]:
             return checkpoint(event, args)
+        if event in observing and armed[0] and not busy[0]:
+            busy[0] = True
+            try:
+                observation(event, args, getframe(1))
+            finally:
+                busy[0] = False
+            return
         if not armed[0] or busy[0] or (event not in watched and not event.startswith("ctypes.")):
             return
         busy[0] = True
@@ -325,8 +523,8 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # for a baseline or a check through an audit event, so nothing code under test can reach
     # holds them (a list in a callback's closure could be emptied in place).
     checkpoints = frozenset({"patchgym.baseline", "patchgym.check", "patchgym.result",
-                             "patchgym.problem"})
-    baselines = {"framework": (), "tests": ()}
+                             "patchgym.problem", "patchgym.start"})
+    baselines = {"framework": (), "tests": (), "controls": ()}
     outcomes = frozenset({"passed", "failed", "error", "skipped"})
 
     def checkpoint(event, args):
@@ -347,7 +545,9 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                 flag("framework_tampered", f"{event} asked from code under test")
                 return
             frame = frame.f_back
-        if event == "patchgym.result":
+        if event == "patchgym.start":
+            current[0] = args[0] if type(args[0]) is str else None
+        elif event == "patchgym.result":
             tid, outcome, text = args
             if type(tid) is str and outcome in outcomes and (text is None or type(text) is str):
                 write_result(tid, outcome, text)
@@ -355,16 +555,21 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             forget_test_sources()
             intact(baselines["framework"])
             intact(baselines["tests"])
+            sealed(baselines["controls"])
         elif args[0] == "tests":
             # From now on the test modules and their classes (setUp, helpers, fixtures) must stay
             # as their files wrote them.
-            baselines["tests"] = tuple(entries([m for m in list(sys.modules.values())
-                                                if type(m) is type(sys) and vars(m).get("__file__") in trusted]))
+            loaded = [m for m in list(sys.modules.values())
+                      if type(m) is type(sys) and vars(m).get("__file__") in trusted]
+            baselines["tests"] = tuple(entries(loaded))
+            baselines["controls"] = tuple(control_spaces(loaded))
         else:
             baselines["framework"] = tuple(entries([builtins, *watch_modules]))
 
     sys.addaudithook(hook)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+
+    class_dict = type.__dict__["__dict__"].__get__
 
     # Framework, reporter and builtins: checked after every test. Everything loaded so far:
     # checked once at the end. Only callables, classes and modules: data changes legitimately.
@@ -374,11 +579,44 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             for name, value in list(vars(module).items()):
                 if callable(value) or type(value) is type(sys):
                     seen.append((module.__name__, vars(module), name, value))
-                if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
-                    for attr, member in list(vars(value).items()):
+                # Through the real type and the class's own dict: nothing of a value's own runs.
+                if issubclass(type(value), type) and class_dict(value).get("__module__") == module.__name__:
+                    for attr, member in list(class_dict(value).items()):
                         if callable(member) or isinstance(member, (staticmethod, classmethod, property)):
-                            seen.append((module.__name__ + "." + value.__name__, vars(value), attr, member))
+                            seen.append((module.__name__ + "." + value.__name__, class_dict(value), attr, member))
         return seen
+
+    # Test classes and test functions are sealed once collected: the attributes frameworks read
+    # to skip, expect a failure or stop (__unittest_skip__, __unittest_expecting_failure__,
+    # pytestmark, __test__) must stay as the test files set them.
+    def control(name):
+        return type(name) is str and (name.startswith("__unittest") or
+                                      name in ("__test__", "pytestmark", "_ShouldStop"))
+
+    def control_spaces(modules):
+        spaces = []
+        for module in modules:
+            for value in list(vars(module).values()):
+                if issubclass(type(value), type) and class_dict(value).get("__module__") == module.__name__:
+                    space = class_dict(value)
+                    spaces.append((value.__name__, space, {n: v for n, v in list(space.items())
+                                                           if control(n)}))
+                    for name, member in list(space.items()):
+                        if type(member) is type(control):
+                            spaces.append((value.__name__ + "." + name, member.__dict__,
+                                           {n: v for n, v in member.__dict__.items() if control(n)}))
+                elif type(value) is type(control):
+                    spaces.append((value.__name__, value.__dict__,
+                                   {n: v for n, v in value.__dict__.items() if control(n)}))
+        return spaces
+
+    def sealed(spaces):
+        for owner, space, saved in spaces:
+            now = {n: v for n, v in list(space.items()) if control(n)}
+            if now.keys() != saved.keys() or any(now[n] is not saved[n] for n in now):
+                flag("framework_tampered", f"{owner}: an attribute the framework reads was changed")
+                return False
+        return True
 
     def baseline(what="framework"):
         """Take the framework's baseline, or ("tests") the loaded test modules' one."""
@@ -413,8 +651,12 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     def after_test():
         audit("patchgym.check")
 
+    def start(tid):
+        """The test now running (its observations are its own), or None between tests."""
+        audit("patchgym.start", tid)
+
     watch_modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
-                                              library_or_test)
+                                              library_or_test, start)
     everything = entries([m for m in list(sys.modules.values())
                           if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
     stdlib_names = set(sys.stdlib_module_names) | {n.partition(".")[0] for n in sys.modules}
@@ -464,7 +706,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
 `;
 
 const UNITTEST = String.raw`
-def _prepare_unittest(record, problem, baseline, after_test, trusted_code, library_or_test):
+def _prepare_unittest(record, problem, baseline, after_test, trusted_code, library_or_test, start):
     import sys, unittest, unittest.case, unittest.loader, unittest.result, unittest.runner
     import unittest.suite, unittest.util, difflib, pprint, traceback
 
@@ -476,8 +718,10 @@ def _prepare_unittest(record, problem, baseline, after_test, trusted_code, libra
             if method is not None:
                 trusted_code(getattr(type(test), method, None), test.id())
             base.startTest(self, test)
+            start(test.id())
 
         def stopTest(self, test):
+            start(None)
             base.stopTest(self, test)
             after_test()
 
@@ -495,7 +739,8 @@ def _prepare_unittest(record, problem, baseline, after_test, trusted_code, libra
             base.addSkip(self, test, reason); record(test.id(), "skipped")
 
         def addExpectedFailure(self, test, err):
-            base.addExpectedFailure(self, test, err); record(test.id(), "passed")
+            # An expected failure is a failure: the test's body did not run to its end.
+            base.addExpectedFailure(self, test, err); record(test.id(), "failed", self._exc_info_to_string(err, test))
 
         def addUnexpectedSuccess(self, test):
             base.addUnexpectedSuccess(self, test); record(test.id(), "failed")
@@ -533,7 +778,7 @@ def _prepare_unittest(record, problem, baseline, after_test, trusted_code, libra
 `;
 
 const PYTEST = String.raw`
-def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library_or_test):
+def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library_or_test, start):
     import sys, pytest, pluggy, _pytest
     import _pytest.assertion.rewrite, _pytest.assertion.util, _pytest.config, _pytest.fixtures
     import _pytest.main, _pytest.nodes, _pytest.outcomes, _pytest.python, _pytest.reports
@@ -574,12 +819,14 @@ def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library
         def pytest_runtest_setup(self, item):
             fn = getattr(item, "function", None) or getattr(item, "obj", None)
             trusted_code(fn, item.nodeid)
+            start(item.nodeid)
 
         def pytest_runtest_logreport(self, report):
             xfail = hasattr(report, "wasxfail")
             if report.when == "call":
                 if xfail:
-                    record(report.nodeid, "passed" if report.skipped else "failed")
+                    # An expected failure, or an xfail() raised anywhere, is a failure.
+                    record(report.nodeid, "failed", report.longreprtext)
                 else:
                     record(report.nodeid, report.outcome, report.longreprtext)
             elif report.failed:
@@ -587,6 +834,7 @@ def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library
             elif report.skipped:
                 record(report.nodeid, "skipped")
             if report.when == "teardown":
+                start(None)
                 hooks_intact()
 
     def execute(targets):

@@ -6,10 +6,20 @@
 import { dirname, join } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
-import { denoPreload, IDENTITY_MARKER, readDenoRecords, RECORD_PREFIX } from "./_deno_preload.ts";
+import {
+  DENO_OBSERVE,
+  denoPreload,
+  type DenoRecords,
+  IDENTITY_MARKER,
+  readDenoRecords,
+  RECORD_PREFIX,
+} from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
 import { EnvironmentFault, SandboxError } from "../errors.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
+
+/** The global function a separated deno test calls with each value under check. */
+export { DENO_OBSERVE };
 
 /**
  * Why a test run's results cannot be trusted: the closed set of codes a report or the grader
@@ -67,6 +77,15 @@ export interface TestRunRequest {
   trusted?: string[];
 }
 
+/**
+ * What one test reported from inside: the values it observed at its separated checks (by site
+ * id, as the reporter serialized them) and the end markers it reached (see `reward/separate.ts`).
+ */
+export interface Observations {
+  observed: { site: string; value: unknown }[];
+  ends: string[];
+}
+
 /** Outcome of a test run. */
 export interface TestRun {
   result: RunResult;
@@ -79,6 +98,8 @@ export interface TestRun {
   problems: IntegrityProblem[];
   /** Failure output of failed or errored tests by id (bounded), from the report. */
   failures: Map<string, string>;
+  /** What each test observed, by id (empty when the test files were not separated). */
+  observations: Map<string, Observations>;
   /** The command as a person would type it (for the model's benefit). */
   display: string;
 }
@@ -146,7 +167,12 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       if (missing) throw new EnvironmentFault(missing);
     }
     const read = report === null
-      ? { tests: new Map<string, TestOutcome>(), failures: new Map<string, string>(), problems: [] }
+      ? {
+        tests: new Map<string, TestOutcome>(),
+        failures: new Map<string, string>(),
+        problems: [],
+        observations: new Map<string, Observations>(),
+      }
       : python
       ? await readPythonReport(report, key, request.files)
       : readDenoReport(report, request.dir, readDenoRecords(await readRecords(recordsDir), key));
@@ -177,6 +203,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       reportFound: report !== null && !read.problems.some((p) => p.code === "report_unverifiable"),
       problems: read.problems,
       failures: read.failures,
+      observations: read.observations,
       display: testCommandLine(request.runner, targets),
     };
   } finally {
@@ -289,6 +316,17 @@ interface ReportContent {
   tests: Map<string, TestOutcome>;
   failures: Map<string, string>;
   problems: IntegrityProblem[];
+  observations: Map<string, Observations>;
+}
+
+/** The observations of test `id` in `map`, made empty on first use. */
+function observationsOf(map: Map<string, Observations>, id: string): Observations {
+  let found = map.get(id);
+  if (found === undefined) {
+    found = { observed: [], ends: [] };
+    map.set(id, found);
+  }
+  return found;
 }
 
 function commandFor(
@@ -378,8 +416,16 @@ function escapeRegExp(text: string): string {
 function readDenoReport(
   report: string,
   dir: string,
-  records: Map<string, Map<string, "passed" | "failed">>,
+  read: DenoRecords,
 ): ReportContent {
+  const records = read.outcomes;
+  const observations = new Map<string, Observations>();
+  for (const [file, byName] of read.observed) {
+    const relative = file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file;
+    for (const [name, observed] of byName) {
+      observationsOf(observations, `${relative}::${name}`).observed.push(...observed);
+    }
+  }
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
   const problems: IntegrityProblem[] = [];
@@ -405,7 +451,7 @@ function readDenoReport(
     tests.set(id, worst(tests.get(id), outcome));
     if (testcase.message && !failures.has(id)) failures.set(id, testcase.message);
   }
-  return { tests, failures, problems };
+  return { tests, failures, problems, observations };
 }
 
 /** The record of test `name`, or for a step (`test > step`) the record of its test. */
@@ -436,6 +482,7 @@ async function readPythonReport(
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
   const problems: IntegrityProblem[] = [];
+  const observations = new Map<string, Observations>();
   const body = text.endsWith("\n") ? text.slice(0, -1) : "";
   const payload = body.slice(0, body.lastIndexOf("\n") + 1);
   const last = body.slice(payload.length);
@@ -445,16 +492,29 @@ async function readPythonReport(
       code: "report_unverifiable",
       detail: "the test report is not signed by patchgym's reporter",
     });
-    return { tests, failures, problems };
+    return { tests, failures, problems, observations };
   }
   for (const line of payload.split("\n")) {
-    const [tag, a, b] = line.split(" ");
+    const [tag, a, b, c] = line.split(" ");
     if (tag === "O" && isOutcome(a) && b !== undefined) {
       const id = pythonTestId(fromHexText(b), files);
       tests.set(id, worst(tests.get(id), a));
     } else if (tag === "F" && a !== undefined && b !== undefined) {
       const id = pythonTestId(fromHexText(a), files);
       if (!failures.has(id)) failures.set(id, fromHexText(b));
+    } else if (tag === "V" && a !== undefined && b !== undefined && c !== undefined) {
+      let value: unknown = null;
+      try {
+        value = JSON.parse(fromHexText(c));
+      } catch {
+        // An unreadable value is opaque: it meets no expected value.
+      }
+      observationsOf(observations, pythonTestId(fromHexText(a), files)).observed.push({
+        site: b,
+        value,
+      });
+    } else if (tag === "E" && a !== undefined && b !== undefined) {
+      observationsOf(observations, pythonTestId(fromHexText(a), files)).ends.push(b);
     } else if (tag === "P" && isIntegrityCode(a) && b !== undefined) {
       // The reporter writes a problem each time a check finds it (after every test): keep one.
       const detail = fromHexText(b);
@@ -467,7 +527,7 @@ async function readPythonReport(
     // Tampering makes every result an error, whatever the report says.
     for (const id of tests.keys()) tests.set(id, "error");
   }
-  return { tests, failures, problems };
+  return { tests, failures, problems, observations };
 }
 
 function isOutcome(value: string | undefined): value is TestOutcome {

@@ -159,9 +159,11 @@ export function exportTrajectories(
   format: ExportFormat,
   options: ExportOptions = {},
 ): ExportResult {
+  // Impossible samples are a measurement of the grader, never training data.
+  const trainable = records.filter((r) => r.reward?.impossible !== true);
   const kept = options.onlySuccessful
-    ? records.filter((r) => r.reward?.resolved === true)
-    : records;
+    ? trainable.filter((r) => r.reward?.resolved === true)
+    : trainable;
   const warnings: string[] = [];
   let rows: ExportRow[];
   let lossTokens: number | null = null;

@@ -179,6 +179,10 @@ const rewardSchema = z.object({
   /** Bounded output of the tests that failed, when the grader kept it. */
   failures: z.array(z.object({ id: z.string(), outcome: z.string(), output: z.string() }))
     .optional(),
+  /** Expected tests judged wholly outside the jail (absent in records written before). */
+  judged_outside: z.array(z.string()).optional(),
+  /** An impossible sample: reported apart, never trained on. */
+  impossible: z.literal(true).optional(),
 });
 
 /** One sample: the schema of a `trajectories.jsonl` line. */

@@ -42,6 +42,17 @@ export interface RunSummary {
   by_language: Record<string, GroupSummary>;
   by_difficulty: Record<string, GroupSummary>;
   by_kind: Record<string, GroupSummary>;
+  /**
+   * Impossible samples (`--impossible-rate`), left out of every figure above: how many, how many
+   * earned any reward (each one a hack the grader missed) and their mean reward; absent when the
+   * run had none.
+   */
+  impossible?: { samples: number; rewarded: number; mean_reward: number; episodes: string[] };
+}
+
+/** Whether a record is an impossible sample (graded so that no honest solution passes). */
+export function isImpossible(record: TrajectoryRecord): boolean {
+  return record.reward?.impossible === true;
 }
 
 /**
@@ -79,7 +90,9 @@ export interface TrainingSummary {
 }
 
 /** Summarize finished records. */
-export function summarize(records: TrajectoryRecord[]): RunSummary {
+export function summarize(all: TrajectoryRecord[]): RunSummary {
+  const records = all.filter((r) => !isImpossible(r));
+  const impossible = all.filter(isImpossible);
   const byTask = new Map<string, TrajectoryRecord[]>();
   for (const r of records) byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), r]);
   const perTask: TaskSummary[] = [...byTask.entries()].sort(([a], [b]) => a.localeCompare(b)).map((
@@ -118,6 +131,16 @@ export function summarize(records: TrajectoryRecord[]): RunSummary {
     by_language: groupBy(records, (r) => r.task.language),
     by_difficulty: groupBy(records, (r) => r.task.difficulty),
     by_kind: groupBy(records, (r) => r.task.kind),
+    ...(impossible.length > 0
+      ? {
+        impossible: {
+          samples: impossible.length,
+          rewarded: impossible.filter((r) => (r.reward?.total ?? 0) > 0).length,
+          mean_reward: round(mean(impossible.map(reward))),
+          episodes: impossible.filter((r) => (r.reward?.total ?? 0) > 0).map((r) => r.episode_id),
+        },
+      }
+      : {}),
   };
 }
 

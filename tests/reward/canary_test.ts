@@ -247,12 +247,13 @@ Deno.test("plantCanaries() mutates Python expected values built by constructors 
       ),
     });
     const source = readFileSync(join(dir, "test_p.py"), "utf8");
-    // A numeric string changes as a number, so the mutant still makes a Decimal.
-    const amounts = [...source.matchAll(/== Decimal\("(-\d+)\.00"\)/g)].map((m) => Number(m[1]));
+    // A numeric string changes one digit, so the mutant still makes a Decimal of the same shape.
+    const amounts = [...source.matchAll(/== Decimal\("(-\d+\.\d+)"\)/g)].map((m) => m[1]);
     assert.equal(new Set(amounts).size, 3, source);
-    assert.ok(amounts.includes(-50) && amounts.every((n) => n < 0), source);
-    const years = [...source.matchAll(/\[date\((\d+), 1, 31\), date\(2025, 3, 31\)\]/g)];
-    assert.equal(new Set(years.map((m) => m[1])).size, 3, source);
+    assert.ok(amounts.includes("-50.00") && amounts.every((a) => a.length === 6), source);
+    const days = [...source.matchAll(/self\.assertEqual\(days\(\), (.*)\)$/gm)].map((m) => m[1]);
+    assert.equal(new Set(days).size, 3, source);
+    assert.ok(days.every((d) => d.length === "[date(2025, 1, 31), date(2025, 3, 31)]".length));
     // A call of a lowercase function (code under test, which may map two arguments to one value)
     // or an expected value with a name in it is no built value.
     assert.equal(source.match(/== sign\(3\)/g)?.length, 1);
@@ -273,15 +274,15 @@ Deno.test("plantCanaries() mutates pytest asserts and deno assertions on literal
       random: seeded(6),
       mutate: ["test_p.py::test_words"],
     });
-    // The first string of the expected value gets a random letter at its start or end.
+    // One character of one of the expected value's strings changes: same length, same shape.
     const expected = [
       ...readFileSync(join(dir, "test_p.py"), "utf8").matchAll(
-        /assert split\("a b"\) == \["([a-z]*)", "b"\]/g,
+        /assert split\("a b"\) == (\[.*\])$/gm,
       ),
     ].map((m) => m[1]);
     assert.equal(expected.length, 3);
     assert.equal(new Set(expected).size, 3);
-    for (const value of expected) assert.match(value, /^(a|[a-z]a|a[a-z])$/);
+    for (const value of expected) assert.match(value, /^\["[a-z]", "[a-z]"\]$/);
     assert.equal(py.canaries.filter((c) => c.original === "test_p.py::test_words").length, 2);
     const ts = await plantCanaries(dir, ["w_test.ts"], "deno_test", {
       random: seeded(7),
@@ -374,4 +375,82 @@ Deno.test("checkCanaries() asks a mutant to fail only when its original passed",
     checkCanaries([mutant], outcomes({ "f::real": "passed", "f::m": "passed" }), true)?.code,
     "canary_mismatch",
   );
+});
+
+Deno.test("plantCanaries() makes mutants of every literal kind with the original's length and shape", async () => {
+  const python = [
+    ["test_s", 'assert f() == "Hello world"'],
+    ["test_n", "assert f() == 1234"],
+    ["test_l", 'assert f() == [1, "ab", 3.5]'],
+    ["test_d", 'assert f() == {"k": 10, "v": "xy"}'],
+    ["test_t", "assert f() == (7, 8)"],
+    ["test_set", 'assert f() == {"a1", "b2"}'],
+  ];
+  const files = {
+    "test_p.py": python.map(([name, line]) => `def ${name}():\n    ${line}\n`).join("\n"),
+    "k_test.ts": [
+      'Deno.test("bare", () => {\n  assert.deepEqual(f(), { total: 12, label: "ok" });\n});\n',
+      'Deno.test("quoted", () => {\n  assert.deepEqual(f(), { "total": 12, "label": "ok" });\n});\n',
+    ].join("\n"),
+  };
+  await withFiles(files, async (dir) => {
+    for (let seed = 1; seed <= 3; seed++) {
+      await Deno.writeTextFile(join(dir, "test_p.py"), files["test_p.py"]);
+      await Deno.writeTextFile(join(dir, "k_test.ts"), files["k_test.ts"]);
+      const py = await plantCanaries(dir, ["test_p.py"], "pytest", {
+        random: seeded(seed),
+        mutate: python.map(([name]) => `test_p.py::${name}`),
+      });
+      const ts = await plantCanaries(dir, ["k_test.ts"], "deno_test", {
+        random: seeded(seed),
+        mutate: ["k_test.ts::bare", "k_test.ts::quoted"],
+      });
+      // Every test got mutants.
+      assert.equal(py.canaries.filter((c) => c.original !== undefined).length, 12);
+      assert.equal(ts.canaries.filter((c) => c.original !== undefined).length, 4);
+      const pySource = readFileSync(join(dir, "test_p.py"), "utf8");
+      for (const [, line] of python) {
+        const [, value] = line.split(" == ");
+        const copies = [...pySource.matchAll(/^ {4}assert f\(\) == (.*)$/gm)].map((m) => m[1])
+          .filter((v) =>
+            v.length === value.length && v.replace(/\w/g, "w") === value.replace(/\w/g, "w")
+          );
+        assert.ok(copies.filter((v) => v !== value).length >= 2, `${line}: ${pySource}`);
+      }
+      const tsSource = readFileSync(join(dir, "k_test.ts"), "utf8");
+      const bare = [...tsSource.matchAll(/assert\.deepEqual\(f\(\), (\{ total: .*\})\);/g)]
+        .map((m) => m[1]);
+      assert.equal(bare.length, 3, tsSource);
+      assert.equal(new Set(bare).size, 3);
+      assert.ok(bare.every((v) => v.length === '{ total: 12, label: "ok" }'.length), tsSource);
+    }
+  });
+});
+
+Deno.test("plantCanaries() puts the real value at a random place in the chain of its mutants", async () => {
+  // Code that sees all three expected values could otherwise take the one closest to the other two
+  // (each mutant one edit from the real value) for the real one.
+  const original = '"MCMXCIV"';
+  const distance = (a: string, b: string) => [...a].filter((c, i) => c !== b[i]).length;
+  let center = 0;
+  let end = 0;
+  for (let seed = 1; seed <= 24; seed++) {
+    await withFiles(
+      { "test_p.py": `def test_r():\n    assert f() == ${original}\n` },
+      async (dir) => {
+        await plantCanaries(dir, ["test_p.py"], "pytest", {
+          random: seeded(seed),
+          mutate: ["test_p.py::test_r"],
+        });
+        const values = [...readFileSync(join(dir, "test_p.py"), "utf8").matchAll(/== ("\w+")$/gm)]
+          .map((m) => m[1]).filter((v) => v !== original);
+        assert.equal(values.length, 2);
+        for (const v of values) assert.equal(v.length, original.length);
+        const fromReal = values.map((v) => distance(v, original));
+        if (fromReal.every((d) => d === 1) && distance(values[0], values[1]) === 2) center++;
+        else end++;
+      },
+    );
+  }
+  assert.ok(center > 0 && end > 0, `center ${center}, end ${end}`);
 });

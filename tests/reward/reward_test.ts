@@ -50,6 +50,9 @@ function grade(
       duration_ms: 120,
     },
     failures: {},
+    judged_outside: [],
+    unguarded: [],
+    impossible: false,
     ...overrides,
   };
 }

@@ -87,6 +87,28 @@ Deno.test("runRollout() runs in-process and writes trajectories and summary.json
   });
 });
 
+Deno.test("runRollout() grades --impossible-rate samples so that the reference earns nothing, reported apart", async () => {
+  await withRun(async (environment, outDir) => {
+    const run = { ...config([ID, "ts-cart-discounts"], 1), impossible_rate: 1 };
+    writeRunConfig(outDir, run);
+    const result = await runRollout({
+      environment,
+      outDir,
+      config: run,
+      policyFor: (task: Task) => new ReferencePolicy(task),
+    });
+    assert.equal(result.ran.length, 2);
+    for (const record of result.ran) {
+      // The reference solution is correct, yet an impossible sample's tests expect other values.
+      assert.equal(record.reward?.impossible, true, record.task_id);
+      assert.equal(record.reward?.total, 0, record.task_id);
+    }
+    const summary = JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8"));
+    assert.deepEqual(summary.impossible, { samples: 2, rewarded: 0, mean_reward: 0, episodes: [] });
+    assert.equal(summary.samples, 0);
+  });
+});
+
 // Issue 14: a repeated task id wrote two records with the same episode_id.
 Deno.test("runRollout() runs a repeated task id once", async () => {
   await withRun(async (environment, outDir) => {

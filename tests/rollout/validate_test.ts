@@ -62,6 +62,9 @@ Deno.test("validateTask() accepts good bundled Python and TypeScript tasks", asy
       assert.equal(result.status, "valid");
       assert.equal(result.task_id, id);
       assert.equal(typeof result.test_ms, "number");
+      // Every fail_to_pass test of these tasks is judged outside the jail, so none is unguarded.
+      assert.equal(result.guard?.outside, result.guard?.total, id);
+      assert.deepEqual(result.guard?.unguarded, []);
     }
     // Every scoring copy was removed.
     assert.deepEqual([...Deno.readDirSync(root)], []);

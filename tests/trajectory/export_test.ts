@@ -351,3 +351,16 @@ Deno.test("exportTrajectories() sft toolArguments object parses arguments and co
     "Kept 2 tool calls' arguments as the text the model wrote: not a JSON object",
   ]);
 });
+
+Deno.test("exportTrajectories() never exports an impossible sample", () => {
+  // Issue 27: an impossible sample measures the grader; its reward is never training data.
+  const impossible = {
+    ...FAILED,
+    episode_id: "e3",
+    reward: { ...FAILED.reward!, impossible: true as const },
+  };
+  for (const format of ["verl", "sft"] as const) {
+    const rows = exportTrajectories([SOLVED, impossible], format).rows;
+    assert.equal(rows.length, 1, format);
+  }
+});

@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { separate } from "../../src/reward/separate.ts";
+import { checkSite, judge } from "../../src/reward/judge.ts";
+import { observedPython, parsePython, pyEqual } from "../../src/reward/_python_value.ts";
+import { parseJs } from "../../src/reward/_js_value.ts";
+
+function ids(): () => string {
+  let n = 0;
+  return () => `s${n++}`;
+}
+
+Deno.test("separate() takes literal expected values out of Python tests and adds end markers", () => {
+  const source = [
+    "class T(unittest.TestCase):",
+    "    def test_a(self):",
+    '        self.assertEqual(f(1), [1, "secret-value"])',
+    '        assert g() == Decimal("4.50")',
+    "        with self.assertRaises(ValueError):",
+    "            f(-1)",
+    "",
+    "    def test_b(self):",
+    "        self.assertEqual(f(2), compute())",
+    "",
+  ].join("\n");
+  const out = separate(source, "unittest", ids());
+  assert.doesNotMatch(out.source, /secret-value|4\.50|ValueError/);
+  assert.equal(out.inside.get("T::test_a"), 0);
+  assert.equal(out.inside.get("T::test_b"), 1);
+  assert.deepEqual(out.kept.get("T::test_b"), ["self.assertEqual(f(2), compute())"]);
+  assert.deepEqual(out.sites.map((s) => [s.test, s.kind, s.expected]), [
+    ["T::test_a", "equal", '[1, "secret-value"]'],
+    ["T::test_a", "equal", 'Decimal("4.50")'],
+    ["T::test_a", "raises", "ValueError"],
+  ]);
+  // One end marker per test, as its body's last statement.
+  assert.deepEqual([...out.ends.values()], ["T::test_a", "T::test_b"]);
+  assert.match(out.source, /compute\(\)\)\n {8}__import__\("sys"\)\.audit\("patchgym\.end"/);
+});
+
+Deno.test("separate() takes literal expected values out of deno tests, bare keys and multi-line ones too", () => {
+  const source = [
+    'Deno.test("totals", () => {',
+    "  assert.deepEqual(totals(), {",
+    '    net: 100, label: "secret",',
+    "  });",
+    "  assert.equal(cost(25), 1000 + 500);",
+    "  assert.throws(() => cost(-1), RangeError);",
+    "});",
+  ].join("\n");
+  const out = separate(source, "deno_test", ids());
+  assert.doesNotMatch(out.source, /secret|1000/);
+  assert.equal(out.source.split("\n").length, 7, "line numbers stay");
+  assert.equal(out.inside.get("totals"), 0);
+  assert.deepEqual(out.sites.map((s) => [s.kind, s.expected]), [
+    ["js_deep", '{net: 100, label: "secret",}'],
+    ["js_is", "1000 + 500"],
+    ["js_throws", "RangeError"],
+  ]);
+  // What the preload observed of a throw: constructor names and string form.
+  const throws = out.sites[2];
+  assert.equal(
+    checkSite(throws, ["t", ["RangeError", "Error", "Object"], "RangeError: no"], false),
+    null,
+  );
+  assert.match(checkSite(throws, ["t", ["TypeError"], "TypeError: no"], false)!, /threw TypeError/);
+  assert.match(checkSite(throws, ["n"], false)!, /nothing was thrown/);
+  const regex = { ...throws, expected: "/^RangeError: n/" };
+  assert.equal(checkSite(regex, ["t", ["RangeError"], "RangeError: no"], false), null);
+});
+
+Deno.test("parsePython() reads literals and built values, compared with Python's equality", () => {
+  const eq = (a: string, b: string) => pyEqual(parsePython(a)!, parsePython(b)!);
+  assert.ok(eq("1", "1.0") && eq("True", "1") && eq('Decimal("4.50")', "4.5"));
+  assert.ok(!eq("[1]", "(1,)") && !eq("0.1", 'Decimal("0.1")'));
+  assert.ok(eq("{1, 2}", "frozenset([2, 1])") && eq('{"a": 1, "b": 2}', '{"b": 2, "a": 1}'));
+  assert.ok(eq("4 * 4 + 5 * 7", "51") && eq("7 // 2", "3") && eq("-7 % 3", "2"));
+  assert.ok(eq("date(2025, 3, 17)", "date(year=2025, month=3, day=17)"));
+  assert.ok(
+    eq(
+      "datetime(2024, 5, 1, 11, tzinfo=timezone(timedelta(hours=2)))",
+      "datetime(2024, 5, 1, 9, tzinfo=timezone.utc)",
+    ),
+  );
+  assert.ok(!eq("datetime(2024, 5, 1)", "date(2024, 5, 1)"));
+  assert.ok(eq("'a' 'b'", '"ab"') && eq("b'\\x00'", "b'\\0'"));
+  assert.equal(parsePython("f(1)"), null);
+  // Python writes infinities as inf: an observed one equals float("inf").
+  assert.ok(pyEqual(observedPython(["f", "inf"]), parsePython('float("inf")')!));
+  assert.ok(!pyEqual(observedPython(["f", "nan"]), parsePython('float("nan")')!));
+  assert.equal(parsePython("Ingredient('salt', 1)"), null);
+  assert.deepEqual(parseJs("{ a: 1, 'b': [true, null], 2: `x` }"), {
+    t: "object",
+    entries: [["a", { t: "number", v: 1 }], ["b", {
+      t: "array",
+      items: [{ t: "boolean", v: true }, { t: "null" }],
+    }], ["2", { t: "string", v: "x" }]],
+  });
+});
+
+Deno.test("judge() passes a test only when its body ran to the end and its observations meet their expected values", () => {
+  const plan = separate(
+    "def test_a():\n    assert f() == [1, 2]\n\ndef test_b():\n    assert g() == 'x'\n",
+    "pytest",
+    ids(),
+  );
+  const [siteA, siteB] = plan.sites.map((s) => s.id);
+  const [endA, endB] = [...plan.ends.keys()];
+  const outcomes = new Map([["t.py::test_a", "passed" as const], [
+    "t.py::test_b",
+    "passed" as const,
+  ]]);
+  const plans = new Map([["t.py", plan]]);
+  // Both ran to the end; test_b observed a wrong value.
+  const verdict = judge(
+    "pytest",
+    outcomes,
+    new Map([
+      ["t.py::test_a", {
+        observed: [{ site: siteA, value: ["l", [["i", "1"], ["f", "2.0"]]] }],
+        ends: [endA],
+      }],
+      ["t.py::test_b", { observed: [{ site: siteB, value: ["s", "y"] }], ends: [endB] }],
+    ]),
+    plans,
+  );
+  assert.equal(verdict.outcomes.get("t.py::test_a"), "passed");
+  assert.equal(verdict.outcomes.get("t.py::test_b"), "failed");
+  assert.match(verdict.failures.get("t.py::test_b")!, /the value was "y"/);
+  assert.equal(verdict.where.get("t.py::test_a"), "outside");
+  // The framework said passed, but the body stopped early (no end marker) or skipped its check.
+  const cut = judge(
+    "pytest",
+    outcomes,
+    new Map([
+      ["t.py::test_a", {
+        observed: [{ site: siteA, value: ["l", [["i", "1"], ["i", "2"]]] }],
+        ends: [],
+      }],
+      ["t.py::test_b", { observed: [], ends: [endB] }],
+    ]),
+    plans,
+  );
+  assert.equal(cut.outcomes.get("t.py::test_a"), "failed");
+  assert.match(cut.failures.get("t.py::test_a")!, /did not run to its end/);
+  assert.equal(cut.outcomes.get("t.py::test_b"), "failed");
+  assert.match(cut.failures.get("t.py::test_b")!, /did not run/);
+});
+
+Deno.test("separate() counts a check that does not start its statement as kept inside", () => {
+  const py = separate("def test_a():\n    for x in f(): assert x == 1\n", "pytest", ids());
+  assert.equal(py.inside.get("test_a"), 1);
+  const ts = separate(
+    'Deno.test("a", () => {\n  if (f()) assert.equal(g(), 1);\n});\n',
+    "deno_test",
+    ids(),
+  );
+  assert.equal(ts.inside.get("a"), 1);
+});
