@@ -12,7 +12,15 @@ import type { Task } from "../task/spec.ts";
 import { UsageError } from "../errors.ts";
 import type { Environment } from "../agent/environment.ts";
 import { readLines } from "../serve/lines.ts";
-import { JOB_FORMAT, JobQueue, QueueError, type QueueJob, type QueueResult } from "./queue.ts";
+import {
+  JOB_FORMAT,
+  JobQueue,
+  QueueError,
+  type QueueJob,
+  type QueueResult,
+  redactUrl,
+} from "./queue.ts";
+import type { QueueKey } from "./signing.ts";
 import type { RunConfig } from "./run_config.ts";
 import { failedSample } from "./sample.ts";
 
@@ -32,7 +40,13 @@ export type RemoteRunner = (
   jobs: SampleJob[],
   deliver: (record: TrajectoryRecord) => Promise<void>,
   signal: AbortSignal,
-) => Promise<void>;
+) => Promise<RemoteOutcome | void>;
+
+/** What a remote runner tells the run's summary. */
+export interface RemoteOutcome {
+  /** Results refused (unsigned, forged, replayed, ...), by reason. */
+  refused: Record<string, number>;
+}
 
 /** What a job carries in its `run` field: how a worker runs the sample. */
 export interface QueueRunSpec {
@@ -76,22 +90,32 @@ export function queueJobs(context: RemoteContext, samples: SampleJob[]): QueueJo
  * not added again), then collect results until every job has one or the signal aborts. Jobs stay
  * queued after an interruption; a resume collects what finished meanwhile.
  */
-export function queueRunner(url: string, name: string, context: RemoteContext): RemoteRunner {
+export function queueRunner(
+  url: string,
+  name: string,
+  context: RemoteContext,
+  key: QueueKey,
+): RemoteRunner {
   return async (samples, deliver, signal) => {
-    const queue = await JobQueue.connect(url, name);
+    const queue = await JobQueue.connect(url, name, key);
+    const refused: Record<string, number> = {};
     try {
       const jobs = queueJobs(context, samples);
       const added = await queue.enqueue(jobs);
       console.error(
-        `Queue ${url}: added ${added} job(s)${
+        `Queue ${redactUrl(url)}: added ${added} job(s) signed with key ${key.id}${
           added < jobs.length ? ` (${jobs.length - added} were added before)` : ""
-        }; waiting for workers ("patchgym worker --queue ${url}")`,
+        }; waiting for workers ("patchgym worker --queue ${redactUrl(url)} --queue-key FILE")`,
       );
       const remaining = new Map(jobs.map((j) => [j.episode_id, j]));
       let after = "0";
       while (remaining.size > 0 && !signal.aborted) {
         const batch = await queue.results(context.config.run_id, after, 1000);
         after = batch.next;
+        for (const r of batch.refused) {
+          refused[r.reason] = (refused[r.reason] ?? 0) + 1;
+          console.error(`Queue: refused result ${r.id} (${r.reason}): ${r.message}`);
+        }
         for (const result of batch.results) {
           const job = remaining.get(result.episode_id);
           if (!job) continue; // A duplicate (a job run twice) or a sample done before a resume.
@@ -103,6 +127,7 @@ export function queueRunner(url: string, name: string, context: RemoteContext): 
     } finally {
       await queue.close();
     }
+    return { refused };
   };
 }
 

@@ -71,6 +71,8 @@ export interface RunSummaryFile extends RunSummary {
   /** Tasks asked for but left out because their fail_to_pass tests already pass. */
   skipped_tasks: NonNullable<RunConfig["skipped_tasks"]>;
   elapsed_ms: number;
+  /** Results of remote workers refused (unsigned, forged, replayed), by reason; none: absent. */
+  refused_results?: Record<string, number>;
 }
 
 /** What a run produced. */
@@ -122,11 +124,12 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
   const ran: TrajectoryRecord[] = [];
   const signal = options.signal ?? new AbortController().signal;
   const started = performance.now();
+  let refusedResults: Record<string, number> | undefined;
   try {
     if (options.remote) {
       // One record per episode id, however often a worker delivered it.
       const delivered = new Set<string>();
-      await options.remote(
+      const outcome = await options.remote(
         jobs.map((j) => ({
           task_id: j.id,
           sample: j.sample,
@@ -142,6 +145,7 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
         },
         signal,
       );
+      if (outcome && Object.keys(outcome.refused).length > 0) refusedResults = outcome.refused;
     } else {
       let next = 0;
       const worker = async () => {
@@ -189,6 +193,7 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
     skipped_tasks: config.skipped_tasks ?? [],
     elapsed_ms: Math.round(performance.now() - started),
     ...summarize(all),
+    ...(refusedResults ? { refused_results: refusedResults } : {}),
   };
   writeFileSync(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeRunReport(outDir, all, summary);

@@ -9,7 +9,11 @@ import {
   type QueueResult,
   runWorker,
 } from "../../src/rollout/queue.ts";
+import { queueKey } from "../../src/rollout/signing.ts";
 import { HAS_REDIS, startRedis } from "../_redis.ts";
+
+/** The key of the tests' queues. */
+const KEY = queueKey("k".repeat(40), "test");
 
 function job(episode: string, maxAttempts = 3): QueueJob {
   return {
@@ -30,7 +34,7 @@ async function allResults(queue: JobQueue): Promise<QueueResult[]> {
 
 async function withQueue(body: (queue: JobQueue) => Promise<void>): Promise<void> {
   const redis = await startRedis();
-  const queue = await JobQueue.connect(redis.url, `t${crypto.randomUUID().slice(0, 6)}`);
+  const queue = await JobQueue.connect(redis.url, `t${crypto.randomUUID().slice(0, 6)}`, KEY);
   try {
     await body(queue);
   } finally {
