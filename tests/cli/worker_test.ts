@@ -79,14 +79,15 @@ interface Setup {
 async function withSetup(prefix: string, body: (s: Setup) => Promise<void>): Promise<void> {
   const redis = await startRedis();
   const name = `t${crypto.randomUUID().slice(0, 6)}`;
+  let queue: JobQueue | undefined;
   const out = makeRunDir(prefix);
   const work = makeWorkRoot(prefix);
   const keyFile = join(work, "queue.key");
   const secret = crypto.randomUUID() + crypto.randomUUID();
   writeFileSync(keyFile, secret, { mode: 0o600 });
-  const queue = await JobQueue.connect(redis.url, name, queueKey(secret, "test"));
   const workers: Worker[] = [];
   try {
+    queue = await JobQueue.connect(redis.url, name, queueKey(secret, "test"));
     await body({
       redis,
       queue,
@@ -105,7 +106,7 @@ async function withSetup(prefix: string, body: (s: Setup) => Promise<void>): Pro
       w.kill("SIGKILL");
       await w.exit();
     }
-    await queue.close();
+    await queue?.close();
     await redis.stop();
     removeRunDir(out);
     removeWorkRoot(work);

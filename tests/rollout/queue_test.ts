@@ -34,11 +34,12 @@ async function allResults(queue: JobQueue): Promise<QueueResult[]> {
 
 async function withQueue(body: (queue: JobQueue) => Promise<void>): Promise<void> {
   const redis = await startRedis();
-  const queue = await JobQueue.connect(redis.url, `t${crypto.randomUUID().slice(0, 6)}`, KEY);
+  let queue: JobQueue | undefined;
   try {
+    queue = await JobQueue.connect(redis.url, `t${crypto.randomUUID().slice(0, 6)}`, KEY);
     await body(queue);
   } finally {
-    await queue.close();
+    await queue?.close();
     await redis.stop();
   }
 }
