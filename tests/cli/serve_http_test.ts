@@ -70,13 +70,15 @@ async function withServe(
     for await (const chunk of child.stderr) text += decoder.decode(chunk, { stream: true });
   })();
   try {
-    while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(text)) {
+    const listening = /listening on (https?):\/\/127\.0\.0\.1:(\d+)/;
+    while (!listening.test(text)) {
       if (done) throw new Error(`serve exited before listening:\n${text}`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)![1]);
+    const [, scheme, portText] = listening.exec(text)!;
+    const port = Number(portText);
     await fn({
-      url: `http://127.0.0.1:${port}`,
+      url: `${scheme}://127.0.0.1:${port}`,
       port,
       child,
       log: () => text,
@@ -342,6 +344,60 @@ Deno.test({
       },
       { prefix: ["prlimit", "--nofile=256:256"] },
     );
+  },
+});
+
+Deno.test({
+  name:
+    "serveCommand() --http --cert --key serves HTTPS with the same tokens, and nothing in clear",
+  ignore: !existsProgram("openssl"),
+  async fn() {
+    const dir = Deno.makeTempDirSync({ prefix: "patchgym-tls-" });
+    try {
+      const made = new Deno.Command("openssl", {
+        args: [
+          ...[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+          ],
+          ...["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+          ...["-addext", "basicConstraints=critical,CA:FALSE"],
+          ...["-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+        ],
+        stdout: "null",
+        stderr: "null",
+      }).outputSync();
+      assert.ok(made.success);
+      const cert = Deno.readTextFileSync(join(dir, "cert.pem"));
+      await withServe(
+        ["--cert", join(dir, "cert.pem"), "--key", join(dir, "key.pem")],
+        async ({ url }) => {
+          assert.match(url, /^https:/);
+          const client = Deno.createHttpClient({ caCerts: [cert] });
+          try {
+            const anonymous = await fetch(`${url}/tasks`, { client });
+            await anonymous.body?.cancel();
+            assert.equal(anonymous.status, 401);
+            const tasks = await fetch(`${url}/tasks`, { client, headers: bearer(TOKEN_A) });
+            assert.equal(tasks.status, 200);
+            assert.ok((await tasks.json()).tasks.length > 0);
+          } finally {
+            client.close();
+          }
+          // Plain HTTP to the TLS port gets nothing: no token crosses the network in clear.
+          await assert.rejects(fetch(url.replace("https:", "http:") + "/health"));
+        },
+      );
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
   },
 });
 

@@ -276,7 +276,7 @@ Deno.test({
   name: "rolloutCommand() --queue gives the same records, summary and report as a local run",
   ignore: !HAS_REDIS,
   fn: () =>
-    withSetup("queue-same", async ({ keyFile, redis, name, out, work, worker }) => {
+    withSetup("queue-same", async ({ keyFile, redis, queue, name, out, work, worker }) => {
       const tasks = ["--tasks", "py-median-even,py-cron-next-run", "--samples", "2"];
       const local = await runPatchgym([
         "rollout",
@@ -290,6 +290,8 @@ Deno.test({
         ...tasks,
         ...["--out", join(out, "run"), "--work-dir", work],
       ]);
+      // An --exit-when-idle worker started before the jobs are added would find none and exit.
+      await until("the jobs to be added", async () => (await queue.counts()).waiting > 0);
       const w = worker([
         ...[
           "--queue",
@@ -410,7 +412,7 @@ Deno.test({
   name: "rolloutCommand() --queue refuses forged results and counts them in the summary",
   ignore: !HAS_REDIS,
   fn: () =>
-    withSetup("queue-forged-result", async ({ keyFile, redis, name, out, work, worker }) => {
+    withSetup("queue-forged-result", async ({ keyFile, redis, queue, name, out, work, worker }) => {
       // Attack: on e48e987 a result record added to the results stream by a third party was
       // recorded as reward 1 and resolved.
       // The real policy gives up at once: reward 0.
@@ -447,6 +449,7 @@ Deno.test({
       } finally {
         await attacker.quit();
       }
+      await until("the job to be added", async () => (await queue.counts()).waiting > 0);
       const w = worker([
         ...["--queue", redis.url, "--queue-name", name, "--queue-key", keyFile],
         ...["--work-dir", work, "--exit-when-idle"],
