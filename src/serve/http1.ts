@@ -320,7 +320,6 @@ export class HttpServer {
         return;
       }
       clearTimeout(c.timer);
-      let upgraded: { socket: ServerWebSocket; accept: string } | undefined;
       const info: ConnInfo = {
         peer: c.peer,
         upgrade: (req) => {
@@ -349,7 +348,7 @@ export class HttpServer {
       }
       clearTimeout(c.timer);
       if (c.closed) return;
-      upgraded = UPGRADES.get(response);
+      const upgraded = UPGRADES.get(response);
       if (upgraded) {
         c.phase = "websocket";
         const accept = await acceptKey(upgraded.accept);
