@@ -356,9 +356,18 @@ function networkOptions(
     throw new UsageError("serve --http: HOME is not set; give --token-file FILE or PATCHGYM_TOKEN");
   }
   const token = newToken();
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${token}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, `${token}\n`, { mode: 0o600 });
+    chmodSync(path, 0o600);
+  } catch (error) {
+    // The compiled binary may not write there (its permissions are fixed when it is built).
+    throw new UsageError(
+      `serve --http: cannot write the new token to "${path}": ${
+        (error as Error).message
+      }; set PATCHGYM_TOKEN or give --token-file FILE`,
+    );
+  }
   return {
     tokens: { specs: parseTokenFile(token, path), source: path, made: true },
     tls,
