@@ -28,7 +28,7 @@ if (!HAS_REDIS) {
 }
 
 /** Start a redis-server on 127.0.0.1 and wait until it accepts connections. */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(extraArgs: string[] = []): Promise<TestRedis> {
   const dir = await Deno.makeTempDir({ prefix: "patchgym-redis-" });
   for (let attempt = 0; attempt < 10; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
@@ -48,6 +48,7 @@ export async function startRedis(): Promise<TestRedis> {
         "no",
         "--loglevel",
         "notice",
+        ...extraArgs,
       ],
       stdin: "null",
       stdout: "piped",

@@ -144,3 +144,34 @@ Deno.test({
       assert.deepEqual(await queue.counts(), { waiting: 1, running: 0 });
     }),
 });
+
+Deno.test({
+  name: "JobQueue.connect() logs in with the URL's user and password and never prints the password",
+  ignore: !HAS_REDIS,
+  fn: async () => {
+    const redis = await startRedis(["--requirepass", "s3cret-pass-word"]);
+    try {
+      const authed = redis.url.replace("redis://", "redis://default:s3cret-pass-word@");
+      const queue = await JobQueue.connect(authed, "auth", KEY);
+      try {
+        assert.equal(await queue.enqueue([job("a")]), 1);
+      } finally {
+        await queue.close();
+      }
+      const anonymous = await JobQueue.connect(redis.url, "auth", KEY);
+      try {
+        await assert.rejects(anonymous.counts(), /NOAUTH|Authentication required/);
+      } finally {
+        await anonymous.close();
+      }
+      const wrong = redis.url.replace("redis://", "redis://default:wrong-pass-word@");
+      await assert.rejects(JobQueue.connect(wrong, "auth", KEY), (error: Error) => {
+        assert.doesNotMatch(error.message, /wrong-pass-word/);
+        assert.match(error.message, /\*\*\*/);
+        return true;
+      });
+    } finally {
+      await redis.stop();
+    }
+  },
+});
