@@ -28,7 +28,7 @@ if (!HAS_REDIS) {
 }
 
 /** Start a redis-server on 127.0.0.1 and wait until it accepts connections. */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(extraArgs: string[] = []): Promise<TestRedis> {
   // redis-server rewrites its process title over its environment, so .ci/run's mark (PGCI_RUN)
   // cannot be read there: the folder it runs in (its cwd) carries the mark instead.
   const mark = Deno.env.get("PGCI_RUN")?.replace(/[^\w-]/g, "");
@@ -51,6 +51,7 @@ export async function startRedis(): Promise<TestRedis> {
         "no",
         "--loglevel",
         "notice",
+        ...extraArgs,
       ],
       stdin: "null",
       stdout: "piped",

@@ -53,7 +53,11 @@ def parse_args(argv=None):
     parser.add_argument("--use-vllm", action="store_true", help="generate with vLLM (GPU)")
     parser.add_argument("--vllm-mode", default="colocate", choices=["colocate", "server"])
     parser.add_argument("--serve", help='command of `patchgym serve --stdio`, e.g. "dist/patchgym serve --stdio"')
-    parser.add_argument("--serve-url", help="a running `patchgym serve --http` instead")
+    parser.add_argument(
+        "--serve-url",
+        help="a running `patchgym serve --http` instead (its token: in the URL as http://patchgym:TOKEN@HOST:PORT,"
+        " or PATCHGYM_TOKEN, PATCHGYM_TOKEN_FILE, ~/.patchgym/token)",
+    )
     parser.add_argument("--run-dir", help="where records and checkpoints go (default runs/trl-...)")
     parser.add_argument("--seed", type=int, default=0)
     return parser.parse_args(argv)

@@ -24,6 +24,8 @@ export const ALLOWED_ENV = [
   "OPENAI_API_KEY",
   "OPENAI_MODEL",
   "PATCHGYM_RAY_PYTHON",
+  "PATCHGYM_TOKEN",
+  "PATCHGYM_QUEUE_KEY",
   "HOME",
   LAUNCHER_ENV,
   // Read by the TypeScript compiler that `synth` parses sources with.
@@ -131,6 +133,15 @@ export const VALUE_FLAGS = [
   "ray-command",
   "sandbox-uids",
   "require-isolation",
+  "token-file",
+  "cert",
+  "key",
+  "header-timeout",
+  "body-timeout",
+  "keep-alive-timeout",
+  "max-connections",
+  "max-connections-per-peer",
+  "queue-key",
 ] as const;
 
 /** What a command line may touch. */
@@ -198,6 +209,7 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
   const scaling = () => {
     const queue = redisHostOf(flag("queue"));
     if (queue) plan.net.push(queue);
+    read(flag("queue-key"));
     if (flag("ray")) {
       run.push(flag("ray-python") ?? context.env.PATCHGYM_RAY_PYTHON ?? "python3");
     }
@@ -245,6 +257,17 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       // The address `--http` listens on; port 0 (any free port) needs the host as a whole.
       const address = /^\[?([^\]]+?)\]?:(\d+)$/.exec(flag("http") ?? "");
       if (address) plan.net.push(address[2] === "0" ? address[1] : `${address[1]}:${address[2]}`);
+      if (address) {
+        read(flag("cert"));
+        read(flag("key"));
+        // The tokens: the file given, else (no PATCHGYM_TOKEN, no --no-auth) the one made at
+        // start and written to ~/.patchgym/token.
+        const tokenFile = flag("token-file");
+        if (tokenFile) read(tokenFile);
+        else if (!context.env.PATCHGYM_TOKEN && !rest.includes("--no-auth") && context.env.HOME) {
+          readWrite(join(context.env.HOME, ".patchgym"));
+        }
+      }
       break;
     }
     case "doctor":

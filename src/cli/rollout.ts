@@ -11,6 +11,7 @@ import { missingGuarantees } from "../sandbox/sandbox.ts";
 import { preflight, skippedWarning } from "../rollout/preflight.ts";
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE_NAME, parseQueueUrl } from "../rollout/queue.ts";
 import { queueRunner, rayRunner } from "../rollout/remote_run.ts";
+import { QUEUE_KEY_ENV, readQueueKey } from "../rollout/signing.ts";
 import { runRollout, uniqueTasks } from "../rollout/run.ts";
 import { defaultWorkers } from "../rollout/worker_pool.ts";
 import {
@@ -82,6 +83,9 @@ ${SANDBOX_FLAGS_HELP}
                          queue at URL (redis://HOST:PORT) for "patchgym worker --queue URL"
                          processes anywhere, and write their records here as they come back
   --queue-name NAME      key prefix in Redis (default ${DEFAULT_QUEUE_NAME})
+  --queue-key FILE       with --queue: the key jobs and results are signed with, the same as the
+                         workers' (or its text in PATCHGYM_QUEUE_KEY); results not signed with it
+                         are refused and counted in summary.json (refused_results)
   --max-attempts N       with --queue or --ray: deliveries of one sample before it is recorded
                          as environment_error (default ${DEFAULT_MAX_ATTEMPTS})
   --ray ADDRESS          do not run samples here: run them on a Ray cluster (e.g. 10.0.0.1:6379)
@@ -128,6 +132,7 @@ function parseRolloutFlags(args: string[]) {
     "keep-workspaces": { type: "boolean" },
     queue: { type: "string" },
     "queue-name": { type: "string" },
+    "queue-key": { type: "string" },
     "max-attempts": { type: "string" },
     ray: { type: "string" },
     "ray-replicas": { type: "string" },
@@ -204,6 +209,7 @@ async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<n
   const maxAttempts = intFlag("max-attempts", values["max-attempts"], DEFAULT_MAX_ATTEMPTS, 1, 100);
   if (values.queue && values.ray) throw new UsageError("rollout: give --queue or --ray, not both");
   if (values.queue) parseQueueUrl(values.queue);
+  const queueKey = values.queue ? readQueueKey(values["queue-key"], env(QUEUE_KEY_ENV)) : undefined;
   const rayCommand = values["ray-command"] === undefined
     ? undefined
     : stringListFlag("ray-command", values["ray-command"]);
@@ -333,7 +339,12 @@ async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<n
     makePolicy(config.policy, task, sample, scriptCache);
   const remoteContext = { config, environment, policyFor, maxAttempts };
   const remote = values.queue
-    ? queueRunner(values.queue, values["queue-name"] ?? DEFAULT_QUEUE_NAME, remoteContext)
+    ? queueRunner(
+      values.queue,
+      values["queue-name"] ?? DEFAULT_QUEUE_NAME,
+      remoteContext,
+      queueKey!,
+    )
     : values.ray
     ? rayRunner(values.ray, {
       python: values["ray-python"] ?? env("PATCHGYM_RAY_PYTHON") ?? "python3",

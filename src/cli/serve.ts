@@ -3,16 +3,18 @@
  * WebSocket in OpenEnv's API (`--http HOST:PORT`).
  */
 import { patchgymCommand } from "../hint.ts";
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
+import { Auth, newToken, parseTokenFile } from "../serve/auth.ts";
 import { HttpFront, PENDING_BODIES } from "../serve/http.ts";
+import { DEFAULT_CONNECTION_LIMITS, HttpServer } from "../serve/http1.ts";
 import { readLines } from "../serve/lines.ts";
 import { DEFAULT_SERVER_LIMITS, EpisodeServer } from "../serve/server.ts";
 import { JsonlWriter } from "../trajectory/writer.ts";
 import { DEFAULT_TOOL_LIMITS } from "../tools/types.ts";
 import { exitOnSignal } from "../workspace/root.ts";
-import { intFlag, numberFlag, parseFlags } from "./_args.ts";
+import { env, intFlag, numberFlag, parseFlags } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_environment.ts";
 
 /** Default cap on a request line: far above any real step, far below what stalls the server. */
@@ -43,6 +45,12 @@ JSON-RPC (tools/list, tools/call, openenv/session/create and close) on POST /mcp
 Any MCP client: connect to http://HOST:PORT/mcp?task_id=ID; its initialize opens the episode
 (the Mcp-Session-Id header), the instructions carry the task, DELETE /mcp ends it.
 
+Authentication (--http): every route but /health, /metadata and /schema needs a token, sent as
+"Authorization: Bearer TOKEN" or as HTTP Basic with the token as password
+(http://patchgym:TOKEN@HOST:PORT, which OpenEnv's client sends as is). The tokens are those of
+--token-file, else the one in PATCHGYM_TOKEN, else a new one made now, printed once and written
+to ~/.patchgym/token (mode 0600), where patchgym's Python client looks for it.
+
 Usage: patchgym serve (--stdio | --http HOST:PORT) [flags]
 
   --out DIR              append every finished episode's trajectory record to
@@ -59,6 +67,21 @@ Usage: patchgym serve (--stdio | --http HOST:PORT) [flags]
   --search-timeout S     stop a search tool call after S seconds (default ${
   DEFAULT_TOOL_LIMITS.searchTimeoutMs / 1000
 })
+  --token-file FILE      --http: the tokens, one a line: TOKEN [name=N] [role=drive|observe]
+                         [sessions=N] [resets=N a minute] [body=BYTES]
+  --no-auth              --http: no token at all; refused unless HOST is a loopback address
+  --cert FILE --key FILE --http: HTTPS and WSS with this PEM certificate chain and key
+  --header-timeout S     --http: a request's headers must arrive within S seconds
+                         (default ${DEFAULT_CONNECTION_LIMITS.headerTimeoutMs / 1000})
+  --body-timeout S       --http: its body within S seconds more (default ${
+  DEFAULT_CONNECTION_LIMITS.bodyTimeoutMs / 1000
+})
+  --keep-alive-timeout S --http: close a connection idle S seconds between requests (default ${
+  DEFAULT_CONNECTION_LIMITS.keepAliveMs / 1000
+})
+  --max-connections N    --http: connections open at once, HTTP and WebSocket (default ${DEFAULT_CONNECTION_LIMITS.maxConnections})
+  --max-connections-per-peer N
+                         --http: connections open at once from one address (default ${DEFAULT_CONNECTION_LIMITS.maxPerPeer})
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)
@@ -76,6 +99,15 @@ export async function serveCommand(args: string[]): Promise<number> {
     "max-pending-bytes": { type: "string" },
     "idle-timeout": { type: "string" },
     "search-timeout": { type: "string" },
+    "token-file": { type: "string" },
+    "no-auth": { type: "boolean" },
+    cert: { type: "string" },
+    key: { type: "string" },
+    "header-timeout": { type: "string" },
+    "body-timeout": { type: "string" },
+    "keep-alive-timeout": { type: "string" },
+    "max-connections": { type: "string" },
+    "max-connections-per-peer": { type: "string" },
     ...ENVIRONMENT_FLAGS,
   });
   if (values.help) {
@@ -119,6 +151,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (idleSeconds < 0) {
     throw new UsageError(`--idle-timeout: expected seconds >= 0, got "${values["idle-timeout"]}"`);
   }
+  const network = address ? networkOptions(values, address.hostname) : null;
   // Ctrl-C and SIGTERM end the process; the exit removes every workspace it still has.
   exitOnSignal("SIGINT");
   const environment = await openEnvironment(values, { searchTimeoutMs: searchSeconds * 1000 });
@@ -135,13 +168,18 @@ export async function serveCommand(args: string[]): Promise<number> {
   const sweepMs = Math.min(idleSeconds * 500, MAX_SWEEP_MS);
   let sweep: ReturnType<typeof setInterval> | undefined;
   try {
-    if (address) {
+    if (address && network) {
+      const limits = { maxEpisodes, maxBodyBytes: maxLineBytes };
+      const auth = network.tokens === null
+        ? Auth.none(limits)
+        : Auth.of(network.tokens.specs, limits);
       const front = new HttpFront(server, {
         maxBodyBytes: maxLineBytes,
         maxPendingBytes,
         hostname: address.hostname,
         maxConnections: maxEpisodes,
         idleTimeoutMs: idleSeconds * 1000,
+        auth,
       });
       if (idleSeconds > 0) {
         sweep = setInterval(() => {
@@ -149,7 +187,32 @@ export async function serveCommand(args: string[]): Promise<number> {
           void server.reapIdle();
         }, sweepMs);
       }
-      await serveHttp(front, address, environment.isolation.level);
+      const http = HttpServer.listen({
+        ...address,
+        ...network.connections,
+        // Over --max-line-bytes is answered line_too_long by the front; far over it ends the socket.
+        maxMessageBytes: 2 * maxLineBytes + 65536,
+        tls: network.tls,
+      }, front.handler);
+      const scheme = network.tls ? "https" : "http";
+      const { hostname, port } = http.addr;
+      const who = network.tokens === null
+        ? "no authentication (--no-auth)"
+        : `${network.tokens.specs.length} token(s) from ${network.tokens.source}`;
+      console.error(
+        `patchgym serve: listening on ${scheme}://${
+          hostname.includes(":") ? `[${hostname}]` : hostname
+        }:${port} (isolation ${environment.isolation.level}; ${who})`,
+      );
+      if (network.tokens?.made) {
+        // Printed once; the file keeps it for the clients of this machine.
+        console.error(
+          `patchgym serve: token ${
+            network.tokens.specs[0].token
+          } (also in ${network.tokens.source}); connect with ${scheme}://patchgym:TOKEN@HOST:${port}`,
+        );
+      }
+      await http.finished;
       front.closeAll();
     } else {
       if (idleSeconds > 0) {
@@ -189,21 +252,133 @@ async function serveStdio(server: EpisodeServer, maxLineBytes: number, isolation
   await writing;
 }
 
-/** Serve HTTP until the process is stopped (Ctrl-C or SIGTERM; see `exitOnSignal`). */
-async function serveHttp(
-  front: HttpFront,
-  address: { hostname: string; port: number },
-  isolation: string,
-) {
-  const server = Deno.serve({
-    ...address,
-    onListen: ({ hostname, port }) => {
-      console.error(
-        `patchgym serve: listening on http://${hostname}:${port} (isolation ${isolation})`,
+/** Where the token made at start is written, when none is given. */
+export function defaultTokenFile(): string | null {
+  const home = env("HOME");
+  return home ? join(home, ".patchgym", "token") : null;
+}
+
+interface NetworkOptions {
+  /** Null: no authentication (`--no-auth`). */
+  tokens: { specs: ReturnType<typeof parseTokenFile>; source: string; made: boolean } | null;
+  tls: { cert: string; key: string } | undefined;
+  connections: {
+    headerTimeoutMs: number;
+    bodyTimeoutMs: number;
+    keepAliveMs: number;
+    maxConnections: number;
+    maxPerPeer: number;
+  };
+}
+
+/** The `--http` flags: tokens, TLS, connection limits. */
+function networkOptions(
+  values: Record<string, string | boolean | undefined>,
+  hostname: string,
+): NetworkOptions {
+  const seconds = (name: string, fallbackMs: number) => {
+    const value = numberFlag(name, values[name] as string | undefined);
+    if (value === undefined) return fallbackMs;
+    if (!(value > 0)) throw new UsageError(`--${name}: expected seconds > 0, got "${value}"`);
+    return value * 1000;
+  };
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const connections = {
+    headerTimeoutMs: seconds("header-timeout", d.headerTimeoutMs),
+    bodyTimeoutMs: seconds("body-timeout", d.bodyTimeoutMs),
+    keepAliveMs: seconds("keep-alive-timeout", d.keepAliveMs),
+    maxConnections: intFlag(
+      "max-connections",
+      values["max-connections"] as string | undefined,
+      d.maxConnections,
+      1,
+    ),
+    maxPerPeer: intFlag(
+      "max-connections-per-peer",
+      values["max-connections-per-peer"] as string | undefined,
+      d.maxPerPeer,
+      1,
+    ),
+  };
+  const certFile = values.cert as string | undefined;
+  const keyFile = values.key as string | undefined;
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new UsageError("--cert and --key go together: give both PEM files, or neither");
+  }
+  const tls = certFile && keyFile
+    ? { cert: readFileSync(resolve(certFile), "utf8"), key: readFileSync(resolve(keyFile), "utf8") }
+    : undefined;
+  const tokenFile = values["token-file"] as string | undefined;
+  if (values["no-auth"]) {
+    if (tokenFile) throw new UsageError("--no-auth and --token-file contradict; give one");
+    if (!isLoopback(hostname)) {
+      throw new UsageError(
+        `--no-auth: refused on "${hostname}", which is not a loopback address: anyone who reaches it could run commands; listen on 127.0.0.1 or use a token`,
       );
-    },
-  }, front.handler);
-  await server.finished;
+    }
+    return { tokens: null, tls, connections };
+  }
+  if (tokenFile) {
+    const path = resolve(tokenFile);
+    if (!existsSync(path)) {
+      throw new UsageError(
+        `--token-file: "${tokenFile}" does not exist; write one token a line (e.g. "openssl rand -hex 32 > ${tokenFile}; chmod 600 ${tokenFile}")`,
+      );
+    }
+    if ((statSync(path).mode & 0o077) !== 0) {
+      console.error(
+        `patchgym serve: warning: "${tokenFile}" can be read by other users; chmod 600 it`,
+      );
+    }
+    return {
+      tokens: {
+        specs: parseTokenFile(readFileSync(path, "utf8"), tokenFile),
+        source: tokenFile,
+        made: false,
+      },
+      tls,
+      connections,
+    };
+  }
+  const fromEnv = env("PATCHGYM_TOKEN");
+  if (fromEnv !== undefined && fromEnv.trim() !== "") {
+    return {
+      tokens: {
+        specs: parseTokenFile(fromEnv, "PATCHGYM_TOKEN"),
+        source: "PATCHGYM_TOKEN",
+        made: false,
+      },
+      tls,
+      connections,
+    };
+  }
+  const path = defaultTokenFile();
+  if (path === null) {
+    throw new UsageError("serve --http: HOME is not set; give --token-file FILE or PATCHGYM_TOKEN");
+  }
+  const token = newToken();
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, `${token}\n`, { mode: 0o600 });
+    chmodSync(path, 0o600);
+  } catch (error) {
+    // The compiled binary may not write there (its permissions are fixed when it is built).
+    throw new UsageError(
+      `serve --http: cannot write the new token to "${path}": ${
+        (error as Error).message
+      }; set PATCHGYM_TOKEN or give --token-file FILE`,
+    );
+  }
+  return {
+    tokens: { specs: parseTokenFile(token, path), source: path, made: true },
+    tls,
+    connections,
+  };
+}
+
+function isLoopback(hostname: string): boolean {
+  const name = hostname.toLowerCase();
+  return name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
 /** `HOST:PORT` (`[::1]:8000` for IPv6; port 0 picks a free one). */

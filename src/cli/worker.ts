@@ -13,9 +13,11 @@ import {
   JobQueue,
   parseQueueUrl,
   type QueueJob,
+  redactUrl,
   runWorker,
 } from "../rollout/queue.ts";
 import { runSample } from "../rollout/sample.ts";
+import { QUEUE_KEY_ENV, readQueueKey } from "../rollout/signing.ts";
 import { env, intFlag, numberFlag, parseFlags } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_environment.ts";
 import { makePolicy } from "./_policy.ts";
@@ -35,6 +37,9 @@ Usage: patchgym worker --queue redis://HOST:PORT [flags]
                          replicas of "rollout --ray" run); ends when stdin closes and every
                          running sample is done
   --queue-name NAME      key prefix in Redis (default ${DEFAULT_QUEUE_NAME})
+  --queue-key FILE       the key jobs and results are signed with, the driver's (or its text in
+                         PATCHGYM_QUEUE_KEY); a job unsigned, signed with another key, altered
+                         or replayed is dropped unrun
   --concurrency N        samples run at once (default 1)
   --lease S              a running job not renewed for S seconds is taken over by another worker;
                          every worker of a queue should use the same value (default ${
@@ -59,6 +64,7 @@ export async function workerCommand(args: string[]): Promise<number> {
     queue: { type: "string" },
     stdio: { type: "boolean" },
     "queue-name": { type: "string" },
+    "queue-key": { type: "string" },
     concurrency: { type: "string" },
     lease: { type: "string" },
     "base-url": { type: "string" },
@@ -76,6 +82,7 @@ export async function workerCommand(args: string[]): Promise<number> {
     );
   }
   if (values.queue) parseQueueUrl(values.queue);
+  const queueKey = values.queue ? readQueueKey(values["queue-key"], env(QUEUE_KEY_ENV)) : undefined;
   const concurrency = intFlag("concurrency", values.concurrency, 1, 1, 1024);
   const leaseSeconds = numberFlag("lease", values.lease) ?? DEFAULT_LEASE_MS / 1000;
   if (!(leaseSeconds >= 0.3)) {
@@ -99,7 +106,20 @@ export async function workerCommand(args: string[]): Promise<number> {
       if (job.format !== JOB_FORMAT) {
         throw new Error(`Unknown job format "${job.format}"; expected "${JOB_FORMAT}"`);
       }
+      // A job names a task of this worker's own task store, never a path.
+      if (
+        typeof job.task_id !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(job.task_id) ||
+        !environment.taskIds().includes(job.task_id)
+      ) {
+        throw new Error(
+          `Job names task "${job.task_id}", which is not in this worker's task folder`,
+        );
+      }
       const run = job.run as unknown as QueueRunSpec;
+      if (run.policy.kind === "scripted" && !run.script_text) {
+        // Never a file named by the job: a script comes in the (signed) job or not at all.
+        throw new Error("Job has a scripted policy without its script; the driver must send it");
+      }
       const policy = run.policy.kind === "openai"
         ? {
           ...run.policy,
@@ -124,9 +144,15 @@ export async function workerCommand(args: string[]): Promise<number> {
       await serveJobsOnStdio(runJob, concurrency);
       return 0;
     }
-    const queue = await JobQueue.connect(values.queue!, values["queue-name"] ?? DEFAULT_QUEUE_NAME);
+    const queue = await JobQueue.connect(
+      values.queue!,
+      values["queue-name"] ?? DEFAULT_QUEUE_NAME,
+      queueKey,
+    );
     console.error(
-      `Worker ${Deno.pid}: queue ${values.queue}, ${concurrency} at once, isolation ${environment.isolation.level}`,
+      `Worker ${Deno.pid}: queue ${redactUrl(values.queue!)}, key ${
+        queueKey!.id
+      }, ${concurrency} at once, isolation ${environment.isolation.level}`,
     );
     try {
       const { done } = await runWorker(queue, ({ job }) => runJob(job), {
@@ -134,6 +160,8 @@ export async function workerCommand(args: string[]): Promise<number> {
         leaseMs: leaseSeconds * 1000,
         signal: stop.signal,
         exitWhenIdle: values["exit-when-idle"],
+        onRefused: (refused) =>
+          console.error(`Refused job ${refused.id} unrun (${refused.reason}): ${refused.message}`),
         onRetry: (job, attempt, error) =>
           console.error(
             `${job.episode_id}: attempt ${attempt} of ${job.max_attempts} failed here: ${

@@ -68,6 +68,7 @@ async function runJob(job: Extract<PoolRequest, { kind: "job" }>["job"]): Promis
       training: run.training,
       keepWorkspace: keepWorkspaces,
       signal: stop.signal,
+      impossible: job.impossible,
     },
   );
   if (record.stop_reason === "interrupted") {

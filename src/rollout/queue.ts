@@ -15,12 +15,20 @@
  * - Drain: a stopping worker takes no new job and finishes, publishes and acknowledges its
  *   running ones.
  *
+ * - Signed: every job and result is signed with the queue's key (see signing.ts). A worker drops
+ *   a job that is unsigned, forged or a replay without running it; the producer refuses such
+ *   results and counts them.
+ *
  * Keys, under a queue name (default `patchgym`): `NAME:jobs` (the stream, consumer group
  * `workers`), `NAME:results:RUN` (the results stream of one run), `NAME:queued:RUN` (episode ids
- * already added, so a resumed producer does not add them twice).
+ * already added, so a resumed producer does not add them twice), `NAME:nonce:NONCE` (the stream
+ * entry a job's nonce was first seen in, to tell a replay from a redelivery).
+ *
+ * Redis itself: `redis://USER:PASSWORD@HOST:PORT` for AUTH/ACL, `rediss://` for TLS.
  */
 import { createClient } from "redis";
 import { PatchgymError } from "../errors.ts";
+import { MAX_AGE_MS, type QueueKey, type Refusal, sign, verify } from "./signing.ts";
 
 /** Format name and version of a job. */
 export const JOB_FORMAT = "patchgym.job.v1";
@@ -69,6 +77,13 @@ export interface Delivery {
   attempt: number;
 }
 
+/** A message refused: which stream entry, and why. */
+export interface Refused {
+  id: string;
+  reason: Refusal;
+  message: string;
+}
+
 type Redis = ReturnType<typeof createClient>;
 type StreamEntry = [id: string, fields: string[]];
 
@@ -95,20 +110,42 @@ export class QueueError extends PatchgymError {
   }
 }
 
+/** `url` without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString().replace(/\/$/, "");
+  } catch {
+    return url;
+  }
+}
+
 /** A connection to the queue. Each blocking reader gets its own (see {@linkcode duplicate}). */
 export class JobQueue {
   readonly url: string;
   readonly name: string;
   readonly #redis: Redis;
+  readonly #key: QueueKey | undefined;
+  /** Nonces of results already read by this connection (a second one is a replay). */
+  readonly #seen = new Set<string>();
 
-  private constructor(url: string, name: string, redis: Redis) {
+  private constructor(url: string, name: string, redis: Redis, key: QueueKey | undefined) {
     this.url = url;
     this.name = name;
     this.#redis = redis;
+    this.#key = key;
   }
 
-  /** Connect to the Redis at `url`; throws {@linkcode QueueError} when it cannot be reached. */
-  static async connect(url: string, name = DEFAULT_QUEUE_NAME): Promise<JobQueue> {
+  /**
+   * Connect to the Redis at `url`; throws {@linkcode QueueError} when it cannot be reached. Jobs
+   * and results need `key` (only `doctor`'s ping goes without).
+   */
+  static async connect(
+    url: string,
+    name = DEFAULT_QUEUE_NAME,
+    key?: QueueKey,
+  ): Promise<JobQueue> {
     parseQueueUrl(url);
     // No reconnect strategy: a lost connection fails the command, and the caller decides.
     const redis = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 5000 } });
@@ -117,18 +154,23 @@ export class JobQueue {
       await redis.connect();
     } catch (error) {
       throw new QueueError(
-        `Cannot connect to the queue at "${url}": ${
+        `Cannot connect to the queue at "${redactUrl(url)}": ${
           (error as Error).message
-        }; start redis-server or fix --queue`,
+        }; start redis-server or fix --queue (user and password as redis://USER:PASSWORD@HOST:PORT)`,
         { cause: error },
       );
     }
-    return new JobQueue(url, name, redis);
+    return new JobQueue(url, name, redis, key);
   }
 
   /** Another connection to the same queue. */
   duplicate(): Promise<JobQueue> {
-    return JobQueue.connect(this.url, this.name);
+    return JobQueue.connect(this.url, this.name, this.#key);
+  }
+
+  get #signingKey(): QueueKey {
+    if (!this.#key) throw new QueueError("The queue has no signing key (--queue-key)");
+    return this.#key;
   }
 
   /** Redis's version and round trip, for `doctor`. */
@@ -160,7 +202,13 @@ export class JobQueue {
         job.episode_id,
       ]);
       if (Number(fresh) === 0) continue;
-      await this.#command(["XADD", this.#jobs, "*", "job", JSON.stringify(job)]);
+      await this.#command([
+        "XADD",
+        this.#jobs,
+        "*",
+        "job",
+        sign(this.#signingKey, "job", this.#jobs, job),
+      ]);
       added++;
     }
     return added;
@@ -174,7 +222,7 @@ export class JobQueue {
     runId: string,
     after: string,
     blockMs: number,
-  ): Promise<{ results: QueueResult[]; next: string }> {
+  ): Promise<{ results: QueueResult[]; next: string; refused: Refused[] }> {
     const answer = await this.#command([
       "XREAD",
       "COUNT",
@@ -186,9 +234,28 @@ export class JobQueue {
       after,
     ]) as [string, StreamEntry[]][] | null;
     const entries = answer?.[0]?.[1] ?? [];
+    const results: QueueResult[] = [];
+    const refused: Refused[] = [];
+    for (const [id, fields] of entries) {
+      const checked = verify(
+        this.#signingKey,
+        "result",
+        this.resultsKey(runId),
+        optionalField(fields, "result") ?? "",
+      );
+      if (!checked.ok) {
+        refused.push({ id, reason: checked.reason, message: checked.message });
+      } else if (this.#seen.has(checked.nonce)) {
+        refused.push({ id, reason: "replayed", message: "a copy of a result already read" });
+      } else {
+        this.#seen.add(checked.nonce);
+        results.push(checked.value as QueueResult);
+      }
+    }
     return {
-      results: entries.map(([, fields]) => JSON.parse(field(fields, "result")) as QueueResult),
+      results,
       next: entries.length > 0 ? entries[entries.length - 1][0] : after,
+      refused,
     };
   }
 
@@ -214,13 +281,30 @@ export class JobQueue {
 
   /**
    * Take one job for `consumer`: first one whose lease of `leaseMs` lapsed (its worker died or
-   * failed it), else a new one, waiting up to `blockMs`. Null when there is none.
+   * failed it), else a new one, waiting up to `blockMs`. Null when there is none. A job that is
+   * unsigned, forged or a replay is removed from the queue unrun and told to `onRefused`.
    */
   async take(
     consumer: string,
     leaseMs: number,
     blockMs: number,
+    onRefused: (refused: Refused) => void = () => {},
   ): Promise<Delivery & { id: string } | null> {
+    for (;;) {
+      const taken = await this.#take(consumer, leaseMs, blockMs);
+      if (taken === null) return null;
+      if (!("refused" in taken)) return taken;
+      await this.#command(["XACK", this.#jobs, GROUP, taken.refused.id]);
+      await this.#command(["XDEL", this.#jobs, taken.refused.id]);
+      onRefused(taken.refused);
+    }
+  }
+
+  async #take(
+    consumer: string,
+    leaseMs: number,
+    blockMs: number,
+  ): Promise<Delivery & { id: string } | { refused: Refused } | null> {
     await this.#ensureGroup();
     const claimed = await this.#command([
       "XAUTOCLAIM",
@@ -233,7 +317,7 @@ export class JobQueue {
       "1",
     ]) as [string, (StreamEntry | null)[], string[]?];
     const stale = claimed[1].find((e): e is StreamEntry => e !== null);
-    if (stale) return { id: stale[0], ...await this.#delivery(stale) };
+    if (stale) return await this.#delivery(stale);
     const answer = await this.#command([
       "XREADGROUP",
       "GROUP",
@@ -248,7 +332,7 @@ export class JobQueue {
       ">",
     ]) as [string, StreamEntry[]][] | null;
     const entry = answer?.[0]?.[1]?.[0];
-    return entry ? { id: entry[0], ...await this.#delivery(entry) } : null;
+    return entry ? await this.#delivery(entry) : null;
   }
 
   /** Renew `consumer`'s lease on job `id`; false when another worker has taken it over. */
@@ -262,7 +346,13 @@ export class JobQueue {
 
   /** Publish `result` to its run, then acknowledge and delete job `id`: the job is done. */
   async complete(id: string, runId: string, result: QueueResult): Promise<void> {
-    await this.#command(["XADD", this.resultsKey(runId), "*", "result", JSON.stringify(result)]);
+    await this.#command([
+      "XADD",
+      this.resultsKey(runId),
+      "*",
+      "result",
+      sign(this.#signingKey, "result", this.resultsKey(runId), result),
+    ]);
     await this.#command(["XACK", this.#jobs, GROUP, id]);
     await this.#command(["XDEL", this.#jobs, id]);
   }
@@ -299,7 +389,25 @@ export class JobQueue {
     }
   }
 
-  async #delivery(entry: StreamEntry): Promise<Delivery> {
+  /** The job of a stream entry once its signature and nonce check out, else why not. */
+  async #delivery(entry: StreamEntry): Promise<Delivery & { id: string } | { refused: Refused }> {
+    const [id, fields] = entry;
+    const checked = verify(this.#signingKey, "job", this.#jobs, optionalField(fields, "job") ?? "");
+    if (!checked.ok) return { refused: { id, reason: checked.reason, message: checked.message } };
+    // The first entry a nonce is seen in owns it: a redelivery of that entry is fine, the same
+    // signed job added again (a replay) is not.
+    const nonceKey = `${this.name}:nonce:${checked.nonce}`;
+    const fresh = await this.#command(["SET", nonceKey, id, "NX", "PX", String(MAX_AGE_MS)]);
+    const owner = fresh === null ? await this.#command(["GET", nonceKey]) : null;
+    if (owner !== null && owner !== id) {
+      return {
+        refused: { id, reason: "replayed", message: `a copy of the job first added as ${owner}` },
+      };
+    }
+    const job = checked.value as QueueJob;
+    if (typeof job !== "object" || job === null || job.format !== JOB_FORMAT) {
+      return { refused: { id, reason: "invalid", message: "not a job" } };
+    }
     const pending = await this.#command([
       "XPENDING",
       this.#jobs,
@@ -313,10 +421,7 @@ export class JobQueue {
       number,
       number,
     ][];
-    return {
-      job: JSON.parse(field(entry[1], "job")) as QueueJob,
-      attempt: Number(pending[0]?.[3] ?? 1),
-    };
+    return { id, job, attempt: Number(pending[0]?.[3] ?? 1) };
   }
 
   async #owner(id: string): Promise<string | null> {
@@ -370,6 +475,8 @@ export interface WorkerOptions {
   onDone?: (job: QueueJob, result: QueueResult) => void;
   /** Told when the handler threw and the job was handed back for another try. */
   onRetry?: (job: QueueJob, attempt: number, error: unknown) => void;
+  /** Told about each job refused unrun (unsigned, forged, replayed). */
+  onRefused?: (refused: Refused) => void;
 }
 
 /**
@@ -391,7 +498,12 @@ export async function runWorker(
     const reader = await queue.duplicate();
     try {
       while (!options.signal?.aborted) {
-        const taken = await reader.take(consumer, leaseMs, Math.min(1000, leaseMs));
+        const taken = await reader.take(
+          consumer,
+          leaseMs,
+          Math.min(1000, leaseMs),
+          options.onRefused,
+        );
         if (!taken) {
           if (options.exitWhenIdle) {
             const { waiting, running } = await reader.counts();
@@ -445,10 +557,9 @@ export async function runWorker(
   return { done };
 }
 
-function field(fields: string[], name: string): string {
-  const index = fields.indexOf(name);
-  if (index < 0 || index % 2 !== 0) throw new QueueError(`Queue entry has no "${name}" field`);
-  return fields[index + 1];
+function optionalField(fields: string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+  return undefined;
 }
 
 function pairs(list: unknown[]): Record<string, unknown> {

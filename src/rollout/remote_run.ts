@@ -13,7 +13,15 @@ import type { Task } from "../task/spec.ts";
 import { UsageError } from "../errors.ts";
 import type { Environment } from "../agent/environment.ts";
 import { readLines } from "../serve/lines.ts";
-import { JOB_FORMAT, JobQueue, QueueError, type QueueJob, type QueueResult } from "./queue.ts";
+import {
+  JOB_FORMAT,
+  JobQueue,
+  QueueError,
+  type QueueJob,
+  type QueueResult,
+  redactUrl,
+} from "./queue.ts";
+import type { QueueKey } from "./signing.ts";
 import type { RunConfig } from "./run_config.ts";
 import { failedSample } from "./sample.ts";
 
@@ -23,6 +31,11 @@ export interface SampleJob {
   sample: number;
   episode_id: string;
   group_id: string;
+  /**
+   * Graded as an impossible sample (`--impossible-rate`); runners that honour it: the worker
+   * threads. Queue and Ray workers grade every sample as an ordinary one.
+   */
+  impossible?: boolean;
 }
 
 /**
@@ -34,7 +47,13 @@ export type RemoteRunner = (
   /** `line`: the record's JSON text when the runner has it already (written as it is). */
   deliver: (record: TrajectoryRecord, line?: string) => Promise<void>,
   signal: AbortSignal,
-) => Promise<void>;
+) => Promise<RemoteOutcome | void>;
+
+/** What a remote runner tells the run's summary. */
+export interface RemoteOutcome {
+  /** Results refused (unsigned, forged, replayed, ...), by reason. */
+  refused: Record<string, number>;
+}
 
 /** What a job carries in its `run` field: how a worker runs the sample. */
 export interface QueueRunSpec {
@@ -83,22 +102,34 @@ export function queueJobs(context: RemoteContext, samples: SampleJob[]): QueueJo
  * not added again), then collect results until every job has one or the signal aborts. Jobs stay
  * queued after an interruption; a resume collects what finished meanwhile.
  */
-export function queueRunner(url: string, name: string, context: RemoteContext): RemoteRunner {
+export function queueRunner(
+  url: string,
+  name: string,
+  context: RemoteContext,
+  key: QueueKey,
+): RemoteRunner {
   return async (samples, deliver, signal) => {
-    const queue = await JobQueue.connect(url, name);
+    const queue = await JobQueue.connect(url, name, key);
+    const refused: Record<string, number> = {};
     try {
       const jobs = queueJobs(context, samples);
       const added = await queue.enqueue(jobs);
       console.error(
-        `Queue ${url}: added ${added} job(s)${
+        `Queue ${redactUrl(url)}: added ${added} job(s) signed with key ${key.id}${
           added < jobs.length ? ` (${jobs.length - added} were added before)` : ""
-        }; waiting for workers ("${patchgymCommand(`worker --queue ${url}`)}")`,
+        }; waiting for workers ("${
+          patchgymCommand(`worker --queue ${redactUrl(url)} --queue-key FILE`)
+        }")`,
       );
       const remaining = new Map(jobs.map((j) => [j.episode_id, j]));
       let after = "0";
       while (remaining.size > 0 && !signal.aborted) {
         const batch = await queue.results(context.config.run_id, after, 1000);
         after = batch.next;
+        for (const r of batch.refused) {
+          refused[r.reason] = (refused[r.reason] ?? 0) + 1;
+          console.error(`Queue: refused result ${r.id} (${r.reason}): ${r.message}`);
+        }
         for (const result of batch.results) {
           const job = remaining.get(result.episode_id);
           if (!job) continue; // A duplicate (a job run twice) or a sample done before a resume.
@@ -110,6 +141,7 @@ export function queueRunner(url: string, name: string, context: RemoteContext): 
     } finally {
       await queue.close();
     }
+    return { refused };
   };
 }
 

@@ -79,6 +79,8 @@ export interface RunSummaryFile extends RunSummary {
   /** Tasks asked for but left out because their fail_to_pass tests already pass. */
   skipped_tasks: NonNullable<RunConfig["skipped_tasks"]>;
   elapsed_ms: number;
+  /** Results of remote workers refused (unsigned, forged, replayed), by reason; none: absent. */
+  refused_results?: Record<string, number>;
 }
 
 /** What a run produced. */
@@ -140,16 +142,18 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
         { workers: options.workers!, concurrency, keepWorkspaces: options.keepWorkspaces },
       )
       : undefined);
+  let refusedResults: Record<string, number> | undefined;
   try {
     if (remote) {
       // One record per episode id, however often a worker delivered it.
       const delivered = new Set<string>();
-      await remote(
+      const outcome = await remote(
         jobs.map((j) => ({
           task_id: j.id,
           sample: j.sample,
           episode_id: j.episode,
           group_id: `${config.run_id}/${j.id}`,
+          ...(j.impossible ? { impossible: true } : {}),
         })),
         async (record, line) => {
           if (delivered.has(record.episode_id) || finished.has(record.episode_id)) return;
@@ -160,6 +164,7 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
         },
         signal,
       );
+      if (outcome && Object.keys(outcome.refused).length > 0) refusedResults = outcome.refused;
     } else {
       let next = 0;
       const worker = async () => {
@@ -208,6 +213,7 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
     skipped_tasks: config.skipped_tasks ?? [],
     elapsed_ms: Math.round(performance.now() - started),
     ...summarize(all),
+    ...(refusedResults ? { refused_results: refusedResults } : {}),
   };
   writeFileSync(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeRunReport(outDir, all, summary);

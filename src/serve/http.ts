@@ -33,7 +33,9 @@ import {
   rpcError,
   rpcFailure,
 } from "./mcp.ts";
-import type { EpisodeServer } from "./server.ts";
+import type { Episodes, EpisodeServer } from "./server.ts";
+import { Auth, type Principal } from "./auth.ts";
+import type { ConnInfo } from "./http1.ts";
 import { parseJson } from "../well_formed.ts";
 
 /** Bounds of the HTTP front. */
@@ -62,10 +64,25 @@ export interface HttpOptions extends Omit<HttpLimits, "maxPendingBytes"> {
   hostname?: string;
   /** Clock in ms; tests swap it. */
   now?: () => number;
+  /**
+   * Who may call (see auth.ts). Default: nobody needs a token, which only the tests and
+   * `serve --http --no-auth` on loopback use.
+   */
+  auth?: Auth;
 }
 
+/** The part of a WebSocket the front uses: a browser-style one, or http1.ts's own. */
+type Socket = Pick<WebSocket, "send" | "close" | "readyState"> & {
+  onopen: ((event: Event) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+};
+
 interface Connection {
-  socket: WebSocket;
+  socket: Socket;
+  /** Who opened it; its episodes are this caller's. */
+  principal: Principal;
+  episodes: Episodes;
   /** `/mcp`: every frame is a JSON-RPC request. */
   mcp: boolean;
   /** The episode OpenEnv and MCP messages act on. */
@@ -99,6 +116,7 @@ const WS_CODES: Partial<Record<ServeErrorCode, string>> = {
   line_too_long: "VALIDATION_ERROR",
   too_many_episodes: "CAPACITY_REACHED",
   too_busy: "CAPACITY_REACHED",
+  over_quota: "CAPACITY_REACHED",
   too_slow: "VALIDATION_ERROR",
 };
 
@@ -111,11 +129,14 @@ export class HttpFront {
   /** Request bodies being read: a sweep drops those that stalled. */
   readonly #bodies = new Set<BodyRead>();
   readonly #loopback: boolean;
+  readonly auth: Auth;
   #pending = 0;
 
   constructor(server: EpisodeServer, options: HttpOptions) {
     this.#server = server;
-    const { now, maxPendingBytes, hostname, ...limits } = options;
+    const { now, maxPendingBytes, hostname, auth, ...limits } = options;
+    this.auth = auth ??
+      Auth.none({ maxEpisodes: server.limits.maxEpisodes, maxBodyBytes: limits.maxBodyBytes });
     this.#loopback = hostname !== undefined && isLoopbackName(hostname);
     this.limits = {
       ...limits,
@@ -155,17 +176,20 @@ export class HttpFront {
     return this.#connections.size;
   }
 
-  /** Answer one HTTP request (upgrading `/ws`). Never throws. */
-  handler = async (request: Request): Promise<Response> => {
+  /**
+   * Answer one HTTP request (upgrading `/ws` and `/mcp` through `info`, http1.ts's, or
+   * `Deno.upgradeWebSocket` without it). Never throws.
+   */
+  handler = async (request: Request, info?: ConnInfo): Promise<Response> => {
     const held: Held = { bytes: 0 };
     try {
-      return await this.#route(request, held);
+      return await this.#route(request, held, info);
     } finally {
       this.#release(held);
     }
   };
 
-  async #route(request: Request, held: Held): Promise<Response> {
+  async #route(request: Request, held: Held, info: ConnInfo | undefined): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
     const route = `${request.method} ${pathname}`;
     if (this.#loopback && !isLoopbackHost(request.headers.get("host"))) {
@@ -184,48 +208,75 @@ export class HttpFront {
         403,
       );
     }
+    // Open to anyone: they start nothing and read nothing of an episode.
+    switch (route) {
+      case "GET /health":
+        return json({ status: "healthy" });
+      case "GET /metadata":
+        return json(metadata());
+      case "GET /schema":
+        return json(schemas());
+    }
+    const principal = this.auth.authenticate(request.headers.get("authorization"));
+    if (principal === null) {
+      await request.body?.cancel().catch(() => {});
+      return json(
+        {
+          detail:
+            "Authentication required: send the server's token as Authorization: Bearer TOKEN, or as the password of HTTP Basic (http://patchgym:TOKEN@HOST:PORT)",
+          error: { code: "unauthorized", message: "Missing or wrong token" },
+        },
+        401,
+        { "www-authenticate": 'Bearer realm="patchgym", Basic realm="patchgym"' },
+      );
+    }
+    if (principal.role === "observe" && !OBSERVE_ROUTES.includes(route)) {
+      await request.body?.cancel().catch(() => {});
+      return result(failed(
+        "forbidden",
+        `This token may only observe (role=observe): ${route} is for tokens that drive episodes`,
+      ));
+    }
+    const episodes = this.#server.as(this.#caller(principal));
+    const bodyLimit = principal.limits.bodyBytes;
     try {
       switch (route) {
-        case "GET /health":
-          return json({ status: "healthy" });
-        case "GET /metadata":
-          return json(metadata());
-        case "GET /schema":
-          return json(schemas());
         case "GET /tasks":
           return json(this.#server.tasks());
+        case "GET /metrics":
+          return json(this.metrics(principal));
         case "GET /state":
           return result(
-            await openEnvState(this.#server, searchParams.get("episode_id") ?? undefined),
+            await openEnvState(episodes, searchParams.get("episode_id") ?? undefined),
           );
         case "POST /reset": {
-          const body = await this.#body(request, held);
+          const body = await this.#body(request, held, bodyLimit);
           if (isFailure(body)) return result(body);
-          return result(await openEnvReset(this.#server, body));
+          return result(await openEnvReset(episodes, body));
         }
         case "POST /step": {
-          const body = await this.#body(request, held);
+          const body = await this.#body(request, held, bodyLimit);
           if (isFailure(body)) return result(body);
           const parsed = StepBodySchema.safeParse(body);
           if (!parsed.success) return result(failed("bad_request", firstIssue(parsed.error, body)));
           const { action, episode_id, request_id } = parsed.data;
           return result(
-            await openEnvStep(this.#server, action, {
+            await openEnvStep(episodes, action, {
               episodeId: episode_id,
               requestId: request_id,
             }),
           );
         }
         case "GET /ws":
-          return this.#upgrade(request, false);
+          return this.#upgrade(request, false, principal, info);
         case "POST /mcp":
-          return await this.#mcpPost(request, searchParams, held);
+          return await this.#mcpPost(request, searchParams, held, principal);
         case "DELETE /mcp":
-          return await this.#mcpDelete(request);
+          return await this.#mcpDelete(request, episodes);
         case "GET /mcp":
           // A WebSocket, or MCP's optional server-to-client stream, which is not offered.
           return request.headers.get("upgrade")?.toLowerCase() === "websocket"
-            ? this.#upgrade(request, true)
+            ? this.#upgrade(request, true, principal, info)
             : json({ detail: "GET /mcp opens a WebSocket; send MCP requests with POST" }, 405, {
               allow: "POST, DELETE",
             });
@@ -235,6 +286,7 @@ export class HttpFront {
         "/metadata",
         "/schema",
         "/tasks",
+        "/metrics",
         "/state",
         "/reset",
         "/step",
@@ -282,18 +334,46 @@ export class HttpFront {
     this.#connections.clear();
   }
 
+  /** The core's caller: none without authentication (one anonymous caller owns nothing apart). */
+  #caller(principal: Principal): Principal | undefined {
+    return this.auth.required ? principal : undefined;
+  }
+
+  /** Counts for a dashboard: the server's, and each token's (all of them for an observer). */
+  metrics(principal: Principal): Record<string, unknown> {
+    const visible = principal.role === "observe" ? this.auth.principals : [principal];
+    return {
+      episodes_open: this.#server.open,
+      max_episodes: this.#server.limits.maxEpisodes,
+      websocket_connections: this.#connections.size,
+      pending_bytes: this.#pending,
+      tokens: visible.map((p) => ({
+        name: p.name,
+        role: p.role,
+        episodes_open: this.#server.openBy(p.name),
+        websocket_connections: p.connections,
+        resets_last_minute: p.resets.length,
+        limits: {
+          sessions: p.limits.sessions,
+          resets_per_minute: p.limits.resetsPerMinute,
+          body_bytes: p.limits.bodyBytes,
+        },
+      })),
+    };
+  }
+
   /** The JSON body, bounded in size and nesting; an empty body is `{}`. */
-  async #body(request: Request, held: Held): Promise<unknown | OpenEnvFailure> {
-    const text = await this.#text(request, held);
+  async #body(request: Request, held: Held, limit: number): Promise<unknown | OpenEnvFailure> {
+    const text = await this.#text(request, held, limit);
     if (isFailure(text)) return text;
     if (text.trim() === "") return {};
     return this.#parse(text);
   }
 
   /** The body as text, bounded in size and held against the bytes in flight as it streams in. */
-  async #text(request: Request, held: Held): Promise<string | OpenEnvFailure> {
+  async #text(request: Request, held: Held, limit: number): Promise<string | OpenEnvFailure> {
     const declared = Number(request.headers.get("content-length") ?? "0");
-    if (declared > this.limits.maxBodyBytes) {
+    if (declared > limit) {
       await request.body?.cancel();
       return tooLong(declared);
     }
@@ -310,7 +390,7 @@ export class HttpFront {
         for (let read = await body.reader.read(); !read.done; read = await body.reader.read()) {
           body.lastActive = this.#now();
           size += read.value.length;
-          if (size > this.limits.maxBodyBytes) return tooLong(size);
+          if (size > limit) return tooLong(size);
           const busy = this.#hold(held, read.value.length);
           if (busy) return busy;
           parts.push(read.value);
@@ -344,41 +424,54 @@ export class HttpFront {
    * acts on that episode, and once it is gone answers 404, so the client starts a new session.
    * A notification is accepted with no body (202).
    */
-  async #mcpPost(request: Request, query: URLSearchParams, held: Held): Promise<Response> {
-    const text = await this.#text(request, held);
+  async #mcpPost(
+    request: Request,
+    query: URLSearchParams,
+    held: Held,
+    principal: Principal,
+  ): Promise<Response> {
+    const text = await this.#text(request, held, principal.limits.bodyBytes);
     if (isFailure(text)) return json(rpcFailure(null, text));
     const session = request.headers.get(SESSION_HEADER) ?? undefined;
     const binding: McpBinding = {
       episodeId: session,
       open: session ? undefined : resetQuery(query),
     };
-    const answer = await this.#mcpText(text, binding);
+    const answer = await this.#mcpText(this.#server.as(this.#caller(principal)), text, binding);
     if (answer === null) return new Response(null, { status: 202 });
     const opened = binding.episodeId !== session && binding.episodeId !== undefined;
     const gone = session !== undefined && "error" in answer &&
       GONE.includes(answer.error.data.error_code);
-    return json(answer, gone ? 404 : 200, opened ? { [SESSION_HEADER]: binding.episodeId! } : {});
+    const quota = "error" in answer && answer.error.data.error_code === "over_quota";
+    return json(answer, gone ? 404 : quota ? 429 : 200, {
+      ...(opened ? { [SESSION_HEADER]: binding.episodeId! } : {}),
+      ...(quota ? { "retry-after": "1" } : {}),
+    });
   }
 
   /** `DELETE /mcp`: MCP's end of a session, which closes its episode. */
-  async #mcpDelete(request: Request): Promise<Response> {
+  async #mcpDelete(request: Request, episodes: Episodes): Promise<Response> {
     const session = request.headers.get(SESSION_HEADER);
     if (session === null) {
       return json({ detail: `DELETE /mcp needs the ${SESSION_HEADER} header` }, 400);
     }
-    const answer = await this.#server.request({ op: "close", episode_id: session });
+    const answer = await episodes.request({ op: "close", episode_id: session });
     if (!("error" in answer)) return new Response(null, { status: 204 });
     const { code, message } = (answer as unknown as ServeError).error;
     return json({ detail: message, error: { code, message } }, GONE.includes(code) ? 404 : 400);
   }
 
   /** Answer one JSON-RPC request's text; errors echo the id when it can be read. */
-  async #mcpText(text: string, binding: McpBinding): Promise<JsonRpcResponse | null> {
+  async #mcpText(
+    episodes: Episodes,
+    text: string,
+    binding: McpBinding,
+  ): Promise<JsonRpcResponse | null> {
     const parsed = this.#parse(text);
     if (isFailure(parsed)) {
       return rpcFailure(scanLine(text, this.#server.limits.maxDepth).id ?? null, parsed);
     }
-    return await mcpRequest(this.#server, parsed, binding);
+    return await mcpRequest(episodes, parsed, binding);
   }
 
   #parse(text: string): unknown | OpenEnvFailure {
@@ -396,33 +489,50 @@ export class HttpFront {
     }
   }
 
-  #upgrade(request: Request, mcp: boolean): Response {
+  #upgrade(
+    request: Request,
+    mcp: boolean,
+    principal: Principal,
+    info: ConnInfo | undefined,
+  ): Response {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return json({ detail: "Expected a WebSocket upgrade" }, 426);
     }
-    let upgraded: { socket: WebSocket; response: Response };
+    let upgraded: { socket: Socket; response: Response };
     try {
-      upgraded = Deno.upgradeWebSocket(request);
+      upgraded = info
+        ? info.upgrade(request) as unknown as { socket: Socket; response: Response }
+        : Deno.upgradeWebSocket(request) as unknown as { socket: Socket; response: Response };
     } catch (error) {
       // Headers a WebSocket client always sends are missing: the client's fault, not the server's.
       const message = `Not a valid WebSocket upgrade: ${(error as Error).message}`;
       return json({ detail: message, error: failure("bad_request", message).error }, 400);
     }
     const { socket, response } = upgraded;
-    if (this.#connections.size >= this.limits.maxConnections) {
+    const mine = Math.max(1, principal.limits.sessions);
+    if (this.#connections.size >= this.limits.maxConnections || principal.connections >= mine) {
+      const total = this.#connections.size >= this.limits.maxConnections;
       socket.onopen = () => {
-        const message =
-          `Cannot open another session: ${this.#connections.size} are open, the limit (--max-episodes)`;
+        const message = total
+          ? `Cannot open another session: ${this.#connections.size} are open, the limit (--max-episodes)`
+          : `Cannot open another session: this token has ${principal.connections} WebSocket connections open, its limit (sessions= in the token file)`;
         socket.send(JSON.stringify({
           type: "error",
-          data: { message, code: "CAPACITY_REACHED", error_code: "too_many_episodes" },
+          data: {
+            message,
+            code: "CAPACITY_REACHED",
+            error_code: total ? "too_many_episodes" : "over_quota",
+          },
         }));
         socket.close(1013, "capacity reached");
       };
       return response;
     }
+    principal.connections++;
     const connection: Connection = {
       socket,
+      principal,
+      episodes: this.#server.as(this.#caller(principal)),
       mcp,
       episodeId: undefined,
       queue: Promise.resolve(),
@@ -430,15 +540,23 @@ export class HttpFront {
       busy: 0,
     };
     this.#connections.add(connection);
-    socket.onclose = () => this.#connections.delete(connection);
+    let counted = true;
+    socket.onclose = () => {
+      this.#connections.delete(connection);
+      if (counted) principal.connections--;
+      counted = false;
+    };
     socket.onmessage = (event) => {
       connection.lastActive = this.#now();
       // Held from now until answered: frames queued behind a busy episode count.
       const held: Held = { bytes: 0 };
       const size = typeof event.data === "string" ? event.data.length : 0;
-      const busy = size <= this.limits.maxBodyBytes ? this.#hold(held, size) : null;
+      const busy = size <= principal.limits.bodyBytes ? this.#hold(held, size) : null;
       if (busy) {
-        const { id } = scanLine(event.data.slice(0, 4096), this.#server.limits.maxDepth);
+        const { id } = scanLine(
+          (event.data as string).slice(0, 4096),
+          this.#server.limits.maxDepth,
+        );
         socket.send(JSON.stringify(
           connection.mcp ? rpcFailure(id ?? null, busy) : wsError(busy, id),
         ));
@@ -479,13 +597,15 @@ export class HttpFront {
         : wsError(failure("bad_request", message));
     }
     const bytes = new TextEncoder().encode(data).length;
-    if (bytes > this.limits.maxBodyBytes) {
+    if (bytes > connection.principal.limits.bodyBytes) {
       const { id } = scanLine(data.slice(0, 4096), this.#server.limits.maxDepth);
       return connection.mcp ? rpcFailure(id ?? null, tooLong(bytes)) : wsError(tooLong(bytes), id);
     }
     if (connection.mcp) {
       // In order, like OpenEnv's: a call sent right after a session/create acts on its episode.
-      const answer = connection.queue.then(() => this.#mcpText(data, connection));
+      const answer = connection.queue.then(() =>
+        this.#mcpText(connection.episodes, data, connection)
+      );
       connection.queue = answer.catch(() => {});
       return await answer;
     }
@@ -494,7 +614,7 @@ export class HttpFront {
       return wsError(parsed, scanLine(data, this.#server.limits.maxDepth).id);
     }
     if (typeof parsed === "object" && parsed !== null && "op" in parsed) {
-      return await this.#server.request(parsed);
+      return await connection.episodes.request(parsed);
     }
     // OpenEnv's client sends and then waits for the answer: keep its order.
     const answer = connection.queue.then(() => this.#openEnv(connection, parsed));
@@ -512,26 +632,32 @@ export class HttpFront {
     };
     switch (type) {
       case "reset": {
-        const answer = await openEnvReset(this.#server, data ?? {}, connection.episodeId);
+        const answer = await openEnvReset(
+          connection.episodes,
+          data ?? {},
+          connection.episodeId,
+        );
         if (isFailure(answer)) return wsError(answer);
         connection.episodeId = answer.observation.episode_id as string;
         return { type: "observation", data: answer };
       }
       case "step": {
-        const answer = await openEnvStep(this.#server, data, { episodeId: connection.episodeId });
+        const answer = await openEnvStep(connection.episodes, data, {
+          episodeId: connection.episodeId,
+        });
         return isFailure(answer) ? wsError(answer) : { type: "observation", data: answer };
       }
       case "state": {
-        const answer = await openEnvState(this.#server, connection.episodeId);
+        const answer = await openEnvState(connection.episodes, connection.episodeId);
         return isFailure(answer) ? wsError(answer) : { type: "state", data: answer };
       }
       case "mcp": {
-        const answer = await mcpRequest(this.#server, data, connection);
+        const answer = await mcpRequest(connection.episodes, data, connection);
         return answer === null ? null : { type: "mcp", data: answer };
       }
       case "close": {
         if (connection.episodeId) {
-          await this.#server.request({ op: "close", episode_id: connection.episodeId });
+          await connection.episodes.request({ op: "close", episode_id: connection.episodeId });
         }
         this.#connections.delete(connection);
         connection.socket.close(1000, "closed");
@@ -562,11 +688,17 @@ function tooLong(bytes: number): OpenEnvFailure {
   );
 }
 
+/** Routes an observer's token may call. */
+const OBSERVE_ROUTES = ["GET /tasks", "GET /state", "GET /metrics"];
+
 /** An HTTP answer: the result, or the error with FastAPI's `detail` and patchgym's `error`. */
 function result(value: OpenEnvResult | Record<string, unknown> | OpenEnvFailure): Response {
   if (!isFailure(value)) return json(value);
   const { status, detail, error } = value;
-  return json({ detail: detail ?? error.message, error }, status);
+  const retry: Record<string, string> = error.retry_after_s === undefined
+    ? {}
+    : { "retry-after": String(error.retry_after_s) };
+  return json({ detail: detail ?? error.message, error }, status, retry);
 }
 
 /** A WebSocket error in OpenEnv's shape, with patchgym's code (and the request's id, if read). */

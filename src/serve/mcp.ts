@@ -25,7 +25,7 @@ import { z } from "zod";
 import { TOOLS, toolSchemas } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
 import { failure, firstIssue, type ServeError, type ServeErrorCode } from "./protocol.ts";
-import type { EpisodeServer, StepAnswer } from "./server.ts";
+import type { Episodes, StepAnswer } from "./server.ts";
 
 /** A JSON-RPC request id; null when the request had none or it could not be read. */
 export type JsonRpcId = string | number | null;
@@ -80,6 +80,8 @@ const RPC_CODES: Record<McpErrorCode, number> = {
   too_many_episodes: JSON_RPC.SERVER_ERROR,
   too_busy: JSON_RPC.SERVER_ERROR,
   too_slow: JSON_RPC.INVALID_REQUEST,
+  over_quota: JSON_RPC.SERVER_ERROR,
+  forbidden: JSON_RPC.INVALID_REQUEST,
   internal: JSON_RPC.INTERNAL_ERROR,
 };
 
@@ -132,7 +134,7 @@ export function rpcFailure(id: JsonRpcId, answer: ServeError): JsonRpcResponse {
  * Never throws.
  */
 export async function mcpRequest(
-  server: EpisodeServer,
+  server: Episodes,
   data: unknown,
   binding: McpBinding,
 ): Promise<JsonRpcResponse | null> {
@@ -177,7 +179,7 @@ export async function mcpRequest(
  * binding asks for it, a new episode too: the session, whose task statement the instructions carry.
  */
 async function initialize(
-  server: EpisodeServer,
+  server: Episodes,
   id: JsonRpcId,
   params: Params,
   binding: McpBinding,
@@ -222,7 +224,7 @@ export function mcpTools(): { name: string; description: string; inputSchema: un
  * no step was taken (an unknown tool takes none, as OpenEnv refuses it before calling).
  */
 export async function callTool(
-  server: EpisodeServer,
+  server: Episodes,
   episodeId: string,
   call: { id?: string; name: string; arguments: Record<string, unknown> },
 ): Promise<{ answer: StepAnswer; result: McpToolResult } | ServeError | UnknownTool> {
@@ -301,7 +303,7 @@ function episodeOf(params: Params, binding: McpBinding): string | undefined {
 }
 
 async function listTools(
-  server: EpisodeServer,
+  server: Episodes,
   id: JsonRpcId,
   params: Params,
 ): Promise<JsonRpcResponse> {
@@ -316,7 +318,7 @@ async function listTools(
 }
 
 async function callToolRequest(
-  server: EpisodeServer,
+  server: Episodes,
   id: JsonRpcId,
   params: Params,
   binding: McpBinding,
@@ -345,7 +347,7 @@ async function callToolRequest(
 }
 
 async function createSession(
-  server: EpisodeServer,
+  server: Episodes,
   id: JsonRpcId,
   params: Params,
   binding: McpBinding,
@@ -364,7 +366,7 @@ async function createSession(
 }
 
 async function closeSession(
-  server: EpisodeServer,
+  server: Episodes,
   id: JsonRpcId,
   params: Params,
   binding: McpBinding,

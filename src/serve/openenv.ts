@@ -29,7 +29,7 @@ import {
   type ServeError,
   type ServeErrorCode,
 } from "./protocol.ts";
-import type { EpisodeServer, ResetAnswer, StepAnswer } from "./server.ts";
+import type { Episodes, ResetAnswer, StepAnswer } from "./server.ts";
 import { callTool, mcpTools } from "./mcp.ts";
 
 /** OpenEnv's `Action` for patchgym. */
@@ -138,7 +138,7 @@ export interface OpenEnvFailure extends ServeError {
 
 /** Reset from an OpenEnv reset body (already JSON-parsed). */
 export async function openEnvReset(
-  server: EpisodeServer,
+  server: Episodes,
   body: unknown,
   replace?: string,
 ): Promise<OpenEnvResult | OpenEnvFailure> {
@@ -157,7 +157,7 @@ export async function openEnvReset(
 
 /** Step from an OpenEnv action; `fallback` is the connection's episode. */
 export async function openEnvStep(
-  server: EpisodeServer,
+  server: Episodes,
   action: unknown,
   options: { episodeId?: string; requestId?: string | null } = {},
 ): Promise<OpenEnvResult | OpenEnvFailure> {
@@ -199,7 +199,7 @@ export async function openEnvStep(
  * is only for a call that could not be made: an unknown tool, refused before any step.
  */
 async function callToolAction(
-  server: EpisodeServer,
+  server: Episodes,
   episodeId: string,
   action: { tool_name?: string; arguments?: Record<string, unknown> },
   requestId: string | undefined,
@@ -230,7 +230,7 @@ async function callToolAction(
 
 /** OpenEnv's `State` of an episode; with no episode, a fresh environment's state. */
 export async function openEnvState(
-  server: EpisodeServer,
+  server: Episodes,
   episodeId: string | undefined,
 ): Promise<Record<string, unknown> | OpenEnvFailure> {
   if (!episodeId) return { episode_id: null, step_count: 0 };
@@ -283,6 +283,8 @@ const STATUS: Record<ServeErrorCode, number> = {
   episode_expired: 410,
   episode_done: 409,
   episode_exists: 409,
+  over_quota: 429,
+  forbidden: 403,
   internal: 500,
 };
 

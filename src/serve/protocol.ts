@@ -121,16 +121,25 @@ export type ServeErrorCode =
   | "episode_expired"
   | "episode_done"
   | "episode_exists"
+  | "over_quota"
+  | "forbidden"
   | "internal";
 
 /** An error answer. */
 export interface ServeError {
-  error: { code: ServeErrorCode; message: string };
+  /** `retry_after_s`: when an `over_quota` request may be sent again. */
+  error: { code: ServeErrorCode; message: string; retry_after_s?: number };
 }
 
 /** Build an error answer. */
-export function failure(code: ServeErrorCode, message: string): ServeError {
-  return { error: { code, message } };
+export function failure(
+  code: ServeErrorCode,
+  message: string,
+  retryAfterS?: number,
+): ServeError {
+  return {
+    error: { code, message, ...(retryAfterS === undefined ? {} : { retry_after_s: retryAfterS }) },
+  };
 }
 
 /** The first issue of a zod error over `input`, worded as everywhere (see `formatIssue`). */

@@ -43,6 +43,28 @@ import {
   type ServeError,
 } from "./protocol.ts";
 import { parseJson } from "../well_formed.ts";
+import { admitReset, type Principal } from "./auth.ts";
+
+/**
+ * Who sends a request, on an authenticated transport: its episodes are its own (another caller's
+ * are unknown to it), and its quotas apply. Without one (stdio, tests), episodes have no owner.
+ */
+export type Caller = Principal;
+
+/** What the OpenEnv and MCP framings need of a server, for one caller (see `EpisodeServer.as`). */
+export interface Episodes {
+  readonly limits: ServerLimits;
+  request(data: unknown): Promise<Record<string, unknown>>;
+  reset(options: ResetOptions): ResetAnswer | ServeError;
+  tasks(): ReturnType<EpisodeServer["tasks"]>;
+  stepEpisode(
+    episodeId: string,
+    message: AssistantMessageInput,
+    generation?: Pick<Request & { op: "step" }, "tokens" | "usage" | "finish_reason">,
+  ): Promise<StepAnswer | ServeError>;
+  finishEpisode(episodeId: string): Promise<StepAnswer | ServeError>;
+  stateOf(episodeId: string): Promise<Record<string, unknown> | ServeError>;
+}
 
 /** Bounds of one server. */
 export interface ServerLimits {
@@ -114,6 +136,8 @@ export interface StepAnswer {
 
 interface Session {
   id: string;
+  /** The caller that opened it (its name); undefined on a transport without callers. */
+  owner: string | undefined;
   episode: Episode;
   workspace: Workspace;
   /** Requests of one episode run one at a time. */
@@ -200,8 +224,28 @@ export class EpisodeServer {
     return this.request(data);
   }
 
+  /** This server as `caller` sees it: its own episodes, its quotas. */
+  as(caller: Caller | undefined): Episodes {
+    return {
+      limits: this.limits,
+      request: (data) => this.request(data, caller),
+      reset: (options) => this.reset(options, caller),
+      tasks: () => this.tasks(),
+      stepEpisode: (id, message, generation) => this.stepEpisode(id, message, generation, caller),
+      finishEpisode: (id) => this.finishEpisode(id, caller),
+      stateOf: (id) => this.stateOf(id, caller),
+    };
+  }
+
+  /** Episodes open now by the caller named `owner`. */
+  openBy(owner: string): number {
+    let n = 0;
+    for (const session of this.#sessions.values()) if (session.owner === owner) n++;
+    return n;
+  }
+
   /** Answer one parsed request. Never throws. */
-  async request(data: unknown): Promise<Record<string, unknown>> {
+  async request(data: unknown, caller?: Caller): Promise<Record<string, unknown>> {
     const parsed = RequestSchema.safeParse(data);
     const rawId = typeof data === "object" && data !== null && "id" in data
       ? (data as { id: unknown }).id
@@ -214,7 +258,7 @@ export class EpisodeServer {
       };
     }
     try {
-      return { ...id, ...(await this.#dispatch(parsed.data)) };
+      return { ...id, ...(await this.#dispatch(parsed.data, caller)) };
     } catch (error) {
       if (error instanceof TaskError) {
         return { ...id, ...failure("unknown_task", error.problems.join("; ")) };
@@ -227,10 +271,10 @@ export class EpisodeServer {
     }
   }
 
-  async #dispatch(request: Request): Promise<object> {
-    if (request.op === "reset") return this.reset(request);
+  async #dispatch(request: Request, caller: Caller | undefined): Promise<object> {
+    if (request.op === "reset") return this.reset(request, caller);
     if (request.op === "tasks") return this.tasks();
-    const found = await this.#session(request.episode_id);
+    const found = await this.#session(request.episode_id, caller, request.op === "state");
     if ("error" in found) {
       if (request.op === "close" && this.#closed.has(request.episode_id)) return { closed: true };
       return found;
@@ -248,12 +292,26 @@ export class EpisodeServer {
     });
   }
 
-  /** The session of an open episode, or the error that says why there is none. */
-  async #session(episodeId: string): Promise<Session | ServeError> {
-    const session = this.#sessions.get(episodeId);
+  /**
+   * The session of an open episode, or the error that says why there is none. Another caller's
+   * episode is unknown (an observer may read any: `read`); an observer may act on none.
+   */
+  async #session(
+    episodeId: string,
+    caller: Caller | undefined,
+    read = false,
+  ): Promise<Session | ServeError> {
+    if (caller?.role === "observe" && !read) return observerRefused();
+    let session = this.#sessions.get(episodeId);
+    if (session && session.owner !== caller?.name && !(read && caller?.role === "observe")) {
+      // Never tell another caller that the id exists.
+      return failure("unknown_episode", `No open episode "${episodeId}"; call reset first`);
+    }
     // Checked here too, so that an expired episode never takes a step whatever the sweep timer.
-    if (session && this.#isIdle(session)) await this.#expire(session);
-    else if (session) return session;
+    if (session && this.#isIdle(session)) {
+      await this.#expire(session);
+      session = undefined;
+    } else if (session) return session;
     if (this.#expired.has(episodeId)) {
       return failure(
         "episode_expired",
@@ -284,7 +342,17 @@ export class EpisodeServer {
    * when neither is given). Answers the episode id, the task, the first messages, the tool
    * schemas, the seed and the limits in force.
    */
-  reset(options: ResetOptions): ResetAnswer | ServeError {
+  reset(options: ResetOptions, caller?: Caller): ResetAnswer | ServeError {
+    if (caller?.role === "observe") return observerRefused();
+    if (caller && this.openBy(caller.name) >= caller.limits.sessions) {
+      return failure(
+        "over_quota",
+        `Cannot open another episode: this token has ${
+          this.openBy(caller.name)
+        } open, its limit (sessions= in the token file); close finished episodes first`,
+        1,
+      );
+    }
     if (this.#sessions.size >= this.limits.maxEpisodes) {
       return failure(
         "too_many_episodes",
@@ -309,6 +377,16 @@ export class EpisodeServer {
       );
     }
     const task = this.#env.task(taskId);
+    if (caller) {
+      const wait = admitReset(caller, this.#now());
+      if (wait !== null) {
+        return failure(
+          "over_quota",
+          `Cannot reset: this token made ${caller.limits.resetsPerMinute} resets in the last minute, its limit (resets= in the token file); retry in ${wait} s`,
+          wait,
+        );
+      }
+    }
     const limits = options.limits ?? {};
     // A capped workspace is written in the background; the episode waits for it before its first
     // tool call (see Environment.newWorkspace).
@@ -335,6 +413,7 @@ export class EpisodeServer {
     this.#expired.delete(episodeId);
     this.#sessions.set(episodeId, {
       id: episodeId,
+      owner: caller?.name,
       episode,
       workspace,
       queue: Promise.resolve(),
@@ -387,22 +466,26 @@ export class EpisodeServer {
     episodeId: string,
     message: AssistantMessageInput,
     generation: Pick<Request & { op: "step" }, "tokens" | "usage" | "finish_reason"> = {},
+    caller?: Caller,
   ): Promise<StepAnswer | ServeError> {
-    const found = await this.#session(episodeId);
+    const found = await this.#session(episodeId, caller);
     if ("error" in found) return found;
     return this.#queued(found, () => this.#step(found, message, generation));
   }
 
   /** Grade an open episode now (also used by the OpenEnv framing). */
-  async finishEpisode(episodeId: string): Promise<StepAnswer | ServeError> {
-    const found = await this.#session(episodeId);
+  async finishEpisode(episodeId: string, caller?: Caller): Promise<StepAnswer | ServeError> {
+    const found = await this.#session(episodeId, caller);
     if ("error" in found) return found;
     return this.#queued(found, () => this.#finishNow(found));
   }
 
   /** The state of an open episode (also used by the OpenEnv framing). */
-  async stateOf(episodeId: string): Promise<Record<string, unknown> | ServeError> {
-    const found = await this.#session(episodeId);
+  async stateOf(
+    episodeId: string,
+    caller?: Caller,
+  ): Promise<Record<string, unknown> | ServeError> {
+    const found = await this.#session(episodeId, caller, true);
     return "error" in found ? found : this.#state(found);
   }
 
@@ -572,6 +655,13 @@ export class EpisodeServer {
       final_diff: record ? record.final_diff : null,
     };
   }
+}
+
+function observerRefused(): ServeError {
+  return failure(
+    "forbidden",
+    "This token may only observe (role=observe): it cannot open or act on episodes",
+  );
 }
 
 function taskInfo(spec: TaskSpec, maxTurns: number): TaskInfo {

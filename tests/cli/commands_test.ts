@@ -1,4 +1,5 @@
 /** The smaller commands (`tasks`, `score`, `validate`, `doctor`) and dispatch, through the real entry point. */
+import { queueKey } from "../../src/rollout/signing.ts";
 import assert from "node:assert/strict";
 import { JOB_FORMAT, JobQueue } from "../../src/rollout/queue.ts";
 import { HAS_REDIS, startRedis } from "../_redis.ts";
@@ -238,7 +239,11 @@ Deno.test({
   fn: async () => {
     const redis = await startRedis();
     try {
-      const queue = await JobQueue.connect(redis.url, "doctor");
+      const queue = await JobQueue.connect(
+        redis.url,
+        "doctor",
+        queueKey("d".repeat(40), "test"),
+      );
       await queue.enqueue([{
         format: JOB_FORMAT,
         run_id: "r",

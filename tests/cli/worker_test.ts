@@ -4,9 +4,11 @@
  * `environment_error` after bounded attempts, SIGTERM drains.
  */
 import assert from "node:assert/strict";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { JobQueue } from "../../src/rollout/queue.ts";
+import { createClient } from "redis";
+import { JOB_FORMAT, JobQueue } from "../../src/rollout/queue.ts";
+import { queueKey, sign } from "../../src/rollout/signing.ts";
 import { HAS_REDIS, startRedis, type TestRedis } from "../_redis.ts";
 import {
   childEnv,
@@ -68,6 +70,8 @@ interface Setup {
   name: string;
   out: string;
   work: string;
+  /** The queue's signing key, for --queue-key. */
+  keyFile: string;
   /** Start a worker; any still running at the end of the test is killed. */
   worker(args: string[]): Worker;
 }
@@ -78,15 +82,19 @@ async function withSetup(prefix: string, body: (s: Setup) => Promise<void>): Pro
   let queue: JobQueue | undefined;
   const out = makeRunDir(prefix);
   const work = makeWorkRoot(prefix);
+  const keyFile = join(work, "queue.key");
+  const secret = crypto.randomUUID() + crypto.randomUUID();
+  writeFileSync(keyFile, secret, { mode: 0o600 });
   const workers: Worker[] = [];
   try {
-    queue = await JobQueue.connect(redis.url, name);
+    queue = await JobQueue.connect(redis.url, name, queueKey(secret, "test"));
     await body({
       redis,
       queue,
       name,
       out,
       work,
+      keyFile,
       worker: (args) => {
         const w = new Worker(args);
         workers.push(w);
@@ -128,18 +136,27 @@ Deno.test({
   name: "workerCommand() killed with SIGKILL mid-episode loses nothing: one record per sample",
   ignore: !HAS_REDIS,
   fn: () =>
-    withSetup("queue-kill", async ({ redis, queue, name, out, work, worker }) => {
+    withSetup("queue-kill", async ({ keyFile, redis, queue, name, out, work, worker }) => {
       const script = join(out, "script.json");
       writeFileSync(join(ROOT, script), JSON.stringify(SLOW_SCRIPT));
       const producer = runPatchgym([
         "rollout",
-        ...["--queue", redis.url, "--queue-name", name],
+        ...["--queue", redis.url, "--queue-name", name, "--queue-key", keyFile],
         ...["--tasks", "py-median-even,py-cron-next-run", "--samples", "2"],
         ...["--policy", "scripted", "--script", script],
         ...["--out", join(out, "run"), "--work-dir", work],
       ]);
       await until("the jobs", async () => (await queue.counts()).waiting === 4);
-      const common = ["--queue", redis.url, "--queue-name", name, "--lease", "1"];
+      const common = [
+        "--queue",
+        redis.url,
+        "--queue-name",
+        name,
+        "--queue-key",
+        keyFile,
+        "--lease",
+        "1",
+      ];
       const victim = worker([...common, "--work-dir", work]);
       await until("the victim to hold a job", () => holdsJob(queue, victim.child.pid));
       const others = [1, 2].map(() => worker([...common, "--exit-when-idle", "--work-dir", work]));
@@ -163,7 +180,7 @@ Deno.test({
   name: "workerCommand() gives up a poison job after --max-attempts: environment_error",
   ignore: !HAS_REDIS,
   fn: () =>
-    withSetup("queue-poison", async ({ redis, name, out, work, worker: start }) => {
+    withSetup("queue-poison", async ({ keyFile, redis, name, out, work, worker: start }) => {
       // The workers' task folder lacks one task the producer asks for: every attempt fails.
       const tasks = makeWorkRoot("queue-tasks");
       try {
@@ -174,12 +191,21 @@ Deno.test({
         assert.ok(copy.success);
         const producer = runPatchgym([
           "rollout",
-          ...["--queue", redis.url, "--queue-name", name, "--max-attempts", "2"],
+          ...[
+            "--queue",
+            redis.url,
+            "--queue-name",
+            name,
+            "--queue-key",
+            keyFile,
+            "--max-attempts",
+            "2",
+          ],
           ...["--tasks", "py-median-even,py-cron-next-run"],
           ...["--out", join(out, "run"), "--work-dir", work],
         ]);
         const worker = start([
-          ...["--queue", redis.url, "--queue-name", name, "--lease", "1"],
+          ...["--queue", redis.url, "--queue-name", name, "--queue-key", keyFile, "--lease", "1"],
           ...["--tasks-dir", join(tasks, "tasks"), "--work-dir", work],
         ]);
         const result = await producer;
@@ -206,18 +232,27 @@ Deno.test({
   name: "workerCommand() drains on SIGTERM: the running sample is delivered, no new job taken",
   ignore: !HAS_REDIS,
   fn: () =>
-    withSetup("queue-drain", async ({ redis, queue, name, out, work, worker }) => {
+    withSetup("queue-drain", async ({ keyFile, redis, queue, name, out, work, worker }) => {
       const script = join(out, "script.json");
       writeFileSync(join(ROOT, script), JSON.stringify(SLOW_SCRIPT));
       const producer = runPatchgym([
         "rollout",
-        ...["--queue", redis.url, "--queue-name", name],
+        ...["--queue", redis.url, "--queue-name", name, "--queue-key", keyFile],
         ...["--tasks", "py-median-even", "--samples", "2"],
         ...["--policy", "scripted", "--script", script],
         ...["--out", join(out, "run"), "--work-dir", work],
       ]);
       await until("the jobs", async () => (await queue.counts()).waiting === 2);
-      const common = ["--queue", redis.url, "--queue-name", name, "--work-dir", work];
+      const common = [
+        "--queue",
+        redis.url,
+        "--queue-name",
+        name,
+        "--queue-key",
+        keyFile,
+        "--work-dir",
+        work,
+      ];
       const first = worker(common);
       await until("the worker to hold a job", () => holdsJob(queue, first.child.pid));
       first.kill("SIGTERM");
@@ -241,7 +276,7 @@ Deno.test({
   name: "rolloutCommand() --queue gives the same records, summary and report as a local run",
   ignore: !HAS_REDIS,
   fn: () =>
-    withSetup("queue-same", async ({ redis, queue, name, out, work, worker }) => {
+    withSetup("queue-same", async ({ keyFile, redis, queue, name, out, work, worker }) => {
       const tasks = ["--tasks", "py-median-even,py-cron-next-run", "--samples", "2"];
       const local = await runPatchgym([
         "rollout",
@@ -251,7 +286,7 @@ Deno.test({
       assert.equal(local.code, 0, local.stderr);
       const producer = runPatchgym([
         "rollout",
-        ...["--queue", redis.url, "--queue-name", name],
+        ...["--queue", redis.url, "--queue-name", name, "--queue-key", keyFile],
         ...tasks,
         ...["--out", join(out, "run"), "--work-dir", work],
       ]);
@@ -259,7 +294,16 @@ Deno.test({
       // still checked its tasks, exited as idle, and the producer waited for workers forever.
       await until("the jobs", async () => (await queue.counts()).waiting === 4);
       const w = worker([
-        ...["--queue", redis.url, "--queue-name", name, "--concurrency", "2"],
+        ...[
+          "--queue",
+          redis.url,
+          "--queue-name",
+          name,
+          "--queue-key",
+          keyFile,
+          "--concurrency",
+          "2",
+        ],
         ...["--exit-when-idle", "--work-dir", work],
       ]);
       const queued = await producer;
@@ -285,5 +329,139 @@ Deno.test({
           .sort();
       assert.deepEqual(graded("run"), graded("local"));
       assert.ok(statSync(join(ROOT, out, "run", "report.html")).size > 0);
+    }),
+});
+
+/** A raw connection to the test's Redis, as a stranger who can reach it has. */
+async function stranger(url: string) {
+  const redis = createClient({ url, socket: { reconnectStrategy: false } });
+  await redis.connect();
+  return redis;
+}
+
+Deno.test({
+  name: "workerCommand() drops forged, unsigned and replayed jobs unrun",
+  ignore: !HAS_REDIS,
+  fn: () =>
+    withSetup("queue-forged-job", async ({ keyFile, redis, queue, name, work, worker }) => {
+      // Attack: on e48e987 a job added by a third party, shaped like a real one, made a worker
+      // run the attacker's command and publish its output.
+      const evil = {
+        format: JOB_FORMAT,
+        run_id: "evil",
+        episode_id: "evil/py-median-even/0",
+        task_id: "py-median-even",
+        sample: 0,
+        group_id: "evil/py-median-even",
+        max_attempts: 1,
+        run: {
+          policy: {
+            kind: "scripted",
+            base_url: null,
+            model: null,
+            script: null,
+            text_tool_calls: false,
+            sampling: {},
+            seed: null,
+          },
+          limits: { max_tokens_per_turn: 1000, max_total_tokens: 100000, max_wall_s: 60 },
+          training: { trainable: "all", onDrift: "split" },
+          script_text: JSON.stringify([
+            { tool: "run_command", arguments: { argv: ["echo", "pwned"] } },
+            { tool: "submit", arguments: { status: "solved", summary: "x" } },
+          ]),
+        },
+      };
+      const attacker = await stranger(redis.url);
+      try {
+        // Unsigned, as on e48e987; signed with another key; and a genuine job added twice.
+        await attacker.sendCommand(["XADD", `${name}:jobs`, "*", "job", JSON.stringify(evil)]);
+        await attacker.sendCommand([
+          "XADD",
+          `${name}:jobs`,
+          "*",
+          "job",
+          sign(queueKey("x".repeat(40), "attacker"), "job", `${name}:jobs`, evil),
+        ]);
+        const genuine = { ...evil, run_id: "good", episode_id: "good/py-median-even/0" };
+        await queue.enqueue([genuine as never]);
+        const entries = await attacker.sendCommand(["XRANGE", `${name}:jobs`, "-", "+"]) as [
+          string,
+          string[],
+        ][];
+        const copy = entries.at(-1)![1];
+        await attacker.sendCommand(["XADD", `${name}:jobs`, "*", ...copy]);
+        const w = worker([
+          ...["--queue", redis.url, "--queue-name", name, "--queue-key", keyFile],
+          ...["--work-dir", work, "--exit-when-idle"],
+        ]);
+        const { code, stderr } = await w.exit();
+        assert.equal(code, 0, stderr);
+        assert.match(stderr, /Refused job \S+ unrun \(unsigned\)/);
+        assert.match(stderr, /Refused job \S+ unrun \(unknown_key\)/);
+        assert.match(stderr, /Refused job \S+ unrun \(replayed\)/);
+        assert.equal(Number(await attacker.sendCommand(["XLEN", `${name}:results:evil`])), 0);
+        // The genuine job ran once.
+        assert.equal((await queue.results("good", "0", 1)).results.length, 1);
+      } finally {
+        await attacker.quit();
+      }
+    }),
+});
+
+Deno.test({
+  name: "rolloutCommand() --queue refuses forged results and counts them in the summary",
+  ignore: !HAS_REDIS,
+  fn: () =>
+    withSetup("queue-forged-result", async ({ keyFile, redis, queue, name, out, work, worker }) => {
+      // Attack: on e48e987 a result record added to the results stream by a third party was
+      // recorded as reward 1 and resolved.
+      // The real policy gives up at once: reward 0.
+      const script = join(work, "give_up.json");
+      writeFileSync(
+        script,
+        JSON.stringify([{ tool: "submit", arguments: { status: "blocked", summary: "no" } }]),
+      );
+      const producer = runPatchgym([
+        "rollout",
+        ...["--queue", redis.url, "--queue-name", name, "--queue-key", keyFile],
+        ...["--tasks", "py-median-even", "--policy", "scripted", "--script", script],
+        ...["--out", join(out, "run"), "--work-dir", work],
+      ]);
+      const runJson = join(ROOT, out, "run", "run.json");
+      await until("run.json", () => Promise.resolve(existsSync(runJson)));
+      const runId = JSON.parse(readFileSync(runJson, "utf8")).run_id;
+      const attacker = await stranger(redis.url);
+      try {
+        const forged = {
+          kind: "record",
+          episode_id: `${runId}/py-median-even/0`,
+          record: { episode_id: `${runId}/py-median-even/0`, reward: { total: 1, resolved: true } },
+        };
+        const stream = `${name}:results:${runId}`;
+        await attacker.sendCommand(["XADD", stream, "*", "result", JSON.stringify(forged)]);
+        await attacker.sendCommand([
+          "XADD",
+          stream,
+          "*",
+          "result",
+          sign(queueKey("y".repeat(40), "attacker"), "result", stream, forged),
+        ]);
+      } finally {
+        await attacker.quit();
+      }
+      await until("the job to be added", async () => (await queue.counts()).waiting > 0);
+      const w = worker([
+        ...["--queue", redis.url, "--queue-name", name, "--queue-key", keyFile],
+        ...["--work-dir", work, "--exit-when-idle"],
+      ]);
+      const result = await producer;
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal((await w.exit()).code, 0);
+      const records = readRecords(out);
+      assert.equal(records.length, 1);
+      assert.equal((records[0].reward as { total: number }).total, 0);
+      const summary = JSON.parse(readFileSync(join(ROOT, out, "run", "summary.json"), "utf8"));
+      assert.deepEqual(summary.refused_results, { unsigned: 1, unknown_key: 1 });
     }),
 });

@@ -20,7 +20,7 @@ Deno.test("clients/python: the pytest suite passes over stdio, WebSocket and Ope
   }).output();
   const out = new TextDecoder().decode(stdout);
   assert.equal(code, 0, out + new TextDecoder().decode(stderr));
-  assert.match(out, /\b1[0-9] passed\b/);
+  assert.match(out, /\b[1-9][0-9] passed\b/);
 });
 
 // Issue 25: `pip install ./clients/python` left build/ and patchgym.egg-info in the checkout.

@@ -9,7 +9,11 @@ import {
   type QueueResult,
   runWorker,
 } from "../../src/rollout/queue.ts";
+import { queueKey } from "../../src/rollout/signing.ts";
 import { HAS_REDIS, startRedis } from "../_redis.ts";
+
+/** The key of the tests' queues. */
+const KEY = queueKey("k".repeat(40), "test");
 
 function job(episode: string, maxAttempts = 3): QueueJob {
   return {
@@ -32,7 +36,7 @@ async function withQueue(body: (queue: JobQueue) => Promise<void>): Promise<void
   const redis = await startRedis();
   let queue: JobQueue | undefined;
   try {
-    queue = await JobQueue.connect(redis.url, `t${crypto.randomUUID().slice(0, 6)}`);
+    queue = await JobQueue.connect(redis.url, `t${crypto.randomUUID().slice(0, 6)}`, KEY);
     await body(queue);
   } finally {
     await queue?.close();
@@ -139,4 +143,35 @@ Deno.test({
       assert.equal((await allResults(queue)).length, 1);
       assert.deepEqual(await queue.counts(), { waiting: 1, running: 0 });
     }),
+});
+
+Deno.test({
+  name: "JobQueue.connect() logs in with the URL's user and password and never prints the password",
+  ignore: !HAS_REDIS,
+  fn: async () => {
+    const redis = await startRedis(["--requirepass", "s3cret-pass-word"]);
+    try {
+      const authed = redis.url.replace("redis://", "redis://default:s3cret-pass-word@");
+      const queue = await JobQueue.connect(authed, "auth", KEY);
+      try {
+        assert.equal(await queue.enqueue([job("a")]), 1);
+      } finally {
+        await queue.close();
+      }
+      const anonymous = await JobQueue.connect(redis.url, "auth", KEY);
+      try {
+        await assert.rejects(anonymous.counts(), /NOAUTH|Authentication required/);
+      } finally {
+        await anonymous.close();
+      }
+      const wrong = redis.url.replace("redis://", "redis://default:wrong-pass-word@");
+      await assert.rejects(JobQueue.connect(wrong, "auth", KEY), (error: Error) => {
+        assert.doesNotMatch(error.message, /wrong-pass-word/);
+        assert.match(error.message, /\*\*\*/);
+        return true;
+      });
+    } finally {
+      await redis.stop();
+    }
+  },
 });

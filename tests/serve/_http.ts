@@ -1,7 +1,9 @@
 /** A real `serve --http` front on a free port, and HTTP and WebSocket clients for its tests. */
 import { fileURLToPath } from "node:url";
 import { Environment } from "../../src/agent/environment.ts";
+import type { Auth } from "../../src/serve/auth.ts";
 import { HttpFront } from "../../src/serve/http.ts";
+import { type ConnectionLimits, HttpServer } from "../../src/serve/http1.ts";
 import { EpisodeServer } from "../../src/serve/server.ts";
 
 /** The bundled tasks. */
@@ -18,6 +20,7 @@ export interface Served {
   url: string;
   front: HttpFront;
   server: EpisodeServer;
+  http: HttpServer;
   clock: { ms: number };
 }
 
@@ -31,6 +34,10 @@ export async function withHttp(
     /** The core's: episodes open at once and their idle timeout (default: never idle). */
     maxEpisodes?: number;
     episodeIdleMs?: number;
+    /** Tokens (default: none needed). */
+    auth?: Auth;
+    /** The connection layer's (http1.ts). */
+    connections?: Partial<ConnectionLimits>;
   },
   fn: (served: Served) => Promise<void>,
 ): Promise<void> {
@@ -49,13 +56,19 @@ export async function withHttp(
     maxPendingBytes: limits.maxPendingBytes,
     hostname: "127.0.0.1",
     now: () => clock.ms,
+    auth: limits.auth,
   });
-  const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, front.handler);
+  const http = HttpServer.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    maxMessageBytes: 2 * (limits.maxBodyBytes ?? 1024 * 1024) + 65536,
+    ...limits.connections,
+  }, front.handler);
   try {
-    await fn({ url: `http://127.0.0.1:${http.addr.port}`, front, server, clock });
+    await fn({ url: `http://127.0.0.1:${http.addr.port}`, front, server, clock, http });
   } finally {
     front.closeAll();
-    await http.shutdown();
+    await http.close();
     await server.closeAll();
     await Deno.remove(root, { recursive: true });
   }

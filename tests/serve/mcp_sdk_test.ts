@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Auth, newToken } from "../../src/serve/auth.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
 import { MCP_VENV } from "../_venv.ts";
 import { TASKS_DIR, withHttp } from "./_http.ts";
@@ -16,7 +17,12 @@ Deno.test({
   name: "HttpFront serves a whole graded episode to the official MCP Python SDK",
   ignore: MCP_VENV.skip !== null,
   async fn() {
-    await withHttp({}, async ({ url }) => {
+    // With a token, as every served front has: the SDK's httpx sends the URL's credentials as
+    // HTTP Basic.
+    const token = newToken();
+    const auth = Auth.of([{ token, role: "drive" }], { maxEpisodes: 8, maxBodyBytes: 1 << 20 });
+    await withHttp({ auth }, async ({ url: bare }) => {
+      const url = bare.replace("http://", `http://patchgym:${token}@`);
       const script = fileURLToPath(new URL("_mcp_sdk_client.py", import.meta.url));
       const { code, stdout, stderr } = await new Deno.Command(MCP_VENV.python, {
         args: [

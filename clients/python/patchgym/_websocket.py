@@ -1,14 +1,15 @@
 """A small RFC 6455 WebSocket client over asyncio streams: text messages, ping/pong, close.
 
-Enough for patchgym's `/ws`: no extensions, no subprotocols, ws:// only (put TLS in front with
-`ssl=` if you need wss://).
+Enough for patchgym's `/ws`: no extensions, no subprotocols; ws:// and wss:// (`serve --cert`).
+The server's token goes in `Authorization: Bearer` (see `find_token`).
 """
 import asyncio
 import base64
 import hashlib
 import os
+import ssl as _ssl
 import struct
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from .errors import ConnectionClosed, PatchgymError
 
@@ -41,6 +42,31 @@ def _xor(payload, mask):
     return (int.from_bytes(payload, "big") ^ int.from_bytes(repeated, "big")).to_bytes(len(payload), "big")
 
 
+def find_token(url=None, token=None):
+    """The token for `serve --http`: `token`, else the password (or user) written in `url`, else
+    PATCHGYM_TOKEN, else the first token of the file PATCHGYM_TOKEN_FILE names, else of
+    ~/.patchgym/token (where `serve --http` writes the token it makes). None if there is none."""
+    if token:
+        return token
+    if url:
+        parts = urlsplit(url)
+        if parts.password or parts.username:
+            return unquote(parts.password or parts.username)
+    if os.environ.get("PATCHGYM_TOKEN", "").strip():
+        return os.environ["PATCHGYM_TOKEN"].split()[0]
+    path = os.environ.get("PATCHGYM_TOKEN_FILE") or os.path.join(os.path.expanduser("~"), ".patchgym", "token")
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    return line.split()[0]
+    except FileNotFoundError:
+        if os.environ.get("PATCHGYM_TOKEN_FILE"):
+            raise
+    return None
+
+
 class WebSocket:
     """One client connection. Use `await WebSocket.connect(url)`."""
 
@@ -52,21 +78,35 @@ class WebSocket:
         self.closed = False
 
     @classmethod
-    async def connect(cls, url, max_message_bytes=256 * 1024 * 1024, timeout=30.0):
+    async def connect(
+        cls, url, max_message_bytes=256 * 1024 * 1024, timeout=30.0, token=None, ssl=None, authorization=None
+    ):
+        """Open `url`. `authorization`: the header's value as is, instead of the token's Bearer."""
         parts = urlsplit(url)
-        if parts.scheme not in ("ws", "http"):
-            raise ValueError(f'Cannot open "{url}": only ws:// and http:// addresses are supported')
-        host, port = parts.hostname, parts.port or 80
+        if parts.scheme not in ("ws", "http", "wss", "https"):
+            raise ValueError(f'Cannot open "{url}": expected a ws://, wss://, http:// or https:// address')
+        secure = parts.scheme in ("wss", "https")
+        host, port = parts.hostname, parts.port or (443 if secure else 80)
+        if secure and ssl is None:
+            ssl = _ssl.create_default_context(cafile=os.environ.get("PATCHGYM_CA_FILE") or None)
         reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, limit=1 << 20), timeout
+            asyncio.open_connection(
+                host, port, limit=1 << 20, ssl=ssl if secure else None, server_hostname=host if secure else None
+            ),
+            timeout,
         )
+        if authorization is None:
+            token = find_token(url, token)
+            authorization = f"Bearer {token}" if token else None
+        auth = f"Authorization: {authorization}\r\n" if authorization else ""
+        name = f"[{host}]" if ":" in host else host
         key = base64.b64encode(os.urandom(16)).decode()
         path = parts.path or "/"
         if parts.query:
             path += "?" + parts.query
         writer.write(
             (
-                f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                f"GET {path} HTTP/1.1\r\nHost: {name}:{port}\r\nUpgrade: websocket\r\n{auth}"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
         )
@@ -81,10 +121,15 @@ class WebSocket:
                 headers[name.strip().lower()] = value.strip()
         if len(status) < 2 or status[1] != "101":
             writer.close()
-            raise ConnectionClosed(f'WebSocket handshake with "{url}" failed: {lines[0]}')
+            if len(status) >= 2 and status[1] == "401":
+                raise ConnectionClosed(
+                    f'WebSocket handshake with "{_redact(url)}" failed: {lines[0]}; give the server\'s token '
+                    "(token=, PATCHGYM_TOKEN, PATCHGYM_TOKEN_FILE or ~/.patchgym/token)"
+                )
+            raise ConnectionClosed(f'WebSocket handshake with "{_redact(url)}" failed: {lines[0]}')
         if headers.get("sec-websocket-accept") != accept_key(key):
             writer.close()
-            raise ConnectionClosed(f'WebSocket handshake with "{url}" failed: wrong accept key')
+            raise ConnectionClosed(f'WebSocket handshake with "{_redact(url)}" failed: wrong accept key')
         return cls(reader, writer, max_message_bytes)
 
     async def send(self, text):
@@ -164,3 +209,11 @@ class WebSocket:
             await self._writer.wait_closed()
         except (ConnectionError, OSError):
             pass
+
+
+def _redact(url):
+    """`url` without the credentials written in it."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]).geturl()

@@ -186,11 +186,14 @@ class AsyncClient:
         return client
 
     @classmethod
-    async def connect(cls, url):
-        """Connect to `serve --http`: `http://HOST:PORT` (its `/ws`) or a full `ws://.../ws`."""
+    async def connect(cls, url, token=None, ssl=None):
+        """Connect to `serve --http`: `http://HOST:PORT` (its `/ws`) or a full `ws://.../ws`
+        (`https://`, `wss://` with `serve --cert`). The token: `token`, else the one written in
+        the URL (`http://patchgym:TOKEN@HOST:PORT`), else PATCHGYM_TOKEN, else the file
+        PATCHGYM_TOKEN_FILE names, else ~/.patchgym/token (what `serve --http` writes)."""
         if not url.rstrip("/").endswith("/ws"):
             url = url.rstrip("/") + "/ws"
-        return cls(await WebSocket.connect(url))
+        return cls(await WebSocket.connect(url, token=token, ssl=ssl))
 
     async def _read(self):
         try:
@@ -288,8 +291,8 @@ class Client:
         return cls(lambda: AsyncClient.stdio(command, **popen))
 
     @classmethod
-    def connect(cls, url):
-        return cls(lambda: AsyncClient.connect(url))
+    def connect(cls, url, token=None, ssl=None):
+        return cls(lambda: AsyncClient.connect(url, token=token, ssl=ssl))
 
     def _run(self, coroutine):
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()

@@ -13,18 +13,80 @@ None. Never a hang (every call has a deadline) and never a silent zero reward.
     result = await pool.step(episode.episode_id, assistant_message, tokens=..., usage=...)
 
 Every node needs this package (`pip install ./clients/python`) and the serve command.
+
+Trust: anyone who can reach the Ray cluster (its GCS port, its dashboard, its nodes) can run any
+code on every node, replicas included; Ray has no authentication of its own here. Keep the cluster
+on a private network only the trainer's machines reach. The pool warns (`ClusterNotPrivate`) when
+the cluster or one of its nodes has an address that is not private.
 """
 import asyncio
+import ipaddress
 import json
 import os
 import shutil
+import socket
+import sys
 import uuid
+import warnings
 
 from .client import AsyncClient, Reset, StepResult, _reset, _step
 from .errors import ConnectionClosed, PatchgymError, UnknownEpisode, error_from
 
 #: `stop_reason` of an episode lost with its replica.
 ENVIRONMENT_ERROR = "environment_error"
+
+
+class ClusterNotPrivate(UserWarning):
+    """The Ray cluster is reachable at an address that is not private: anyone who reaches it can
+    run code on its nodes."""
+
+
+def public_addresses(addresses):
+    """The addresses (IPs or host names, with or without a port) that are not loopback, private
+    (RFC 1918, unique local) or link-local."""
+    found = []
+    for address in addresses:
+        if not address:
+            continue
+        host = str(address)
+        if host.count(":") == 1 or (host.startswith("[") and "]:" in host):
+            host = host.rsplit(":", 1)[0]
+        host = host.strip("[]")
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            try:
+                ip = ipaddress.ip_address(socket.gethostbyname(host))
+            except (OSError, ValueError):
+                found.append(str(address))
+                continue
+        if not (ip.is_private or ip.is_loopback or ip.is_link_local):
+            found.append(str(address))
+    return found
+
+
+def warn_if_not_private(ray):
+    """Warn (`ClusterNotPrivate`, also on stderr) when the connected cluster or one of its nodes
+    has an address that is not private. Returns those addresses."""
+    addresses = []
+    try:
+        addresses.append(ray.get_runtime_context().gcs_address)
+    except Exception:  # noqa: BLE001 - an older Ray without it: check the nodes alone
+        pass
+    try:
+        addresses += [n.get("NodeManagerAddress") for n in ray.nodes() if n.get("Alive")]
+    except Exception:  # noqa: BLE001
+        pass
+    public = public_addresses(addresses)
+    if public:
+        message = (
+            f"patchgym: the Ray cluster is reachable at {', '.join(sorted(set(public)))}, which is not a "
+            "private address: anyone who reaches it can run code on its nodes; bind Ray to a private "
+            "network (ray start --node-ip-address PRIVATE_IP) or firewall it"
+        )
+        warnings.warn(message, ClusterNotPrivate, stacklevel=3)
+        print(message, file=sys.stderr)
+    return public
 
 
 class ReplicaUnavailable(PatchgymError):
@@ -148,6 +210,8 @@ class EnvPool:
         import ray
 
         self._ray = ray
+        if ray.is_initialized():
+            warn_if_not_private(ray)
         command = list(command or default_command())
         if "--max-episodes" not in command:
             command += ["--max-episodes", str(max_episodes)]
@@ -434,6 +498,7 @@ def _main(argv):
     host = args.address.rsplit(":", 1)[0]
     init = {"_node_ip_address": host} if host in ("127.0.0.1", "localhost") else {}
     ray.init(address=args.address, logging_level="ERROR", log_to_driver=False, **init)
+    warn_if_not_private(ray)
     if args.mode == "check":
         try:
             nodes = [n for n in ray.nodes() if n["Alive"]]

@@ -220,7 +220,8 @@ class PatchgymTRL:
     """A connection to patchgym for TRL: environment class, dataset, rollout function, reward.
 
     Give `command` (the argv of `patchgym serve --stdio`, started and stopped here), `url` (a
-    running `serve --http`) or a `client`. Finished episodes' trajectory records are appended to
+    running `serve --http`; its token is `token`, else found as `Client.connect` finds it) or a
+    `client`. Finished episodes' trajectory records are appended to
     `run_dir/trajectories.jsonl` (default `runs/trl-<time>-<id>`), so `patchgym export` reads
     them like any run. `limits` and `reset_options` go into every reset."""
 
@@ -232,11 +233,12 @@ class PatchgymTRL:
         run_dir=None,
         limits=None,
         reset_options=None,
+        token=None,
     ):
         if client is not None:
             self.client, self._owns_client = client, False
         elif url is not None:
-            self.client, self._owns_client = Client.connect(url), True
+            self.client, self._owns_client = Client.connect(url, token=token), True
         else:
             self.client = Client.stdio(command or ["patchgym", "serve", "--stdio"])
             self._owns_client = True

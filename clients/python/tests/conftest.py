@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import secrets
 import subprocess
 import sys
 
@@ -24,9 +25,23 @@ def stdio_command():
 
 
 @pytest.fixture
-def http_url():
+def http_token(tmp_path, monkeypatch):
+    """A token file for `serve --http`, named to the clients by PATCHGYM_TOKEN_FILE as a user would."""
+    path = tmp_path / "token"
+    token = secrets.token_hex(32)
+    path.write_text(token + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    monkeypatch.setenv("PATCHGYM_TOKEN_FILE", str(path))
+    return token
+
+
+@pytest.fixture
+def http_url(http_token):
     process = subprocess.Popen(
-        serve_argv() + ["--http", "127.0.0.1:0"], cwd=ROOT, stderr=subprocess.PIPE, text=True
+        serve_argv() + ["--http", "127.0.0.1:0", "--token-file", os.environ["PATCHGYM_TOKEN_FILE"]],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         url = None

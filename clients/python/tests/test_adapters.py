@@ -2,12 +2,14 @@
 installed here): SkyRL-Gym 0.4.0 `BaseTextEnv`, verifiers 0.3.0 classic `MultiTurnEnv`, and
 openenv-core 0.2.3 `EnvClient` (its WebSocket framing, spoken to the real server)."""
 import asyncio
+import base64
 import json
 import os
 import re
 import types
 from dataclasses import dataclass
 from typing import Any, Optional
+from urllib.parse import urlsplit
 
 from patchgym import AsyncClient, Client, tool_call_message
 from patchgym import openenv as pg_openenv
@@ -147,7 +149,14 @@ class EnvClient:
         self._ws = None
 
     async def connect(self):
-        self._ws = await WebSocket.connect(self._url)
+        # As the `websockets` library OpenEnv uses: credentials written in the URL go as HTTP
+        # Basic (websockets.headers.build_authorization_basic), and no other header is set.
+        parts = urlsplit(self._url)
+        basic = None
+        if parts.username is not None:
+            pair = f"{parts.username}:{parts.password}".encode()
+            basic = "Basic " + base64.b64encode(pair).decode()
+        self._ws = await WebSocket.connect(self._url, authorization=basic)
         return self
 
     async def _send_and_receive(self, message):
@@ -207,12 +216,16 @@ def graded(record):
     }
 
 
-def test_openenv_session_runs_the_same_episode_as_the_python_client_and_stdio(stdio_command, http_url, solution):
+def test_openenv_session_runs_the_same_episode_as_the_python_client_and_stdio(
+    stdio_command, http_url, http_token, solution
+):
     plan = plan_for(solution)
     PatchgymEnv = pg_openenv.make_env_class(EnvClient, StepResult)
 
     async def openenv_episode():
-        async with PatchgymEnv(base_url=http_url) as env:
+        # OpenEnv's client takes only a base URL: the token rides in it, as its user's password.
+        base_url = http_url.replace("http://", f"http://patchgym:{http_token}@")
+        async with PatchgymEnv(base_url=base_url) as env:
             first = await env.reset(task_id="py-median-even")
             assert first.done is False and first.reward is None
             assert first.observation["task"]["id"] == "py-median-even"
@@ -236,7 +249,11 @@ def test_openenv_session_runs_the_same_episode_as_the_python_client_and_stdio(st
             result = client.step(episode.episode_id, tool_call_message(name, arguments))
         return result.record
 
-    openenv_record = asyncio.run(openenv_episode())
+    token_file = os.environ.pop("PATCHGYM_TOKEN_FILE")
+    try:
+        openenv_record = asyncio.run(openenv_episode())
+    finally:
+        os.environ["PATCHGYM_TOKEN_FILE"] = token_file
     with Client.connect(http_url) as client:
         websocket_record = client_episode(client)
     with Client.stdio(stdio_command, cwd=ROOT) as client:

@@ -1,0 +1,692 @@
+/**
+ * The HTTP/1.1 server under `serve --http`, on `Deno.listen` (or `Deno.listenTls`) with its own
+ * accept loop, because `Deno.serve` owns accept and has no read deadlines: there, an error of
+ * `accept()` (EMFILE) ends the process and a connection that never finishes its headers is held
+ * forever. Here:
+ *
+ * - every connection has a deadline: its headers within `headerTimeoutMs` of the first byte (or of
+ *   the accept), its body within `bodyTimeoutMs`, and at most `keepAliveMs` idle between requests;
+ *   a connection past its deadline is closed;
+ * - open connections are capped in total and per peer address (HTTP and WebSocket alike); one over
+ *   the cap is answered 503 and closed at once;
+ * - `accept()` errors are logged (once a second at most) and answered by backing off; when the
+ *   process is out of file descriptors (EMFILE, ENFILE) the oldest connections still waiting for
+ *   their headers are closed first, so a flood of idle connections cannot keep the trainer out.
+ *
+ * Requests reach the handler as `Request`s; a WebSocket upgrade is answered through
+ * `info.upgrade`, whose socket (see websocket.ts) then owns the connection.
+ */
+import { ServerWebSocket, writeAll } from "./websocket.ts";
+
+/** Bounds and deadlines of the server. */
+export interface ConnectionLimits {
+  /** From a connection's accept (or its first byte after an idle gap) to the end of its headers. */
+  headerTimeoutMs: number;
+  /** From the end of a request's headers to the end of its body. */
+  bodyTimeoutMs: number;
+  /** Longest idle gap between two requests of one connection. */
+  keepAliveMs: number;
+  /** Connections open at once, HTTP and WebSocket together. */
+  maxConnections: number;
+  /** Connections open at once from one peer address. */
+  maxPerPeer: number;
+  /** Largest request line plus headers. */
+  maxHeaderBytes: number;
+  /** Largest WebSocket message, assembled. */
+  maxMessageBytes: number;
+}
+
+/** Defaults of {@linkcode ConnectionLimits}. */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headerTimeoutMs: 10_000,
+  bodyTimeoutMs: 60_000,
+  keepAliveMs: 30_000,
+  maxConnections: 1024,
+  maxPerPeer: 256,
+  maxHeaderBytes: 32 * 1024,
+  maxMessageBytes: 8 * 1024 * 1024,
+};
+
+/** What the handler knows of a request's connection. */
+export interface ConnInfo {
+  /** The peer's IP address. */
+  peer: string;
+  /** Answer a WebSocket upgrade: the socket, and the response to return from the handler. */
+  upgrade(request: Request): { socket: ServerWebSocket; response: Response };
+}
+
+/** Answers one request. Should not throw (a throw is answered 500). */
+export type Handler = (request: Request, info: ConnInfo) => Promise<Response> | Response;
+
+/** Options of {@linkcode HttpServer.listen}. */
+export interface ListenOptions extends Partial<ConnectionLimits> {
+  hostname: string;
+  port: number;
+  /** PEM certificate chain and key: HTTPS and WSS. */
+  tls?: { cert: string; key: string };
+  /** Where problems are told (default stderr). */
+  log?: (line: string) => void;
+}
+
+type Phase = "idle" | "head" | "body" | "handler" | "write" | "websocket";
+
+interface Conn {
+  conn: Deno.Conn;
+  peer: string;
+  phase: Phase;
+  /** When it was accepted (ms), to shed the oldest first. */
+  since: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  closed: boolean;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  101: "Switching Protocols",
+  200: "OK",
+  202: "Accepted",
+  204: "No Content",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  409: "Conflict",
+  410: "Gone",
+  413: "Content Too Large",
+  422: "Unprocessable Content",
+  426: "Upgrade Required",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  503: "Service Unavailable",
+};
+
+/** Responses that stand for a WebSocket upgrade, with their socket. */
+const UPGRADES = new WeakMap<Response, { socket: ServerWebSocket; accept: string }>();
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A listening HTTP/1.1 server. */
+export class HttpServer {
+  readonly limits: ConnectionLimits;
+  readonly #listener: Deno.Listener;
+  readonly #handler: Handler;
+  readonly #log: (line: string) => void;
+  readonly #conns = new Set<Conn>();
+  readonly #perPeer = new Map<string, number>();
+  readonly #secure: boolean;
+  #closing = false;
+  #lastLog = -Infinity;
+  #suppressed = 0;
+  /** Resolves when the accept loop has ended (after {@linkcode close}). */
+  readonly finished: Promise<void>;
+  /** Errors of `accept()` seen, by code (EMFILE, ...): for tests and `/metrics`. */
+  readonly acceptErrors = new Map<string, number>();
+  /** Connections refused or closed at the caps or deadlines, by reason. */
+  readonly dropped = new Map<string, number>();
+
+  private constructor(listener: Deno.Listener, handler: Handler, options: ListenOptions) {
+    const { hostname: _h, port: _p, tls, log, ...limits } = options;
+    this.limits = {
+      ...DEFAULT_CONNECTION_LIMITS,
+      ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+    };
+    this.#listener = listener;
+    this.#handler = handler;
+    this.#secure = tls !== undefined;
+    this.#log = log ?? ((line) => console.error(line));
+    this.finished = this.#acceptLoop();
+  }
+
+  /** Listen on `hostname:port` (port 0: any free one) and serve with `handler`. */
+  static listen(options: ListenOptions, handler: Handler): HttpServer {
+    const { hostname, port, tls } = options;
+    const listener = tls
+      ? Deno.listenTls({ hostname, port, cert: tls.cert, key: tls.key })
+      : Deno.listen({ hostname, port });
+    return new HttpServer(listener, handler, options);
+  }
+
+  /** The address listened on. */
+  get addr(): Deno.NetAddr {
+    return this.#listener.addr as Deno.NetAddr;
+  }
+
+  /** Open connections, HTTP and WebSocket. */
+  get connections(): number {
+    return this.#conns.size;
+  }
+
+  /** Stop accepting and close every connection. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    try {
+      this.#listener.close();
+    } catch {
+      // Already closed.
+    }
+    for (const c of this.#conns) this.#drop(c);
+    await this.finished;
+  }
+
+  #note(reason: string): void {
+    this.dropped.set(reason, (this.dropped.get(reason) ?? 0) + 1);
+  }
+
+  /** Log at most once a second; say how many lines were held back. */
+  #warn(line: string): void {
+    const now = performance.now();
+    if (now - this.#lastLog < 1000) {
+      this.#suppressed++;
+      return;
+    }
+    const more = this.#suppressed > 0 ? ` (${this.#suppressed} similar lines held back)` : "";
+    this.#suppressed = 0;
+    this.#lastLog = now;
+    this.#log(`patchgym serve: ${line}${more}`);
+  }
+
+  async #acceptLoop(): Promise<void> {
+    let backoff = 0;
+    while (!this.#closing) {
+      let conn: Deno.Conn;
+      try {
+        conn = await this.#listener.accept();
+        backoff = 0;
+      } catch (error) {
+        if (this.#closing || error instanceof Deno.errors.BadResource) break;
+        const code = errorCode(error);
+        this.acceptErrors.set(code, (this.acceptErrors.get(code) ?? 0) + 1);
+        if (code === "EMFILE" || code === "ENFILE") {
+          // Out of file descriptors: free some, oldest idle-before-headers first.
+          const shed = this.#shed(Math.max(8, Math.ceil(this.#conns.size / 16)));
+          this.#warn(
+            `accept() failed (${code}: ${
+              (error as Error).message
+            }); closed ${shed} connection(s) that had not sent their headers, backing off`,
+          );
+        } else {
+          this.#warn(`accept() failed (${code}: ${(error as Error).message}); backing off`);
+        }
+        backoff = Math.min(backoff === 0 ? 10 : backoff * 2, 1000);
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+        continue;
+      }
+      this.#admit(conn);
+    }
+  }
+
+  /** Close up to `n` of the oldest connections still waiting for a request's headers. */
+  #shed(n: number): number {
+    const waiting = [...this.#conns].filter((c) => c.phase === "head" || c.phase === "idle")
+      .sort((a, b) => a.since - b.since);
+    for (const c of waiting.slice(0, n)) {
+      this.#note("shed");
+      this.#drop(c);
+    }
+    return Math.min(n, waiting.length);
+  }
+
+  #admit(conn: Deno.Conn): void {
+    const peer = (conn.remoteAddr as Deno.NetAddr).hostname ?? "unknown";
+    const fromPeer = this.#perPeer.get(peer) ?? 0;
+    if (this.#conns.size >= this.limits.maxConnections || fromPeer >= this.limits.maxPerPeer) {
+      const total = this.#conns.size >= this.limits.maxConnections;
+      this.#note(total ? "max_connections" : "max_per_peer");
+      this.#warn(
+        total
+          ? `refused a connection from ${peer}: ${this.#conns.size} are open, the limit (--max-connections)`
+          : `refused a connection from ${peer}: it has ${fromPeer} open, the limit (--max-connections-per-peer)`,
+      );
+      void refuse(conn);
+      return;
+    }
+    const c: Conn = {
+      conn,
+      peer,
+      phase: "head",
+      since: performance.now(),
+      timer: undefined,
+      closed: false,
+    };
+    this.#conns.add(c);
+    this.#perPeer.set(peer, fromPeer + 1);
+    void this.#serve(c).catch(() => {}).finally(() => this.#drop(c));
+  }
+
+  #drop(c: Conn): void {
+    clearTimeout(c.timer);
+    if (c.closed) return;
+    c.closed = true;
+    try {
+      c.conn.close();
+    } catch {
+      // Already closed.
+    }
+    if (this.#conns.delete(c)) {
+      const n = (this.#perPeer.get(c.peer) ?? 1) - 1;
+      if (n <= 0) this.#perPeer.delete(c.peer);
+      else this.#perPeer.set(c.peer, n);
+    }
+  }
+
+  /** Close `c` unless `clear` is called within `ms`. */
+  #deadline(c: Conn, ms: number, reason: string): void {
+    clearTimeout(c.timer);
+    c.timer = setTimeout(() => {
+      this.#note(reason);
+      this.#drop(c);
+    }, ms);
+  }
+
+  async #serve(c: Conn): Promise<void> {
+    const reader = new ConnReader(c.conn);
+    let first = true;
+    while (!c.closed) {
+      // Idle between requests (keep-alive), then the headers' own deadline from the first byte.
+      if (!first) {
+        c.phase = "idle";
+        this.#deadline(c, this.limits.keepAliveMs, "keep_alive_timeout");
+        if (reader.buffered === 0 && !await reader.fill()) return;
+      }
+      first = false;
+      c.phase = "head";
+      this.#deadline(c, this.limits.headerTimeoutMs, "header_timeout");
+      const head = await readHead(reader, this.limits.maxHeaderBytes);
+      if (head === null) return;
+      if ("error" in head) {
+        clearTimeout(c.timer);
+        await writeAll(c.conn, simpleResponse(head.status, head.error));
+        return;
+      }
+      c.phase = "body";
+      const body = new BodyReader(reader, head, () => {
+        if (body.started) return;
+        body.started = true;
+        if (head.expectContinue) {
+          void writeAll(c.conn, encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"));
+        }
+        this.#deadline(c, this.limits.bodyTimeoutMs, "body_timeout");
+      });
+      let request: Request;
+      try {
+        request = toRequest(head, body, this.#secure, this.addr);
+      } catch (error) {
+        clearTimeout(c.timer);
+        await writeAll(c.conn, simpleResponse(400, `Bad request: ${(error as Error).message}`));
+        return;
+      }
+      clearTimeout(c.timer);
+      const info: ConnInfo = {
+        peer: c.peer,
+        upgrade: (req) => {
+          const key = req.headers.get("sec-websocket-key");
+          if (req.headers.get("upgrade")?.toLowerCase() !== "websocket" || !key) {
+            throw new TypeError("Invalid WebSocket upgrade: missing Upgrade or Sec-WebSocket-Key");
+          }
+          if (req.headers.get("sec-websocket-version") !== "13") {
+            throw new TypeError("Invalid WebSocket upgrade: Sec-WebSocket-Version must be 13");
+          }
+          const socket = new ServerWebSocket(this.limits.maxMessageBytes);
+          const response = new Response(null, { status: 200 });
+          UPGRADES.set(response, { socket, accept: key });
+          return { socket, response };
+        },
+      };
+      c.phase = "handler";
+      let response: Response;
+      try {
+        response = await this.#handler(request, info);
+      } catch (error) {
+        response = new Response(
+          JSON.stringify({ detail: `Internal error: ${(error as Error).message}` }),
+          { status: 500, headers: { "content-type": "application/json" } },
+        );
+      }
+      clearTimeout(c.timer);
+      if (c.closed) return;
+      const upgraded = UPGRADES.get(response);
+      if (upgraded) {
+        c.phase = "websocket";
+        const accept = await acceptKey(upgraded.accept);
+        await writeAll(
+          c.conn,
+          encoder.encode(
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+              `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
+          ),
+        );
+        await upgraded.socket.run(c.conn, reader.take());
+        return;
+      }
+      c.phase = "write";
+      const keepAlive = head.keepAlive && body.done && !c.closed &&
+        response.headers.get("connection")?.toLowerCase() !== "close";
+      const bytes = await serialize(response, head.method === "HEAD", keepAlive);
+      // A client that never reads its answer must not hold the connection either.
+      this.#deadline(c, this.limits.bodyTimeoutMs, "write_timeout");
+      await writeAll(c.conn, bytes);
+      clearTimeout(c.timer);
+      if (!keepAlive) return;
+    }
+  }
+}
+
+/** The code of an I/O error (`EMFILE`, ...), from its message when Deno gives no code. */
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") return code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/too many open files/i.test(message)) return /system/i.test(message) ? "ENFILE" : "EMFILE";
+  if (/os error 24\b/.test(message)) return "EMFILE";
+  if (/os error 23\b/.test(message)) return "ENFILE";
+  if (/aborted/i.test(message)) return "ECONNABORTED";
+  return error instanceof Error ? error.name : "unknown";
+}
+
+async function refuse(conn: Deno.Conn): Promise<void> {
+  const timer = setTimeout(() => {
+    try {
+      conn.close();
+    } catch {
+      // Closed.
+    }
+  }, 1000);
+  try {
+    await writeAll(
+      conn,
+      simpleResponse(503, "Too many connections; retry later", { "retry-after": "1" }),
+    );
+  } catch {
+    // The peer is gone.
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch {
+      // Closed.
+    }
+  }
+}
+
+async function acceptKey(key: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-1",
+    encoder.encode(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`),
+  );
+  let binary = "";
+  for (const b of new Uint8Array(digest)) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/** Bytes of a connection, read as needed. */
+export class ConnReader {
+  readonly #conn: Deno.Conn;
+  #buf = new Uint8Array(0);
+  #eof = false;
+
+  constructor(conn: Deno.Conn) {
+    this.#conn = conn;
+  }
+
+  get buffered(): number {
+    return this.#buf.length;
+  }
+
+  get bytes(): Uint8Array {
+    return this.#buf;
+  }
+
+  /** Read more; false at the end of the stream (or when the connection was closed). */
+  async fill(): Promise<boolean> {
+    if (this.#eof) return false;
+    const chunk = new Uint8Array(16 * 1024);
+    let n: number | null;
+    try {
+      n = await this.#conn.read(chunk);
+    } catch {
+      n = null;
+    }
+    if (n === null) {
+      this.#eof = true;
+      return false;
+    }
+    const next = new Uint8Array(this.#buf.length + n);
+    next.set(this.#buf);
+    next.set(chunk.subarray(0, n), this.#buf.length);
+    this.#buf = next;
+    return true;
+  }
+
+  /** Remove and answer the first `n` buffered bytes. */
+  consume(n: number): Uint8Array {
+    const out = this.#buf.slice(0, n);
+    this.#buf = this.#buf.slice(n);
+    return out;
+  }
+
+  /** Everything buffered, removed. */
+  take(): Uint8Array {
+    return this.consume(this.#buf.length);
+  }
+}
+
+interface Head {
+  method: string;
+  target: string;
+  version: string;
+  headers: [string, string][];
+  keepAlive: boolean;
+  contentLength: number | null;
+  chunked: boolean;
+  expectContinue: boolean;
+}
+
+/** The request line and headers; null when the peer went away; an error to answer. */
+async function readHead(
+  reader: ConnReader,
+  maxBytes: number,
+): Promise<Head | { status: number; error: string } | null> {
+  let end = -1;
+  let from = 0;
+  while (true) {
+    // Clients may send blank lines before a request (RFC 9112 2.2).
+    while (reader.buffered >= 2 && reader.bytes[0] === 13 && reader.bytes[1] === 10) {
+      reader.consume(2);
+    }
+    end = indexOfCrlfCrlf(reader.bytes, from);
+    if (end >= 0) break;
+    from = Math.max(0, reader.buffered - 3);
+    if (reader.buffered > maxBytes) {
+      return { status: 431, error: `Request headers over ${maxBytes} bytes` };
+    }
+    if (!await reader.fill()) return null;
+  }
+  if (end > maxBytes) return { status: 431, error: `Request headers over ${maxBytes} bytes` };
+  const text = decoder.decode(reader.consume(end + 4)).slice(0, end);
+  const [line, ...fields] = text.split("\r\n");
+  const match = /^([A-Z]+) (\S+) HTTP\/(1\.[01])$/.exec(line);
+  if (!match) return { status: 400, error: "Malformed request line" };
+  const headers: [string, string][] = [];
+  for (const field of fields) {
+    const colon = field.indexOf(":");
+    if (colon <= 0 || /\s/.test(field.slice(0, colon))) {
+      return { status: 400, error: "Malformed header line" };
+    }
+    headers.push([field.slice(0, colon).toLowerCase(), field.slice(colon + 1).trim()]);
+  }
+  const get = (name: string) => headers.filter(([k]) => k === name).map(([, v]) => v);
+  const connection = get("connection").join(",").toLowerCase();
+  const version = match[3];
+  const lengths = get("content-length");
+  const chunked = get("transfer-encoding").join(",").toLowerCase().includes("chunked");
+  let contentLength: number | null = null;
+  if (lengths.length > 0) {
+    if (chunked) return { status: 400, error: "Both Content-Length and chunked encoding" };
+    const values = new Set(lengths.flatMap((v) => v.split(",").map((s) => s.trim())));
+    const [only] = values;
+    if (values.size !== 1 || !/^\d{1,15}$/.test(only)) {
+      return { status: 400, error: "Invalid Content-Length" };
+    }
+    contentLength = Number(only);
+  }
+  return {
+    method: match[1],
+    target: match[2],
+    version,
+    headers,
+    keepAlive: version === "1.1"
+      ? !/\bclose\b/.test(connection)
+      : /\bkeep-alive\b/.test(connection),
+    contentLength,
+    chunked,
+    expectContinue: get("expect").join(",").toLowerCase().includes("100-continue"),
+  };
+}
+
+function indexOfCrlfCrlf(bytes: Uint8Array, from: number): number {
+  for (let i = from; i + 3 < bytes.length; i++) {
+    if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** A request body read from the connection as the handler pulls it (length or chunked). */
+class BodyReader {
+  readonly #reader: ConnReader;
+  readonly #head: Head;
+  readonly #onStart: () => void;
+  started = false;
+  done: boolean;
+  #left: number;
+  #chunkLeft = 0;
+
+  constructor(reader: ConnReader, head: Head, onStart: () => void) {
+    this.#reader = reader;
+    this.#head = head;
+    this.#onStart = onStart;
+    this.#left = head.contentLength ?? 0;
+    this.done = !head.chunked && this.#left === 0;
+  }
+
+  /** The next bytes of the body; null at its end. Throws on a malformed or cut body. */
+  async next(): Promise<Uint8Array | null> {
+    if (this.done) return null;
+    this.#onStart();
+    if (!this.#head.chunked) {
+      if (this.#reader.buffered === 0 && !await this.#reader.fill()) {
+        throw new Error("Connection closed before the end of the body");
+      }
+      const part = this.#reader.consume(Math.min(this.#left, this.#reader.buffered));
+      this.#left -= part.length;
+      if (this.#left === 0) this.done = true;
+      return part;
+    }
+    if (this.#chunkLeft === 0) {
+      const line = await this.#line();
+      const size = parseInt(line.split(";")[0].trim(), 16);
+      if (!/^[0-9a-fA-F]+$/.test(line.split(";")[0].trim()) || !Number.isSafeInteger(size)) {
+        throw new Error("Malformed chunk size");
+      }
+      if (size === 0) {
+        // Trailers, up to the blank line.
+        while ((await this.#line()) !== "");
+        this.done = true;
+        return null;
+      }
+      this.#chunkLeft = size;
+    }
+    if (this.#reader.buffered === 0 && !await this.#reader.fill()) {
+      throw new Error("Connection closed before the end of the body");
+    }
+    const part = this.#reader.consume(Math.min(this.#chunkLeft, this.#reader.buffered));
+    this.#chunkLeft -= part.length;
+    if (this.#chunkLeft === 0) {
+      const crlf = await this.#line();
+      if (crlf !== "") throw new Error("Malformed chunk end");
+    }
+    return part;
+  }
+
+  async #line(): Promise<string> {
+    while (true) {
+      const bytes = this.#reader.bytes;
+      for (let i = 0; i + 1 < bytes.length; i++) {
+        if (bytes[i] === 13 && bytes[i + 1] === 10) {
+          return decoder.decode(this.#reader.consume(i + 2)).slice(0, i);
+        }
+      }
+      if (bytes.length > 4096) throw new Error("Chunk line too long");
+      if (!await this.#reader.fill()) throw new Error("Connection closed in a chunked body");
+    }
+  }
+}
+
+function toRequest(head: Head, body: BodyReader, secure: boolean, addr: Deno.NetAddr): Request {
+  const headers = new Headers();
+  for (const [k, v] of head.headers) headers.append(k, v);
+  const host = headers.get("host") ?? `${addr.hostname}:${addr.port}`;
+  const target = head.target.startsWith("/") ? head.target : new URL(head.target).pathname;
+  const url = new URL(`${secure ? "https" : "http"}://${host}${target}`);
+  const hasBody = head.method !== "GET" && head.method !== "HEAD";
+  let cancelled = false;
+  const stream = hasBody
+    ? new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let part: Uint8Array | null;
+        try {
+          part = await body.next();
+        } catch (error) {
+          if (!cancelled) controller.error(error);
+          return;
+        }
+        // The handler may have cancelled the body while this read waited.
+        if (cancelled) return;
+        if (part === null) controller.close();
+        else controller.enqueue(part);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    }, { highWaterMark: 0 })
+    : null;
+  return new Request(
+    url,
+    { method: head.method, headers, body: stream, duplex: "half" } as RequestInit,
+  );
+}
+
+async function serialize(response: Response, headOnly: boolean, keepAlive: boolean) {
+  const body = new Uint8Array(await response.arrayBuffer());
+  const status = response.status;
+  let head = `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Status"}\r\n`;
+  for (const [k, v] of response.headers) {
+    if (k === "content-length" || k === "connection" || k === "transfer-encoding") continue;
+    head += `${k}: ${v}\r\n`;
+  }
+  if (status !== 204) head += `content-length: ${body.length}\r\n`;
+  head += `connection: ${keepAlive ? "keep-alive" : "close"}\r\n\r\n`;
+  const headBytes = encoder.encode(head);
+  if (headOnly || status === 204) return headBytes;
+  const out = new Uint8Array(headBytes.length + body.length);
+  out.set(headBytes);
+  out.set(body, headBytes.length);
+  return out;
+}
+
+function simpleResponse(
+  status: number,
+  detail: string,
+  headers: Record<string, string> = {},
+): Uint8Array {
+  const body = JSON.stringify({ detail });
+  let head = `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Status"}\r\n` +
+    `content-type: application/json\r\ncontent-length: ${encoder.encode(body).length}\r\n`;
+  for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+  return encoder.encode(`${head}connection: close\r\n\r\n${body}`);
+}

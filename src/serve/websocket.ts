@@ -1,0 +1,262 @@
+/**
+ * The server side of a WebSocket (RFC 6455) on a connection of http1.ts, with the part of the
+ * browser `WebSocket` interface the HTTP front uses: `send`, `close`, `readyState` and the `onopen`,
+ * `onmessage` and `onclose` handlers. Client frames must be masked; a message is capped in size
+ * (close 1009); text must be UTF-8 (close 1007); pings are answered. No extensions are offered, so
+ * a client asking for compression (permessage-deflate) gets plain frames, as RFC 6455 allows.
+ */
+
+const CONNECTING = 0;
+const OPEN = 1;
+const CLOSING = 2;
+const CLOSED = 3;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+
+/** A server-side WebSocket. */
+export class ServerWebSocket {
+  readonly #maxMessageBytes: number;
+  #conn: Deno.Conn | undefined;
+  #state = CONNECTING;
+  #buf: Uint8Array = new Uint8Array(0);
+  #writing: Promise<void> = Promise.resolve();
+  onopen: ((event: Event) => void) | null = null;
+  onmessage: ((event: { data: string | Uint8Array }) => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
+  #closeEvent = { code: 1006, reason: "" };
+
+  constructor(maxMessageBytes: number) {
+    this.#maxMessageBytes = maxMessageBytes;
+  }
+
+  /** 0 connecting, 1 open, 2 closing, 3 closed (as `WebSocket`). */
+  get readyState(): number {
+    return this.#state;
+  }
+
+  /** Send a text message (dropped unless open). */
+  send(text: string): void {
+    if (this.#state !== OPEN) return;
+    this.#write(frame(1, encoder.encode(text)));
+  }
+
+  /** Start the closing handshake; the connection ends when the peer answers (or at once on error). */
+  close(code = 1000, reason = ""): void {
+    if (this.#state >= CLOSING) return;
+    if (this.#state === CONNECTING) {
+      this.#state = CLOSED;
+      return;
+    }
+    this.#state = CLOSING;
+    this.#closeEvent = { code, reason };
+    const reasonBytes = encoder.encode(reason).subarray(0, 123);
+    const payload = new Uint8Array(2 + reasonBytes.length);
+    payload[0] = code >> 8;
+    payload[1] = code & 0xff;
+    payload.set(reasonBytes, 2);
+    this.#write(frame(8, payload));
+    // A peer that never answers the close: end the connection shortly after.
+    const timer = setTimeout(() => this.#end(), 2000);
+    Deno.unrefTimer(timer);
+  }
+
+  #write(bytes: Uint8Array): void {
+    const conn = this.#conn;
+    if (!conn) return;
+    this.#writing = this.#writing.then(() => writeAll(conn, bytes)).catch(() => this.#end());
+  }
+
+  #end(): void {
+    if (this.#state === CLOSED) return;
+    this.#state = CLOSED;
+    try {
+      this.#conn?.close();
+    } catch {
+      // Closed.
+    }
+    this.onclose?.(this.#closeEvent);
+  }
+
+  /** Own `conn` (after the 101 answer; `leftover` are bytes already read) until it closes. */
+  async run(conn: Deno.Conn, leftover: Uint8Array): Promise<void> {
+    this.#conn = conn;
+    this.#buf = leftover;
+    if (this.#state === CLOSED) {
+      this.#end();
+      return;
+    }
+    this.#state = OPEN;
+    this.onopen?.(new Event("open"));
+    let message: Uint8Array[] = [];
+    let messageBytes = 0;
+    let messageOpcode = 0;
+    try {
+      while (this.#state !== CLOSED) {
+        const f = await this.#readFrame();
+        if (f === null) break;
+        if ("error" in f) {
+          this.#fail(f.code, f.error);
+          break;
+        }
+        const { fin, opcode, payload } = f;
+        if (opcode >= 8) {
+          if (opcode === 9) this.#write(frame(10, payload));
+          else if (opcode === 8) {
+            const code = payload.length >= 2 ? (payload[0] << 8) | payload[1] : 1005;
+            if (this.#state === OPEN) {
+              this.#closeEvent = { code, reason: "" };
+              this.#state = CLOSING;
+              this.#write(frame(8, payload.subarray(0, 2)));
+            }
+            await this.#writing;
+            break;
+          }
+          continue;
+        }
+        if (opcode !== 0) {
+          if (message.length > 0) {
+            this.#fail(1002, "new message before the end of the last");
+            break;
+          }
+          messageOpcode = opcode;
+        } else if (message.length === 0) {
+          this.#fail(1002, "continuation without a message");
+          break;
+        }
+        messageBytes += payload.length;
+        if (messageBytes > this.#maxMessageBytes) {
+          this.#fail(1009, "message too big");
+          break;
+        }
+        message.push(payload);
+        if (!fin) continue;
+        const whole = concat(message, messageBytes);
+        message = [];
+        messageBytes = 0;
+        if (messageOpcode === 1) {
+          let text: string;
+          try {
+            text = utf8.decode(whole);
+          } catch {
+            this.#fail(1007, "text is not UTF-8");
+            break;
+          }
+          this.onmessage?.({ data: text });
+        } else {
+          this.onmessage?.({ data: whole });
+        }
+      }
+    } finally {
+      this.#end();
+    }
+  }
+
+  #fail(code: number, reason: string): void {
+    if (this.#state === OPEN) {
+      this.#closeEvent = { code, reason };
+      this.#state = CLOSING;
+      const reasonBytes = encoder.encode(reason);
+      const payload = new Uint8Array(2 + reasonBytes.length);
+      payload[0] = code >> 8;
+      payload[1] = code & 0xff;
+      payload.set(reasonBytes, 2);
+      this.#write(frame(8, payload));
+    }
+  }
+
+  async #need(n: number): Promise<boolean> {
+    while (this.#buf.length < n) {
+      const chunk = new Uint8Array(Math.max(16 * 1024, Math.min(n - this.#buf.length, 1 << 20)));
+      let read: number | null;
+      try {
+        read = await this.#conn!.read(chunk);
+      } catch {
+        read = null;
+      }
+      if (read === null) return false;
+      const next = new Uint8Array(this.#buf.length + read);
+      next.set(this.#buf);
+      next.set(chunk.subarray(0, read), this.#buf.length);
+      this.#buf = next;
+    }
+    return true;
+  }
+
+  #consume(n: number): Uint8Array {
+    const out = this.#buf.slice(0, n);
+    this.#buf = this.#buf.slice(n);
+    return out;
+  }
+
+  async #readFrame(): Promise<
+    { fin: boolean; opcode: number; payload: Uint8Array } | { code: number; error: string } | null
+  > {
+    if (!await this.#need(2)) return null;
+    const b0 = this.#buf[0];
+    const b1 = this.#buf[1];
+    const fin = (b0 & 0x80) !== 0;
+    const opcode = b0 & 0x0f;
+    if ((b0 & 0x70) !== 0) return { code: 1002, error: "reserved bits set" };
+    if (![0, 1, 2, 8, 9, 10].includes(opcode)) return { code: 1002, error: "unknown opcode" };
+    if ((b1 & 0x80) === 0) return { code: 1002, error: "client frames must be masked" };
+    let length = b1 & 0x7f;
+    let at = 2;
+    if (length === 126) {
+      if (!await this.#need(4)) return null;
+      length = (this.#buf[2] << 8) | this.#buf[3];
+      at = 4;
+    } else if (length === 127) {
+      if (!await this.#need(10)) return null;
+      const view = new DataView(this.#buf.buffer, this.#buf.byteOffset + 2, 8);
+      const big = view.getBigUint64(0);
+      if (big > BigInt(this.#maxMessageBytes)) return { code: 1009, error: "message too big" };
+      length = Number(big);
+      at = 10;
+    }
+    if (opcode >= 8 && (length > 125 || !fin)) return { code: 1002, error: "bad control frame" };
+    if (length > this.#maxMessageBytes) return { code: 1009, error: "message too big" };
+    if (!await this.#need(at + 4 + length)) return null;
+    this.#consume(at);
+    const mask = this.#consume(4);
+    const payload = this.#consume(length);
+    for (let i = 0; i < payload.length; i++) payload[i] ^= mask[i & 3];
+    return { fin, opcode, payload };
+  }
+}
+
+/** An unmasked server frame. */
+function frame(opcode: number, payload: Uint8Array): Uint8Array {
+  const n = payload.length;
+  const headLength = n < 126 ? 2 : n < 65536 ? 4 : 10;
+  const out = new Uint8Array(headLength + n);
+  out[0] = 0x80 | opcode;
+  if (n < 126) out[1] = n;
+  else if (n < 65536) {
+    out[1] = 126;
+    out[2] = n >> 8;
+    out[3] = n & 0xff;
+  } else {
+    out[1] = 127;
+    new DataView(out.buffer).setBigUint64(2, BigInt(n));
+  }
+  out.set(payload, headLength);
+  return out;
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Write all of `bytes` to `conn`. */
+export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  let n = 0;
+  while (n < bytes.length) n += await conn.write(bytes.subarray(n));
+}
