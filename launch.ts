@@ -13,7 +13,14 @@ export async function launch(args: string[]): Promise<number> {
   // `deno task` runs in the folder of deno.json and names the user's folder in INIT_CWD.
   const cwd = Deno.env.get("INIT_CWD") || Deno.cwd();
   const env = Object.fromEntries(
-    ["PATCHGYM_BASE_URL", "OPENAI_BASE_URL", "PATCHGYM_TASKS", "PATCHGYM_RAY_PYTHON"].map((
+    [
+      "PATCHGYM_BASE_URL",
+      "OPENAI_BASE_URL",
+      "PATCHGYM_TASKS",
+      "PATCHGYM_RAY_PYTHON",
+      "PATCHGYM_ENV_CACHE",
+      "HOME",
+    ].map((
       n,
     ) => [n, Deno.env.get(n)]),
   );

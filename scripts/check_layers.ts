@@ -17,6 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["patch"],
   ["task"],
   ["sandbox"],
+  ["env"],
   ["tools"],
   ["policy"],
   ["reward"],

@@ -13,6 +13,8 @@ import {
   Sandbox,
 } from "../sandbox/sandbox.ts";
 import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
+import { defaultCacheRoot } from "../env/build.ts";
+import { type ResolvedEnvironment, resolveTaskEnvironment } from "../env/resolve.ts";
 import type { Task } from "../task/spec.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
 import { createWorkspace, startWorkspace, Workspace } from "../workspace/workspace.ts";
@@ -35,6 +37,8 @@ export interface EnvironmentOptions {
   sandboxLimits?: Partial<ResourceLimits>;
   /** Where kept workspaces go (default: the workspace root); see `Workspace.keep`. */
   keepRoot?: string;
+  /** Where built dependency environments are cached (default: `defaultCacheRoot()`). */
+  envCache?: string;
 }
 
 /**
@@ -60,6 +64,8 @@ export class Environment {
   readonly #keepRoot: string | undefined;
   readonly #tasks = new Map<string, Task>();
   readonly #snapshots = new Map<string, Snapshot>();
+  readonly #environments = new Map<string, ResolvedEnvironment | null>();
+  readonly #envCache: string;
 
   private constructor(
     tasksDir: string,
@@ -72,6 +78,7 @@ export class Environment {
     this.sandbox = sandbox;
     this.limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
     this.#keepRoot = options.keepRoot;
+    this.#envCache = options.envCache ?? defaultCacheRoot();
   }
 
   /** Probe isolation and prepare the workspace root. */
@@ -140,12 +147,25 @@ export class Environment {
     });
   }
 
+  /**
+   * The task's dependency environment from the cache (looked up once), or null when the task
+   * declares none; one that is not built carries an `error` (see `resolveTaskEnvironment`).
+   */
+  environment(task: Task): ResolvedEnvironment | null {
+    if (!this.#environments.has(task.spec.id)) {
+      this.#environments.set(task.spec.id, resolveTaskEnvironment(task, this.#envCache));
+    }
+    return this.#environments.get(task.spec.id) ?? null;
+  }
+
   /** Grade a patch against the task's hidden tests. */
-  grade(task: Task, patch: string): Promise<GradeResult> {
-    return gradePatch(task, patch, {
+  async grade(task: Task, patch: string): Promise<GradeResult> {
+    const environment = this.environment(task);
+    return await gradePatch(task, patch, {
       sandbox: this.sandbox,
       workRoot: this.workRoot,
       snapshot: this.snapshot(task),
+      ...(environment ? { environment } : {}),
     });
   }
 }

@@ -14,6 +14,7 @@ export const ENVIRONMENT_FLAGS = {
   isolation: { type: "string" },
   "sandbox-processes": { type: "string" },
   "sandbox-memory-mb": { type: "string" },
+  "env-cache": { type: "string" },
 } as const;
 
 /** Help text for {@linkcode ENVIRONMENT_FLAGS}' sandbox caps. */
@@ -30,6 +31,7 @@ export interface EnvironmentFlagValues {
   isolation?: string;
   "sandbox-processes"?: string;
   "sandbox-memory-mb"?: string;
+  "env-cache"?: string;
 }
 
 /** The tasks folder the flags name (or the default). */
@@ -86,5 +88,6 @@ export function openEnvironment(
     isolation,
     limits: toolLimits,
     sandboxLimits,
+    ...(values["env-cache"] ? { envCache: resolve(values["env-cache"]) } : {}),
   });
 }

@@ -22,7 +22,18 @@ export const ALLOWED_ENV = [
   "OPENAI_API_KEY",
   "OPENAI_MODEL",
   "PATCHGYM_RAY_PYTHON",
+  "PATCHGYM_ENV_CACHE",
   "HOME",
+  // pip's configuration, passed on to the pip that "env build" runs.
+  "PIP_*",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "REQUESTS_CA_BUNDLE",
   LAUNCHER_ENV,
   // Read by the TypeScript compiler that `synth` parses sources with.
   "TSC_*",
@@ -113,6 +124,8 @@ export const VALUE_FLAGS = [
   "ray-cpus",
   "ray-python",
   "ray-command",
+  "env-cache",
+  "lock",
 ] as const;
 
 /** What a command line may touch. */
@@ -120,7 +133,7 @@ export interface PermissionPlan {
   read: string[];
   write: string[];
   net: string[];
-  /** Programs besides `sh`: only the Python of the Ray driver, for `--ray`. */
+  /** Programs besides `sh`: the Python of the Ray driver (`--ray`), pip's Python (`env build`). */
   run?: string[];
 }
 
@@ -171,7 +184,12 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     plan.read.push(abs("tasks"));
     readWrite(flag("work-dir") ?? DEFAULT_WORK_ROOT);
     plan.read.push(...SYSTEM_READ);
+    // Built dependency environments: read to find them (the jail mounts them read-only).
+    plan.read.push(abs(envCache()));
   };
+  const envCache = () =>
+    flag("env-cache") ?? context.env.PATCHGYM_ENV_CACHE ??
+      join(context.env.HOME || "/tmp", ".cache", "patchgym", "env");
   const endpoint = () =>
     host(flag("base-url") ?? context.env.PATCHGYM_BASE_URL ?? context.env.OPENAI_BASE_URL);
   // `--queue redis://HOST:PORT`: that Redis; `--ray ADDRESS`: the driver's Python, which talks
@@ -244,6 +262,16 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       environment();
       readWrite(flag("out"));
       break;
+    case "env": {
+      // Task folders, tasks folders or repositories: read, and the lock written beside them.
+      for (const path of positionals.slice(1)) readWrite(path);
+      readWrite(flag("lock"));
+      readWrite(envCache());
+      plan.read.push(...SYSTEM_READ);
+      // The python3 the jail runs, for pip (outside the jail: installing needs the index).
+      run.push(jailPython());
+      break;
+    }
     case "export": {
       read(positionals[0]);
       const out = flag("out");
@@ -270,6 +298,14 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
   };
   if (run.length > 0) out.run = unique(run);
   return out;
+}
+
+/** The interpreter `env build` installs for: the first `python3` on the children's PATH. */
+function jailPython(): string {
+  return ["/usr/local/bin/python3", "/usr/bin/python3", "/bin/python3"].find((p) =>
+    existsSync(p)
+  ) ??
+    "python3";
 }
 
 /** The `deno run` permission flags of a plan. */

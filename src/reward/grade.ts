@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import { type IntegrityProblem, runTests } from "../sandbox/test_runner.ts";
+import { type IntegrityProblem, runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
 import { isProtected } from "../task/protected.ts";
 import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches } from "../patch/apply.ts";
@@ -68,6 +68,8 @@ export interface GradeOptions {
   timeoutMs?: number;
   /** Random source for test names and canaries; cryptographic by default (tests fix it). */
   random?: RandomInt;
+  /** The task's dependency environment, when it has one. */
+  environment?: TestEnvironment;
 }
 
 /** Grade a diff (the workspace's final diff, or any patch file) against `task`'s hidden tests. */
@@ -127,6 +129,7 @@ export async function gradePatch(
         scratchDir: options.workRoot,
         readOnly: configFiles,
         trusted: pristine,
+        ...(options.environment ? { environment: options.environment } : {}),
       });
       for (const [id, outcome] of testRun.tests) outcomes.set(originalId(id, names), outcome);
       for (const [id, text] of testRun.failures) {

@@ -12,9 +12,10 @@ import type { Environment } from "../agent/environment.ts";
 /**
  * The verdict on one task: `valid` (every check passed, reference patch included), `unverified`
  * (the unchanged repository checks out but there is no reference patch, so solvability is
- * untested) or `broken` (some check failed; `problems` says which).
+ * untested), `broken` (some check failed; `problems` says which) or `environment_error` (its
+ * dependency environment is not built or broken: the machine's fault, not the task's).
  */
-export type ValidationStatus = "valid" | "unverified" | "broken";
+export type ValidationStatus = "valid" | "unverified" | "broken" | "environment_error";
 
 /** The verdict on one task. */
 export interface TaskValidation {
@@ -36,6 +37,16 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
   } catch (error) {
     if (!(error instanceof TaskError)) throw error;
     return { task_id: id, status: "broken", ok: false, problems: error.problems, test_ms: null };
+  }
+  const environment = env.environment(task);
+  if (environment?.error) {
+    return {
+      task_id: id,
+      status: "environment_error",
+      ok: false,
+      problems: [environment.error],
+      test_ms: null,
+    };
   }
   const before = await env.grade(task, "");
   problems.push(...unchangedProblems(before));

@@ -80,6 +80,7 @@ const RPC_CODES: Record<McpErrorCode, number> = {
   too_many_episodes: JSON_RPC.SERVER_ERROR,
   too_busy: JSON_RPC.SERVER_ERROR,
   too_slow: JSON_RPC.INVALID_REQUEST,
+  environment_error: JSON_RPC.INTERNAL_ERROR,
   internal: JSON_RPC.INTERNAL_ERROR,
 };
 

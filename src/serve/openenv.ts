@@ -283,6 +283,7 @@ const STATUS: Record<ServeErrorCode, number> = {
   episode_expired: 410,
   episode_done: 409,
   episode_exists: 409,
+  environment_error: 503,
   internal: 500,
 };
 

@@ -121,6 +121,7 @@ export type ServeErrorCode =
   | "episode_expired"
   | "episode_done"
   | "episode_exists"
+  | "environment_error"
   | "internal";
 
 /** An error answer. */

@@ -310,12 +310,15 @@ export class EpisodeServer {
     }
     const task = this.#env.task(taskId);
     const limits = options.limits ?? {};
+    const environment = this.#env.environment(task);
+    if (environment?.error) return failure("environment_error", environment.error);
     const workspace = this.#env.newWorkspace(task);
     const episode = new Episode({
       task,
       workspace,
       sandbox: this.#env.sandbox,
       limits: this.#env.limits,
+      ...(environment ? { environment } : {}),
     }, {
       limits: {
         max_turns: limits.max_turns ?? options.max_turns,

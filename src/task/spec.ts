@@ -57,6 +57,18 @@ export const TaskSpecSchema = z.strictObject({
   }).default({ max_turns: 30, command_timeout_s: 20 }),
   solution: relativePath.nullable().default("solution.patch")
     .describe("Reference patch relative to the task folder, or null when there is none"),
+  environment: relativePath.nullable().optional().describe(
+    'Dependency lock written by "patchgym env build" (e.g. "env.lock"), relative to the task folder; null: the standard library and pytest only',
+  ),
+  provenance: z.strictObject({
+    made_by: z.enum(["curated", "synth", "mine", "import"]).describe("What made the task"),
+    made_at: z.string().describe("When it was made (ISO 8601), for decontamination"),
+    upstream_repo: z.string().optional().describe("The repository it came from"),
+    upstream_commit: z.string().optional().describe("The commit whose fix the task asks for"),
+    base_commit: z.string().optional().describe("The commit the starting repository is at"),
+    statement: z.enum(["upstream", "template", "model"]).optional()
+      .describe("Who wrote the statement: the project, a template, or a model"),
+  }).optional().describe("Where the task came from"),
 });
 
 /** A validated `task.json`. */
