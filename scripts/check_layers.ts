@@ -24,7 +24,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["trajectory"],
   ["agent"],
   ["serve"],
-  ["rollout", "synth"],
+  ["rollout", "synth", "mine"],
   ["cli"],
 ];
 

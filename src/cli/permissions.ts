@@ -126,6 +126,9 @@ export const VALUE_FLAGS = [
   "ray-command",
   "env-cache",
   "lock",
+  "range",
+  "max-commits",
+  "prefix",
 ] as const;
 
 /** What a command line may touch. */
@@ -270,6 +273,16 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       plan.read.push(...SYSTEM_READ);
       // The python3 the jail runs, for pip (outside the jail: installing needs the index).
       run.push(jailPython());
+      break;
+    }
+    case "mine": {
+      // The clone (git reads it), the tasks written, the scratch root, environments built.
+      read(positionals[0]);
+      environment();
+      readWrite(flag("out"));
+      readWrite(envCache());
+      endpoint();
+      run.push("git", jailPython());
       break;
     }
     case "export": {

@@ -127,7 +127,8 @@ export async function gradePatch(
         files,
         timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
         scratchDir: options.workRoot,
-        readOnly: configFiles,
+        // Hidden test data too: code under test may read it, never rewrite it.
+        readOnly: [...configFiles, ...(task.spec.hidden_data ?? [])],
         trusted: pristine,
         ...(options.environment ? { environment: options.environment } : {}),
       });
@@ -232,7 +233,7 @@ async function restoreTestFiles(
     await write(join(dir, file.path), file.content);
     pristine.push(file.path);
   }
-  for (const path of task.spec.hidden_tests) {
+  for (const path of [...task.spec.hidden_tests, ...(task.spec.hidden_data ?? [])]) {
     await write(join(dir, path), await Deno.readFile(join(task.hiddenDir, path)));
   }
   return { config: snapshot.files.map((f) => f.path).filter(isTestConfig), pristine };

@@ -20,7 +20,7 @@ import { formatIssues } from "../zod_issues.ts";
 import { applyFilePatches } from "../patch/apply.ts";
 import { type FilePatch, parsePatch } from "../patch/parse.ts";
 import { readTree } from "../workspace/tree.ts";
-import { findClone, GitReadError, readCommit } from "./_git.ts";
+import { findClone, GitReadError, readCommit } from "./git.ts";
 import { discoverTestIds } from "./test_ids.ts";
 import { writeNewTask } from "./write.ts";
 import { TASK_KINDS, type TaskSpec } from "./spec.ts";

@@ -45,6 +45,9 @@ export const TaskSpecSchema = z.strictObject({
     .describe("Test files in repo/ the agent's run_tests runs (also graded, restored pristine)"),
   hidden_tests: z.array(relativePath).default([])
     .describe("Test files under hidden/ by repository path; empty when visible ones are graded"),
+  hidden_data: z.array(relativePath).optional().describe(
+    "Files under hidden/ put in place at grading but not run (test data a test patch added or changed)",
+  ),
   fail_to_pass: z.array(testId).min(1).describe(
     "Tests that fail before the fix and must pass after",
   ),

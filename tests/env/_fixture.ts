@@ -41,7 +41,11 @@ class Shelf:
 
 
 def total(shelves):
-    ${options.bug ? "return sum(s.count for s in shelves[1:])" : "return sum(s.count for s in shelves)"}
+    ${
+      options.bug
+        ? "return sum(s.count for s in shelves[1:])"
+        : "return sum(s.count for s in shelves)"
+    }
 
 
 def emptiest(shelves):
