@@ -129,6 +129,9 @@ export const VALUE_FLAGS = [
   "range",
   "max-commits",
   "prefix",
+  "repo",
+  "curated",
+  "max-per-failing-set",
 ] as const;
 
 /** What a command line may touch. */
@@ -264,6 +267,10 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     case "synth":
       environment();
       readWrite(flag("out"));
+      read(flag("repo"));
+      read(flag("curated"));
+      // The bundled tasks, whose reference fixes are kept out by default.
+      plan.read.push(context.bundledTasks);
       break;
     case "env": {
       // Task folders, tasks folders or repositories: read, and the lock written beside them.
