@@ -132,6 +132,8 @@ export const VALUE_FLAGS = [
   "repo",
   "curated",
   "max-per-failing-set",
+  "k",
+  "write",
 ] as const;
 
 /** What a command line may touch. */
@@ -231,6 +233,11 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       scaling();
       break;
     case "tasks":
+      if (positionals[0] === "stats") {
+        read(positionals[1]);
+        readWrite(flag("write"));
+        break;
+      }
       plan.read.push(
         abs(
           flag("tasks-dir") ??
