@@ -4,7 +4,7 @@
  * in its spec; a tasks folder builds every task in it; any other folder is a repository, whose
  * lock goes to `<repo>/.patchgym/env.lock` (or `--lock FILE`), where `mine` and `synth` find it.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import {
@@ -12,9 +12,8 @@ import {
   type BuildResult,
   defaultCacheRoot,
   EnvBuildError,
-  inspectRepository,
-  needsEnvironment,
 } from "../env/build.ts";
+import { buildTaskEnvironment } from "../env/task_env.ts";
 import { LOCK_FILE } from "../env/lock.ts";
 import { displayPath } from "../task/load.ts";
 import { parseFlags, printJson } from "./_args.ts";
@@ -66,27 +65,24 @@ export async function envCommand(args: string[]): Promise<number> {
   for (const target of expand(paths.map((p) => resolve(p)))) {
     const progress = values.json ? undefined : (line: string) => console.error(line);
     try {
-      if (target.kind === "task") {
-        const project = await inspectRepository(join(target.dir, "repo"));
-        if (!needsEnvironment(project)) {
-          results.push({ path: target.dir, status: "none", notes: ["no dependencies declared"] });
-          if (!values.json) console.log(`${displayPath(target.dir)}: no dependencies declared`);
-          continue;
-        }
-      }
-      const repo = target.kind === "task" ? join(target.dir, "repo") : target.dir;
       const lockPath = values.lock
         ? resolve(values.lock)
         : target.kind === "task"
         ? join(target.dir, LOCK_FILE)
         : join(target.dir, ".patchgym", LOCK_FILE);
-      const result = await buildEnvironment(repo, {
-        cacheRoot,
-        lockPath,
-        relock: values.relock,
-        progress,
-      });
-      if (target.kind === "task") setTaskEnvironment(target.dir);
+      const result = target.kind === "task" && !values.lock
+        ? await buildTaskEnvironment(target.dir, { cacheRoot, relock: values.relock, progress })
+        : await buildEnvironment(target.kind === "task" ? join(target.dir, "repo") : target.dir, {
+          cacheRoot,
+          lockPath,
+          relock: values.relock,
+          progress,
+        });
+      if (result === null) {
+        results.push({ path: target.dir, status: "none", notes: ["no dependencies declared"] });
+        if (!values.json) console.log(`${displayPath(target.dir)}: no dependencies declared`);
+        continue;
+      }
       results.push(summary(target.dir, lockPath, result));
       if (!values.json) report(target.dir, lockPath, result);
     } catch (error) {
@@ -118,15 +114,6 @@ function expand(paths: string[]): Target[] {
     else out.push({ kind: "repo", dir });
   }
   return out;
-}
-
-/** Add `"environment": "env.lock"` to a task's spec, keeping the rest of the file as it is. */
-function setTaskEnvironment(taskDir: string): void {
-  const path = join(taskDir, "task.json");
-  const spec = JSON.parse(readFileSync(path, "utf8"));
-  if (spec.environment === LOCK_FILE) return;
-  spec.environment = LOCK_FILE;
-  writeFileSync(path, JSON.stringify(spec, null, 2) + "\n");
 }
 
 function summary(dir: string, lockPath: string, result: BuildResult): Record<string, unknown> {

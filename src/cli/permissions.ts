@@ -270,6 +270,14 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       read(positionals[1]);
       read(flag("repos"));
       readWrite(flag("out"));
+      // Real SWE-bench records: their commits are read from the clones with git.
+      if (flag("repos")) run.push("git");
+      if (values.validate) {
+        // Build each task's environment, then validate it.
+        environment();
+        readWrite(envCache());
+        run.push(jailPython());
+      }
       break;
     case "synth":
       environment();

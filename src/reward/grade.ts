@@ -152,7 +152,13 @@ export async function gradePatch(
     }
     const failures: Record<string, string> = {};
     for (const id of expected) {
-      const text = failureOutput.get(id);
+      let text = failureOutput.get(id);
+      if (text === undefined && !outcomes.has(id)) {
+        // A test that never ran: its file's collection error says why (an import that fails).
+        const file = id.split("::")[0];
+        const collection = failureOutput.get(file) ?? failureOutput.get("(collection)");
+        if (collection !== undefined) text = `collection error in "${file}":\n${collection}`;
+      }
       if (text !== undefined && outcomes.get(id) !== "passed") {
         failures[id] = text.length > FAILURE_CHARS ? `...${text.slice(-FAILURE_CHARS)}` : text;
       }

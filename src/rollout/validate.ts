@@ -60,7 +60,11 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
       for (const list of ["fail_to_pass", "pass_to_pass"] as const) {
         for (const [tid, outcome] of Object.entries(first[list].tests)) {
           if (outcome !== "passed") {
-            problems.push(`${list} test "${tid}" is ${outcome} with the reference patch`);
+            problems.push(
+              `${list} test "${tid}" is ${outcome} with the reference patch${
+                failureDetail(first, tid)
+              }`,
+            );
           }
         }
       }
@@ -98,10 +102,23 @@ export function unchangedProblems(before: GradeResult): string[] {
   }
   for (const [tid, outcome] of Object.entries(before.pass_to_pass.tests)) {
     if (outcome !== "passed") {
-      problems.push(`pass_to_pass test "${tid}" is ${outcome} on the unchanged repository`);
+      problems.push(
+        `pass_to_pass test "${tid}" is ${outcome} on the unchanged repository${
+          failureDetail(before, tid)
+        }`,
+      );
     }
   }
   return problems;
+}
+
+/** `: <the last lines of the test's failure>` (a collection error included), or nothing. */
+function failureDetail(grade: GradeResult, id: string): string {
+  const text = grade.failures[id];
+  if (!text) return "";
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const collection = text.startsWith("collection error") ? "collection error: " : "";
+  return `: ${collection}${lines.slice(-3).join(" | ").slice(0, 400)}`;
 }
 
 function outcomeKey(grade: GradeResult): string {
