@@ -116,9 +116,12 @@ export function unchangedProblems(before: GradeResult): string[] {
 function failureDetail(grade: GradeResult, id: string): string {
   const text = grade.failures[id];
   if (!text) return "";
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "...");
   const collection = text.startsWith("collection error") ? "collection error: " : "";
-  return `: ${collection}${lines.slice(-3).join(" | ").slice(0, 400)}`;
+  // The error line says most: the last line naming an error or assertion, and what follows it.
+  const at = lines.findLastIndex((l) => /Error|Exception|assert/i.test(l));
+  const shown = at >= 0 ? lines.slice(Math.max(0, at - 1), at + 2) : lines.slice(-3);
+  return `: ${collection}${shown.join(" | ").replace(/\s+/g, " ").slice(0, 400)}`;
 }
 
 function outcomeKey(grade: GradeResult): string {
