@@ -172,13 +172,21 @@ export interface RunInfo {
   cpus: number;
   isolation: string;
   work_root: string;
+  /** The flags that made this a partial run (`--only`, `--quick`), if any. */
+  partial?: string[];
 }
 
 /**
- * Write `results.json` and `results.md` into `dir`, formatted by `deno fmt` (so that
- * `deno fmt --check bench/` stays clean), and return the Markdown as written.
+ * Write `results.json` and `results.md` into `dir` and return the Markdown as written; with
+ * `format`, through `deno fmt` (so that `deno fmt --check bench/` stays clean for the checked-in
+ * copies).
  */
-export async function writeResults(dir: string, rows: Row[], info: RunInfo): Promise<string> {
+export async function writeResults(
+  dir: string,
+  rows: Row[],
+  info: RunInfo,
+  options: { format: boolean },
+): Promise<string> {
   const json = { format: RESULTS_FORMAT, run: info, rows };
   await Deno.writeTextFile(`${dir}/results.json`, `${JSON.stringify(json, null, 2)}\n`);
   const met = rows.filter((r) => r.met === true).length;
@@ -190,11 +198,13 @@ export async function writeResults(dir: string, rows: Row[], info: RunInfo): Pro
       info.wall_s.toFixed(0)
     } s, Deno ${info.deno} (V8 ${info.v8}), ${info.os}, ${info.cpus} CPUs, isolation ${info.isolation}.`,
     "",
+    ...(info.partial ? [`Partial run (${info.partial.join(" ")}).`, ""] : []),
     `Targets met: ${met} of ${met + missed.length}.`,
     ...missed.map((r) => `- missed: ${r.section} / ${r.figure}`),
     "",
   ];
   await Deno.writeTextFile(`${dir}/results.md`, `${summary.join("\n")}\n${renderTable(rows)}\n`);
+  if (!options.format) return await Deno.readTextFile(`${dir}/results.md`);
   const fmt = await new Deno.Command(Deno.execPath(), {
     args: ["fmt", "--quiet", "results.md", "results.json"],
     cwd: dir,

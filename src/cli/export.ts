@@ -31,7 +31,7 @@ Formats, one JSON object per line:
 An --out path ending in .parquet writes sft as Parquet, what verl's MultiTurnSFTDataset and TRL's
 SFTTrainer read: messages as a list of structs (a field a message lacks reads back as null) and
 tools as JSON text, so no tool gets the other tools' parameters (verl: decode it with json.loads,
-see the README; TRL decodes it itself). Arguments stay JSON text there for the same reason.
+see docs/exports.md; TRL decodes it itself). Arguments stay JSON text there for the same reason.
 
 verl and skyrl write one row per episode (its last segment with a loss token) unless
 --segments all; rows without a loss token are skipped and counted on stderr. A token format over

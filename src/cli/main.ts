@@ -105,7 +105,7 @@ export async function runCli(args: string[]): Promise<number> {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       const detail = (error as Error).message.replace(/, run again with the --allow-\S+ flag/, "");
       console.error(
-        `Permission denied: ${detail}; patchgym may touch only the files, folders and hosts named on its command line, the task folder and the workspace root (the compiled binary: ./tasks, ./runs and /tmp/patchgym; README "Safety model"): name the path in a flag, or run it through "deno task patchgym"`,
+        `Permission denied: ${detail}; patchgym may touch only the files, folders and hosts named on its command line, the task folder and the workspace root (the compiled binary: ./tasks, ./runs and /tmp/patchgym; docs/sandbox.md): name the path in a flag, or run it through "deno task patchgym"`,
       );
       return 1;
     }

@@ -18,7 +18,7 @@ export function loadTask(dir: string): Task {
   const specPath = join(taskDir, "task.json");
   if (!existsSync(specPath)) {
     throw new TaskError("task_not_found", [
-      `${label}: file not found; a task folder needs a task.json (see README "Tasks")`,
+      `${label}: file not found; a task folder needs a task.json (see docs/tasks.md)`,
     ]);
   }
   let raw: unknown;

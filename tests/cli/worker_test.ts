@@ -75,11 +75,12 @@ interface Setup {
 async function withSetup(prefix: string, body: (s: Setup) => Promise<void>): Promise<void> {
   const redis = await startRedis();
   const name = `t${crypto.randomUUID().slice(0, 6)}`;
-  const queue = await JobQueue.connect(redis.url, name);
+  let queue: JobQueue | undefined;
   const out = makeRunDir(prefix);
   const work = makeWorkRoot(prefix);
   const workers: Worker[] = [];
   try {
+    queue = await JobQueue.connect(redis.url, name);
     await body({
       redis,
       queue,
@@ -97,7 +98,7 @@ async function withSetup(prefix: string, body: (s: Setup) => Promise<void>): Pro
       w.kill("SIGKILL");
       await w.exit();
     }
-    await queue.close();
+    await queue?.close();
     await redis.stop();
     removeRunDir(out);
     removeWorkRoot(work);

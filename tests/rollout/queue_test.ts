@@ -30,11 +30,12 @@ async function allResults(queue: JobQueue): Promise<QueueResult[]> {
 
 async function withQueue(body: (queue: JobQueue) => Promise<void>): Promise<void> {
   const redis = await startRedis();
-  const queue = await JobQueue.connect(redis.url, `t${crypto.randomUUID().slice(0, 6)}`);
+  let queue: JobQueue | undefined;
   try {
+    queue = await JobQueue.connect(redis.url, `t${crypto.randomUUID().slice(0, 6)}`);
     await body(queue);
   } finally {
-    await queue.close();
+    await queue?.close();
     await redis.stop();
   }
 }

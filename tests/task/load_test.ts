@@ -141,7 +141,7 @@ Deno.test("loadTask() accepts a null solution", async () => {
 Deno.test("loadTask() reports a missing task.json", async () => {
   await withTasks({ "t1/repo/a.py": "" }, () => {
     assert.deepEqual(problemsOf(() => loadTask("tasks/t1"), "task_not_found"), [
-      'tasks/t1/task.json: file not found; a task folder needs a task.json (see README "Tasks")',
+      "tasks/t1/task.json: file not found; a task folder needs a task.json (see docs/tasks.md)",
     ]);
   });
 });

@@ -73,15 +73,17 @@ class Cluster:
     """A head and worker nodes, each `ray start --block` in its own process group."""
 
     def __init__(self):
-        self.temp = tempfile.mkdtemp(prefix="pgray-", dir="/tmp")
+        # Under the folder the Deno test made (it reads the logs from there on a failure).
+        self.temp = tempfile.mkdtemp(prefix="pgray-", dir=os.environ.get("PATCHGYM_TEST_RAY_TEMP", "/tmp"))
         self.port = free_port()
         self.env = {
             **os.environ,
             "PYTHONPATH": PACKAGE + os.pathsep + os.environ.get("PYTHONPATH", ""),
             "RAY_USAGE_STATS_ENABLED": "0",
-            # Notice a dead node within seconds, not the default half minute.
+            # Notice a dead node within seconds, not the default half minute, but not a live
+            # node that a loaded machine delays for a few seconds.
             "RAY_health_check_period_ms": "1000",
-            "RAY_health_check_failure_threshold": "5",
+            "RAY_health_check_failure_threshold": "10",
         }
         self.nodes = []
 
