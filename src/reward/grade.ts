@@ -237,7 +237,9 @@ async function restoreTestFiles(
   for (const file of snapshot.files) {
     if (!decidesTests(file.path)) continue;
     await write(join(dir, file.path), file.content);
-    pristine.push(file.path);
+    // Code is trusted (and unreadable to code under test); protected data is only put back, so
+    // code under test can still read the fixtures a test hands it.
+    if (SOURCE.test(file.path)) pristine.push(file.path);
   }
   for (const path of [...task.spec.hidden_tests, ...(task.spec.hidden_data ?? [])]) {
     await write(join(dir, path), await Deno.readFile(join(task.hiddenDir, path)));
@@ -254,6 +256,8 @@ async function write(path: string, content: Uint8Array): Promise<void> {
 }
 
 const CONFIG_NAMES: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);
+/** Files that hold code a test runner loads. */
+const SOURCE = /\.(?:py|[cm]?[jt]sx?)$/;
 
 function isTestConfig(path: string): boolean {
   return CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1));
