@@ -284,6 +284,7 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       readWrite(flag("out"));
       read(flag("repo"));
       read(flag("curated"));
+      host(flag("base-url"));
       // The bundled tasks, whose reference fixes are kept out by default.
       plan.read.push(context.bundledTasks);
       break;

@@ -8,7 +8,7 @@ import { repositorySeed } from "../synth/repo_seed.ts";
 import { defaultTasksDir } from "./_paths.ts";
 import { synthesize } from "../synth/synth.ts";
 import { loadTasks } from "../task/load.ts";
-import { intFlag, listFlag, parseFlags, printJson } from "./_args.ts";
+import { env, intFlag, listFlag, parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment, tasksDirOf } from "./_environment.ts";
 import { Progress } from "./_progress.ts";
 
@@ -40,6 +40,8 @@ Usage: patchgym synth --out DIR [flags]
   --curated DIR        tasks whose reference fixes must not appear (default: the bundled tasks)
   --max-per-failing-set N  tasks per seed with the same fail_to_pass set (default 2)
   --env-cache DIR      dependency environment cache (default ~/.cache/patchgym/env)
+  --base-url URL       write issue-style statements with this OpenAI-compatible endpoint
+  --model NAME         (and this model); the model sees the failing tests, never the bug
   --per-seed N         single mutants tried per seed (default 40)
   --multi N            multi-mutation combinations tried per seed (default 10)
   --concurrency N      test runs at once (default 2)
@@ -63,6 +65,8 @@ export async function synthCommand(args: string[]): Promise<number> {
     "apply-reference": { type: "boolean" },
     curated: { type: "string" },
     "max-per-failing-set": { type: "string" },
+    "base-url": { type: "string" },
+    model: { type: "string" },
     ...ENVIRONMENT_FLAGS,
     json: { type: "boolean" },
   });
@@ -97,6 +101,17 @@ export async function synthCommand(args: string[]): Promise<number> {
     curated,
     maxPerFailingSet: intFlag("max-per-failing-set", values["max-per-failing-set"], 2, 1, 100_000),
     environmentOf: (task) => resolveTaskEnvironment(task, envCache),
+    ...(values["base-url"] && values.model
+      ? {
+        endpoint: {
+          baseUrl: values["base-url"],
+          model: values.model,
+          ...(env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY")
+            ? { apiKey: (env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY"))! }
+            : {}),
+        },
+      }
+      : {}),
     onProgress: (event) => {
       if (!progress) return;
       if (event.total !== shownTotal) {

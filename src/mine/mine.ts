@@ -26,7 +26,7 @@ import { runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
 import { gitText, readCommit } from "../task/git.ts";
 import type { TaskSpec } from "../task/spec.ts";
 import { writeNewTask } from "../task/write.ts";
-import { type StatementEndpoint, templateStatement, writeModelStatement } from "./_statement.ts";
+import { type StatementEndpoint, templateStatement, writeModelStatement } from "./statement.ts";
 
 /** How to mine. */
 export interface MineOptions {

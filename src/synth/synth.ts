@@ -29,6 +29,7 @@ import { typescriptMutants } from "./typescript.ts";
 import { containedFixes, type ReferenceFix, referenceFixes } from "./decontaminate.ts";
 import { LOCK_FILE } from "../env/lock.ts";
 import type { TestEnvironment } from "../sandbox/test_runner.ts";
+import { type StatementEndpoint, writeModelStatement } from "../mine/statement.ts";
 
 /** Why a mutant did not become a task; a closed set. */
 export type DropReason =
@@ -70,6 +71,8 @@ export interface SynthOptions {
   keepNearDuplicates?: boolean;
   /** Most tasks with the same fail_to_pass set, per seed (default 2). */
   maxPerFailingSet?: number;
+  /** Write issue-style statements through this endpoint (the template when it fails). */
+  endpoint?: StatementEndpoint;
   /** A seed's dependency environment, when it has one (its lock is copied into every task). */
   environmentOf?: (task: Task) => TestEnvironment | null;
 }
@@ -342,7 +345,22 @@ async function tryMutants(
   const patch = files.map((path) =>
     fileDiff(path, snapshot.byPath.get(path)!.content, seed.snapshot.byPath.get(path)!.content)
   ).join("");
-  const spec = synthSpec(seed, mutants, failing, stillPassing, key, before);
+  let spec = synthSpec(seed, mutants, failing, stillPassing, key, before);
+  if (options.endpoint) {
+    const written = await writeModelStatement(options.endpoint, {
+      subject: "",
+      body: "",
+      failing,
+      failures: new Map(Object.entries(before.failures)),
+    });
+    if (written) {
+      spec = {
+        ...spec,
+        statement: written,
+        provenance: { ...spec.provenance!, statement: "model" },
+      };
+    }
+  }
   const task = withExpected({ ...seed.task, spec }, failing, stillPassing);
   const after = await gradePatch(task, patch, gradeOptions);
   const solved = after.patch_applied && after.run.problems.length === 0 &&

@@ -1,6 +1,7 @@
 /**
- * Statements for mined tasks: from a template over the commit message and the failing tests'
- * behaviour, or written by a model through an OpenAI-compatible endpoint. Neither sees the fix.
+ * Statements for mined and synthesized tasks: from a template over the commit message and the
+ * failing tests' behaviour, or written by a model through an OpenAI-compatible endpoint. Neither
+ * sees the fix.
  */
 
 /** An OpenAI-compatible chat-completions endpoint. */
@@ -52,8 +53,11 @@ export async function writeModelStatement(
   const evidence = input.failing.slice(0, 8).map((id) =>
     `${id}\n${(input.failures.get(id) ?? "").slice(-1200)}`
   ).join("\n\n");
+  const context = input.subject.trim()
+    ? `Commit message of the upstream fix (for context only, do not copy it):\n${input.subject}\n${input.body}\n\n`
+    : "";
   const prompt =
-    `Write a GitHub issue, as a user of this project would, describing the bug or missing behaviour that these failing tests show. Say what happens and what should happen; do not mention test names, do not propose code, do not say how to fix it. Plain text, at most 15 lines.\n\nCommit message of the upstream fix (for context only, do not copy it):\n${input.subject}\n${input.body}\n\nFailing tests and their output:\n${evidence}`;
+    `Write a GitHub issue, as a user of this project would, describing the bug or missing behaviour that these failing tests show. Say what happens and what should happen; do not mention test names, do not propose code, do not say how to fix it. Plain text, at most 15 lines.\n\n${context}Failing tests and their output:\n${evidence}`;
   try {
     const response = await fetch(`${endpoint.baseUrl.replace(/\/$/, "")}/chat/completions`, {
       method: "POST",
