@@ -156,7 +156,7 @@ export async function buildEnvironment(repo: string, options: BuildOptions): Pro
     }`,
   );
   Deno.mkdirSync(options.cacheRoot, { recursive: true });
-  const staging = Deno.makeTempDirSync({ dir: options.cacheRoot, prefix: ".staging-" });
+  const staging = stagingDir(options.cacheRoot);
   try {
     const site = join(staging, "site");
     // The jail's pytest runs the tests: asking for another one would only be removed again.
@@ -251,7 +251,7 @@ async function install(
   options: { noDeps: boolean; progress: (line: string) => void },
 ): Promise<void> {
   Deno.mkdirSync(dirname(dir), { recursive: true });
-  const staging = Deno.makeTempDirSync({ dir: dirname(dir), prefix: ".staging-" });
+  const staging = stagingDir(dirname(dir));
   try {
     const site = join(staging, "site");
     Deno.mkdirSync(site);
@@ -517,6 +517,16 @@ function readEnv(name: string): string | undefined {
 function requirementName(requirement: string): string {
   return (/^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(requirement)?.[1] ?? "").toLowerCase()
     .replace(/[-.]+/g, "_");
+}
+
+/**
+ * A fresh folder to build in, readable by everyone: the jail's user (an unprivileged uid of its
+ * own) reads the environment through a read-only bind, and a temporary folder is private (0700).
+ */
+function stagingDir(parent: string): string {
+  const dir = Deno.makeTempDirSync({ dir: parent, prefix: ".staging-" });
+  Deno.chmodSync(dir, 0o755);
+  return dir;
 }
 
 /** Remove a folder that may not exist (a staging folder already renamed into place). */

@@ -128,6 +128,8 @@ Deno.test({
       assert.deepEqual(lock.pytest_args, ["-o", "addopts=-ra"]);
       assert.ok(lock.notes.some((n) => n.includes('"--cov-fail-under=95"')));
       assert.ok(existsSync(join(cold.dir, "site", "dateutil")));
+      // The jail's own unprivileged user reads it through a bind: not a private temp folder.
+      assert.equal(Deno.statSync(cold.dir).mode! & 0o777, 0o755);
       const warm = await buildEnvironment(join(dir, "repo"), options);
       assert.equal(warm.cache, "warm");
       assert.equal(warm.dir, cold.dir);
