@@ -285,6 +285,8 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       read(flag("repo"));
       read(flag("curated"));
       host(flag("base-url"));
+      // A repository seed's declarations are read with the jail's python3 (parsing only).
+      if (flag("repo")) run.push(jailPython());
       // The bundled tasks, whose reference fixes are kept out by default.
       plan.read.push(context.bundledTasks);
       break;

@@ -2,9 +2,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { defaultCacheRoot } from "../env/build.ts";
+import { defaultCacheRoot, inspectRepository } from "../env/build.ts";
 import { resolveTaskEnvironment } from "../env/resolve.ts";
-import { repositorySeed } from "../synth/repo_seed.ts";
+import { repositorySeed, VERSION_STUB } from "../synth/repo_seed.ts";
 import { defaultTasksDir } from "./_paths.ts";
 import { synthesize } from "../synth/synth.ts";
 import { loadTasks } from "../task/load.ts";
@@ -84,6 +84,13 @@ export async function synthCommand(args: string[]): Promise<number> {
   const seeds = values.repo && scratch
     ? [repositorySeed(resolve(values.repo), scratch)]
     : loadTasks(tasksDirOf(values), listFlag(values.tasks));
+  // A repository whose build backend writes a version module gets a stub, and says so.
+  const generated = values.repo
+    ? (await inspectRepository(resolve(values.repo))).missing_generated
+    : [];
+  for (const path of generated) {
+    console.error(`synth: "${path}" is written at install time; tasks get a stub version file`);
+  }
   const curatedDir = values.curated ?? defaultTasksDir(undefined);
   const curated = [...seeds, ...(existsSync(curatedDir) ? loadTasks(curatedDir) : [])];
   const envCache = values["env-cache"] ? resolve(values["env-cache"]) : defaultCacheRoot();
@@ -101,6 +108,9 @@ export async function synthCommand(args: string[]): Promise<number> {
     curated,
     maxPerFailingSet: intFlag("max-per-failing-set", values["max-per-failing-set"], 2, 1, 100_000),
     environmentOf: (task) => resolveTaskEnvironment(task, envCache),
+    ...(generated.length > 0
+      ? { seedFiles: () => Object.fromEntries(generated.map((p) => [p, VERSION_STUB])) }
+      : {}),
     ...(values["base-url"] && values.model
       ? {
         endpoint: {

@@ -26,6 +26,7 @@ import { runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
 import { gitText, readCommit } from "../task/git.ts";
 import type { TaskSpec } from "../task/spec.ts";
 import { writeNewTask } from "../task/write.ts";
+import { VERSION_STUB } from "../synth/repo_seed.ts";
 import { type StatementEndpoint, templateStatement, writeModelStatement } from "./statement.ts";
 
 /** How to mine. */
@@ -502,7 +503,7 @@ function failing(outcome: TestOutcome | undefined): boolean {
 }
 
 function versionStub(): string {
-  return '# Written by patchgym in place of the build backend\'s version file.\n__version__ = version = "0.0.0"\n__version_tuple__ = version_tuple = (0, 0, 0)\n';
+  return VERSION_STUB;
 }
 
 function firstLine(text: string): string {

@@ -14,6 +14,11 @@ import { NOISE_DIRS } from "../workspace/snapshot.ts";
 /** Folders never searched for tests. */
 const SKIPPED = new Set([...NOISE_DIRS, ".patchgym", "build", "dist", "site-packages", "venv"]);
 
+/** What a build backend writes in place of a version file (setuptools-scm, hatch-vcs). */
+export const VERSION_STUB =
+  "# Written by patchgym in place of the build backend's version file.\n" +
+  '__version__ = version = "0.0.0"\n__version_tuple__ = version_tuple = (0, 0, 0)\n';
+
 /** Python test modules of `repo` (relative paths, sorted). */
 export function testModules(repo: string): string[] {
   const out: string[] = [];

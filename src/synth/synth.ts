@@ -71,6 +71,8 @@ export interface SynthOptions {
   keepNearDuplicates?: boolean;
   /** Most tasks with the same fail_to_pass set, per seed (default 2). */
   maxPerFailingSet?: number;
+  /** Files to add to a seed's repository (e.g. a version module its build backend writes). */
+  seedFiles?: (task: Task) => Record<string, string>;
   /** Write issue-style statements through this endpoint (the template when it fails). */
   endpoint?: StatementEndpoint;
   /** A seed's dependency environment, when it has one (its lock is copied into every task). */
@@ -240,6 +242,19 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
     } finally {
       await workspace.remove();
     }
+  }
+  const added = options.seedFiles?.(task) ?? {};
+  if (Object.keys(added).length > 0) {
+    // Files a build step would write (a version module): part of every task's repository.
+    const files = [
+      ...seed.snapshot.files.filter((f) => !(f.path in added)),
+      ...Object.entries(added).map(([path, text]) => ({
+        path,
+        content: new TextEncoder().encode(text),
+        mode: 0o644,
+      })),
+    ];
+    seed.snapshot = { ...seed.snapshot, files, byPath: new Map(files.map((f) => [f.path, f])) };
   }
   for (const path of task.spec.hidden_tests) {
     seed.hidden[path] = readFileSync(join(task.hiddenDir, path));
