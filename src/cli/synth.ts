@@ -92,7 +92,14 @@ export async function synthCommand(args: string[]): Promise<number> {
     console.error(`synth: "${path}" is written at install time; tasks get a stub version file`);
   }
   const curatedDir = values.curated ?? defaultTasksDir(undefined);
-  const curated = [...seeds, ...(existsSync(curatedDir) ? loadTasks(curatedDir) : [])];
+  // Generated tasks (synth, mine, import) in that folder are not the curated set: the fix of a
+  // synthesized task is its seed's own code, which every new task from that seed holds.
+  const curated = [
+    ...seeds,
+    ...(existsSync(curatedDir) ? loadTasks(curatedDir) : []).filter((t) =>
+      (t.spec.provenance?.made_by ?? "curated") === "curated"
+    ),
+  ];
   const envCache = values["env-cache"] ? resolve(values["env-cache"]) : defaultCacheRoot();
   const progress = values.json ? null : new Progress(0);
   let shownTotal = 0;
