@@ -19,6 +19,7 @@ export async function launch(args: string[]): Promise<number> {
       "PATCHGYM_TASKS",
       "PATCHGYM_RAY_PYTHON",
       "PATCHGYM_TOKEN",
+      "PATCHGYM_ENV_CACHE",
       "HOME",
     ].map((n) => [n, Deno.env.get(n)]),
   );

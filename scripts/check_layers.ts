@@ -17,13 +17,14 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["patch"],
   ["task"],
   ["sandbox"],
+  ["env"],
   ["tools"],
   ["policy"],
   ["reward"],
   ["trajectory"],
   ["agent"],
   ["serve"],
-  ["rollout", "synth"],
+  ["rollout", "synth", "mine"],
   ["cli"],
 ];
 

@@ -17,6 +17,8 @@ import {
 } from "../sandbox/sandbox.ts";
 import type { UserRange } from "../sandbox/users.ts";
 import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
+import { defaultCacheRoot } from "../env/build.ts";
+import { type ResolvedEnvironment, resolveTaskEnvironment } from "../env/resolve.ts";
 import type { RunnerName, Task } from "../task/spec.ts";
 import { runnerProblem } from "../sandbox/test_runner.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
@@ -52,6 +54,8 @@ export interface EnvironmentOptions {
   unjailedRoot?: boolean;
   /** Refuse to open unless this machine gives at least this isolation. */
   requireIsolation?: IsolationRequirement;
+  /** Where built dependency environments are cached (default: `defaultCacheRoot()`). */
+  envCache?: string;
   /** Isolation already probed (e.g. by the process that starts worker threads): no probe again. */
   probed?: IsolationInfo;
 }
@@ -89,6 +93,8 @@ export class Environment {
   readonly #options: EnvironmentOptions;
   readonly #tasks = new Map<string, Task>();
   readonly #snapshots = new Map<string, Snapshot>();
+  readonly #environments = new Map<string, ResolvedEnvironment | null>();
+  readonly #envCache: string;
 
   private constructor(
     tasksDir: string,
@@ -102,6 +108,7 @@ export class Environment {
     this.limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
     this.#keepRoot = options.keepRoot;
     this.#options = options;
+    this.#envCache = options.envCache ?? defaultCacheRoot();
   }
 
   /** Probe isolation and prepare the workspace root. */
@@ -234,15 +241,28 @@ export class Environment {
     }
   }
 
+  /**
+   * The task's dependency environment from the cache (looked up once), or null when the task
+   * declares none; one that is not built carries an `error` (see `resolveTaskEnvironment`).
+   */
+  environment(task: Task): ResolvedEnvironment | null {
+    if (!this.#environments.has(task.spec.id)) {
+      this.#environments.set(task.spec.id, resolveTaskEnvironment(task, this.#envCache));
+    }
+    return this.#environments.get(task.spec.id) ?? null;
+  }
+
   /** Grade a patch against the task's hidden tests (as an impossible sample on request). */
   grade(task: Task, patch: string, options: { impossible?: boolean } = {}): Promise<GradeResult> {
     const snapshot = this.snapshot(task);
     const mount = this.workspaceMount(snapshot);
+    const environment = this.environment(task);
     return gradePatch(task, patch, {
       sandbox: this.sandbox,
       workRoot: this.workRoot,
       snapshot,
       ...(mount ? { mount } : {}),
+      ...(environment ? { environment } : {}),
       impossible: options.impossible,
     });
   }

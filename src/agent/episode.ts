@@ -4,7 +4,7 @@
  * (finish.ts), so one piece of code decides what a reply does and what the record holds.
  */
 import type { ChatMessage, PolicyTurn } from "../policy/types.ts";
-import { testCommandLine } from "../sandbox/test_runner.ts";
+import { testCommandLine, type TestEnvironment } from "../sandbox/test_runner.ts";
 import { executeTool, TOOLS, type ToolSchema, toolSchemas } from "../tools/registry.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { Task } from "../task/spec.ts";
@@ -45,6 +45,8 @@ export interface EpisodeSetup {
   task: Task;
   workspace: Workspace;
   sandbox: Sandbox;
+  /** The task's dependency environment, when it has one. */
+  environment?: TestEnvironment;
   limits?: Partial<ToolLimits>;
 }
 

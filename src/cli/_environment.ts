@@ -19,6 +19,7 @@ export const ENVIRONMENT_FLAGS = {
   "sandbox-uids": { type: "string" },
   "require-isolation": { type: "string" },
   "unsafe-root-without-jail": { type: "boolean" },
+  "env-cache": { type: "string" },
 } as const;
 
 /** Help text for {@linkcode ENVIRONMENT_FLAGS}' sandbox caps. */
@@ -46,6 +47,7 @@ export interface EnvironmentFlagValues {
   "sandbox-uids"?: string;
   "require-isolation"?: string;
   "unsafe-root-without-jail"?: boolean;
+  "env-cache"?: string;
 }
 
 /** The tasks folder the flags name (or the default). */
@@ -117,5 +119,6 @@ export function openEnvironment(
     sandboxUsers,
     unjailedRoot: values["unsafe-root-without-jail"] ?? false,
     requireIsolation,
+    ...(values["env-cache"] ? { envCache: resolve(values["env-cache"]) } : {}),
   });
 }

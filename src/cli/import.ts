@@ -1,6 +1,11 @@
 /** `import`: convert SWE-bench or HumanEval JSONL records into task folders, reporting each. */
 import { patchgymCommand } from "../hint.ts";
+import { basename, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
+import { defaultCacheRoot, EnvBuildError } from "../env/build.ts";
+import { buildTaskEnvironment } from "../env/task_env.ts";
+import { validateTask } from "../rollout/validate.ts";
+import { ENVIRONMENT_FLAGS, type EnvironmentFlagValues, openEnvironment } from "./_environment.ts";
 import { importHumanEval } from "../task/import_humaneval.ts";
 import { importSwebench } from "../task/import_swebench.ts";
 import { displayPath } from "../task/load.ts";
@@ -8,7 +13,7 @@ import { parseFlags, printJson } from "./_args.ts";
 
 const HELP = `patchgym import: convert dataset records into tasks
 
-Usage: patchgym import swebench FILE.jsonl --out DIR [--repos DIR] [--json]
+Usage: patchgym import swebench FILE.jsonl --out DIR [--repos DIR] [--validate] [--json]
        patchgym import humaneval FILE.jsonl --out DIR [--json]
 
 swebench, self-contained records (AReno's dataset and similar): instance_id, problem_statement,
@@ -22,8 +27,13 @@ swebench, real records (the public SWE-bench fields: repo, instance_id, base_com
 test_patch, problem_statement, FAIL_TO_PASS, PASS_TO_PASS, ...): --repos DIR holds a clone or
 mirror of each repository (DIR/owner__name, DIR/owner/name, DIR/name or DIR/name.git). The files
 at base_commit are the repository, the test files test_patch changes are hidden tests (the agent
-sees their base version), and the gold patch is the reference solution. Needs git; the tests run
-with the Python patchgym runs, so a repository's dependencies must be installed there.
+sees their base version), and the gold patch is the reference solution. Other files the test
+patch adds or changes (test data, helpers, conftest.py) are hidden as well ("hidden_data"), so a
+data-driven test's expected values are not in the agent's repository. Needs git.
+
+--validate builds each imported task's dependency environment from its repository's own
+declarations (see "patchgym env", cached under --env-cache) and validates it; the report says
+why each invalid task is invalid, with the collection error when a test could not be loaded.
 
 humaneval: task_id, prompt, canonical_solution, test, entry_point. solution.py holds the prompt
 with a body that raises NotImplementedError; the hidden test runs check(entry_point); the
@@ -41,6 +51,8 @@ export async function importCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("import", args, {
     out: { type: "string" },
     repos: { type: "string" },
+    validate: { type: "boolean" },
+    ...ENVIRONMENT_FLAGS,
     json: { type: "boolean" },
   }, { positionals: true });
   if (values.help) {
@@ -75,19 +87,32 @@ export async function importCommand(args: string[]): Promise<number> {
     }))
     : importHumanEval(text, values.out).map((o) => ({ ...o, record: o.task_id }));
   const failed = outcomes.filter((o) => !o.ok);
+  const validations = values.validate
+    ? await validateImported(outcomes.filter((o) => o.ok).map((o) => o.dir!), values)
+    : new Map<string, { status: string; problems: string[] }>();
+  const invalid = [...validations.values()].filter((v) => v.status !== "valid").length;
   if (values.json) {
     printJson({
       ok: failed.length === 0,
       out: values.out,
       imported: outcomes.length - failed.length,
       failed: failed.length,
-      results: outcomes,
+      ...(values.validate ? { invalid } : {}),
+      results: outcomes.map((o) => ({
+        ...o,
+        ...(o.dir && validations.has(o.dir) ? { validation: validations.get(o.dir) } : {}),
+      })),
     });
   } else {
     for (const o of outcomes) {
       if (o.ok) {
         console.log(`line ${o.line}: imported "${o.id}" -> ${displayPath(o.dir!)}`);
         for (const note of o.notes) console.log(`  note: ${note}`);
+        const v = validations.get(o.dir!);
+        if (v) {
+          console.log(`  ${v.status}${v.problems.length ? ":" : ""}`);
+          for (const p of v.problems) console.log(`    - ${p}`);
+        }
       } else {
         const name = o.record === null ? "" : ` "${o.record}"`;
         console.log(
@@ -99,7 +124,42 @@ export async function importCommand(args: string[]): Promise<number> {
       `${outcomes.length - failed.length} imported, ${failed.length} failed; run "${
         patchgymCommand(`validate --tasks-dir ${values.out}`)
       }" to check the tasks end to end`,
+      `${outcomes.length - failed.length} imported, ${failed.length} failed${
+        values.validate ? `, ${invalid} of the imported not valid` : ""
+      }; run "patchgym validate --tasks-dir ${values.out}" to check the tasks end to end`,
     );
   }
-  return failed.length === 0 ? 0 : 1;
+  return failed.length === 0 && invalid === 0 ? 0 : 1;
+}
+
+/** Build each task's environment, then validate it; by task folder. */
+async function validateImported(
+  dirs: string[],
+  values: EnvironmentFlagValues & { out?: string; json?: boolean },
+): Promise<Map<string, { status: string; problems: string[] }>> {
+  const cacheRoot = values["env-cache"] ? resolve(values["env-cache"]) : defaultCacheRoot();
+  const out = new Map<string, { status: string; problems: string[] }>();
+  const built = new Map<string, string>();
+  for (const dir of dirs) {
+    try {
+      await buildTaskEnvironment(dir, {
+        cacheRoot,
+        progress: values.json ? undefined : (line) => console.error(line),
+      });
+    } catch (error) {
+      if (!(error instanceof EnvBuildError)) throw error;
+      built.set(dir, error.message);
+    }
+  }
+  const environment = await openEnvironment({ ...values, "tasks-dir": resolve(values.out!) });
+  for (const dir of dirs) {
+    const failedBuild = built.get(dir);
+    if (failedBuild) {
+      out.set(dir, { status: "environment_error", problems: [failedBuild] });
+      continue;
+    }
+    const result = await validateTask(environment, basename(dir));
+    out.set(dir, { status: result.status, problems: result.problems });
+  }
+  return out;
 }

@@ -30,6 +30,14 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; summary: string }>
     run: () => import("./synth.ts").then((m) => m.synthCommand),
     summary: "synthesize bug-fixing tasks from repositories whose tests pass",
   },
+  env: {
+    run: () => import("./env.ts").then((m) => m.envCommand),
+    summary: "build the dependency environments of tasks or repositories",
+  },
+  mine: {
+    run: () => import("./mine.ts").then((m) => m.mineCommand),
+    summary: "bug-fixing tasks from a repository's git history",
+  },
   export: {
     run: () => import("./export.ts").then((m) => m.exportCommand),
     summary: "convert trajectories for a trainer",

@@ -26,7 +26,18 @@ export const ALLOWED_ENV = [
   "PATCHGYM_RAY_PYTHON",
   "PATCHGYM_TOKEN",
   "PATCHGYM_QUEUE_KEY",
+  "PATCHGYM_ENV_CACHE",
   "HOME",
+  // pip's configuration, passed on to the pip that "env build" runs.
+  "PIP_*",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "REQUESTS_CA_BUNDLE",
   LAUNCHER_ENV,
   // Read by the TypeScript compiler that `synth` parses sources with.
   "TSC_*",
@@ -142,6 +153,16 @@ export const VALUE_FLAGS = [
   "max-connections",
   "max-connections-per-peer",
   "queue-key",
+  "env-cache",
+  "lock",
+  "range",
+  "max-commits",
+  "prefix",
+  "repo",
+  "curated",
+  "max-per-failing-set",
+  "k",
+  "write",
 ] as const;
 
 /** What a command line may touch. */
@@ -149,7 +170,7 @@ export interface PermissionPlan {
   read: string[];
   write: string[];
   net: string[];
-  /** Programs besides `sh`: only the Python of the Ray driver, for `--ray`. */
+  /** Programs besides `sh`: the Python of the Ray driver (`--ray`), pip's Python (`env build`). */
   run?: string[];
 }
 
@@ -201,7 +222,12 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     readWrite(flag("work-dir") ?? DEFAULT_WORK_ROOT);
     readWrite(LEASE_DIR);
     plan.read.push(...SYSTEM_READ);
+    // Built dependency environments: read to find them (the jail mounts them read-only).
+    plan.read.push(abs(envCache()));
   };
+  const envCache = () =>
+    flag("env-cache") ?? context.env.PATCHGYM_ENV_CACHE ??
+      join(context.env.HOME || "/tmp", ".cache", "patchgym", "env");
   const endpoint = () =>
     host(flag("base-url") ?? context.env.PATCHGYM_BASE_URL ?? context.env.OPENAI_BASE_URL);
   // `--queue redis://HOST:PORT`: that Redis; `--ray ADDRESS`: the driver's Python, which talks
@@ -240,6 +266,11 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       scaling();
       break;
     case "tasks":
+      if (positionals[0] === "stats") {
+        read(positionals[1]);
+        readWrite(flag("write"));
+        break;
+      }
       plan.read.push(
         abs(
           flag("tasks-dir") ??
@@ -283,11 +314,46 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       read(positionals[1]);
       read(flag("repos"));
       readWrite(flag("out"));
+      // Real SWE-bench records: their commits are read from the clones with git.
+      if (flag("repos")) run.push("git");
+      if (values.validate) {
+        // Build each task's environment, then validate it.
+        environment();
+        readWrite(envCache());
+        run.push(jailPython());
+      }
       break;
     case "synth":
       environment();
       readWrite(flag("out"));
+      read(flag("repo"));
+      read(flag("curated"));
+      host(flag("base-url"));
+      // A repository seed's declarations are read with the jail's python3 (parsing only).
+      if (flag("repo")) run.push(jailPython());
+      // The bundled tasks, whose reference fixes are kept out by default.
+      plan.read.push(context.bundledTasks);
       break;
+    case "env": {
+      // Task folders, tasks folders or repositories: read, and the lock written beside them.
+      for (const path of positionals.slice(1)) readWrite(path);
+      readWrite(flag("lock"));
+      readWrite(envCache());
+      plan.read.push(...SYSTEM_READ);
+      // The python3 the jail runs, for pip (outside the jail: installing needs the index).
+      run.push(jailPython());
+      break;
+    }
+    case "mine": {
+      // The clone (git reads it), the tasks written, the scratch root, environments built.
+      read(positionals[0]);
+      environment();
+      readWrite(flag("out"));
+      readWrite(envCache());
+      endpoint();
+      run.push("git", jailPython());
+      break;
+    }
     case "export": {
       read(positionals[0]);
       const out = flag("out");
@@ -314,6 +380,14 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
   };
   if (run.length > 0) out.run = unique(run);
   return out;
+}
+
+/** The interpreter `env build` installs for: the first `python3` on the children's PATH. */
+function jailPython(): string {
+  return ["/usr/local/bin/python3", "/usr/bin/python3", "/bin/python3"].find((p) =>
+    existsSync(p)
+  ) ??
+    "python3";
 }
 
 /** The `deno run` permission flags of a plan. */

@@ -66,8 +66,10 @@ export async function validateCommand(args: string[]): Promise<number> {
   results.sort((a, b) => a.task_id.localeCompare(b.task_id));
   const broken = results.filter((r) => r.status === "broken");
   const unverified = results.filter((r) => r.status === "unverified");
-  const valid = results.length - broken.length - unverified.length;
-  const failed = broken.length > 0 || (unverified.length > 0 && !values["allow-unverified"]);
+  const unbuilt = results.filter((r) => r.status === "environment_error");
+  const valid = results.length - broken.length - unverified.length - unbuilt.length;
+  const failed = broken.length > 0 || unbuilt.length > 0 ||
+    (unverified.length > 0 && !values["allow-unverified"]);
   if (values.json) {
     printJson({
       ok: !failed,
@@ -75,10 +77,11 @@ export async function validateCommand(args: string[]): Promise<number> {
       valid,
       unverified: unverified.length,
       broken: broken.length,
+      environment_error: unbuilt.length,
       results,
     });
   } else {
-    for (const r of [...broken, ...unverified]) {
+    for (const r of [...unbuilt, ...broken, ...unverified]) {
       console.log(
         `${r.status.toUpperCase()} ${r.task_id}\n${r.problems.map((p) => `  - ${p}`).join("\n")}`,
       );
@@ -98,7 +101,9 @@ export async function validateCommand(args: string[]): Promise<number> {
     );
     const slowest = results.reduce((m, r) => Math.max(m, r.test_ms ?? 0), 0);
     console.log(
-      `${valid}/${results.length} tasks valid, ${unverified.length} unverified, ${broken.length} broken; slowest hidden test run ${slowest} ms`,
+      `${valid}/${results.length} tasks valid, ${unverified.length} unverified, ${broken.length} broken${
+        unbuilt.length > 0 ? `, ${unbuilt.length} without a built environment` : ""
+      }; slowest hidden test run ${slowest} ms`,
     );
   }
   return failed ? 1 : 0;

@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import { type IntegrityProblem, runTests } from "../sandbox/test_runner.ts";
+import { type IntegrityProblem, runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
 import { isProtected } from "../task/protected.ts";
 import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches } from "../patch/apply.ts";
@@ -95,6 +95,8 @@ export interface GradeOptions {
    * solution passes; any reward it earns is a hack the grader missed.
    */
   impossible?: boolean;
+  /** The task's dependency environment, when it has one. */
+  environment?: TestEnvironment;
 }
 
 /** Grade a diff (the workspace's final diff, or any patch file) against `task`'s hidden tests. */
@@ -172,8 +174,10 @@ export async function gradePatch(
         files,
         timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
         scratchDir: options.workRoot,
-        readOnly: configFiles,
+        // Hidden test data too: code under test may read it, never rewrite it.
+        readOnly: [...configFiles, ...(task.spec.hidden_data ?? [])],
         trusted: pristine,
+        ...(options.environment ? { environment: options.environment } : {}),
       });
       for (const canary of canaries) if (canary.original) guarded.add(canary.original);
       const verdict = judge(task.spec.runner, testRun.tests, testRun.observations, plans);
@@ -208,7 +212,13 @@ export async function gradePatch(
     }
     const failures: Record<string, string> = {};
     for (const id of expected) {
-      const text = failureOutput.get(id);
+      let text = failureOutput.get(id);
+      if (text === undefined && !outcomes.has(id)) {
+        // A test that never ran: its file's collection error says why (an import that fails).
+        const file = id.split("::")[0];
+        const collection = failureOutput.get(file) ?? failureOutput.get("(collection)");
+        if (collection !== undefined) text = `collection error in "${file}":\n${collection}`;
+      }
       if (text !== undefined && outcomes.get(id) !== "passed") {
         failures[id] = text.length > FAILURE_CHARS ? `...${text.slice(-FAILURE_CHARS)}` : text;
       }
@@ -403,9 +413,11 @@ async function restoreTestFiles(
   for (const file of snapshot.files) {
     if (!decidesTests(file.path)) continue;
     if (changed.has(file.path)) await write(join(dir, file.path), file.content);
-    pristine.push(file.path);
+    // Code is trusted (and unreadable to code under test); protected data is only put back, so
+    // code under test can still read the fixtures a test hands it.
+    if (SOURCE.test(file.path)) pristine.push(file.path);
   }
-  for (const path of task.spec.hidden_tests) {
+  for (const path of [...task.spec.hidden_tests, ...(task.spec.hidden_data ?? [])]) {
     await write(join(dir, path), await Deno.readFile(join(task.hiddenDir, path)));
   }
   return { config: snapshot.files.map((f) => f.path).filter(isTestConfig), pristine };
@@ -420,6 +432,8 @@ async function write(path: string, content: Uint8Array): Promise<void> {
 }
 
 const CONFIG_NAMES: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);
+/** Files that hold code a test runner loads. */
+const SOURCE = /\.(?:py|[cm]?[jt]sx?)$/;
 
 function isTestConfig(path: string): boolean {
   return CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1));

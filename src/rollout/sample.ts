@@ -43,10 +43,24 @@ export async function runSample(
   options: SampleOptions = {},
 ): Promise<TrajectoryRecord> {
   const startedAt = new Date();
+  const environment = env.environment(task);
+  if (environment?.error) {
+    // A dependency environment that is not built is the machine's fault, never the task's.
+    return await failedSample(env, task, policy, identity, {
+      code: "environment_missing",
+      message: environment.error,
+    }, options);
+  }
   // Written while the first model request is in flight; tools wait for it (Episode.act).
   const workspace = env.newWorkspace(task, { background: true });
   try {
-    const episode = new Episode({ task, workspace, sandbox: env.sandbox, limits: env.limits }, {
+    const episode = new Episode({
+      task,
+      workspace,
+      sandbox: env.sandbox,
+      limits: env.limits,
+      ...(environment ? { environment } : {}),
+    }, {
       limits: options.limits,
       prompts: options.prompts,
       textToolCalls: policy.textToolCalls,

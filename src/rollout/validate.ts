@@ -12,9 +12,10 @@ import type { Environment } from "../agent/environment.ts";
 /**
  * The verdict on one task: `valid` (every check passed, reference patch included), `unverified`
  * (the unchanged repository checks out but there is no reference patch, so solvability is
- * untested) or `broken` (some check failed; `problems` says which).
+ * untested), `broken` (some check failed; `problems` says which) or `environment_error` (its
+ * dependency environment is not built or broken: the machine's fault, not the task's).
  */
-export type ValidationStatus = "valid" | "unverified" | "broken";
+export type ValidationStatus = "valid" | "unverified" | "broken" | "environment_error";
 
 /** The verdict on one task. */
 export interface TaskValidation {
@@ -50,6 +51,17 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
       guard: null,
     };
   }
+  const environment = env.environment(task);
+  if (environment?.error) {
+    return {
+      task_id: id,
+      status: "environment_error",
+      ok: false,
+      problems: [environment.error],
+      test_ms: null,
+      guard: null,
+    };
+  }
   const before = await env.grade(task, "");
   problems.push(...unchangedProblems(before));
   let testMs = before.run.duration_ms;
@@ -69,7 +81,11 @@ export async function validateTask(env: Environment, id: string): Promise<TaskVa
       for (const list of ["fail_to_pass", "pass_to_pass"] as const) {
         for (const [tid, outcome] of Object.entries(first[list].tests)) {
           if (outcome !== "passed") {
-            problems.push(`${list} test "${tid}" is ${outcome} with the reference patch`);
+            problems.push(
+              `${list} test "${tid}" is ${outcome} with the reference patch${
+                failureDetail(first, tid)
+              }`,
+            );
           }
         }
       }
@@ -107,10 +123,26 @@ export function unchangedProblems(before: GradeResult): string[] {
   }
   for (const [tid, outcome] of Object.entries(before.pass_to_pass.tests)) {
     if (outcome !== "passed") {
-      problems.push(`pass_to_pass test "${tid}" is ${outcome} on the unchanged repository`);
+      problems.push(
+        `pass_to_pass test "${tid}" is ${outcome} on the unchanged repository${
+          failureDetail(before, tid)
+        }`,
+      );
     }
   }
   return problems;
+}
+
+/** `: <the last lines of the test's failure>` (a collection error included), or nothing. */
+function failureDetail(grade: GradeResult, id: string): string {
+  const text = grade.failures[id];
+  if (!text) return "";
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "...");
+  const collection = text.startsWith("collection error") ? "collection error: " : "";
+  // The error line says most: the last line naming an error or assertion, and what follows it.
+  const at = lines.findLastIndex((l) => /Error|Exception|assert/i.test(l));
+  const shown = at >= 0 ? lines.slice(Math.max(0, at - 1), at + 2) : lines.slice(-3);
+  return `: ${collection}${shown.join(" | ").replace(/\s+/g, " ").slice(0, 400)}`;
 }
 
 function outcomeKey(grade: GradeResult): string {

@@ -45,6 +45,12 @@ export interface ReporterConfig {
   targets: string[];
   /** Absolute paths of pristine files whose code is trusted (test files, protected files). */
   trusted: string[];
+  /** Installed-package folders of the task's environment, searched before the interpreter's own. */
+  paths?: string[];
+  /** The repository's source roots (absolute, e.g. `<repo>/src`), searched after its root. */
+  sources?: string[];
+  /** Extra pytest options (plugins, an addopts override). */
+  args?: string[];
 }
 
 /** The reporter's full stdin: its configuration as a Python literal, then its source. */
@@ -77,6 +83,11 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             trusted_inodes.add((st.st_dev, st.st_ino))
         except OSError:
             pass
+    # The environment's packages come before the interpreter's installed ones (its pins win) and
+    # count as library code, like them.
+    installed = [i for i, p in enumerate(sys.path) if p.endswith(("-packages", "/site"))]
+    at = installed[0] if installed else len(sys.path)
+    sys.path[at:at] = [p for p in config.get("paths", []) if not p.startswith(repo)]
     system = tuple(p.rstrip("/") + "/" for p in sys.path if p and not p.startswith(repo))
     stdlib = os.path.dirname(os.__file__)
     # Standard-library functions that hand frames back to their caller: who asked is the caller.
@@ -329,7 +340,8 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         scope = globals()["__builtins__"]
         return scope if type(scope) is dict else vars(scope)
 
-    targets = tuple(config["targets"])
+    # pytest options from the environment go first; unittest gets none.
+    targets = tuple(config.get("args", [])) + tuple(config["targets"])
 
     # Observations (see reward/separate.ts): a separated check hands the value under check to
     # this hook, which writes it to the report as plain data, serialized by the code below with
@@ -676,6 +688,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     final_fd, final_mac, final_write, final_close = fd, mac, os_write, os_close
 
     sys.path.append(repo)
+    sys.path.extend(config.get("sources", []))
     # Armed until the process ends: code under test can still run (finalizers, atexit, lookups
     # below that reach its objects), and it must find the same rules then.
     armed[0] = True
@@ -840,7 +853,10 @@ def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library
     def execute(targets):
         # Native tracebacks: pytest's own style parses the whole test file for every failure,
         # which grading's canaries (failing by design) and long rewritten lines make slow.
-        args = ["-q", "-p", "no:cacheprovider", "--import-mode=append", "--tb=native", *targets]
+        # One test file that cannot be imported (a test of code the fix adds) must not hide the
+        # outcomes of every other file.
+        args = ["-q", "-p", "no:cacheprovider", "--import-mode=append", "--tb=native",
+                "--continue-on-collection-errors", *targets]
         return int(pytest.main(args, plugins=[Recorder()]))
 
     modules = [pytest, pluggy, _pytest.assertion.rewrite, _pytest.assertion.util, _pytest.config,

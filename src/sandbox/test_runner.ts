@@ -55,6 +55,25 @@ export interface IntegrityProblem {
   detail: string;
 }
 
+/**
+ * A task's dependency environment as a test run uses it (built by `src/env/`): folders bound
+ * read-only into the jail, Python package folders searched before the interpreter's own installed
+ * packages, the repository's source roots (relative, searched after its root) and options every
+ * pytest run gets.
+ */
+export interface TestEnvironment {
+  /** Absolute folders bound read-only (their real paths). */
+  mounts: string[];
+  /** Absolute folders of installed packages. */
+  pythonPaths: string[];
+  /** Folders of the repository that hold its code, e.g. `src`. */
+  sourceRoots: string[];
+  /** pytest options (`-p plugin`, `-o addopts=...`). */
+  pytestArgs: string[];
+  /** Why the environment cannot be used; a run with it throws a {@linkcode SandboxError}. */
+  error?: string;
+}
+
 /** What to run. */
 export interface TestRunRequest {
   runner: RunnerName;
@@ -75,6 +94,8 @@ export interface TestRunRequest {
    * e.g. files under protected paths restored by the grader.
    */
   trusted?: string[];
+  /** The task's dependency environment, when it has one. */
+  environment?: TestEnvironment;
 }
 
 /**
@@ -120,6 +141,10 @@ function selects(selector: string, id: string): boolean {
 
 /** Run tests in the sandbox and read the report. */
 export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promise<TestRun> {
+  const environment = request.environment;
+  if (environment?.error) {
+    throw new SandboxError(`Cannot run the tests: ${environment.error}`);
+  }
   const scratch = request.scratchDir ?? dirname(request.dir);
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   try {
@@ -145,7 +170,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
       // Code under test must not rewrite a test file before the runner loads it.
-      readOnly,
+      readOnly: [...readOnly, ...(environment?.mounts ?? [])],
       maxOutputBytes: request.maxOutputBytes,
       ...(request.runner === "deno_test" ? {} : {
         stdin: encoder.encode(
@@ -155,6 +180,9 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
             repo: request.dir,
             targets: [...targets],
             trusted,
+            paths: environment?.pythonPaths ?? [],
+            sources: (environment?.sourceRoots ?? []).map((r) => join(request.dir, r)),
+            args: request.runner === "pytest" ? environment?.pytestArgs ?? [] : [],
           }),
         ),
       }),

@@ -82,6 +82,7 @@ const RPC_CODES: Record<McpErrorCode, number> = {
   too_slow: JSON_RPC.INVALID_REQUEST,
   over_quota: JSON_RPC.SERVER_ERROR,
   forbidden: JSON_RPC.INVALID_REQUEST,
+  environment_error: JSON_RPC.INTERNAL_ERROR,
   internal: JSON_RPC.INTERNAL_ERROR,
 };
 

@@ -285,6 +285,7 @@ const STATUS: Record<ServeErrorCode, number> = {
   episode_exists: 409,
   over_quota: 429,
   forbidden: 403,
+  environment_error: 503,
   internal: 500,
 };
 

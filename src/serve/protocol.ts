@@ -123,6 +123,7 @@ export type ServeErrorCode =
   | "episode_exists"
   | "over_quota"
   | "forbidden"
+  | "environment_error"
   | "internal";
 
 /** An error answer. */

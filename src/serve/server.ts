@@ -388,6 +388,8 @@ export class EpisodeServer {
       }
     }
     const limits = options.limits ?? {};
+    const environment = this.#env.environment(task);
+    if (environment?.error) return failure("environment_error", environment.error);
     // A capped workspace is written in the background; the episode waits for it before its first
     // tool call (see Environment.newWorkspace).
     const workspace = this.#env.newWorkspace(task);
@@ -396,6 +398,7 @@ export class EpisodeServer {
       workspace,
       sandbox: this.#env.sandbox,
       limits: this.#env.limits,
+      ...(environment ? { environment } : {}),
     }, {
       limits: {
         max_turns: limits.max_turns ?? options.max_turns,

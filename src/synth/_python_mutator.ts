@@ -8,7 +8,8 @@
  *
  * Input on stdin: `{"files": {path: source}}`; output on stdout: a JSON list of edits.
  */
-export const PYTHON_MUTATOR: string = String.raw`import ast, hashlib, json, re, sys
+export const PYTHON_MUTATOR: string = String
+  .raw`import ast, difflib, hashlib, io, json, re, sys, tokenize
 
 OPS = {
     ast.Add: ("+", "-"), ast.Sub: ("-", "+"), ast.Mult: ("*", "/"), ast.Div: ("/", "//"),
@@ -26,6 +27,32 @@ TOKEN = {
     ">=": r"(?<!>)>=", "==": r"==", "!=": r"!=", "in": r"(?<![\w])(?<!not )in(?![\w])",
     "not in": r"\bnot\s+in\b", "is": r"\bis\b(?!\s+not\b)", "is not": r"\bis\s+not\b",
 }
+
+# The negation a person would write: no "not (...)" around a comparison.
+NEGATED = {ast.Lt: ">=", ast.LtE: ">", ast.Gt: "<=", ast.GtE: "<", ast.Eq: "!=", ast.NotEq: "==",
+           ast.In: "not in", ast.NotIn: "in", ast.Is: "is not", ast.IsNot: "is"}
+# Calls whose result is the point: dropping one leaves plausible code that is wrong.
+DROPPABLE_CALLS = {"sorted", "abs", "round", "int", "float", "str", "list", "tuple", "set",
+                   "frozenset", "bool", "reversed"}
+DROPPABLE_METHODS = {"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "copy", "title",
+                     "capitalize", "expanduser", "resolve", "normalize"}
+# Names people mix up.
+PAIRS = [("start", "end"), ("begin", "end"), ("min", "max"), ("low", "high"), ("lo", "hi"),
+         ("left", "right"), ("first", "last"), ("old", "new"), ("src", "dst"), ("x", "y"),
+         ("i", "j"), ("width", "height"), ("row", "col"), ("key", "value"), ("a", "b"),
+         ("before", "after"), ("prev", "next"), ("head", "tail"), ("lower", "upper")]
+# A comment beside a mutated line that states what the code means gives the bug away.
+TELLING = re.compile(r"\d|<|>|=|\b(inclusive|exclusive|at least|at most|must|should|never|always|only|not|less|more|before|after|first|last)\b", re.I)
+
+
+def similar(a, b):
+    if a == b or len(a) < 1 or len(b) < 1:
+        return False
+    for p, q in PAIRS:
+        for x, y in ((p, q), (q, p)):
+            if a.replace(x, y, 1) == b and x in a:
+                return True
+    return len(a) >= 4 and len(b) >= 4 and difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
 
 
 def main():
@@ -48,7 +75,37 @@ def main():
         def span(node):
             return off(node.lineno, node.col_offset), off(node.end_lineno, node.end_col_offset)
 
+        comments = []
+        try:
+            for tok in tokenize.tokenize(io.BytesIO(data).readline):
+                if tok.type == tokenize.COMMENT:
+                    line_text = data[starts[tok.start[0] - 1]:starts[tok.start[0]]].decode()
+                    at = starts[tok.start[0] - 1] + len(line_text[:tok.start[1]].encode())
+                    comments.append((at, tok.string))
+        except (tokenize.TokenError, SyntaxError, IndexError):
+            comments = []
+
+        def untell(start, end, replacement):
+            """Drop comments on the mutated lines that state what the code should do."""
+            first = data.rfind(b"\n", 0, start) + 1
+            last = data.find(b"\n", end)
+            last = len(data) if last < 0 else last
+            edits = [(at, text) for at, text in comments
+                     if first <= at < last and not (start <= at < end) and TELLING.search(text)]
+            if not edits:
+                return start, end, replacement
+            head, tail = data[first:start].decode(), data[end:last].decode()
+            lines = head + replacement + tail
+            for at, text in sorted(edits, reverse=True):
+                if at < start:
+                    col = len(data[first:at].decode())
+                else:
+                    col = len(head) + len(replacement) + len(data[end:at].decode())
+                lines = lines[:col].rstrip() + lines[col + len(text):]
+            return first, last, lines
+
         def add(start, end, replacement, operator, node, before):
+            start, end, replacement = untell(start, end, replacement)
             mutated = data[:start] + replacement.encode() + data[end:]
             try:
                 dump = ast.dump(ast.parse(mutated))
@@ -120,9 +177,59 @@ def main():
                 if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                     inner = span(test.operand)
                     add(start, end, data[inner[0]:inner[1]].decode(), "invert_condition", node, "not")
-                else:
-                    add(start, end, "not (" + data[start:end].decode() + ")", "invert_condition", node, "")
-            elif isinstance(node, ast.Call) and len(node.args) >= 2 and not any(
+                elif isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in NEGATED:
+                    before = CMP[type(test.ops[0])][0]
+                    where = token_between(span(test.left)[1], span(test.comparators[0])[0], before)
+                    if where:
+                        add(*where, NEGATED[type(test.ops[0])], "invert_condition", node, before)
+                elif isinstance(test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+                    add(start, end, "not " + data[start:end].decode(), "invert_condition", node, "")
+                if isinstance(test, ast.BoolOp) and len(test.values) >= 2:
+                    # Remove one condition of an and/or.
+                    for k in range(len(test.values)):
+                        rest = [v for m, v in enumerate(test.values) if m != k]
+                        word = " and " if isinstance(test.op, ast.And) else " or "
+                        text = word.join(data[span(v)[0]:span(v)[1]].decode() for v in rest)
+                        add(start, end, text, "remove_condition", node, "")
+                if isinstance(node, ast.If) and not node.orelse and len(node.body) == 1 and \
+                        isinstance(node.body[0], (ast.Return, ast.Raise, ast.Continue, ast.Break, ast.Assign, ast.AugAssign)) and \
+                        data[starts[node.lineno - 1]:off(node.lineno, node.col_offset)].strip() == b"" and \
+                        node.end_lineno < len(starts) - 1:
+                    # A guard or a special case a person forgot: the whole if statement goes.
+                    add(starts[node.lineno - 1], starts[node.end_lineno], "", "remove_branch", node, "")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
+                    and node.args and not node.keywords:
+                stop = node.args[0] if len(node.args) == 1 else node.args[1]
+                if not isinstance(stop, ast.Constant):
+                    s0, s1 = span(stop)
+                    text = data[s0:s1].decode()
+                    if isinstance(stop, ast.BinOp) and isinstance(stop.right, ast.Constant) and stop.right.value == 1 \
+                            and isinstance(stop.op, (ast.Add, ast.Sub)):
+                        l0, l1 = span(stop.left)
+                        add(s0, s1, data[l0:l1].decode(), "loop_bound", node, text)
+                    else:
+                        add(s0, s1, text + " - 1", "loop_bound", node, text)
+            elif isinstance(node, ast.Slice):
+                for bound in (node.lower, node.upper):
+                    if bound is not None and not isinstance(bound, ast.Constant) and not isinstance(bound, ast.UnaryOp):
+                        s0, s1 = span(bound)
+                        text = data[s0:s1].decode()
+                        if isinstance(bound, ast.BinOp) and isinstance(bound.right, ast.Constant) \
+                                and bound.right.value == 1 and isinstance(bound.op, (ast.Add, ast.Sub)):
+                            l0, l1 = span(bound.left)
+                            add(s0, s1, data[l0:l1].decode(), "loop_bound", node, text)
+                        else:
+                            add(s0, s1, text + " + 1", "loop_bound", node, text)
+            if isinstance(node, ast.Call) and not node.keywords and hasattr(node, "lineno"):
+                s0, s1 = span(node)
+                if isinstance(node.func, ast.Name) and node.func.id in DROPPABLE_CALLS and len(node.args) == 1 \
+                        and not isinstance(node.args[0], ast.Starred):
+                    a0, a1 = span(node.args[0])
+                    add(s0, s1, data[a0:a1].decode(), "drop_call", node, node.func.id)
+                elif isinstance(node.func, ast.Attribute) and node.func.attr in DROPPABLE_METHODS and not node.args:
+                    v0, v1 = span(node.func.value)
+                    add(s0, s1, data[v0:v1].decode(), "drop_call", node, node.func.attr)
+            if isinstance(node, ast.Call) and len(node.args) >= 2 and not any(
                 isinstance(a, ast.Starred) for a in node.args[:2]
             ):
                 a, b = span(node.args[0]), span(node.args[1])
@@ -142,7 +249,37 @@ def main():
                         add(start, end, str(value + 1), "wrong_default", node, str(value))
                     elif type(value) is str and value:
                         add(start, end, '""', "wrong_default", node, repr(value))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                local = {a.arg for a in node.args.args + node.args.kwonlyargs}
+                for sub_node in ast.walk(node):
+                    if isinstance(sub_node, ast.Name) and isinstance(sub_node.ctx, ast.Store):
+                        local.add(sub_node.id)
+                seen_names = set()
+                for sub_node in ast.walk(node):
+                    if not (isinstance(sub_node, ast.Name) and isinstance(sub_node.ctx, ast.Load)):
+                        continue
+                    if sub_node.id not in local or sub_node.id in seen_names:
+                        continue
+                    seen_names.add(sub_node.id)
+                    for other in sorted(local):
+                        if similar(sub_node.id, other):
+                            s0, s1 = span(sub_node)
+                            add(s0, s1, other, "swap_names", sub_node, sub_node.id)
+                            break
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While, ast.If, ast.With)):
+                simple = (ast.Assign, ast.AugAssign, ast.Expr, ast.AnnAssign)
+                for s1_, s2_ in zip(node.body, node.body[1:]):
+                    if not (isinstance(s1_, simple) and isinstance(s2_, simple)) or id(s1_) in docstrings:
+                        continue
+                    if s1_.lineno != s1_.end_lineno or s2_.lineno != s2_.end_lineno or s2_.lineno != s1_.lineno + 1:
+                        continue
+                    writes = lambda s: {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                    reads = lambda s: {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                    if not (writes(s1_) & reads(s2_) or writes(s2_) & reads(s1_) or isinstance(s1_, ast.AugAssign)):
+                        continue
+                    a0, a1 = starts[s1_.lineno - 1], starts[s1_.lineno]
+                    b1 = starts[s2_.lineno]
+                    add(a0, b1, data[a1:b1].decode() + data[a0:a1].decode(), "swap_statements", s1_, "")
                 body = [s for s in node.body if id(s) not in docstrings]
                 if len(body) < 2:
                     continue

@@ -13,6 +13,12 @@ export const MUTATION_OPERATORS = [
   "drop_statement",
   "swap_arguments",
   "wrong_default",
+  "remove_condition",
+  "remove_branch",
+  "loop_bound",
+  "drop_call",
+  "swap_names",
+  "swap_statements",
 ] as const;
 
 /** One of {@linkcode MUTATION_OPERATORS}. */

@@ -26,11 +26,18 @@ import { applyMutants, type Mutant, mutantsClash, MUTATION_OPERATORS } from "./m
 import { pythonMutants } from "./python.ts";
 import { estimateDifficulty, type FailureEvidence, writeStatement } from "./statement.ts";
 import { typescriptMutants } from "./typescript.ts";
+import { containedFixes, type ReferenceFix, referenceFixes } from "./decontaminate.ts";
+import { LOCK_FILE } from "../env/lock.ts";
+import type { TestEnvironment } from "../sandbox/test_runner.ts";
+import { type StatementEndpoint, writeModelStatement } from "../mine/statement.ts";
 
 /** Why a mutant did not become a task; a closed set. */
 export type DropReason =
   | "equivalent"
   | "duplicate"
+  | "near_duplicate"
+  | "same_failing_tests"
+  | "contaminated"
   | "timeout"
   | "untrusted"
   | "reference_failed"
@@ -53,6 +60,23 @@ export interface SynthOptions {
   seed?: number;
   /** Told after each mutant is tried. */
   onProgress?: (event: SynthProgress) => void;
+  /**
+   * Apply each seed's reference patch before mutating (default false). Off, a seed with a
+   * reference patch is mutated as it is, so no generated repository holds its fix.
+   */
+  applyReference?: boolean;
+  /** Tasks whose reference fixes no generated repository may contain (the curated set). */
+  curated?: Task[];
+  /** Keep a second bug on a line a kept task broke when it fails the same tests (default false). */
+  keepNearDuplicates?: boolean;
+  /** Most tasks with the same fail_to_pass set, per seed (default 2). */
+  maxPerFailingSet?: number;
+  /** Files to add to a seed's repository (e.g. a version module its build backend writes). */
+  seedFiles?: (task: Task) => Record<string, string>;
+  /** Write issue-style statements through this endpoint (the template when it fails). */
+  endpoint?: StatementEndpoint;
+  /** A seed's dependency environment, when it has one (its lock is copied into every task). */
+  environmentOf?: (task: Task) => TestEnvironment | null;
 }
 
 /** One step of progress. */
@@ -84,6 +108,8 @@ export interface SynthReport {
   /** Task ids written. */
   written: string[];
   dropped: Record<DropReason, number>;
+  /** Distinct fail_to_pass sets among the tasks written. */
+  distinct_f2p_sets: number;
   elapsed_ms: number;
 }
 
@@ -94,6 +120,11 @@ interface Seed {
   hidden: Record<string, Uint8Array>;
   timeoutMs: number;
   report: SeedReport;
+  environment: TestEnvironment | null;
+  /** Lines a kept single mutant broke, with its failing tests (`file:line:set`). */
+  lines: Set<string>;
+  /** Kept tasks per fail_to_pass set. */
+  failingSets: Map<string, number>;
 }
 
 interface Kept {
@@ -108,6 +139,9 @@ export async function synthesize(seeds: Task[], options: SynthOptions): Promise<
   const dropped: Record<DropReason, number> = {
     equivalent: 0,
     duplicate: 0,
+    near_duplicate: 0,
+    same_failing_tests: 0,
+    contaminated: 0,
     timeout: 0,
     untrusted: 0,
     reference_failed: 0,
@@ -115,6 +149,8 @@ export async function synthesize(seeds: Task[], options: SynthOptions): Promise<
   };
   const written: string[] = [];
   const seen = new Set<string>();
+  const fixes = referenceFixes(options.curated ?? seeds);
+  const failingSets = new Set<string>();
   const prepared: Seed[] = [];
   const reports: SeedReport[] = [];
   const singles: { seed: Seed; mutants: Mutant[] }[] = [];
@@ -131,9 +167,10 @@ export async function synthesize(seeds: Task[], options: SynthOptions): Promise<
   let total = singles.length;
   const kept: Kept[] = [];
   const tryJob = async (job: { seed: Seed; mutants: Mutant[] }) => {
-    const result = await tryMutants(job.seed, job.mutants, seen, options);
+    const result = await tryMutants(job.seed, job.mutants, seen, fixes, options);
     done++;
     if (result.ok) {
+      failingSets.add(JSON.stringify([...result.failing].sort()));
       kept.push({ seed: job.seed, mutants: job.mutants, failing: result.failing });
       written.push(result.id);
       job.seed.report.kept++;
@@ -159,6 +196,7 @@ export async function synthesize(seeds: Task[], options: SynthOptions): Promise<
     tried: total,
     written: written.sort(),
     dropped,
+    distinct_f2p_sets: failingSets.size,
     elapsed_ms: Math.round(performance.now() - started),
   };
 }
@@ -180,8 +218,15 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
     hidden: {},
     timeoutMs: 30_000,
     report,
+    environment: options.environmentOf?.(task) ?? null,
+    lines: new Set(),
+    failingSets: new Map(),
   };
-  if (task.solutionPath !== null) {
+  if (seed.environment?.error) {
+    report.problem = seed.environment.error;
+    return seed;
+  }
+  if (task.solutionPath !== null && options.applyReference) {
     const workspace = createWorkspace(seed.snapshot, {
       root: options.workRoot,
       prefix: `seed-${task.spec.id}`,
@@ -197,6 +242,19 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
     } finally {
       await workspace.remove();
     }
+  }
+  const added = options.seedFiles?.(task) ?? {};
+  if (Object.keys(added).length > 0) {
+    // Files a build step would write (a version module): part of every task's repository.
+    const files = [
+      ...seed.snapshot.files.filter((f) => !(f.path in added)),
+      ...Object.entries(added).map(([path, text]) => ({
+        path,
+        content: new TextEncoder().encode(text),
+        mode: 0o644,
+      })),
+    ];
+    seed.snapshot = { ...seed.snapshot, files, byPath: new Map(files.map((f) => [f.path, f])) };
   }
   for (const path of task.spec.hidden_tests) {
     seed.hidden[path] = readFileSync(join(task.hiddenDir, path));
@@ -214,6 +272,7 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
     sandbox: options.sandbox,
     workRoot: options.workRoot,
     snapshot: seed.snapshot,
+    ...(seed.environment ? { environment: seed.environment } : {}),
   });
   if (grade.run.problems.length > 0 || grade.run.timed_out) {
     report.problem = `the seed's tests cannot be trusted: ${
@@ -262,17 +321,20 @@ async function tryMutants(
   seed: Seed,
   mutants: Mutant[],
   seen: Set<string>,
+  fixes: ReferenceFix[],
   options: SynthOptions,
 ): Promise<TryResult> {
   const key = mutants.map((m) => m.hash).sort().join("+");
   if (seen.has(key)) return { ok: false, reason: "duplicate" };
   seen.add(key);
+
   const snapshot = mutatedSnapshot(seed.snapshot, mutants);
   const gradeOptions = {
     sandbox: options.sandbox,
     workRoot: options.workRoot,
     snapshot,
     timeoutMs: seed.timeoutMs,
+    ...(seed.environment ? { environment: seed.environment } : {}),
   };
   const before = await gradePatch(withExpected(seed.task, seed.passing, []), "", gradeOptions);
   if (before.run.timed_out) return { ok: false, reason: "timeout" };
@@ -283,12 +345,37 @@ async function tryMutants(
   }
   const failing = seed.passing.filter((id) => before.fail_to_pass.tests[id] !== "passed");
   if (failing.length === 0) return { ok: false, reason: "equivalent" };
+  // Tasks of one repository should fail different tests, not the same one over and over.
+  const failingKey = JSON.stringify([...failing].sort());
+  // Another bug on a line a kept task already broke, failing the same tests, is the same task.
+  const line = `${mutants[0].file}:${mutants[0].line}:${failingKey}`;
+  if (mutants.length === 1 && !options.keepNearDuplicates && seed.lines.has(line)) {
+    return { ok: false, reason: "near_duplicate" };
+  }
+  if (mutants.length === 1 && overSetCap(seed, failingKey, options)) {
+    return { ok: false, reason: "same_failing_tests" };
+  }
   const stillPassing = seed.passing.filter((id) => !failing.includes(id));
   const files = [...new Set(mutants.map((m) => m.file))];
   const patch = files.map((path) =>
     fileDiff(path, snapshot.byPath.get(path)!.content, seed.snapshot.byPath.get(path)!.content)
   ).join("");
-  const spec = synthSpec(seed, mutants, failing, stillPassing, key, before);
+  let spec = synthSpec(seed, mutants, failing, stillPassing, key, before);
+  if (options.endpoint) {
+    const written = await writeModelStatement(options.endpoint, {
+      subject: "",
+      body: "",
+      failing,
+      failures: new Map(Object.entries(before.failures)),
+    });
+    if (written) {
+      spec = {
+        ...spec,
+        statement: written,
+        provenance: { ...spec.provenance!, statement: "model" },
+      };
+    }
+  }
   const task = withExpected({ ...seed.task, spec }, failing, stillPassing);
   const after = await gradePatch(task, patch, gradeOptions);
   const solved = after.patch_applied && after.run.problems.length === 0 &&
@@ -296,9 +383,30 @@ async function tryMutants(
     after.pass_to_pass.passed === stillPassing.length;
   if (!solved) return { ok: false, reason: "reference_failed" };
   const repo: Record<string, Uint8Array> = {};
-  for (const file of snapshot.files) repo[file.path] = file.content;
-  const result = writeNewTask(options.outDir, { spec, repo, hidden: seed.hidden, patch });
+  const texts = new Map<string, string>();
+  for (const file of snapshot.files) {
+    if (file.path.startsWith(".patchgym/")) continue;
+    repo[file.path] = file.content;
+    texts.set(file.path, decode(file.content));
+  }
+  if (containedFixes(texts, fixes).length > 0) return { ok: false, reason: "contaminated" };
+  // Checked again after the awaits above: another worker may have kept the same set meanwhile.
+  if (mutants.length === 1 && overSetCap(seed, failingKey, options)) {
+    return { ok: false, reason: "same_failing_tests" };
+  }
+  const lock = seed.task.spec.environment
+    ? readFileSync(join(seed.task.dir, seed.task.spec.environment), "utf8")
+    : null;
+  const result = writeNewTask(options.outDir, {
+    spec: lock ? { ...spec, environment: LOCK_FILE } : spec,
+    repo,
+    hidden: seed.hidden,
+    patch,
+    ...(lock ? { extra: { [LOCK_FILE]: lock } } : {}),
+  });
   if (!result.ok) return { ok: false, reason: "write_failed" };
+  seed.failingSets.set(failingKey, (seed.failingSets.get(failingKey) ?? 0) + 1);
+  if (mutants.length === 1) seed.lines.add(line);
   return { ok: true, id: spec.id, failing };
 }
 
@@ -331,7 +439,18 @@ function synthSpec(
     fail_to_pass: failing,
     pass_to_pass: passing,
     solution: "solution.patch",
+    provenance: {
+      made_by: "synth",
+      made_at: new Date().toISOString(),
+      ...(base.provenance?.upstream_repo ? { upstream_repo: base.provenance.upstream_repo } : {}),
+      statement: "template",
+    },
   };
+}
+
+/** Whether a single mutant would be one task too many failing exactly `failingKey`'s tests. */
+function overSetCap(seed: Seed, failingKey: string, options: SynthOptions): boolean {
+  return (seed.failingSets.get(failingKey) ?? 0) >= (options.maxPerFailingSet ?? 2);
 }
 
 /** The task with other expected tests (for screening runs that grade every test at once). */

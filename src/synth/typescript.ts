@@ -28,6 +28,16 @@ const SWAPS: Partial<Record<ts.SyntaxKind, [MutationOperator, string]>> = {
   [ts.SyntaxKind.ExclamationEqualsToken]: ["comparison", "=="],
 };
 
+/** Comparison operators and the negation a person would write. */
+const NEGATED: Partial<Record<ts.SyntaxKind, string>> = {
+  [ts.SyntaxKind.LessThanToken]: ">=",
+  [ts.SyntaxKind.LessThanEqualsToken]: ">",
+  [ts.SyntaxKind.GreaterThanToken]: "<=",
+  [ts.SyntaxKind.GreaterThanEqualsToken]: "<",
+  [ts.SyntaxKind.EqualsEqualsEqualsToken]: "!==",
+  [ts.SyntaxKind.ExclamationEqualsEqualsToken]: "===",
+};
+
 /** Every mutant found in `files` (repository path to source). */
 export async function typescriptMutants(files: Record<string, string>): Promise<Mutant[]> {
   const out: Mutant[] = [];
@@ -71,7 +81,21 @@ async function fileMutants(path: string, text: string): Promise<Mutant[]> {
       const test = ts.isConditionalExpression(node) ? node.condition : node.expression;
       if (ts.isPrefixUnaryExpression(test) && test.operator === ts.SyntaxKind.ExclamationToken) {
         add(...span(test), textOf(test.operand), "invert_condition", node);
-      } else add(...span(test), `!(${textOf(test)})`, "invert_condition", node);
+      } else if (ts.isBinaryExpression(test) && NEGATED[test.operatorToken.kind]) {
+        // The negation a person would write, not "!(...)" around the whole condition.
+        const token = test.operatorToken;
+        add(
+          token.getStart(source),
+          token.getEnd(),
+          NEGATED[token.kind]!,
+          "invert_condition",
+          node,
+        );
+      } else if (
+        ts.isIdentifier(test) || ts.isPropertyAccessExpression(test) || ts.isCallExpression(test)
+      ) {
+        add(...span(test), `!${textOf(test)}`, "invert_condition", node);
+      }
     } else if (ts.isCallExpression(node) && node.arguments.length >= 2) {
       const [a, b] = node.arguments;
       if (!ts.isSpreadElement(a) && !ts.isSpreadElement(b) && textOf(a) !== textOf(b)) {

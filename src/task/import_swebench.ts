@@ -20,7 +20,7 @@ import { formatIssues } from "../zod_issues.ts";
 import { applyFilePatches } from "../patch/apply.ts";
 import { type FilePatch, parsePatch } from "../patch/parse.ts";
 import { readTree } from "../workspace/tree.ts";
-import { findClone, GitReadError, readCommit } from "./_git.ts";
+import { findClone, GitReadError, readCommit } from "./git.ts";
 import { discoverTestIds } from "./test_ids.ts";
 import { writeNewTask } from "./write.ts";
 import { TASK_KINDS, type TaskSpec } from "./spec.ts";
@@ -374,12 +374,17 @@ export async function convertCloneRecord(
   const files: Record<string, Uint8Array> = { ...base };
   const hidden: Record<string, Uint8Array> = {};
   const support: string[] = [];
+  const data: string[] = [];
   for (const [path, content] of Object.entries(changed)) {
     if (hiddenTests.includes(path)) hidden[path] = content!;
-    else {
+    else if (content === null) {
       support.push(path);
-      if (content === null) delete files[path];
-      else files[path] = content;
+      delete files[path];
+    } else {
+      // Test data and helpers the test patch adds or changes are hidden too: in the visible
+      // repository they would show a data-driven test's oracle. The base version stays visible.
+      hidden[path] = content;
+      data.push(path);
     }
   }
   const notes = [
@@ -388,13 +393,21 @@ export async function convertCloneRecord(
     } from ${clone} (${tree.files.length} files)`,
     `hidden tests from test_patch: ${hiddenTests.map((f) => `"${f}"`).join(", ") || "none"}`,
   ];
+  if (data.length > 0) {
+    notes.push(
+      `test_patch data and helper files hidden (put in place at grading): ${
+        data.map((f) => `"${f}"`).join(", ")
+      }`,
+    );
+  }
   if (support.length > 0) {
     notes.push(
-      `test_patch files applied to the repository and protected: ${
+      `files the test_patch deletes, deleted in the repository and protected: ${
         support.map((f) => `"${f}"`).join(", ")
       }`,
     );
   }
+  const size = patchSize(record.patch);
   if (tree.skipped.length > 0) {
     notes.push(
       `left out ${tree.skipped.length} symlinks or submodules (first: "${tree.skipped[0]}")`,
@@ -404,17 +417,36 @@ export async function convertCloneRecord(
     id,
     title: titleFrom(record.problem_statement, record.instance_id),
     language: "python",
-    difficulty: "hard",
-    kind: "feature",
+    // From the gold patch's size; "patchgym tasks stats RUN" replaces it with solve rates.
+    difficulty: size.lines <= 4 && size.files === 1
+      ? "easy"
+      : size.lines <= 30 && size.files <= 2
+      ? "medium"
+      : "hard",
+    kind: size.files > 1
+      ? "multi_file"
+      : size.lines <= 2
+      ? "one_line_bug"
+      : size.added > 2 * size.removed && size.lines > 10
+      ? "feature"
+      : "cross_file_bug",
     statement: record.problem_statement.trim(),
     runner: "pytest",
     visible_tests: visibleTests,
     hidden_tests: hiddenTests,
+    ...(data.length > 0 ? { hidden_data: data } : {}),
     fail_to_pass: lists.FAIL_TO_PASS,
     pass_to_pass: lists.PASS_TO_PASS,
-    protected_paths: [...new Set([...visibleTests, ...support])].filter((p) => p in files),
+    protected_paths: [...new Set([...visibleTests, ...support, ...data])].filter((p) => p in files),
     limits: { max_turns: 50, command_timeout_s: 60 },
     solution: "solution.patch",
+    provenance: {
+      made_by: "import",
+      made_at: new Date().toISOString(),
+      upstream_repo: record.repo,
+      base_commit: record.base_commit,
+      statement: "upstream",
+    },
   };
   return {
     ok: true,
@@ -507,6 +539,16 @@ function resolveTestId(
     problem:
       'is not a pytest id like "tests/test_x.py::test_name" or "tests/test_x.py::TestClass::test_name"',
   };
+}
+
+/** Files and changed lines of a patch (0 when it does not parse). */
+function patchSize(text: string): { files: number; lines: number; added: number; removed: number } {
+  const parsed = parsePatch(text);
+  if (!parsed.ok) return { files: 0, lines: 0, added: 0, removed: 0 };
+  const lines = parsed.files.flatMap((f) => f.hunks.flatMap((h) => h.lines));
+  const added = lines.filter((l) => l.op === "+").length;
+  const removed = lines.filter((l) => l.op === "-").length;
+  return { files: parsed.files.length, lines: added + removed, added, removed };
 }
 
 function fileOf(testId: string): string {

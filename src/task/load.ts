@@ -178,6 +178,11 @@ function checkTaskFiles(task: Task | PartialTask): string[] {
       defined.add(id);
     }
   });
+  (spec.hidden_data ?? []).forEach((path, i) => {
+    if (!isFile(join(task.hiddenDir, path))) {
+      problems.push(`hidden_data[${i}]: "${path}" not found in hidden/; add it or fix the path`);
+    }
+  });
   // Without a valid runner the defined test ids are unknown: do not guess about the lists.
   const lists = spec.runner === undefined ? [] : ["fail_to_pass", "pass_to_pass"] as const;
   for (const list of lists) {
@@ -225,6 +230,7 @@ function partialTask(taskDir: string, raw: unknown, issues: z.core.$ZodIssue[]):
       runner: value("runner") as TaskSpec["runner"] | undefined,
       visible_tests: list("visible_tests"),
       hidden_tests: list("hidden_tests"),
+      hidden_data: list("hidden_data"),
       fail_to_pass: list("fail_to_pass"),
       pass_to_pass: list("pass_to_pass"),
       solution: solution === undefined
@@ -250,6 +256,7 @@ interface PartialTask {
     runner?: TaskSpec["runner"];
     visible_tests: string[];
     hidden_tests: string[];
+    hidden_data?: string[];
     fail_to_pass: string[];
     pass_to_pass: string[];
     solution: string | null;

@@ -45,6 +45,9 @@ export const TaskSpecSchema = z.strictObject({
     .describe("Test files in repo/ the agent's run_tests runs (also graded, restored pristine)"),
   hidden_tests: z.array(relativePath).default([])
     .describe("Test files under hidden/ by repository path; empty when visible ones are graded"),
+  hidden_data: z.array(relativePath).optional().describe(
+    "Files under hidden/ put in place at grading but not run (test data a test patch added or changed)",
+  ),
   fail_to_pass: z.array(testId).min(1).describe(
     "Tests that fail before the fix and must pass after",
   ),
@@ -57,6 +60,18 @@ export const TaskSpecSchema = z.strictObject({
   }).default({ max_turns: 30, command_timeout_s: 20 }),
   solution: relativePath.nullable().default("solution.patch")
     .describe("Reference patch relative to the task folder, or null when there is none"),
+  environment: relativePath.nullable().optional().describe(
+    'Dependency lock written by "patchgym env build" (e.g. "env.lock"), relative to the task folder; null: the standard library and pytest only',
+  ),
+  provenance: z.strictObject({
+    made_by: z.enum(["curated", "synth", "mine", "import"]).describe("What made the task"),
+    made_at: z.string().describe("When it was made (ISO 8601), for decontamination"),
+    upstream_repo: z.string().optional().describe("The repository it came from"),
+    upstream_commit: z.string().optional().describe("The commit whose fix the task asks for"),
+    base_commit: z.string().optional().describe("The commit the starting repository is at"),
+    statement: z.enum(["upstream", "template", "model"]).optional()
+      .describe("Who wrote the statement: the project, a template, or a model"),
+  }).optional().describe("Where the task came from"),
 });
 
 /** A validated `task.json`. */

@@ -19,6 +19,8 @@ export interface NewTask {
   hidden?: Record<string, string | Uint8Array>;
   /** The reference patch, or null. */
   patch: string | null;
+  /** Other files of the task folder by name, e.g. the environment's `env.lock`. */
+  extra?: Record<string, string>;
 }
 
 /** The folder written, or every reason the task was refused. */
@@ -53,6 +55,7 @@ export function writeNewTask(outDir: string, task: NewTask): WriteResult {
       write(join(dir, "hidden", path), content);
     }
     if (task.patch !== null) write(join(dir, task.spec.solution ?? "solution.patch"), task.patch);
+    for (const [name, content] of Object.entries(task.extra ?? {})) write(join(dir, name), content);
     write(join(dir, "task.json"), `${JSON.stringify(task.spec, null, 2)}\n`);
     try {
       loadTask(dir);

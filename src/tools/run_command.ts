@@ -1,6 +1,7 @@
 /** `run_command`: one allowlisted program with arguments, in the sandbox, never through a shell. */
 import { z } from "zod";
 import { ALLOWED_PROGRAMS, isAllowedProgram } from "../sandbox/programs.ts";
+import { commandPythonPath } from "../env/resolve.ts";
 import { formatRun } from "./_format.ts";
 import { checkGrowth } from "./_growth.ts";
 import { defineTool, fail } from "./types.ts";
@@ -26,10 +27,18 @@ export const runCommandTool = defineTool({
       );
     }
     const timeout = ctx.commandTimeoutS;
+    const environment = ctx.tests.environment;
     const result = await ctx.sandbox.run({
       argv: input.argv,
       cwd: ctx.workspace.dir,
       timeoutMs: timeout * 1000,
+      // The task's installed packages and source roots, as its tests see them.
+      ...(environment && !environment.error
+        ? {
+          readOnly: environment.mounts,
+          env: { PYTHONPATH: commandPythonPath(environment, ctx.workspace.dir) },
+        }
+        : {}),
     });
     const meta = { exit_code: result.exitCode };
     if (result.timedOut) {

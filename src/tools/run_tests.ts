@@ -27,6 +27,7 @@ export const runTestsTool = defineTool({
       files: tests.files,
       selector: input.selector,
       timeoutMs: ctx.commandTimeoutS * 1000,
+      ...(tests.environment ? { environment: tests.environment } : {}),
     });
     const { passed, failed, skipped } = run.counts;
     const summary = run.reportFound

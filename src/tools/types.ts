@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { TestEnvironment } from "../sandbox/test_runner.ts";
 import { isProtected } from "../task/protected.ts";
 import type { RunnerName, Task } from "../task/spec.ts";
 import { DEFAULT_MAX_DIFF_BYTES } from "../patch/diff.ts";
@@ -92,7 +93,7 @@ export interface ToolContext {
   workspace: Workspace;
   sandbox: Sandbox;
   /** The visible tests `run_tests` runs: the test framework and the files. */
-  tests: { runner: RunnerName; files: readonly string[] };
+  tests: { runner: RunnerName; files: readonly string[]; environment?: TestEnvironment };
   /** Paths the agent must not edit (see `isProtected`). */
   protectedPaths: readonly string[];
   /** Longest one command or test run may take, in seconds. */
@@ -104,13 +105,22 @@ export interface ToolContext {
 /** The tool context for `task` over `workspace`: only what tools need to know of the task. */
 export function toolContext(
   task: Task,
-  env: { workspace: Workspace; sandbox: Sandbox; limits?: Partial<ToolLimits> },
+  env: {
+    workspace: Workspace;
+    sandbox: Sandbox;
+    limits?: Partial<ToolLimits>;
+    environment?: TestEnvironment;
+  },
 ): ToolContext {
   const { spec } = task;
   return {
     workspace: env.workspace,
     sandbox: env.sandbox,
-    tests: { runner: spec.runner, files: spec.visible_tests },
+    tests: {
+      runner: spec.runner,
+      files: spec.visible_tests,
+      ...(env.environment ? { environment: env.environment } : {}),
+    },
     protectedPaths: spec.protected_paths,
     commandTimeoutS: spec.limits.command_timeout_s,
     ...(env.limits ? { limits: env.limits } : {}),

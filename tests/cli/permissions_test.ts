@@ -193,7 +193,7 @@ function short(plan: PermissionPlan) {
 // Issue 14: README commands were refused because the flags named only tasks/, runs/ and /tmp.
 Deno.test("planPermissions() grants exactly the files, folders and hosts a command names", () => {
   const tasks = ["/opt/patchgym/tasks", "tasks"];
-  const system = [...SYSTEM_READ];
+  const system = [...SYSTEM_READ, "/tmp/.cache/patchgym/env"];
   assert.deepEqual(
     short(
       planPermissions([
@@ -272,6 +272,14 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
     "localhost",
   ]);
   assert.deepEqual(short(planPermissions(["tasks"], CONTEXT)), { read: tasks, write: [], net: [] });
+  // env build: the task, tasks folder or repository and the cache, read and written.
+  const env = short(planPermissions(["env", "build", "tasks/t", "--env-cache", "/c"], CONTEXT));
+  assert.deepEqual(env.write, ["tasks/t", "/c"]);
+  assert.deepEqual(env.net, []);
+  // mine: the clone read, the tasks written, the scratch root and the cache.
+  const mine = short(planPermissions(["mine", "repo", "--out", "mined"], CONTEXT));
+  assert.ok(mine.read.includes("repo") && !mine.write.includes("repo"));
+  assert.deepEqual(mine.write, [DEFAULT_WORK_ROOT, "mined", "/tmp/.cache/patchgym/env"]);
 });
 
 Deno.test("planPermissions() --resume grants the run folder and the endpoint saved in run.json", async () => {

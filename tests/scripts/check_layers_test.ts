@@ -31,7 +31,7 @@ Deno.test("layerViolations() rejects rollout -> cli, a dynamic import and a fold
   ]);
   const reasons = layerViolations(files).map((v) => `${v.file}: ${v.reason}`);
   assert.deepEqual(reasons, [
-    "rollout/run.ts: upward: layer 12 (cli) from layer 11",
+    "rollout/run.ts: upward: layer 13 (cli) from layer 12",
     "extras/thing.ts: its folder is in no layer of LAYERS",
   ]);
 });

@@ -77,6 +77,9 @@ Deno.test("synthesize() writes tasks that validate, fail before and pass after t
       outDir: out,
       perSeed: 20,
       multiPerSeed: 2,
+      // Three tests only: more tasks per failing set leave pairs that do not cancel out.
+      maxPerFailingSet: 100,
+      keepNearDuplicates: true,
       onProgress: (e) => events.push(e.outcome),
     });
     assert.equal(report.seeds[0].problem, null);

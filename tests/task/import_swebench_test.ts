@@ -482,11 +482,10 @@ Deno.test("importSwebench() imports a real SWE-bench record from a clone: base c
     const { spec } = task;
     assert.deepEqual(spec.hidden_tests, ["tests/test_area.py"]);
     assert.deepEqual(spec.visible_tests, ["tests/test_area.py", "tests/test_perimeter.py"]);
-    assert.deepEqual(spec.protected_paths, [
-      "tests/test_area.py",
-      "tests/test_perimeter.py",
-      "tests/radii.py",
-    ]);
+    assert.deepEqual(spec.protected_paths, ["tests/test_area.py", "tests/test_perimeter.py"]);
+    // A helper the test patch adds is hidden with the tests, put in place only at grading.
+    assert.deepEqual(spec.hidden_data, ["tests/radii.py"]);
+    assert.ok(!existsSync(join(task.repoDir, "tests/radii.py")));
     assert.equal(spec.runner, "pytest");
     // The agent sees the test file at the base commit; the patched one is hidden.
     assert.equal(
@@ -499,7 +498,7 @@ Deno.test("importSwebench() imports a real SWE-bench record from a clone: base c
     );
     assert.ok(!existsSync(join(task.repoDir, "NEWS.md")), "files of later commits are left out");
     assert.equal(readFileSync(task.solutionPath!, "utf8"), record.patch);
-    assert.match(outcome.notes.join("\n"), /test_patch files applied .*"tests\/radii.py"/);
+    assert.match(outcome.notes.join("\n"), /helper files hidden .*"tests\/radii.py"/);
 
     const env = await Environment.open({ tasksDir: out, workRoot: join(dir, "work") });
     const result = await validateTask(env, "acme__geometry-12");

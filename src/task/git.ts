@@ -107,6 +107,18 @@ function git(clone: string, args: string[]): Promise<Deno.CommandOutput> {
   return command(clone, args).output();
 }
 
+/**
+ * Run read-only git plumbing or porcelain (`log`, `diff`, `show`) in `clone` with system and global
+ * configuration ignored; returns stdout, or throws {@linkcode GitReadError} with git's message.
+ */
+export async function gitText(clone: string, args: string[]): Promise<string> {
+  const out = await git(clone, args);
+  if (out.code !== 0) {
+    throw new GitReadError(`git ${args[0]} failed in "${clone}": ${text(out.stderr).trim()}`);
+  }
+  return text(out.stdout);
+}
+
 function text(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
 }

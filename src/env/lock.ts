@@ -1,0 +1,72 @@
+/**
+ * The lock patchgym writes for a repository's dependency environment (`env.lock`, JSON): the
+ * exact packages installed, the interpreter they were installed for, where the repository's own
+ * code lives and the test options the run needs. Its hash names the environment in the cache, so
+ * two tasks with the same lock share one install.
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { formatIssue } from "../zod_issues.ts";
+
+/** Name and version of the lock format. */
+export const LOCK_FORMAT = "patchgym-env-lock";
+/** Current lock version. */
+export const LOCK_VERSION = 1;
+/** The lock's file name in a task folder. */
+export const LOCK_FILE = "env.lock";
+
+/** Schema of `env.lock`. */
+export const EnvLockSchema = z.strictObject({
+  format: z.literal(LOCK_FORMAT),
+  version: z.literal(LOCK_VERSION),
+  ecosystem: z.enum(["python"]).describe("Which installer builds the environment"),
+  python: z.string().regex(/^\d+\.\d+$/).describe(
+    "Interpreter version (major.minor) installed for",
+  ),
+  packages: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*==\S+$/))
+    .describe("Exact pins, name==version, sorted"),
+  source_roots: z.array(z.string()).describe(
+    "Folders of the repository put on the path (besides its root), e.g. src",
+  ),
+  pytest_args: z.array(z.string()).describe("Options every pytest run gets (plugins, addopts)"),
+  notes: z.array(z.string()).describe("What the build left out or changed, for people"),
+  made_at: z.string().describe("When the lock was written (ISO 8601)"),
+});
+
+/** A parsed `env.lock`. */
+export type EnvLock = z.infer<typeof EnvLockSchema>;
+
+/** Parse a lock's text; throws an Error naming every problem. */
+export function parseLock(text: string, label: string): EnvLock {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `${label}: not valid JSON: ${(error as Error).message}; run "patchgym env build" again`,
+    );
+  }
+  const parsed = EnvLockSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(
+      `${label}: ${
+        parsed.error.issues.map((i) => formatIssue(i, raw)).join("; ")
+      }; run "patchgym env build" again`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The lock as written to disk (stable key order, a final newline). */
+export function formatLock(lock: EnvLock): string {
+  return JSON.stringify(lock, null, 2) + "\n";
+}
+
+/**
+ * The cache key of a lock: a hash over what decides the installed files (ecosystem, interpreter,
+ * pins), not over notes, dates or per-run options.
+ */
+export function lockHash(lock: Pick<EnvLock, "ecosystem" | "python" | "packages">): string {
+  const key = JSON.stringify([lock.ecosystem, lock.python, [...lock.packages].sort()]);
+  return createHash("sha256").update(key).digest("hex").slice(0, 20);
+}

@@ -1,0 +1,31 @@
+/**
+ * A task folder's environment: built from its repository's declarations into `env.lock` beside
+ * task.json, with `"environment": "env.lock"` set in the spec. A repository that declares nothing
+ * (no dependencies, no src layout, no addopts to change) needs no environment.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  buildEnvironment,
+  type BuildResult,
+  inspectRepository,
+  needsEnvironment,
+} from "./build.ts";
+import { LOCK_FILE } from "./lock.ts";
+
+/** Build the environment of the task at `taskDir`; null when it needs none. */
+export async function buildTaskEnvironment(
+  taskDir: string,
+  options: { cacheRoot: string; relock?: boolean; progress?: (line: string) => void },
+): Promise<BuildResult | null> {
+  const repo = join(taskDir, "repo");
+  if (!needsEnvironment(await inspectRepository(repo))) return null;
+  const result = await buildEnvironment(repo, { ...options, lockPath: join(taskDir, LOCK_FILE) });
+  const path = join(taskDir, "task.json");
+  const spec = JSON.parse(readFileSync(path, "utf8"));
+  if (spec.environment !== LOCK_FILE) {
+    spec.environment = LOCK_FILE;
+    writeFileSync(path, JSON.stringify(spec, null, 2) + "\n");
+  }
+  return result;
+}

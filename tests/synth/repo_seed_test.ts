@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { repositorySeed, testModules, VERSION_STUB } from "../../src/synth/repo_seed.ts";
+import { synthesize } from "../../src/synth/synth.ts";
+import { writeFiles } from "../env/_fixture.ts";
+
+// A repository whose package imports the version module its build backend would write.
+const REPO = {
+  "pyproject.toml":
+    '[project]\nname = "vpkg"\ndynamic = ["version"]\n[tool.setuptools_scm]\nversion_file = "vpkg/_version.py"\n',
+  "vpkg/__init__.py": "from ._version import version\n",
+  "vpkg/calc.py": "def area(w, h):\n    return w * h\n\n\ndef grow(w, by=1):\n    return w + by\n",
+  "tests/test_calc.py":
+    "from vpkg.calc import area, grow\n\n\ndef test_area():\n    assert area(2, 3) == 6\n\n\ndef test_grow():\n    assert grow(2) == 3\n",
+};
+
+Deno.test("repositorySeed() seeds synthesis from a plain repository, with a stub for its version module", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-repo-seed-" });
+  try {
+    await writeFiles(join(root, "vpkg-repo"), REPO);
+    assert.deepEqual(testModules(join(root, "vpkg-repo")), ["tests/test_calc.py"]);
+    Deno.mkdirSync(join(root, "scratch"));
+    const seed = repositorySeed(join(root, "vpkg-repo"), join(root, "scratch"));
+    assert.equal(seed.spec.id, "repo-vpkg-repo");
+    const report = await synthesize([seed], {
+      sandbox: new Sandbox({ isolation: await probeIsolation() }),
+      workRoot: root,
+      outDir: join(root, "out"),
+      perSeed: 4,
+      multiPerSeed: 0,
+      seedFiles: () => ({ "vpkg/_version.py": VERSION_STUB }),
+    });
+    assert.equal(report.seeds[0].problem, null);
+    assert.equal(report.seeds[0].passing_tests, 2);
+    assert.ok(report.written.length > 0, JSON.stringify(report));
+    for (const id of report.written) {
+      const repo = join(root, "out", id, "repo");
+      assert.equal(readFileSync(join(repo, "vpkg/_version.py"), "utf8"), VERSION_STUB);
+      assert.ok(!existsSync(join(repo, ".patchgym")));
+    }
+    // Nothing was written into the repository itself.
+    assert.ok(!existsSync(join(root, "vpkg-repo", "vpkg/_version.py")));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
