@@ -279,7 +279,7 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
   // mine: the clone read, the tasks written, the scratch root and the cache.
   const mine = short(planPermissions(["mine", "repo", "--out", "mined"], CONTEXT));
   assert.ok(mine.read.includes("repo") && !mine.write.includes("repo"));
-  assert.deepEqual(mine.write, [DEFAULT_WORK_ROOT, "mined", "/tmp/.cache/patchgym/env"]);
+  assert.deepEqual(mine.write, [DEFAULT_WORK_ROOT, LEASE_DIR, "mined", "/tmp/.cache/patchgym/env"]);
 });
 
 Deno.test("planPermissions() --resume grants the run folder and the endpoint saved in run.json", async () => {
