@@ -1,7 +1,8 @@
 /**
  * Processes found by a mark in their environment. A test that starts a cluster or daemons gives
  * them `NAME=VALUE` in their environment, which every descendant inherits whatever process group
- * or session it moves to, and kills what is left by that mark in a `finally` (Linux /proc).
+ * or session it moves to, and kills what is left by that mark in a `finally`. Deno reads /proc
+ * only with --allow-all, so a shell lists the processes (the tests may run programs).
  */
 
 /** A process still running with the mark. */
@@ -10,30 +11,34 @@ export interface MarkedProcess {
   command: string;
 }
 
+/** Prints "PID COMMAND" for each process other than itself whose environment holds "$1". */
+const LIST = `for dir in /proc/[0-9]*; do
+  pid="\${dir#/proc/}"
+  [ "$pid" = "$$" ] && continue
+  if { tr '\\0' '\\n' <"$dir/environ"; } 2>/dev/null | grep -qxF "$1"; then
+    cmd="$({ tr '\\0' ' ' <"$dir/cmdline"; } 2>/dev/null | cut -c1-300)"
+    [ -n "$cmd" ] && echo "$pid $cmd"
+  fi
+done
+exit 0`;
+
 /** Every process other than this one whose environment holds `name=value`. */
-export function markedProcesses(name: string, value: string): MarkedProcess[] {
-  const wanted = new TextEncoder().encode(`${name}=${value}`);
-  const found: MarkedProcess[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    const pid = Number(entry.name);
-    if (!Number.isInteger(pid) || pid === Deno.pid) continue;
-    try {
-      const environ = Deno.readFileSync(`/proc/${pid}/environ`);
-      if (!hasEntry(environ, wanted)) continue;
-      const command = new TextDecoder().decode(Deno.readFileSync(`/proc/${pid}/cmdline`))
-        .replaceAll("\0", " ").trim();
-      // A zombie has an empty command line and nothing left to kill.
-      if (command) found.push({ pid, command });
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
+export async function markedProcesses(name: string, value: string): Promise<MarkedProcess[]> {
+  const { stdout } = await new Deno.Command("sh", {
+    args: ["-c", LIST, "sh", `${name}=${value}`],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map((line) => {
+    const space = line.indexOf(" ");
+    return { pid: Number(line.slice(0, space)), command: line.slice(space + 1).trim() };
+  }).filter((p) => Number.isInteger(p.pid) && p.pid !== Deno.pid);
 }
 
 /** SIGKILL every process with the mark; returns what was still running. */
-export function killMarked(name: string, value: string): MarkedProcess[] {
-  const left = markedProcesses(name, value);
+export async function killMarked(name: string, value: string): Promise<MarkedProcess[]> {
+  const left = await markedProcesses(name, value);
   for (const { pid } of left) {
     try {
       Deno.kill(pid, "SIGKILL");
@@ -42,17 +47,4 @@ export function killMarked(name: string, value: string): MarkedProcess[] {
     }
   }
   return left;
-}
-
-/** Whether a NUL-separated environment block holds exactly the entry `wanted`. */
-function hasEntry(environ: Uint8Array, wanted: Uint8Array): boolean {
-  let start = 0;
-  for (let i = 0; i <= environ.length; i++) {
-    if (i < environ.length && environ[i] !== 0) continue;
-    if (i - start === wanted.length && wanted.every((b, j) => environ[start + j] === b)) {
-      return true;
-    }
-    start = i + 1;
-  }
-  return false;
 }

@@ -80,7 +80,7 @@ Deno.test({
         err: new TextDecoder().decode(stderr),
       };
     } finally {
-      left = killMarked(MARK, mark).map((p) => `${p.pid} ${p.command.slice(0, 200)}`);
+      left = (await killMarked(MARK, mark)).map((p) => `${p.pid} ${p.command.slice(0, 200)}`);
       if (result && (result.code !== 0 || left.length > 0)) result.err += nodeLogs(temp);
       await Deno.remove(temp, { recursive: true }).catch(() => {});
     }
