@@ -49,7 +49,7 @@ Usage: patchgym worker --queue redis://HOST:PORT [flags]
                          (also PATCHGYM_BASE_URL; the API key comes from PATCHGYM_API_KEY or
                          OPENAI_API_KEY here, never from the queue)
   --model NAME           this worker's model name, instead of the rollout's
-  --exit-when-idle       stop once no job is waiting or running
+  --exit-when-idle       stop once no job is waiting or running (after a first job, or 30 s)
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
   --work-dir DIR         workspace root (default /tmp/patchgym)
   --isolation MODE       auto | bwrap | none (default auto)

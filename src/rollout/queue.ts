@@ -469,7 +469,10 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** Aborting it drains: no new job is taken, running ones finish. */
   signal?: AbortSignal;
-  /** Stop once no job is waiting or running anywhere (for one-off batch workers). */
+  /**
+   * Stop once no job is waiting or running anywhere (for one-off batch workers), after a first job
+   * or, without one, after 30 s.
+   */
   exitWhenIdle?: boolean;
   /** Told about each job as it ends. */
   onDone?: (job: QueueJob, result: QueueResult) => void;
@@ -493,6 +496,10 @@ export async function runWorker(
   const concurrency = options.concurrency ?? 1;
   const base = `worker-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   let done = 0;
+  // A worker may start before its producer has added the jobs: idle counts only once a job was
+  // seen, or after a grace period without any.
+  let seenJob = false;
+  const started = performance.now();
   const slot = async (index: number) => {
     const consumer = `${base}-${index}`;
     const reader = await queue.duplicate();
@@ -505,12 +512,13 @@ export async function runWorker(
           options.onRefused,
         );
         if (!taken) {
-          if (options.exitWhenIdle) {
+          if (options.exitWhenIdle && (seenJob || performance.now() - started > IDLE_GRACE_MS)) {
             const { waiting, running } = await reader.counts();
             if (waiting === 0 && running === 0) break;
           }
           continue;
         }
+        seenJob = true;
         const { id, job, attempt } = taken;
         if (attempt > job.max_attempts) {
           const result: QueueResult = {
@@ -567,3 +575,6 @@ function pairs(list: unknown[]): Record<string, unknown> {
   for (let i = 0; i + 1 < list.length; i += 2) out[String(list[i])] = list[i + 1];
   return out;
 }
+
+/** How long a worker with `exitWhenIdle` waits for a first job before an empty queue ends it. */
+const IDLE_GRACE_MS = 30_000;

@@ -116,11 +116,15 @@ function releaseClaim(claim: Claim): void {
   for (const entry of safeReadDir(claim.dir)) {
     if (entry.name !== OWNER_FILE) removeTree(join(claim.dir, entry.name));
   }
-  try {
-    Deno.removeSync(join(claim.dir, OWNER_FILE));
-    Deno.removeSync(claim.dir);
-  } catch {
-    // Something was still writing into it; the next start-up sweeps what is left.
+  // Something still there (being written, or a workspace mounted just now): keep the mark, so the
+  // next start-up sweeps what is left.
+  if (safeReadDir(claim.dir).every((entry) => entry.name === OWNER_FILE)) {
+    try {
+      Deno.removeSync(join(claim.dir, OWNER_FILE));
+      Deno.removeSync(claim.dir);
+    } catch {
+      // Removed meanwhile by another sweeper.
+    }
   }
   claim.lock.close();
 }
