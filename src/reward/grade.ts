@@ -20,6 +20,7 @@ import { startWorkspace } from "../workspace/workspace.ts";
 import { checkCanaries, plantCanaries, type RandomInt } from "./canary.ts";
 import { originalId, originalText } from "./rename.ts";
 import { readableFailure, strictLiteralComparisons } from "./strict.ts";
+import { ownTraceback, type TestSource } from "./traceback.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
 export type GradedOutcome = TestOutcome | "missing";
@@ -112,6 +113,13 @@ export async function gradePatch(
     const failureOutput = new Map<string, string>();
     let run = NOT_RUN;
     if (applied) {
+      // The test files as the task wrote them, to show failures in their own lines.
+      const originals = new Map<string, string>();
+      if (task.spec.runner !== "deno_test") {
+        for (const file of files) {
+          originals.set(file, await Deno.readTextFile(join(copy.dir, file)).catch(() => ""));
+        }
+      }
       // Every test runs under a fresh name, mapped back to its own here.
       const { canaries, names } = await plantCanaries(copy.dir, files, task.spec.runner, {
         mutate: task.spec.fail_to_pass,
@@ -129,9 +137,19 @@ export async function gradePatch(
         trusted: pristine,
       });
       for (const [id, outcome] of testRun.tests) outcomes.set(originalId(id, names), outcome);
+      const sources = new Map<string, TestSource>();
+      if (testRun.failures.size > 0) {
+        for (const [file, original] of originals) {
+          const rewritten = await Deno.readTextFile(join(copy.dir, file)).catch(() => null);
+          if (original && rewritten !== null) sources.set(file, { original, rewritten });
+        }
+      }
       for (const [id, text] of testRun.failures) {
         const own = originalId(id, names);
-        failureOutput.set(own, readableFailure(originalText(own.split("::")[0], text, names)));
+        const file = own.split("::")[0];
+        const failing = { file, fn: id.split("::").pop()! };
+        const shown = originalText(file, ownTraceback(text, sources, names, failing), names);
+        failureOutput.set(own, readableFailure(shown));
       }
       const canary = checkCanaries(
         canaries,

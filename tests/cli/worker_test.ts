@@ -290,8 +290,9 @@ Deno.test({
         ...tasks,
         ...["--out", join(out, "run"), "--work-dir", work],
       ]);
-      // An --exit-when-idle worker started before the jobs are added would find none and exit.
-      await until("the jobs to be added", async () => (await queue.counts()).waiting > 0);
+      // Issue 25: a worker started with the producer found an empty queue while the producer
+      // still checked its tasks, exited as idle, and the producer waited for workers forever.
+      await until("the jobs", async () => (await queue.counts()).waiting === 4);
       const w = worker([
         ...[
           "--queue",
