@@ -262,7 +262,7 @@ async function importLine(
   const isClone = typeof raw === "object" && raw !== null && !Array.isArray(raw) &&
     !("files" in raw) && "base_commit" in raw;
   const conversion = isClone
-    ? await convertCloneRecord(raw, options.reposDir ?? null)
+    ? await convertCloneRecord(raw, options.reposDir ?? null, outDir)
     : convertRecord(raw);
   if (!conversion.ok) return failed(conversion.instance_id, null, conversion.problems);
   const { spec, instance_id: instanceId } = conversion.task;
@@ -287,12 +287,14 @@ async function importLine(
 /**
  * Convert one real SWE-bench record using the clone of its repository under `reposDir`: the files
  * at `base_commit` are the repository, the test files `test_patch` changes that hold expected tests
- * are the hidden tests (other files it changes, such as fixtures, are applied to the repository and
- * protected), and `patch` is the reference solution.
+ * are the hidden tests (other files it changes, such as fixtures and helpers, are hidden data), and
+ * `patch` is the reference solution. `scratchDir` holds the temporary folder the test patch is
+ * applied in (default: the system's temporary folder).
  */
 export async function convertCloneRecord(
   raw: unknown,
   reposDir: string | null,
+  scratchDir?: string,
 ): Promise<Conversion> {
   const instanceId = typeof raw === "object" && raw !== null &&
       typeof (raw as Record<string, unknown>).instance_id === "string"
@@ -332,7 +334,7 @@ export async function convertCloneRecord(
   }
   const base: Record<string, Uint8Array> = {};
   for (const file of tree.files) base[file.path] = file.content;
-  const patched = await applyToCopy(base, testPatch.files);
+  const patched = await applyToCopy(base, testPatch.files, scratchDir);
   if (!patched.ok) {
     return refuse([`test_patch: does not apply at the base commit: ${patched.message}`]);
   }
@@ -462,10 +464,12 @@ export async function convertCloneRecord(
 async function applyToCopy(
   base: Record<string, Uint8Array>,
   patches: FilePatch[],
+  scratchDir?: string,
 ): Promise<
   { ok: true; changed: Record<string, Uint8Array | null> } | { ok: false; message: string }
 > {
-  const dir = await Deno.makeTempDir({ prefix: "patchgym-import-" });
+  // In the output folder under "deno task patchgym", which may write only there.
+  const dir = await Deno.makeTempDir({ prefix: ".patchgym-import-", dir: scratchDir });
   try {
     const touched = new Set(
       patches.flatMap((p) => [p.from, p.to]).filter((p): p is string => p !== null),
