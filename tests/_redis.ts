@@ -29,7 +29,10 @@ if (!HAS_REDIS) {
 
 /** Start a redis-server on 127.0.0.1 and wait until it accepts connections. */
 export async function startRedis(): Promise<TestRedis> {
-  const dir = await Deno.makeTempDir({ prefix: "patchgym-redis-" });
+  // redis-server rewrites its process title over its environment, so .ci/run's mark (PGCI_RUN)
+  // cannot be read there: the folder it runs in (its cwd) carries the mark instead.
+  const mark = Deno.env.get("PGCI_RUN")?.replace(/[^\w-]/g, "");
+  const dir = await Deno.makeTempDir({ prefix: `patchgym-redis-${mark ? `${mark}-` : ""}` });
   for (let attempt = 0; attempt < 10; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const child = new Deno.Command("redis-server", {

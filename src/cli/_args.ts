@@ -1,4 +1,5 @@
 /** Command-line parsing shared by the subcommands: strict flags, usage errors with the fix. */
+import { patchgymCommand } from "../hint.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../errors.ts";
@@ -27,7 +28,9 @@ export function parseFlags<F extends Flags>(
     const hint = unknown?.startsWith("--")
       ? didYouMean(unknown.slice(2).split("=")[0], [...Object.keys(flags), "help"], "--")
       : "";
-    throw new UsageError(`${command}: ${message}${hint}; run "patchgym ${command} --help"`);
+    throw new UsageError(
+      `${command}: ${message}${hint}; run "${patchgymCommand(`${command} --help`)}"`,
+    );
   }
 }
 

@@ -142,11 +142,23 @@ export function makePolicy(
  */
 export async function checkEndpoint(config: PolicyConfig): Promise<string | null> {
   if (config.kind !== "openai") return null;
-  const result = await probeEndpoint({
-    baseUrl: config.base_url!,
-    model: config.model!,
-    apiKey: apiKey(),
-  });
+  // A server that never answers would otherwise mean 30 s of silence: after 2 s, say what waits.
+  const url = `${config.base_url!.replace(/\/+$/, "")}/chat/completions`;
+  const waiting = setTimeout(() => {
+    console.error(
+      `Waiting for the model endpoint: POST ${url} (model "${config.model}", max_tokens 1) has not answered yet; giving up after 30 s`,
+    );
+  }, 2000);
+  let result;
+  try {
+    result = await probeEndpoint({
+      baseUrl: config.base_url!,
+      model: config.model!,
+      apiKey: apiKey(),
+    });
+  } finally {
+    clearTimeout(waiting);
+  }
   return result.ok ? null : result.message;
 }
 

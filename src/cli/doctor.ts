@@ -3,9 +3,11 @@
  * cgroups) and what holds for children, the jail's mount plan, the test runners as children see
  * them, the Deno permissions in force, and whether the configured model endpoint answers.
  */
+import { exitOnSignal } from "../workspace/root.ts";
 import { describeMounts } from "../sandbox/mounts.ts";
 import { sandboxSummary } from "../sandbox/sandbox.ts";
 import { DEFAULT_QUEUE_NAME, JobQueue } from "../rollout/queue.ts";
+import { checkScheme, fetchProblem } from "../policy/probe.ts";
 import { VERSION } from "../version.ts";
 import { env, parseFlags, printJson } from "./_args.ts";
 import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
@@ -36,6 +38,8 @@ export async function doctorCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
+  // Ctrl-C exits at once, through the exit hook that removes this process's workspace folder.
+  exitOnSignal("SIGINT");
   const environment = await openEnvironment(values);
   const scratch = await Deno.makeTempDir({ dir: environment.workRoot, prefix: "doctor-" });
   const probe = async (argv: string[]) => {
@@ -208,16 +212,37 @@ async function endpoint(url: string | undefined) {
     return { configured: false, url: null, reachable: false, detail: "", apis: [], api_note: "" };
   }
   const base = url.replace(/\/+$/, "");
-  try {
-    const response = await fetch(`${base}/models`, { signal: AbortSignal.timeout(5000) });
-    await response.body?.cancel();
-    const tokens = response.ok ? await tokenizesMessages(base) : { ok: false, note: "" };
+  const scheme = checkScheme(base);
+  if (scheme) {
     return {
       configured: true,
       url: base,
-      reachable: response.ok,
-      detail: `GET /models -> HTTP ${response.status}`,
-      apis: response.ok ? (tokens.ok ? ["chat", "tokens"] : ["chat"]) : [],
+      reachable: false,
+      detail: scheme,
+      apis: [],
+      api_note: "",
+    };
+  }
+  try {
+    const response = await fetch(`${base}/models`, { signal: AbortSignal.timeout(5000) });
+    const text = await response.text().catch(() => "");
+    const listed = modelIds(text);
+    const tokens = response.ok ? await tokenizesMessages(base) : { ok: false, note: "" };
+    const detail = response.ok && listed
+      ? `GET ${base}/models -> HTTP ${response.status}, models: ${listed}`
+      : response.ok
+      ? `GET ${base}/models -> HTTP ${response.status}, but not an OpenAI model list ("${
+        text.replace(/\s+/g, " ").trim().slice(0, 60)
+      }"); point --base-url at the OpenAI-compatible prefix (usually ending in /v1)`
+      : `GET ${base}/models -> HTTP ${response.status}${
+        text ? ` "${text.replace(/\s+/g, " ").trim().slice(0, 60)}"` : ""
+      }; point --base-url at the OpenAI-compatible prefix (usually ending in /v1)`;
+    return {
+      configured: true,
+      url: base,
+      reachable: response.ok && listed !== null,
+      detail,
+      apis: response.ok && listed !== null ? (tokens.ok ? ["chat", "tokens"] : ["chat"]) : [],
       api_note: tokens.note,
     };
   } catch (error) {
@@ -225,10 +250,22 @@ async function endpoint(url: string | undefined) {
       configured: true,
       url: base,
       reachable: false,
-      detail: (error as Error).message,
+      detail: `GET ${base}/models: ${fetchProblem(error, new URL(base), 5000)}`,
       apis: [],
       api_note: "",
     };
+  }
+}
+
+/** The model ids of an OpenAI `GET /models` answer, comma-separated; null if it is not one. */
+function modelIds(text: string): string | null {
+  try {
+    const data = JSON.parse(text)?.data;
+    if (!Array.isArray(data)) return null;
+    const ids = data.map((m) => String(m?.id ?? "?"));
+    return ids.length ? ids.slice(0, 5).join(", ") + (ids.length > 5 ? ", ..." : "") : "(none)";
+  } catch {
+    return null;
   }
 }
 

@@ -1,4 +1,5 @@
 /** `import`: convert SWE-bench or HumanEval JSONL records into task folders, reporting each. */
+import { patchgymCommand } from "../hint.ts";
 import { UsageError } from "../errors.ts";
 import { importHumanEval } from "../task/import_humaneval.ts";
 import { importSwebench } from "../task/import_swebench.ts";
@@ -51,7 +52,7 @@ export async function importCommand(args: string[]): Promise<number> {
     throw new UsageError(
       `import: expected "import swebench|humaneval FILE.jsonl --out DIR", got "${
         positionals.join(" ")
-      }"; run "patchgym import --help"`,
+      }"; run "${patchgymCommand("import --help")}"`,
     );
   }
   if (!values.out) {
@@ -95,9 +96,9 @@ export async function importCommand(args: string[]): Promise<number> {
       }
     }
     console.log(
-      `${
-        outcomes.length - failed.length
-      } imported, ${failed.length} failed; run "patchgym validate --tasks-dir ${values.out}" to check the tasks end to end`,
+      `${outcomes.length - failed.length} imported, ${failed.length} failed; run "${
+        patchgymCommand(`validate --tasks-dir ${values.out}`)
+      }" to check the tasks end to end`,
     );
   }
   return failed.length === 0 ? 0 : 1;

@@ -1,4 +1,5 @@
 /** Command dispatch and top-level error reporting. */
+import { patchgymCommand } from "../hint.ts";
 import { PatchgymError, TaskError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
 import { exitWithLauncher } from "./_launcher.ts";
@@ -57,7 +58,8 @@ const COMMANDS: Record<string, { run: () => Promise<Command>; summary: string }>
 
 const HELP = `patchgym ${VERSION}: a sandboxed environment for training coding agents with RL
 
-Usage: patchgym <command> [flags]   (each command has --help)
+Usage: patchgym <command> [flags]   (each command has --help; from a source checkout the command
+       is "deno task patchgym <command>")
 
 ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`).join("\n")}
 `;
@@ -77,9 +79,9 @@ export async function runCli(args: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) {
     console.error(
-      `Unknown command "${name}"${
-        didYouMean(name, Object.keys(COMMANDS))
-      }; run "patchgym --help" to list the commands`,
+      `Unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}; run "${
+        patchgymCommand("--help")
+      }" to list the commands`,
     );
     return 2;
   }

@@ -1,4 +1,5 @@
 /** `report`: (re)build `report.html` from a run folder. */
+import { patchgymCommand } from "../hint.ts";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import { writeRunReport } from "../rollout/run.ts";
@@ -28,7 +29,9 @@ function runReport(args: string[]): number {
   }
   if (positionals.length !== 1) {
     throw new UsageError(
-      `report: expected one run folder, got ${positionals.length}; run "patchgym report --help"`,
+      `report: expected one run folder, got ${positionals.length}; run "${
+        patchgymCommand("report --help")
+      }"`,
     );
   }
   const run = readRunFolder("report", positionals[0]);

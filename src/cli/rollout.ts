@@ -3,6 +3,7 @@
  * `trajectories.jsonl` (one line per finished sample, flushed as each finishes) and
  * `summary.json`, then prints a summary table. Ctrl-C stops cleanly; `--resume DIR` continues.
  */
+import { patchgymCommand } from "../hint.ts";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { RunError, UsageError } from "../errors.ts";
@@ -91,9 +92,9 @@ ${SANDBOX_FLAGS_HELP}
   --json                 print the summary as JSON instead of a table
 `;
 
-/** Run the `rollout` command; returns the exit code. */
-export async function rolloutCommand(args: string[]): Promise<number> {
-  const { values } = parseFlags("rollout", args, {
+/** Parse the `rollout` command line strictly. */
+function parseRolloutFlags(args: string[]) {
+  return parseFlags("rollout", args, {
     tasks: { type: "string" },
     policy: { type: "string" },
     "base-url": { type: "string" },
@@ -130,10 +131,68 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     "ray-command": { type: "string" },
     json: { type: "boolean" },
   });
+}
+
+type RolloutValues = ReturnType<typeof parseRolloutFlags>["values"];
+
+/** Run the `rollout` command; returns the exit code. */
+export async function rolloutCommand(args: string[]): Promise<number> {
+  const { values } = parseRolloutFlags(args);
   if (values.help) {
     console.log(HELP);
     return 0;
   }
+  // Ctrl-C is obeyed from here on, in every phase; see {@linkcode Interrupts}.
+  const interrupts = new Interrupts();
+  try {
+    return await rollout(values, interrupts);
+  } finally {
+    interrupts.close();
+  }
+}
+
+/**
+ * Ctrl-C in each phase of a rollout. Before the task check nothing is written: exit at once
+ * (130). During the check of the unchanged repositories and during the run: stop after what is in
+ * flight (the run keeps its finished samples), and exit 130. A second Ctrl-C exits at once. Every
+ * exit removes this process's workspace folder (`claimRoot`'s exit hook).
+ */
+class Interrupts {
+  readonly controller = new AbortController();
+  phase: "setup" | "check" | "run" = "setup";
+  #count = 0;
+  readonly #listener = () => this.#interrupt();
+
+  constructor() {
+    Deno.addSignalListener("SIGINT", this.#listener);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  close(): void {
+    Deno.removeSignalListener("SIGINT", this.#listener);
+  }
+
+  #interrupt(): void {
+    this.#count++;
+    if (this.#count > 1 || this.phase === "setup") {
+      console.error("\nInterrupted: quitting now");
+      Deno.exit(130);
+    }
+    console.error(
+      this.phase === "check"
+        ? "\nInterrupted: stopping after the task checks in flight; nothing is written (Ctrl-C again to quit now)"
+        : "\nInterrupted: finishing cleanly (Ctrl-C again to quit now). Finished samples are kept; continue with --resume.",
+    );
+    this.controller.abort();
+  }
+}
+
+/** The rollout itself, once the command line is parsed. */
+async function rollout(values: RolloutValues, interrupts: Interrupts): Promise<number> {
+  const startedAt = performance.now();
   const tasksDir = tasksDirOf(values);
   const concurrency = intFlag("concurrency", values.concurrency, 4, 1, 1024);
   const maxAttempts = intFlag("max-attempts", values["max-attempts"], DEFAULT_MAX_ATTEMPTS, 1, 100);
@@ -217,12 +276,33 @@ export async function rolloutCommand(args: string[]): Promise<number> {
   const environment = await openEnvironment(values);
   if (!values.resume) {
     // Tasks whose fail_to_pass tests already pass would reward doing nothing: skip them, say so.
-    const checked = await preflight(environment, config.tasks, { concurrency });
+    interrupts.phase = "check";
+    const checking = new Progress(config.tasks.length, 0, 0, {
+      startedAt,
+      what: "checking tasks (grading each unchanged repository once)",
+    });
+    checking.start();
+    let checked;
+    try {
+      checked = await preflight(environment, config.tasks, {
+        concurrency,
+        signal: interrupts.signal,
+        onTask: (id, skipped) => checking.tick(id, null, skipped ? "already passes" : "ok"),
+      });
+    } finally {
+      checking.finish();
+    }
+    if (interrupts.signal.aborted) {
+      console.error("Stopped before the first sample; nothing was written");
+      return 130;
+    }
     const warning = skippedWarning(checked.skipped, config.tasks.length);
     if (warning) console.error(warning);
     if (checked.ready.length === 0) {
       throw new UsageError(
-        `rollout: every one of the ${config.tasks.length} tasks has fail_to_pass tests that already pass; fix the tasks ("patchgym validate") or choose others with --tasks`,
+        `rollout: every one of the ${config.tasks.length} tasks has fail_to_pass tests that already pass; fix the tasks ("${
+          patchgymCommand("validate")
+        }") or choose others with --tasks`,
       );
     }
     config.tasks = checked.ready;
@@ -231,17 +311,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     writeRunConfig(outDir, config);
   }
   let progress: Progress | null = null;
-  const stop = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) Deno.exit(130);
-    console.error(
-      "\nInterrupted: finishing cleanly (Ctrl-C again to quit now). Finished samples are kept; continue with --resume.",
-    );
-    stop.abort();
-  };
-  Deno.addSignalListener("SIGINT", onSigint);
+  interrupts.phase = "run";
   const scriptCache = {};
   const policyFor = (task: Task, sample: number) =>
     makePolicy(config.policy, task, sample, scriptCache);
@@ -268,7 +338,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
       concurrency,
       keepWorkspaces: values["keep-workspaces"],
       retryErrors: values["retry-errors"],
-      signal: stop.signal,
+      signal: interrupts.signal,
       onStart: (state) => {
         console.error(
           `Isolation: ${environment.isolation.level}${
@@ -281,7 +351,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
             `Resuming ${config.run_id}: ${state.done} samples done, ${state.todo} to go${retried}`,
           );
         }
-        progress = new Progress(state.done + state.todo, state.done, state.rewardSum);
+        progress = new Progress(state.done + state.todo, state.done, state.rewardSum, {
+          startedAt,
+        });
       },
       onRecord: (record) =>
         progress?.tick(
@@ -291,7 +363,6 @@ export async function rolloutCommand(args: string[]): Promise<number> {
         ),
     });
   } finally {
-    Deno.removeSignalListener("SIGINT", onSigint);
     (progress as Progress | null)?.finish();
   }
   const { summary, interrupted, records, ran } = result;
@@ -301,7 +372,9 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     console.error(
       `Every sample ended in policy_error (first: ${
         ran[0].error?.message ?? "no message"
-      }); fix the endpoint, then run again with: patchgym rollout --resume ${outDir} --retry-errors`,
+      }); fix the endpoint, then run again with: ${
+        patchgymCommand(`rollout --resume ${outDir} --retry-errors`)
+      }`,
     );
     return 1;
   }
@@ -309,7 +382,7 @@ export async function rolloutCommand(args: string[]): Promise<number> {
     console.error(
       `Stopped early: ${records.length} of ${
         config.tasks.length * config.samples
-      } samples done; continue with: patchgym rollout --resume ${outDir}`,
+      } samples done; continue with: ${patchgymCommand(`rollout --resume ${outDir}`)}`,
     );
   }
   return interrupted ? 130 : 0;
@@ -408,7 +481,7 @@ export function formatSummary(summary: RunSummary, outDir: string): string {
     `trajectories: ${join(outDir, "trajectories.jsonl")}   summary: ${
       join(outDir, "summary.json")
     }`,
-    `report: ${join(outDir, "report.html")}   episodes: patchgym show ${outDir}`,
+    `report: ${join(outDir, "report.html")}   episodes: ${patchgymCommand(`show ${outDir}`)}`,
   );
   return out.join("\n");
 }

@@ -1,4 +1,6 @@
 /** `score`: grade a patch file for a task offline, with the same grader rollouts use. */
+import { exitOnSignal } from "../workspace/root.ts";
+import { patchgymCommand } from "../hint.ts";
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { computeReward } from "../reward/reward.ts";
@@ -29,7 +31,9 @@ export async function scoreCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (!values.task) {
-    throw new UsageError('score: --task ID is required; run "patchgym tasks" to list ids');
+    throw new UsageError(
+      `score: --task ID is required; run "${patchgymCommand("tasks")}" to list ids`,
+    );
   }
   if (!values.patch) {
     throw new UsageError("score: --patch FILE is required (a unified diff; - for stdin)");
@@ -43,6 +47,8 @@ export async function scoreCommand(args: string[]): Promise<number> {
     if (error instanceof Deno.errors.NotCapable) throw error;
     throw new UsageError(`score: cannot read patch "${values.patch}": ${(error as Error).message}`);
   }
+  // Ctrl-C exits at once, through the exit hook that removes this process's workspace folder.
+  exitOnSignal("SIGINT");
   const environment = await openEnvironment(values);
   const task = environment.task(values.task);
   const grade = await environment.grade(task, patch);

@@ -2,6 +2,7 @@
  * `serve`: trainer-driven mode, over JSON lines on stdin/stdout (`--stdio`) or over HTTP and
  * WebSocket in OpenEnv's API (`--http HOST:PORT`).
  */
+import { patchgymCommand } from "../hint.ts";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
@@ -83,7 +84,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   if (!values.stdio === (values.http === undefined)) {
     throw new UsageError(
-      'serve: give one of --stdio or --http HOST:PORT, e.g. "patchgym serve --stdio"',
+      `serve: give one of --stdio or --http HOST:PORT, e.g. "${patchgymCommand("serve --stdio")}"`,
     );
   }
   const address = values.http === undefined ? null : parseAddress(values.http);

@@ -1,4 +1,5 @@
 /** `show`: print episodes of a run turn by turn, with the grade and the failing tests' output. */
+import { patchgymCommand } from "../hint.ts";
 import { UsageError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
@@ -44,7 +45,9 @@ function runShow(args: string[]): number {
   }
   if (positionals.length !== 1) {
     throw new UsageError(
-      `show: expected one run folder, got ${positionals.length}; run "patchgym show --help"`,
+      `show: expected one run folder, got ${positionals.length}; run "${
+        patchgymCommand("show --help")
+      }"`,
     );
   }
   if (values.episode && values.task) {
@@ -61,7 +64,7 @@ function runShow(args: string[]): number {
       throw new UsageError(
         `show: no episode "${id}" in "${run.file}"${
           didYouMean(id, records.flatMap((r) => [r.episode_id, `${r.task_id}/${r.sample}`]))
-        }; run "patchgym show ${positionals[0]}" to list them`,
+        }; run "${patchgymCommand(`show ${positionals[0]}`)}" to list them`,
       );
     }
     records = [found];

@@ -1,4 +1,6 @@
 /** `synth`: turn repositories whose tests pass into many validated bug-fixing tasks. */
+import { exitOnSignal } from "../workspace/root.ts";
+import { patchgymCommand } from "../hint.ts";
 import { UsageError } from "../errors.ts";
 import { synthesize } from "../synth/synth.ts";
 import { loadTasks } from "../task/load.ts";
@@ -52,6 +54,8 @@ export async function synthCommand(args: string[]): Promise<number> {
     throw new UsageError("synth: --out DIR is required; name the folder to write tasks into");
   }
   const seeds = loadTasks(tasksDirOf(values), listFlag(values.tasks));
+  // Ctrl-C exits at once, through the exit hook that removes this process's workspace folder.
+  exitOnSignal("SIGINT");
   const environment = await openEnvironment(values);
   const progress = values.json ? null : new Progress(0);
   let shownTotal = 0;
@@ -86,9 +90,9 @@ export async function synthCommand(args: string[]): Promise<number> {
     console.log(
       `${report.written.length} tasks written to ${values.out} from ${report.tried} mutants tried in ${
         (report.elapsed_ms / 1000).toFixed(1)
-      } s (dropped: ${
-        drops || "none"
-      }); check them with "patchgym validate --tasks-dir ${values.out}"`,
+      } s (dropped: ${drops || "none"}); check them with "${
+        patchgymCommand(`validate --tasks-dir ${values.out}`)
+      }"`,
     );
   }
   return report.written.length > 0 ? 0 : 1;

@@ -1,4 +1,5 @@
 /** `validate`: check every task end to end; exits non-zero naming each broken task and why. */
+import { exitOnSignal } from "../workspace/root.ts";
 import { type TaskValidation, validateTask } from "../rollout/validate.ts";
 import { checkTaskIds } from "../task/load.ts";
 import { intFlag, listFlag, parseFlags, printJson } from "./_args.ts";
@@ -31,6 +32,8 @@ export async function validateCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
+  // Ctrl-C exits at once, through the exit hook that removes this process's workspace folder.
+  exitOnSignal("SIGINT");
   const environment = await openEnvironment(values);
   const ids = [...new Set(listFlag(values.tasks) ?? environment.taskIds())];
   checkTaskIds(environment.tasksDir, ids);

@@ -42,10 +42,14 @@ export async function probeEndpoint(options: ProbeOptions): Promise<ProbeResult>
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    return { ok: false, message: `${where}: ${networkProblem(error, new URL(base), timeoutMs)}` };
+    return {
+      ok: false,
+      message: `${where}: POST ${url}: ${fetchProblem(error, new URL(base), timeoutMs)}`,
+    };
   }
   const text = await response.text().catch(() => "");
   const detail = serverMessage(text);
+  const answered = `POST ${url} answered HTTP ${response.status}`;
   if (response.status === 401 || response.status === 403) {
     return {
       ok: false,
@@ -53,18 +57,27 @@ export async function probeEndpoint(options: ProbeOptions): Promise<ProbeResult>
         `${where}: the server refused the request (HTTP ${response.status}${detail}); set PATCHGYM_API_KEY (or OPENAI_API_KEY) to a key it accepts`,
     };
   }
-  if (response.status === 404) {
+  const openai = isOpenAIError(text);
+  if (response.status === 404 && openai && /model/i.test(text)) {
     return {
       ok: false,
       message:
-        `${where}: HTTP 404${detail}; check --model "${options.model}" (GET ${base}/models lists the served models) and that --base-url ends in /v1`,
+        `${where}: HTTP 404${detail}; check --model "${options.model}" (GET ${base}/models lists the served models)`,
+    };
+  }
+  if (!openai && (response.status === 404 || response.status === 405)) {
+    return {
+      ok: false,
+      message: `${where}: this is not an OpenAI-compatible API: ${answered} with ${
+        what(response, text)
+      }; point --base-url at the server's OpenAI-compatible prefix (vLLM, SGLang, Ollama: http://HOST:PORT/v1)`,
     };
   }
   if (!response.ok) {
     return {
       ok: false,
       message:
-        `${where}: HTTP ${response.status}${detail}; check --model "${options.model}" and the server's log`,
+        `${where}: ${answered}${detail}; check --model "${options.model}" and the server's log`,
     };
   }
   let body: unknown;
@@ -76,11 +89,29 @@ export async function probeEndpoint(options: ProbeOptions): Promise<ProbeResult>
   if (!Array.isArray((body as { choices?: unknown } | null)?.choices)) {
     return {
       ok: false,
-      message:
-        `${where}: the answer to POST ${url} is not a chat completion; point --base-url at an OpenAI-compatible API (usually ending in /v1)`,
+      message: `${where}: the answer to POST ${url} is not a chat completion (it was ${
+        what(response, text)
+      }); point --base-url at an OpenAI-compatible API (usually ending in /v1)`,
     };
   }
   return { ok: true };
+}
+
+/** Whether a body is an OpenAI-style JSON error (`{"error": ...}`, FastAPI's `{"detail": ...}`). */
+function isOpenAIError(text: string): boolean {
+  try {
+    const body = JSON.parse(text);
+    return typeof body === "object" && body !== null && ("error" in body || "detail" in body);
+  } catch {
+    return false;
+  }
+}
+
+/** What came back, for a message: its content type and the start of its body. */
+function what(response: Response, text: string): string {
+  const type = response.headers.get("content-type")?.split(";")[0] ?? "no content type";
+  const start = text.replace(/\s+/g, " ").trim().slice(0, 80);
+  return start ? `${type} "${start}${text.length > 80 ? "..." : ""}"` : `${type}, an empty body`;
 }
 
 /** A problem with the URL's scheme, or null. */
@@ -92,7 +123,12 @@ export function checkScheme(baseUrl: string): string | null {
   return `--base-url: "${baseUrl}" has no http:// or https:// scheme; ${fix}`;
 }
 
-function networkProblem(error: unknown, url: URL, timeoutMs: number): string {
+/**
+ * Why a request to `url` (a model endpoint) got no answer, in words: a permission, a timeout,
+ * nothing listening, an unknown host, or the network error's own cause (Deno's fetch says only
+ * "fetch failed"; the reason is in its `cause`).
+ */
+export function fetchProblem(error: unknown, url: URL, timeoutMs: number): string {
   if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
     return `this process may not connect to "${url.host}" (Deno permission flags); run it through "patchgym" or "deno task patchgym", which allow the host named by --base-url`;
   }
@@ -100,7 +136,7 @@ function networkProblem(error: unknown, url: URL, timeoutMs: number): string {
   if (name === "TimeoutError" || name === "AbortError") {
     return `no answer within ${
       timeoutMs / 1000
-    } s from ${url.host}; check that the server is up and not overloaded`;
+    } s from ${url.host} (it accepted the connection, or the connection hung); check that the server there is a model server that has finished loading, and not overloaded`;
   }
   // Deno's fetch says "fetch failed"; the reason is in the cause.
   const cause = (error as Error)?.cause as Error | undefined;

@@ -23,6 +23,7 @@ import { originalId, originalText } from "./rename.ts";
 import { joinStatements, readableFailure, strictLiteralComparisons } from "./strict.ts";
 import { judge, type JudgedWhere } from "./judge.ts";
 import { separate, type Separated } from "./separate.ts";
+import { ownTraceback, type TestSource } from "./traceback.ts";
 
 /** An expected test's result: the report's outcome, or `missing` when it did not run. */
 export type GradedOutcome = TestOutcome | "missing";
@@ -139,6 +140,13 @@ export async function gradePatch(
     let impossible = false;
     let run = NOT_RUN;
     if (applied) {
+      // The test files as the task wrote them, to show failures in their own lines.
+      const originals = new Map<string, string>();
+      if (task.spec.runner !== "deno_test") {
+        for (const file of files) {
+          originals.set(file, await Deno.readTextFile(join(copy.dir, file)).catch(() => ""));
+        }
+      }
       // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
       // copies only guard the ones with checks left inside.
       const outside = await outsideTests(copy.dir, files, task.spec.runner);
@@ -167,9 +175,19 @@ export async function gradePatch(
       const verdict = judge(task.spec.runner, testRun.tests, testRun.observations, plans);
       for (const [id, outcome] of verdict.outcomes) outcomes.set(originalId(id, names), outcome);
       for (const [id, where] of verdict.where) judged.set(originalId(id, names), where);
+      const sources = new Map<string, TestSource>();
+      if (testRun.failures.size > 0) {
+        for (const [file, original] of originals) {
+          const rewritten = await Deno.readTextFile(join(copy.dir, file)).catch(() => null);
+          if (original && rewritten !== null) sources.set(file, { original, rewritten });
+        }
+      }
       for (const [id, text] of [...testRun.failures, ...verdict.failures]) {
         const own = originalId(id, names);
-        failureOutput.set(own, readableFailure(originalText(own.split("::")[0], text, names)));
+        const file = own.split("::")[0];
+        const failing = { file, fn: id.split("::").pop()! };
+        const shown = originalText(file, ownTraceback(text, sources, names, failing), names);
+        failureOutput.set(own, readableFailure(shown));
       }
       const canary = checkCanaries(
         canaries,

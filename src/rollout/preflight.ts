@@ -4,6 +4,7 @@
  * would earn its reward. Skipping (rather than refusing the whole run) lets a dataset with a few
  * bad records still train on the rest; the caller reports the count and the reasons.
  */
+import { patchgymCommand } from "../hint.ts";
 import type { Environment } from "../agent/environment.ts";
 
 /** A task the preflight left out, and why. */
@@ -23,17 +24,22 @@ export interface PreflightResult {
 /**
  * Grade every task's unchanged repository, `concurrency` at a time, and split the ids into those
  * ready to run and those whose `fail_to_pass` tests already pass. `onTask` is told as each task is
- * checked (for progress).
+ * checked (for progress). After `signal` aborts, the result holds only the tasks checked.
  */
 export async function preflight(
   env: Environment,
   ids: string[],
-  options: { concurrency?: number; onTask?: (id: string, skipped: boolean) => void } = {},
+  options: {
+    concurrency?: number;
+    onTask?: (id: string, skipped: boolean) => void;
+    /** Aborting it starts no further check; the ones in flight finish. */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<PreflightResult> {
   const skippedById = new Map<string, SkippedTask>();
   let next = 0;
   const worker = async () => {
-    while (next < ids.length) {
+    while (next < ids.length && !options.signal?.aborted) {
       const id = ids[next++];
       const before = await env.grade(env.task(id), "");
       const passing = Object.entries(before.fail_to_pass.tests)
@@ -45,9 +51,10 @@ export async function preflight(
   };
   const workers = Math.max(1, Math.min(options.concurrency ?? 4, ids.length));
   await Promise.all(Array.from({ length: workers }, worker));
+  const checked = ids.slice(0, next);
   return {
-    ready: ids.filter((id) => !skippedById.has(id)),
-    skipped: ids.filter((id) => skippedById.has(id)).map((id) => skippedById.get(id)!),
+    ready: checked.filter((id) => !skippedById.has(id)),
+    skipped: checked.filter((id) => skippedById.has(id)).map((id) => skippedById.get(id)!),
   };
 }
 
@@ -59,7 +66,7 @@ export function skippedWarning(skipped: SkippedTask[], total: number): string | 
       s.already_passing.map((t) => `"${t}"`).join(", ")
     } already pass${s.already_passing.length === 1 ? "es" : ""} on the unchanged repository`
   );
-  return `Skipping ${skipped.length} of ${total} tasks whose fail_to_pass tests already pass (doing nothing would earn their reward); run "patchgym validate" for details:\n${
-    lines.join("\n")
-  }`;
+  return `Skipping ${skipped.length} of ${total} tasks whose fail_to_pass tests already pass (doing nothing would earn their reward); run "${
+    patchgymCommand("validate")
+  }" for details:\n${lines.join("\n")}`;
 }

@@ -5,6 +5,7 @@
  * summary the same as a local run. A record that comes back is checked against the record schema
  * and its identity; a sample the workers gave up on becomes an `environment_error` record here.
  */
+import { patchgymCommand } from "../hint.ts";
 import { readFileSync } from "node:fs";
 import { parseRecord, type TrajectoryRecord } from "../trajectory/record.ts";
 import type { Policy } from "../policy/types.ts";
@@ -85,7 +86,7 @@ export function queueRunner(url: string, name: string, context: RemoteContext): 
       console.error(
         `Queue ${url}: added ${added} job(s)${
           added < jobs.length ? ` (${jobs.length - added} were added before)` : ""
-        }; waiting for workers ("patchgym worker --queue ${url}")`,
+        }; waiting for workers ("${patchgymCommand(`worker --queue ${url}`)}")`,
       );
       const remaining = new Map(jobs.map((j) => [j.episode_id, j]));
       let after = "0";

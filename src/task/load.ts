@@ -2,6 +2,7 @@
  * Loading tasks from disk with precise errors: every problem at once, each naming the file, the
  * field and the fix, e.g. `tasks/sum/task.json: fail_to_pass[1]: test "x" is not defined ...`.
  */
+import { patchgymCommand } from "../hint.ts";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { z } from "zod";
@@ -73,17 +74,43 @@ export function loadTasks(root: string, ids?: string[]): Task[] {
  * closest existing id: the one treatment of a wrong task id in every command.
  */
 export function checkTaskIds(root: string, ids: string[]): void {
-  const available = listTaskIds(root);
+  const available = requireTaskIds(root);
   const missing = ids.filter((id) => !available.includes(id));
   if (missing.length === 0) return;
   throw new TaskError(
     "task_not_found",
     missing.map((id) =>
-      `${displayPath(join(root, id))}: no such task${
-        didYouMean(id, available)
-      }; run "patchgym tasks" to list the ${available.length} available`
+      `${displayPath(join(root, id))}: no such task${didYouMean(id, available)}; run "${
+        patchgymCommand("tasks")
+      }" to list the ${available.length} available`
     ),
   );
+}
+
+/**
+ * Ids of the task folders under `root`, sorted; a {@linkcode TaskError} that says where tasks are
+ * expected when there is none (an empty folder, one task's own folder, a repository's root).
+ */
+export function requireTaskIds(root: string): string[] {
+  const ids = listTaskIds(root);
+  if (ids.length > 0) return ids;
+  const where = displayPath(root);
+  const hints: string[] = [];
+  if (existsSync(join(root, "task.json"))) {
+    const id = resolve(root).split("/").pop();
+    hints.push(
+      `it is one task's folder: name the folder that holds it, e.g. --tasks-dir ${
+        displayPath(resolve(root, ".."))
+      } --tasks ${id}`,
+    );
+  } else if (isDir(join(root, "tasks")) && listTaskIds(join(root, "tasks")).length > 0) {
+    hints.push(`did you mean --tasks-dir ${displayPath(join(root, "tasks"))}?`);
+  }
+  throw new TaskError("task_not_found", [
+    `${where}: no task folders found; tasks are expected as ${where}/<id>/task.json, one folder per task (docs/tasks.md)${
+      hints.length ? `; ${hints.join("; ")}` : ""
+    }`,
+  ]);
 }
 
 /** Ids of the task folders under `root`, sorted. */

@@ -10,6 +10,7 @@
  * SkyRL `skyrl/train/generators/base.py` at a9564572 (Aug 2026).
  */
 import { foldReasoning } from "../policy/reasoning.ts";
+import { noTokensReason } from "./training_view.ts";
 import type { AssistantMessage, ChatMessage, ChatToolCall } from "../policy/types.ts";
 import type { TrajectoryRecord } from "./record.ts";
 import type { TrainingSegment } from "./training_view.ts";
@@ -207,15 +208,19 @@ export function exportTrajectories(
     } else {
       const usable = scored.filter((r) => r.training.available);
       if (usable.length < scored.length) {
-        const reason = scored.find((r) => !r.training.available)?.training.reason ?? "unknown";
+        const first = scored.find((r) => !r.training.available);
+        // Older records of a tokenless policy blame the server: name the policy instead.
+        const tokenless = first ? noTokensReason(first.policy.name) : null;
+        const reason = tokenless ?? first?.training.reason ?? "unknown";
         const message = `${
           scored.length - usable.length
         } of ${scored.length} records have no token view (first reason: ${reason})`;
         if (usable.length === 0 && scored.length > 0) {
           refusal = {
             code: "no_token_ids",
-            message:
-              `Cannot export ${format}: it needs token ids and ${message}; roll out against a server that returns them (vLLM with return_token_ids, or --api tokens), or use --format sft`,
+            message: tokenless
+              ? `Cannot export ${format}: it needs token ids, and ${tokenless}; or use --format sft, which needs none`
+              : `Cannot export ${format}: it needs token ids and ${message}; roll out against a server that returns them (vLLM with return_token_ids, or --api tokens), or use --format sft`,
           };
         } else warnings.push(`Skipped ${message}; --format sft needs no tokens`);
       }

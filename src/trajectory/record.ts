@@ -392,7 +392,10 @@ export function buildRecord(episode: FinishedEpisode, parts: RecordParts): Traje
     final_diff: patch,
     diff_stat: diffStat,
     reward: parts.reward,
-    training: buildTrainingView(episode.turns.map((t) => t.tokens), parts.training),
+    training: buildTrainingView(episode.turns.map((t) => t.tokens), {
+      ...parts.training,
+      policy: parts.policy.name,
+    }),
     usage,
     timings: {
       started_at: parts.started_at.toISOString(),

@@ -40,6 +40,25 @@ export interface TrainingView {
 export interface TrainingViewOptions {
   trainable?: TrainableTurns;
   onDrift?: DriftRule;
+  /** The policy's name: a policy that makes no tokens is named in the reason. */
+  policy?: string;
+}
+
+/** Policies that make no tokens (they replay or script tool calls), with what they do. */
+const TOKENLESS_POLICIES: Record<string, string> = {
+  reference: "replays each task's reference patch",
+  scripted: "plays a script of tool calls",
+};
+
+/**
+ * Why a policy's episodes have no token ids, when it is one that never makes tokens; null for a
+ * model policy (whose server may or may not return them).
+ */
+export function noTokensReason(policy: string): string | null {
+  const does = TOKENLESS_POLICIES[policy];
+  return does === undefined
+    ? null
+    : `the ${policy} policy makes no tokens (it ${does}); token ids come from the openai policy with a model server that returns them (--base-url URL; vLLM: --api tokens)`;
 }
 
 /** Build the view from each turn's tokens (null entries: the server returned nothing that turn). */
@@ -64,7 +83,7 @@ export function buildTrainingView(
   }
   const missing = turns.findIndex((t) => !t?.prompt_ids || !t?.completion_ids);
   if (missing !== -1) {
-    view.reason =
+    view.reason = noTokensReason(options.policy ?? "") ??
       `the server returned no token ids for turn ${missing} (vLLM: run a version that supports "return_token_ids"); patchgym does not re-tokenize`;
     return view;
   }

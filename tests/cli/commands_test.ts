@@ -133,6 +133,45 @@ Deno.test("doctorCommand() says which --api an endpoint supports", async () => {
   }
 });
 
+// Issue 25: doctor said only "fetch failed" for an endpoint where nothing listens.
+Deno.test("doctorCommand() says what it tried at the endpoint and what came back", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const html = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("<html>a web page</html>", { headers: { "content-type": "text/html" } }),
+  );
+  try {
+    const dead = await runPatchgym([
+      "doctor",
+      "--json",
+      "--base-url",
+      `http://127.0.0.1:${port}/v1`,
+    ]);
+    const deadReport = JSON.parse(dead.stdout).model_endpoint;
+    assert.equal(deadReport.reachable, false);
+    assert.equal(
+      deadReport.detail,
+      `GET http://127.0.0.1:${port}/v1/models: nothing is listening at 127.0.0.1:${port}; start the model server or fix --base-url`,
+    );
+    const page = await runPatchgym([
+      "doctor",
+      "--json",
+      "--base-url",
+      `http://127.0.0.1:${html.addr.port}`,
+    ]);
+    const pageReport = JSON.parse(page.stdout).model_endpoint;
+    assert.equal(pageReport.reachable, false);
+    assert.match(
+      pageReport.detail,
+      /HTTP 200, but not an OpenAI model list \("<html>a web page<\/html>"\)/,
+    );
+  } finally {
+    await html.shutdown();
+  }
+});
+
 Deno.test("runCli() exits 2 for an unknown command", async () => {
   const result = await runPatchgym(["frobnicate"]);
   assert.equal(result.code, 2);
@@ -148,10 +187,27 @@ Deno.test("runCli() suggests the flag meant by a misspelled one", async () => {
   assert.match(result.stderr, /rollout: Unknown option '--sample'; did you mean "--samples"\?/);
 });
 
+// Issue 25: an empty --tasks-dir said "0/0 tasks valid" and exited 0.
+Deno.test("runCli() fails rollout, validate and tasks on a folder with no task folders", async () => {
+  const dir = makeRunDir("no-tasks");
+  try {
+    for (const command of ["rollout", "validate", "tasks"]) {
+      const result = await runPatchgym([command, "--tasks-dir", dir]);
+      assert.equal(result.code, 1, `${command}: ${result.stderr}`);
+      assert.match(
+        result.stderr,
+        new RegExp(`${dir}: no task folders found; tasks are expected as ${dir}/<id>/task\\.json`),
+      );
+    }
+  } finally {
+    removeRunDir(dir);
+  }
+});
+
 // Issue 14: a wrong task id got three different treatments in three commands.
 Deno.test("runCli() treats a wrong task id alike in rollout, score and validate", async () => {
   const expected =
-    /^Cannot load tasks:\n {2}tasks\/py-median-evn: no such task; did you mean "py-median-even"\?; run "patchgym tasks" to list the \d+ available\n$/;
+    /^Cannot load tasks:\n {2}tasks\/py-median-evn: no such task; did you mean "py-median-even"\?; run "deno task patchgym tasks" to list the \d+ available\n$/;
   for (
     const args of [
       ["rollout", "--tasks", "py-median-evn"],

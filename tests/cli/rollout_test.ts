@@ -6,6 +6,7 @@ import {
   childEnv,
   jsonLines,
   launcherArgv,
+  listTree,
   makeRunDir,
   makeWorkRoot,
   removeRunDir,
@@ -125,7 +126,7 @@ Deno.test("rolloutCommand() stops cleanly on Ctrl-C with exit 130 and resumes", 
     assert.equal(code, 130, stderr);
     assert.match(
       stderr,
-      /Stopped early: \d of 9 samples done; continue with: patchgym rollout --resume /,
+      /Stopped early: \d of 9 samples done; continue with: deno task patchgym rollout --resume /,
     );
     const stopped = readRun(out);
     assert.ok(
@@ -251,7 +252,7 @@ Deno.test("rolloutCommand() fails fast with one line when nothing listens at --b
     assert.equal(result.code, 1, result.stderr);
     assert.equal(
       result.stderr.trim(),
-      `Cannot use the model endpoint "http://127.0.0.1:${port}/v1": nothing is listening at 127.0.0.1:${port}; start the model server or fix --base-url`,
+      `Cannot use the model endpoint "http://127.0.0.1:${port}/v1": POST http://127.0.0.1:${port}/v1/chat/completions: nothing is listening at 127.0.0.1:${port}; start the model server or fix --base-url`,
     );
     assert.ok(!existsSync(join(ROOT, out, "run")), "nothing is written before the probe passes");
     const noScheme = await runPatchgym([
@@ -290,7 +291,7 @@ Deno.test("rolloutCommand() exits 1 when every sample ends in policy_error", asy
     assert.equal(result.code, 1, result.stderr);
     assert.match(
       result.stderr,
-      /Every sample ended in policy_error \(first: .*context too long.*\); fix the endpoint, then run again with: patchgym rollout --resume .* --retry-errors/,
+      /Every sample ended in policy_error \(first: .*context too long.*\); fix the endpoint, then run again with: deno task patchgym rollout --resume .* --retry-errors/,
     );
   } finally {
     await server.close();
@@ -368,5 +369,53 @@ Deno.test("rolloutCommand() skips tasks whose fail_to_pass tests already pass, w
   } finally {
     removeRunDir(out);
     removeWorkRoot(work);
+  }
+});
+
+// Issue 25: the check of the unchanged repositories showed nothing, and Ctrl-C there printed
+// nothing and left a proc-<pid>-... folder with grading copies in the work root.
+Deno.test("rolloutCommand() shows the task check and stops on Ctrl-C there, leaving no folder", async () => {
+  const out = makeRunDir("check-sigint");
+  const work = makeWorkRoot("check-sigint");
+  const argv = launcherArgv(["rollout", "--out", out, "--work-dir", work, "--concurrency", "1"]);
+  const child = new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    cwd: ROOT,
+    clearEnv: true,
+    env: childEnv(),
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    let interrupted = false;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      stderr += chunk.value;
+      // Interrupt once the check is under way: its first line, and a grading copy on disk.
+      if (!interrupted && /Checking tasks .*: \d+ \.\.\./.test(stderr)) {
+        for (let i = 0; i < 500 && !listTree(work).some((p) => p.split("/").length > 2); i++) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        interrupted = true;
+        child.kill("SIGINT");
+      }
+    }
+    const { code } = await child.status;
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /Interrupted: stopping after the task checks in flight/);
+    assert.match(stderr, /Stopped before the first sample; nothing was written/);
+    assert.deepEqual(listTree(work), []);
+    assert.ok(!existsSync(join(ROOT, out, "run.json")), "run.json written");
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+    await child.status;
+    removeWorkRoot(work);
+    removeRunDir(out);
   }
 });

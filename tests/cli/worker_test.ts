@@ -241,7 +241,7 @@ Deno.test({
   name: "rolloutCommand() --queue gives the same records, summary and report as a local run",
   ignore: !HAS_REDIS,
   fn: () =>
-    withSetup("queue-same", async ({ redis, name, out, work, worker }) => {
+    withSetup("queue-same", async ({ redis, queue, name, out, work, worker }) => {
       const tasks = ["--tasks", "py-median-even,py-cron-next-run", "--samples", "2"];
       const local = await runPatchgym([
         "rollout",
@@ -255,6 +255,9 @@ Deno.test({
         ...tasks,
         ...["--out", join(out, "run"), "--work-dir", work],
       ]);
+      // Issue 25: a worker started with the producer found an empty queue while the producer
+      // still checked its tasks, exited as idle, and the producer waited for workers forever.
+      await until("the jobs", async () => (await queue.counts()).waiting === 4);
       const w = worker([
         ...["--queue", redis.url, "--queue-name", name, "--concurrency", "2"],
         ...["--exit-when-idle", "--work-dir", work],

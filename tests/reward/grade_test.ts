@@ -117,6 +117,23 @@ Deno.test("gradePatch() fails every fail_to_pass test of an empty patch", async 
   });
 });
 
+// Issue 25: the failure output of a rewritten assertion was a wall of spaces and carets, with the
+// file, line and assertion cut off.
+Deno.test("gradePatch() shows a failing test's own line in its failure output", async () => {
+  await withEnv(async (env) => {
+    const grade = await env.grade(env.task(UNITTEST_TASK), "");
+    const id = "tests/test_median_hidden.py::MedianEvenTest::test_median_even_count";
+    const text = grade.failures[id];
+    assert.ok(text !== undefined, Object.keys(grade.failures).join(", "));
+    assert.match(
+      text,
+      /File "tests\/test_median_hidden\.py", line 8, in test_median_even_count\n {4}self\.assertEqual\(median\(\[4, 1, 3, 2\]\), 2\.5\)\n/,
+    );
+    assert.match(text, /AssertionError: 3 != 2\.5/);
+    assert.ok(!/ {20}/.test(text), text);
+  });
+});
+
 Deno.test("gradePatch() restores a visible test file the patch made trivially pass", async () => {
   await withEnv(async (env) => {
     const task = env.task(UNITTEST_TASK);

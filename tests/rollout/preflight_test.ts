@@ -48,7 +48,7 @@ Deno.test("skippedWarning() counts and names each skipped task, and is null for 
   assert.equal(skippedWarning([], 3), null);
   assert.equal(
     skippedWarning([{ task_id: "t1", already_passing: ["a.py::T::test_x"] }], 3),
-    'Skipping 1 of 3 tasks whose fail_to_pass tests already pass (doing nothing would earn their reward); run "patchgym validate" for details:\n' +
+    'Skipping 1 of 3 tasks whose fail_to_pass tests already pass (doing nothing would earn their reward); run "deno task patchgym validate" for details:\n' +
       '  - t1: fail_to_pass "a.py::T::test_x" already passes on the unchanged repository',
   );
 });

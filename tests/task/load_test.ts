@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
+import { patchgymCommand } from "../../src/hint.ts";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TaskError } from "../../src/errors.ts";
-import { displayPath, listTaskIds, loadTask, loadTasks } from "../../src/task/load.ts";
+import {
+  displayPath,
+  listTaskIds,
+  loadTask,
+  loadTasks,
+  requireTaskIds,
+} from "../../src/task/load.ts";
 import { writeFiles } from "../_fixtures.ts";
 
 const VISIBLE = `import unittest
@@ -416,8 +423,8 @@ Deno.test("loadTasks() reports unknown ids", async () => {
     assert.deepEqual(
       problemsOf(() => loadTasks("tasks", ["a-task", "nope", "gone"]), "task_not_found"),
       [
-        'tasks/nope: no such task; run "patchgym tasks" to list the 1 available',
-        'tasks/gone: no such task; run "patchgym tasks" to list the 1 available',
+        `tasks/nope: no such task; run "${patchgymCommand("tasks")}" to list the 1 available`,
+        `tasks/gone: no such task; run "${patchgymCommand("tasks")}" to list the 1 available`,
       ],
     );
   });
@@ -460,4 +467,27 @@ Deno.test("loadTask() loads the bundled task py-median-even", () => {
   assert.equal(task.spec.runner, "unittest");
   assert.equal(task.spec.fail_to_pass.length, 3);
   assert.ok(task.solutionPath?.endsWith("tasks/py-median-even/solution.patch"));
+});
+
+// Issue 25: an empty --tasks-dir, one task's folder or a repository's root read as "0 tasks".
+Deno.test("requireTaskIds() says no task folders were found and where tasks are expected", async () => {
+  await withTasks(validFiles("a-task"), (root) => {
+    mkdirSync("empty");
+    assert.deepEqual(problemsOf(() => requireTaskIds("empty"), "task_not_found"), [
+      "empty: no task folders found; tasks are expected as empty/<id>/task.json, one folder per task (docs/tasks.md)",
+    ]);
+    assert.match(
+      problemsOf(() => requireTaskIds(join(root, "a-task")), "task_not_found")[0],
+      /^tasks\/a-task: no task folders found; .*it is one task's folder: name the folder that holds it, e\.g\. --tasks-dir tasks --tasks a-task$/,
+    );
+    assert.match(
+      problemsOf(() => requireTaskIds("."), "task_not_found")[0],
+      /did you mean --tasks-dir tasks\?$/,
+    );
+    assert.match(
+      problemsOf(() => loadTasks("empty", ["a-task"]), "task_not_found")[0],
+      /^empty: no task folders found/,
+    );
+    assert.deepEqual(requireTaskIds(root), ["a-task"]);
+  });
 });

@@ -222,6 +222,18 @@ Deno.test("exportTrajectories() refuses a token format over records without toke
   assert.equal(exportTrajectories([NO_TOKENS], "sft").refusal, null);
 });
 
+// Issue 25: export on a reference-policy run blamed a server that was never used.
+Deno.test("exportTrajectories() says the reference policy makes no tokens and which policy does", () => {
+  const reference = { ...NO_TOKENS, policy: { name: "reference", model: null, sampling: {} } };
+  const result = exportTrajectories([reference], "verl");
+  assert.equal(result.refusal?.code, "no_token_ids");
+  assert.match(
+    result.refusal!.message,
+    /^Cannot export verl: it needs token ids, and the reference policy makes no tokens \(it replays each task's reference patch\); token ids come from the openai policy with a model server/,
+  );
+  assert.doesNotMatch(result.refusal!.message, /the server returned/);
+});
+
 Deno.test("exportTrajectories() verl skips records without tokens or reward and warns", () => {
   const result = exportTrajectories(ALL, "verl");
   const rows = result.rows as unknown as VerlRow[];
@@ -232,7 +244,7 @@ Deno.test("exportTrajectories() verl skips records without tokens or reward and 
   assert.match(result.warnings[0], /^Skipped 1 of 5 records without a reward/);
   assert.match(
     result.warnings[1],
-    /^Skipped 1 of 4 records have no token view \(first reason: the server returned no token ids/,
+    /^Skipped 1 of 4 records have no token view \(first reason: the scripted policy makes no tokens/,
   );
   assert.match(result.warnings[2], /^Left out 1 earlier segments of split episodes/);
 });

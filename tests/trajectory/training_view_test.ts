@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { TurnTokens } from "../../src/policy/types.ts";
-import { buildTrainingView } from "../../src/trajectory/training_view.ts";
+import { buildTrainingView, noTokensReason } from "../../src/trajectory/training_view.ts";
 
 function turn(prompt: number[], completion: number[], logprobs?: number[] | null): TurnTokens {
   return {
@@ -111,6 +111,13 @@ Deno.test("buildTrainingView() masks all but the last completion with trainable 
   assert.deepEqual(view.segments[0].response_ids, [4, 5, 6, 7, 8, 9, 10, 11]);
   assert.deepEqual(view.segments[0].loss_mask, [0, 0, 0, 0, 0, 0, 1, 1]);
   assert.deepEqual(view.segments[0].rollout_logprobs, [0, 0, 0, 0, 0, 0, -0.1, -0.11]);
+});
+
+Deno.test("buildTrainingView() names a policy that makes no tokens as the reason", () => {
+  const view = buildTrainingView([null], { policy: "scripted" });
+  assert.equal(view.available, false);
+  assert.match(view.reason!, /^the scripted policy makes no tokens \(it plays a script/);
+  assert.equal(noTokensReason("openai"), null);
 });
 
 Deno.test("buildTrainingView() is unavailable when a turn has no token ids", () => {

@@ -18,6 +18,11 @@ def _in_copy():
     temp = tempfile.mkdtemp(prefix="patchgym-client-build-")
     copy = os.path.join(temp, "project")
     shutil.copytree(PROJECT, copy, ignore=IGNORED)
+    # An installed client finds the checkout it was built from (Client.stdio() with no command).
+    checkout = os.path.dirname(os.path.dirname(PROJECT))
+    if os.path.isfile(os.path.join(checkout, "deno.json")):
+        with open(os.path.join(copy, "patchgym", "_checkout.py"), "w", encoding="utf-8") as f:
+            f.write(f'"""Written by the build: the checkout this package was built from."""\nCHECKOUT = {checkout!r}\n')
     before = os.getcwd()
     os.chdir(copy)
     try:

@@ -2,7 +2,7 @@
 `serve --stdio` subprocess or the WebSocket of `serve --http`, typed errors, and thin adapters for
 SkyRL-Gym (`patchgym.skyrl`), verifiers (`patchgym.verifiers`), OpenEnv (`patchgym.openenv`) and
 TRL (`patchgym.trl`) that import their library only when used."""
-from .client import AsyncClient, Client, Reset, StepResult, tool_call_message
+from .client import AsyncClient, Client, Reset, StepResult, default_command, tool_call_message
 from .errors import (
     BadRequest,
     ConnectionClosed,
@@ -29,5 +29,6 @@ __all__ = [
     "TooManyEpisodes",
     "UnknownEpisode",
     "UnknownTask",
+    "default_command",
     "tool_call_message",
 ]

@@ -2,15 +2,19 @@
 WebSocket of `serve --http`. Many episodes share one connection: every request carries an id and
 its answer is matched by it, so requests of different episodes may be in flight at once.
 
-    async with await AsyncClient.stdio(["patchgym", "serve", "--stdio"]) as client:
+    async with await AsyncClient.stdio() as client:     # or stdio(["patchgym", "serve", "--stdio"])
         episode = await client.reset(task_id="py-median-even")
         result = await client.step(episode.episode_id, message)
 
 `Client` is the same API without `await`, safe to use from several threads.
 """
 import asyncio
+import collections
 import itertools
 import json
+import os
+import shutil
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
@@ -66,9 +70,42 @@ def _step(answer):
     )
 
 
+def _checkouts():
+    """patchgym checkouts this package may belong to: PATCHGYM_HOME, the one it is imported from
+    (clients/python/patchgym in a checkout), and the one it was built from (pip install)."""
+    roots = [os.environ.get("PATCHGYM_HOME")]
+    roots.append(os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")))
+    try:
+        from ._checkout import CHECKOUT  # written by the build backend
+
+        roots.append(CHECKOUT)
+    except ImportError:
+        pass
+    return [r for r in roots if r and os.path.isfile(os.path.join(r, "deno.json"))]
+
+
+def default_command():
+    """The command of `serve --stdio` from any folder: `deno task` with the checkout's deno.json
+    (PATCHGYM_HOME, else the checkout this package comes from), else the compiled `patchgym` on
+    PATH."""
+    for root in _checkouts():
+        return ["deno", "task", "-q", "--config", os.path.join(root, "deno.json"), "patchgym", "serve", "--stdio"]
+    binary = shutil.which("patchgym")
+    if binary:
+        return [binary, "serve", "--stdio"]
+    raise ConnectionClosed(
+        "Cannot find patchgym to start: set PATCHGYM_HOME to a patchgym checkout, put the compiled "
+        "patchgym on PATH, or pass the command, e.g. Client.stdio([\"deno\", \"task\", \"--config\", "
+        "\"/path/to/patchgym/deno.json\", \"serve\"])"
+    )
+
+
 class _StdioTransport:
-    def __init__(self, process):
+    def __init__(self, process, command, stderr_lines=None):
         self._process = process
+        self._command = command
+        # The end of the server's stderr (also passed on to ours), for the error when it exits.
+        self._stderr_lines = stderr_lines
 
     async def send(self, text):
         if self._process.stdin.is_closing():
@@ -79,8 +116,19 @@ class _StdioTransport:
     async def recv(self):
         line = await self._process.stdout.readline()
         if not line:
-            raise ConnectionClosed(f"The server exited (code {self._process.returncode})")
+            raise ConnectionClosed(await self._exit_message())
         return line.decode()
+
+    async def _exit_message(self):
+        try:
+            code = await asyncio.wait_for(self._process.wait(), 5)
+        except asyncio.TimeoutError:
+            code = None
+        what = f"exited with code {code}" if code is not None else "closed its stdout"
+        message = f"The server {what}: {' '.join(self._command)}"
+        if self._stderr_lines:
+            message += "; the end of its stderr:\n" + "\n".join(self._stderr_lines)
+        return message
 
     async def close(self):
         if not self._process.stdin.is_closing():
@@ -92,6 +140,18 @@ class _StdioTransport:
             await self._process.wait()
 
 
+async def _pass_on(stream, keep):
+    """Copy a server's stderr to ours line by line, keeping the last lines in `keep`."""
+    while True:
+        line = await stream.readline()
+        if not line:
+            return
+        text = line.decode("utf-8", "replace")
+        keep.append(text.rstrip("\n"))
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+
 class AsyncClient:
     """The asyncio client. Create it with `await AsyncClient.stdio(...)` or `.connect(url)`."""
 
@@ -100,11 +160,19 @@ class AsyncClient:
         self._ids = itertools.count(1)
         self._pending = {}
         self._reader = asyncio.ensure_future(self._read())
+        self._stderr = None
         self._closed = None
 
     @classmethod
-    async def stdio(cls, command, **popen):
-        """Start `command` (e.g. `["patchgym", "serve", "--stdio"]`) and talk over its pipes."""
+    async def stdio(cls, command=None, **popen):
+        """Start `command` (e.g. `["patchgym", "serve", "--stdio"]`; default: `default_command()`)
+        and talk over its pipes. Its stderr goes on to ours; when it exits, the error says its
+        exit code and the end of its stderr."""
+        command = list(command) if command is not None else default_command()
+        stderr_lines = None
+        if "stderr" not in popen:
+            popen["stderr"] = asyncio.subprocess.PIPE
+            stderr_lines = collections.deque(maxlen=20)
         process = await asyncio.create_subprocess_exec(
             *command,
             stdin=asyncio.subprocess.PIPE,
@@ -112,7 +180,10 @@ class AsyncClient:
             limit=1 << 30,
             **popen,
         )
-        return cls(_StdioTransport(process))
+        client = cls(_StdioTransport(process, command, stderr_lines))
+        if stderr_lines is not None:
+            client._stderr = asyncio.ensure_future(_pass_on(process.stderr, stderr_lines))
+        return client
 
     @classmethod
     async def connect(cls, url):
@@ -184,6 +255,11 @@ class AsyncClient:
             await asyncio.wait_for(self._reader, 30)
         except asyncio.TimeoutError:
             self._reader.cancel()
+        if self._stderr is not None:
+            try:
+                await asyncio.wait_for(self._stderr, 5)
+            except asyncio.TimeoutError:
+                self._stderr.cancel()
 
     async def __aenter__(self):
         return self
@@ -207,7 +283,8 @@ class Client:
             raise
 
     @classmethod
-    def stdio(cls, command, **popen):
+    def stdio(cls, command=None, **popen):
+        """Start `command` (default: `default_command()`) and talk over its pipes."""
         return cls(lambda: AsyncClient.stdio(command, **popen))
 
     @classmethod

@@ -12,6 +12,7 @@ from patchgym import (
     EpisodeDone,
     UnknownEpisode,
     UnknownTask,
+    default_command,
     tool_call_message,
 )
 from patchgym._websocket import _xor, accept_key, encode_frame
@@ -126,6 +127,28 @@ def test_client_fails_waiting_requests_when_the_server_exits():
             client.tasks()
     finally:
         client.close()
+
+
+# Issue 25: a server that failed to start gave "ConnectionClosed (code None)" and nothing else.
+def test_client_says_how_the_server_exited_and_what_it_printed(capfd):
+    client = Client.stdio(["python3", "-c", "import sys; sys.stderr.write('no deno.json here\\n'); sys.exit(3)"])
+    try:
+        with pytest.raises(ConnectionClosed) as raised:
+            client.tasks()
+    finally:
+        client.close()
+    message = str(raised.value)
+    assert "exited with code 3: python3 -c" in message
+    assert message.endswith("the end of its stderr:\nno deno.json here")
+    assert "no deno.json here" in capfd.readouterr().err  # passed on to ours as well
+
+
+def test_default_command_runs_serve_from_the_checkout_from_any_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("PATCHGYM_HOME", raising=False)
+    command = default_command()
+    assert command == ["deno", "task", "-q", "--config", os.path.join(ROOT, "deno.json"), "patchgym", "serve", "--stdio"]
+    monkeypatch.setenv("PATCHGYM_HOME", str(tmp_path))  # no deno.json there: not a checkout
+    assert default_command() == command
 
 
 def test_websocket_frames_follow_rfc_6455():
