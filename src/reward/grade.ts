@@ -176,7 +176,7 @@ export async function gradePatch(
       for (const [id, outcome] of verdict.outcomes) outcomes.set(originalId(id, names), outcome);
       for (const [id, where] of verdict.where) judged.set(originalId(id, names), where);
       const sources = new Map<string, TestSource>();
-      if (testRun.failures.size > 0) {
+      if (testRun.failures.size > 0 || verdict.failures.size > 0) {
         for (const [file, original] of originals) {
           const rewritten = await Deno.readTextFile(join(copy.dir, file)).catch(() => null);
           if (original && rewritten !== null) sources.set(file, { original, rewritten });
