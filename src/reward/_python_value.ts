@@ -202,7 +202,7 @@ export function showPython(value: PyValue): string {
     case "complex":
       return `(${value.re}+${value.im}j)`;
     case "str":
-      return JSON.stringify(value.v);
+      return pythonRepr(value.v);
     case "bytes":
       return `bytes.fromhex(${JSON.stringify(value.v)})`;
     case "none":
@@ -230,6 +230,21 @@ export function showPython(value: PyValue): string {
     case "opaque":
       return `<${value.type} object>`;
   }
+}
+
+/** A string as Python's `repr` writes it (single quotes unless it holds one and no double). */
+function pythonRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  const body = [...text].map((c) => {
+    if (c === "\\") return "\\\\";
+    if (c === quote) return `\\${c}`;
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    if (c === "\r") return "\\r";
+    const code = c.codePointAt(0)!;
+    return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : c;
+  }).join("");
+  return `${quote}${body}${quote}`;
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date. */

@@ -88,7 +88,14 @@ export function judge(
       if (site === undefined) continue;
       const problem = checkSite(site, value, python);
       if (problem !== null) {
-        fail(id, problem);
+        // Written like the framework's own traceback, so the grade shows the test's own line.
+        const where = python && site.line !== undefined
+          ? `Traceback (most recent call last):\n  File "${
+            id.slice(0, sep)
+          }", line ${site.line}, in ${lastName(site.test)}\n    ${site.text}\n`
+          : "";
+        failures.set(id, `${where}AssertionError: ${problem}`);
+        result.set(id, "failed");
         break;
       }
     }
@@ -138,7 +145,10 @@ export function checkSite(site: Site, observed: unknown, python: boolean): strin
     return `patchgym could not read the expected value of \`${site.text}\``;
   }
   const ok = pythonCheck(site, got, expected!);
-  return ok ? null : `\`${site.text}\` failed: the value was ${showPython(got)}`;
+  if (ok) return null;
+  if (site.kind === "equal") return `${showPython(got)} != ${showPython(expected!)}`;
+  if (site.kind === "not_equal") return `${showPython(got)} == ${showPython(expected!)}`;
+  return `\`${site.text}\` failed: the value was ${showPython(got)}`;
 }
 
 /**

@@ -62,6 +62,8 @@ export interface Site {
   delta?: number;
   /** The check as the test wrote it, for failure messages. */
   text: string;
+  /** Its line (1-based) in the separated file, for failure messages placed like a traceback's. */
+  line?: number;
 }
 
 /** What separation did to one test file. */
@@ -153,6 +155,7 @@ function separatePython(source: string, id: () => string): Separated {
             kind: "raises",
             expected: names.join(","),
             text: statement,
+            line: j,
           });
           out[j] = [`${indent}try:`];
           out[last] = [
@@ -173,7 +176,7 @@ function separatePython(source: string, id: () => string): Separated {
         continue;
       }
       const site = id();
-      sites.push({ ...check.site, id: site, test: fn.path, top, text: statement });
+      sites.push({ ...check.site, id: site, test: fn.path, top, text: statement, line: j });
       out[j] = [`${indent}${pyReport("observe", site, check.observe)}`];
       if (check.inside) keep(statement);
     }
@@ -182,6 +185,14 @@ function separatePython(source: string, id: () => string): Separated {
     ends.set(end, fn.path);
     out[fn.end - 1] = [...out[fn.end - 1], `${fn.indent}${pyReport("end", end)}`];
   }
+  // Each site's line in the separated file: lines added above it (end markers, `except`) move it.
+  const first: number[] = [];
+  let line = 1;
+  for (const chunk of out) {
+    first.push(line);
+    line += chunk.length;
+  }
+  for (const site of sites) if (site.line !== undefined) site.line = first[site.line];
   return { source: out.flat().join("\n"), sites, ends, inside, kept };
 }
 

@@ -1366,7 +1366,7 @@ function assertPlainFailures(grade: GradeResult): void {
     const id = `tests/test_roman_hidden.py::NineHundredTest::${test}`;
     assert.equal(grade.fail_to_pass.tests[id], "failed");
     // Judged outside: the plain value the test observed, compared with the literal here.
-    assert.match(grade.failures[id] ?? "", /AssertionError: .*the value was "M*D?C*/);
+    assert.match(grade.failures[id] ?? "", /AssertionError: 'M*D?C*/);
   }
 }
 
