@@ -75,6 +75,11 @@ Deno.test("EpisodeServer.handle() expires an idle episode on its next request wh
     const reset = await server.handle(JSON.stringify({ op: "reset", task_id: "py-median-even" }));
     const workspaces = () =>
       [...Deno.readDirSync(root)].filter((e) => e.name.startsWith("py-median-even-"));
+    // A capped workspace (as root) is written in the background: a first step waits for it.
+    const first = await server.handle(
+      JSON.stringify({ op: "step", episode_id: reset.episode_id, message: INSPECT }),
+    );
+    assert.equal(code(first), undefined);
     assert.equal(workspaces().length, 1);
     clock.ms = 1000;
     const answer = await server.handle(
