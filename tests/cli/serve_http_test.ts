@@ -408,3 +408,50 @@ function existsProgram(name: string): boolean {
     return false;
   }
 }
+
+Deno.test("serveCommand() --http keeps each token's episode ids its own: no probing, no squatting", async () => {
+  // Attack (red team): episode ids were one namespace for all tokens. Token B could reset with
+  // A's chosen episode_id to learn it was open ("episode_exists"), and open ids A would choose
+  // next so that A's resets failed.
+  await withServe([], async ({ url }) => {
+    const reset = (token: string, id: string) =>
+      post(`${url}/reset`, { task_id: "py-median-even", episode_id: id }, bearer(token));
+    const a = await reset(TOKEN_A, "trainer-ep-1");
+    assert.equal(a.status, 200);
+    // B probing A's id learns nothing: it gets an episode of its own.
+    const probe = await reset(TOKEN_B, "trainer-ep-1");
+    assert.equal(probe.status, 200, JSON.stringify(probe.json));
+    // B squatting A's next id takes nothing from A.
+    assert.equal((await reset(TOKEN_B, "trainer-ep-2")).status, 200);
+    const next = await reset(TOKEN_A, "trainer-ep-2");
+    assert.equal(next.status, 200, JSON.stringify(next.json));
+    // B's step on the shared id reaches B's episode, never A's; A's own stays A's.
+    const state = await fetch(`${url}/state?episode_id=trainer-ep-1`, { headers: bearer(TOKEN_A) });
+    assert.equal(state.status, 200);
+    assert.equal((await state.json()).step_count, 0);
+    await post(
+      `${url}/step`,
+      { action: { message: RUN }, episode_id: "trainer-ep-1" },
+      bearer(TOKEN_B),
+    );
+    const after = await fetch(`${url}/state?episode_id=trainer-ep-1`, { headers: bearer(TOKEN_A) })
+      .then((r) => r.json());
+    assert.equal(after.step_count, 0);
+  });
+});
+
+Deno.test("serveCommand() --http refuses a token file where two tokens share a name", async () => {
+  // Attack (red team): episodes belong to a token's name; two tokens named alike (or a name=
+  // equal to another line's default "token-N") shared each other's episodes.
+  for (
+    const tokens of [
+      `${TOKEN_A} name=x\n${TOKEN_B} name=x\n`,
+      `${TOKEN_A}\n${TOKEN_B} name=token-1\n`,
+    ]
+  ) {
+    await assert.rejects(
+      withServe([], () => Promise.resolve(), { tokens }),
+      /Two tokens are named/,
+    );
+  }
+});
