@@ -513,16 +513,34 @@ async function readHead(
   const headers: [string, string][] = [];
   for (const field of fields) {
     const colon = field.indexOf(":");
-    if (colon <= 0 || /\s/.test(field.slice(0, colon))) {
+    // RFC 9110 5.1, 5.5: a name is a token; a value is visible characters, spaces and tabs, with
+    // only spaces and tabs trimmed. Anything else (a vertical tab, a bare CR) is read differently
+    // by different parsers, so a proxy in front might frame the request otherwise: refused.
+    const value = field.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+    if (colon <= 0 || !TOKEN.test(field.slice(0, colon)) || FIELD_VALUE_BAD.test(value)) {
       return { status: 400, error: "Malformed header line" };
     }
-    headers.push([field.slice(0, colon).toLowerCase(), field.slice(colon + 1).trim()]);
+    headers.push([field.slice(0, colon).toLowerCase(), value]);
   }
   const get = (name: string) => headers.filter(([k]) => k === name).map(([, v]) => v);
   const connection = get("connection").join(",").toLowerCase();
   const version = match[3];
   const lengths = get("content-length");
-  const chunked = get("transfer-encoding").join(",").toLowerCase().includes("chunked");
+  // Transfer codings: only "chunked", once, and only on HTTP/1.1 (RFC 9112 6.1). Any other
+  // coding, or chunked not last, leaves the body's end to guesswork: a proxy in front and this
+  // server could then disagree on where the next request starts (request smuggling).
+  const codings = get("transfer-encoding");
+  if (codings.length > 0) {
+    const list = codings.join(",").split(",").map((c) => c.replace(/^[ \t]+|[ \t]+$/g, ""))
+      .filter((c) => c !== "");
+    if (version !== "1.1" || list.length !== 1 || list[0].toLowerCase() !== "chunked") {
+      return {
+        status: 501,
+        error: "Unsupported Transfer-Encoding: send chunked or Content-Length",
+      };
+    }
+  }
+  const chunked = codings.length > 0;
   let contentLength: number | null = null;
   if (lengths.length > 0) {
     if (chunked) return { status: 400, error: "Both Content-Length and chunked encoding" };
@@ -546,6 +564,13 @@ async function readHead(
     expectContinue: get("expect").join(",").toLowerCase().includes("100-continue"),
   };
 }
+
+/** A header name (RFC 9110 5.6.2). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** What a header value may not hold: control characters but tab, and DEL. */
+// deno-lint-ignore no-control-regex
+const FIELD_VALUE_BAD = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 function indexOfCrlfCrlf(bytes: Uint8Array, from: number): number {
   for (let i = from; i + 3 < bytes.length; i++) {

@@ -455,3 +455,124 @@ Deno.test("serveCommand() --http refuses a token file where two tokens share a n
     );
   }
 });
+
+/** Send `raw` on a fresh connection; everything the server answers until it closes. */
+async function rawExchange(port: number, raw: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(new TextEncoder().encode(raw));
+  let text = "";
+  const buf = new Uint8Array(16 * 1024);
+  try {
+    for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+  } catch {
+    // Reset.
+  }
+  try {
+    conn.close();
+  } catch {
+    // Closed.
+  }
+  return text;
+}
+
+/** Status codes of the responses in `text`, in order. */
+function statuses(text: string): number[] {
+  return [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+}
+
+Deno.test("serveCommand() --http: no route, method or spelling reaches an episode without the token", async () => {
+  // Red team: every spelling of a route that starts an episode, by every method, answers 401
+  // (or a refusal before any handler), never 200.
+  await withServe(["--keep-alive-timeout", "1"], async ({ port }) => {
+    const targets = [
+      "/reset",
+      "//reset",
+      "/reset/",
+      "/RESET",
+      "/%2Freset",
+      "/reset?x=/health",
+      "/reset#/health",
+      `http://127.0.0.1:${port}/reset`,
+      "/./reset",
+      "/health/../reset",
+      "/ws",
+      "/mcp",
+      "/step",
+    ];
+    for (const method of ["GET", "POST", "HEAD", "OPTIONS", "DELETE", "PUT"]) {
+      for (const target of targets) {
+        const body = method === "GET" || method === "HEAD" ? "" : '{"task_id":"py-median-even"}';
+        const answer = await rawExchange(
+          port,
+          `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n` +
+            `Upgrade: WebSocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n` +
+            `Sec-WebSocket-Version: 13\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+        const [status] = statuses(answer);
+        assert.ok(status >= 400 && status !== 426, `${method} ${target}: ${answer.slice(0, 200)}`);
+      }
+    }
+    // Authorization tricks: two headers (one good after one bad), Basic without a colon of a
+    // wrong token, an empty Bearer, a huge one, non-ASCII.
+    for (
+      const auth of [
+        ["Bearer wrongwrongwrongwrong", `Bearer ${"x".repeat(40)}`],
+        [`Basic ${btoa("wrongwrongwrongwrong")}`],
+        ["Bearer"],
+        ["Bearer "],
+        [`Bearer ${"a".repeat(30_000)}`],
+        ["Bearer \u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"],
+        ["Basic !!!notbase64!!!"],
+      ]
+    ) {
+      const answer = await rawExchange(
+        port,
+        `POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n` +
+          auth.map((a) => `Authorization: ${a}\r\n`).join("") +
+          `Content-Length: 2\r\n\r\n{}`,
+      );
+      const [status] = statuses(answer);
+      assert.ok(status === 401 || status === 400 || status === 431, `${auth}: ${answer}`);
+    }
+  });
+});
+
+Deno.test("serveCommand() --http refuses ambiguous request framing (smuggling)", async () => {
+  // Red team: a body the server does not frame as chunked or by Content-Length, but a proxy in
+  // front might, was read as a second request on the same connection.
+  await withServe(["--keep-alive-timeout", "1"], async ({ port }) => {
+    const smuggled =
+      `GET /tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN_A}\r\n\r\n`;
+    const heads = [
+      "Transfer-Encoding: gzip",
+      "Transfer-Encoding: xchunked",
+      "Transfer-Encoding: chunked, identity",
+      "Transfer-Encoding: identity",
+      "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked",
+      "Transfer-Encoding: chunked\r\nContent-Length: 5",
+      "Content-Length: 5\r\nContent-Length: 6",
+      "Content-Length: +5",
+      "Content-Length: 0x5",
+      "Transfer-Encoding : chunked",
+      "Transfer-Encoding:\u000bchunked",
+    ];
+    for (const head of heads) {
+      const answer = await rawExchange(
+        port,
+        `POST /health HTTP/1.1\r\nHost: 127.0.0.1\r\n${head}\r\n\r\n${smuggled}`,
+      );
+      const seen = statuses(answer);
+      assert.equal(seen.length, 1, `${JSON.stringify(head)}: ${answer}`);
+      assert.ok(seen[0] >= 400, `${JSON.stringify(head)}: ${answer}`);
+    }
+    // Transfer-Encoding on HTTP/1.0, which has none.
+    const old = await rawExchange(
+      port,
+      `POST /health HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled}`,
+    );
+    assert.equal(statuses(old).length, 1, old);
+    assert.ok(statuses(old)[0] >= 400, old);
+  });
+});
