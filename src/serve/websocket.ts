@@ -11,6 +11,15 @@ const OPEN = 1;
 const CLOSING = 2;
 const CLOSED = 3;
 
+/**
+ * Bytes queued to send past which the socket reads no more frames until they are written: a peer
+ * that sends pings or requests but never reads the answers must not grow the server's memory.
+ */
+export const WRITE_HIGH_WATER = 1 << 20;
+
+/** How long a failed connection may take to send its close frame before it is cut. */
+const CLOSE_FLUSH_MS = 2000;
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
@@ -21,6 +30,8 @@ export class ServerWebSocket {
   #state = CONNECTING;
   #buf: Uint8Array = new Uint8Array(0);
   #writing: Promise<void> = Promise.resolve();
+  /** Bytes passed to `#write` not yet written. */
+  #queued = 0;
   onopen: ((event: Event) => void) | null = null;
   onmessage: ((event: { data: string | Uint8Array }) => void) | null = null;
   onclose: ((event: { code: number; reason: string }) => void) | null = null;
@@ -64,7 +75,12 @@ export class ServerWebSocket {
   #write(bytes: Uint8Array): void {
     const conn = this.#conn;
     if (!conn) return;
-    this.#writing = this.#writing.then(() => writeAll(conn, bytes)).catch(() => this.#end());
+    this.#queued += bytes.length;
+    this.#writing = this.#writing
+      // Once ended, what is still queued is dropped unwritten.
+      .then(() => this.#state === CLOSED ? undefined : writeAll(conn, bytes))
+      .catch(() => this.#end())
+      .finally(() => this.#queued -= bytes.length);
   }
 
   #end(): void {
@@ -93,6 +109,9 @@ export class ServerWebSocket {
     let messageOpcode = 0;
     try {
       while (this.#state !== CLOSED) {
+        // Backpressure: the peer reads its answers before it may send more.
+        while (this.#queued > WRITE_HIGH_WATER && this.#state !== CLOSED) await this.#writing;
+        if (this.#state === CLOSED) break;
         const f = await this.#readFrame();
         if (f === null) break;
         if ("error" in f) {
@@ -148,6 +167,15 @@ export class ServerWebSocket {
         }
       }
     } finally {
+      // Send the close frame (and answers before it) when the peer reads, for at most a moment.
+      if (this.#state === CLOSING) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          this.#writing,
+          new Promise((resolve) => timer = setTimeout(resolve, CLOSE_FLUSH_MS)),
+        ]);
+        clearTimeout(timer);
+      }
       this.#end();
     }
   }
