@@ -231,7 +231,7 @@ export class HttpServer {
   }
 
   #admit(conn: Deno.Conn): void {
-    const peer = (conn.remoteAddr as Deno.NetAddr).hostname ?? "unknown";
+    const peer = peerKey((conn.remoteAddr as Deno.NetAddr).hostname ?? "unknown");
     const fromPeer = this.#perPeer.get(peer) ?? 0;
     if (this.#conns.size >= this.limits.maxConnections || fromPeer >= this.limits.maxPerPeer) {
       const total = this.#conns.size >= this.limits.maxConnections;
@@ -373,6 +373,28 @@ export class HttpServer {
       if (!keepAlive) return;
     }
   }
+}
+
+/**
+ * The address a connection counts against for the per-peer cap: an IPv4 address as is (an
+ * IPv4-mapped IPv6 one as its IPv4 address), an IPv6 one by its /64, the smallest block one
+ * subscriber is given, so one host cannot take a new per-peer allowance with each of its 2^64
+ * addresses.
+ */
+export function peerKey(address: string): string {
+  const name = address.toLowerCase().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (!name.includes(":")) return name;
+  const mapped = /^(?:0{0,4}:){0,5}(?:0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name) ??
+    /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name);
+  if (mapped) return mapped[1];
+  const [head, tail] = name.split("::", 2);
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const groups = tail === undefined
+    ? left
+    : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  if (groups.length !== 8) return name;
+  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":")}::/64`;
 }
 
 /** The code of an I/O error (`EMFILE`, ...), from its message when Deno gives no code. */

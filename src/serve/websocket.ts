@@ -29,6 +29,7 @@ export class ServerWebSocket {
   #conn: Deno.Conn | undefined;
   #state = CONNECTING;
   #buf: Uint8Array = new Uint8Array(0);
+  readonly #scratch = new Uint8Array(64 * 1024);
   #writing: Promise<void> = Promise.resolve();
   /** Bytes passed to `#write` not yet written. */
   #queued = 0;
@@ -193,22 +194,32 @@ export class ServerWebSocket {
     }
   }
 
+  /**
+   * Buffer at least `n` bytes. Reads go into one reused scratch buffer and are joined once `n`
+   * are in: a frame trickled in byte by byte costs its length, not its length squared (nor a large
+   * allocation per read).
+   */
   async #need(n: number): Promise<boolean> {
-    while (this.#buf.length < n) {
-      const chunk = new Uint8Array(Math.max(16 * 1024, Math.min(n - this.#buf.length, 1 << 20)));
+    if (this.#buf.length >= n) return true;
+    const parts: Uint8Array[] = [this.#buf];
+    let total = this.#buf.length;
+    let ok = true;
+    while (total < n) {
       let read: number | null;
       try {
-        read = await this.#conn!.read(chunk);
+        read = await this.#conn!.read(this.#scratch);
       } catch {
         read = null;
       }
-      if (read === null) return false;
-      const next = new Uint8Array(this.#buf.length + read);
-      next.set(this.#buf);
-      next.set(chunk.subarray(0, read), this.#buf.length);
-      this.#buf = next;
+      if (read === null) {
+        ok = false;
+        break;
+      }
+      parts.push(this.#scratch.slice(0, read));
+      total += read;
     }
-    return true;
+    this.#buf = concat(parts, total);
+    return ok;
   }
 
   #consume(n: number): Uint8Array {

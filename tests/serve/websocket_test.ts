@@ -132,3 +132,28 @@ Deno.test("ServerWebSocket refuses malformed and oversized frames with a close c
   assert.equal(await closeCodeFor(clientFrame(0, text)), 1002);
   assert.equal(await closeCodeFor(join(clientFrame(1, text, false), clientFrame(1, text))), 1002);
 });
+
+Deno.test("ServerWebSocket reads a frame trickled byte by byte at linear cost", async () => {
+  // Red team: each read of a frame being assembled allocated a fresh buffer (up to 1 MiB) and
+  // copied everything buffered so far: a frame sent one byte per packet cost its length squared.
+  const text = "y".repeat(8 * 1024);
+  const incoming = clientFrame(1, new TextEncoder().encode(text));
+  let at = 0;
+  const buffers = new Set<Uint8Array>();
+  const conn = {
+    read(buf: Uint8Array): Promise<number | null> {
+      buffers.add(buf);
+      if (at >= incoming.length) return Promise.resolve(null);
+      buf[0] = incoming[at++];
+      return Promise.resolve(1);
+    },
+    write: (bytes: Uint8Array) => Promise.resolve(bytes.length),
+    close() {},
+  } as unknown as Deno.Conn;
+  const socket = new ServerWebSocket(1 << 20);
+  const got: unknown[] = [];
+  socket.onmessage = (event) => got.push(event.data);
+  await socket.run(conn, new Uint8Array(0));
+  assert.deepEqual(got, [text]);
+  assert.ok(buffers.size <= 2, `${buffers.size} read buffers allocated for one frame`);
+});
