@@ -220,9 +220,10 @@ export class HttpServer {
   }
 
   /** Close up to `n` of the oldest connections still waiting for a request's headers. */
-  #shed(n: number): number {
+  #shed(n: number, idleFirst = false): number {
+    const rank = (c: Conn) => idleFirst && c.phase === "idle" ? 0 : 1;
     const waiting = [...this.#conns].filter((c) => c.phase === "head" || c.phase === "idle")
-      .sort((a, b) => a.since - b.since);
+      .sort((a, b) => rank(a) - rank(b) || a.since - b.since);
     for (const c of waiting.slice(0, n)) {
       this.#note("shed");
       this.#drop(c);
@@ -233,6 +234,12 @@ export class HttpServer {
   #admit(conn: Deno.Conn): void {
     const peer = peerKey((conn.remoteAddr as Deno.NetAddr).hostname ?? "unknown");
     const fromPeer = this.#perPeer.get(peer) ?? 0;
+    if (this.#conns.size >= this.limits.maxConnections && fromPeer < this.limits.maxPerPeer) {
+      // Full: make room by closing the connection longest idle between requests (or waiting for
+      // its headers), which costs its client a reconnect; so clients that only hold connections
+      // (keep-alive, never sending) cannot keep out one that has a request to make.
+      this.#shed(1, true);
+    }
     if (this.#conns.size >= this.limits.maxConnections || fromPeer >= this.limits.maxPerPeer) {
       const total = this.#conns.size >= this.limits.maxConnections;
       this.#note(total ? "max_connections" : "max_per_peer");

@@ -576,3 +576,40 @@ Deno.test("serveCommand() --http refuses ambiguous request framing (smuggling)",
     assert.ok(statuses(old)[0] >= 400, old);
   });
 });
+
+Deno.test("serveCommand() --http: idle keep-alive connections cannot hold every slot against the trainer", async () => {
+  // Red team: with no token, a client kept full, valid keep-alive connections (GET /health, then
+  // idle under the keep-alive timeout) on every slot of --max-connections; the trainer's next
+  // connection was answered 503 for as long as the client went on.
+  await withServe(
+    ["--max-connections", "4", "--max-connections-per-peer", "16"],
+    async ({ port }) => {
+      const held: Deno.Conn[] = [];
+      for (let i = 0; i < 4; i++) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        await conn.write(
+          new TextEncoder().encode("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
+        );
+        const buf = new Uint8Array(4096);
+        const n = await conn.read(buf);
+        assert.match(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 200/);
+        held.push(conn);
+      }
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/tasks`, {
+          headers: bearer(TOKEN_A),
+        });
+        await response.body?.cancel();
+        assert.equal(response.status, 200);
+      } finally {
+        for (const conn of held) {
+          try {
+            conn.close();
+          } catch {
+            // Closed by the server.
+          }
+        }
+      }
+    },
+  );
+});
