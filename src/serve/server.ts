@@ -157,6 +157,9 @@ interface Session {
   final: StepAnswer | null;
 }
 
+/** The shape of a task id: one folder name of the task store. */
+const TASK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
 /** An episode id's key in a server's maps: within its caller's namespace (none: the id). */
 function scopedKey(episodeId: string, caller: Caller | undefined): string {
   return caller ? `${caller.name}\u0000${episodeId}` : episodeId;
@@ -391,6 +394,16 @@ export class EpisodeServer {
       return failure(
         "episode_exists",
         `Episode "${episodeId}" is open; choose another episode_id or close it first`,
+      );
+    }
+    if (!TASK_ID_RE.test(taskId)) {
+      // A task is named by its id in the task folder, never by a path (whose error would also
+      // tell a caller where the server's folders are).
+      return failure(
+        "unknown_task",
+        `No task ${
+          JSON.stringify(taskId)
+        }: a task id names a folder of the task store, not a path; GET /tasks lists them`,
       );
     }
     const task = this.#env.task(taskId);

@@ -613,3 +613,17 @@ Deno.test("serveCommand() --http: idle keep-alive connections cannot hold every 
     },
   );
 });
+
+Deno.test("serveCommand() --http: a task id that is a path opens nothing and names no folder", async () => {
+  // Red team: reset's task_id "../../etc/passwd" answered with the resolved absolute path on the
+  // server's disk (where its task folder is); a task id is a name in the task store, not a path.
+  await withServe([], async ({ url }) => {
+    for (const taskId of ["../../etc/passwd", "/etc", "py-median-even/../py-median-even", ".."]) {
+      const answer = await post(`${url}/reset`, { task_id: taskId }, bearer(TOKEN_A));
+      assert.equal(answer.status, 404, taskId);
+      assert.equal(answer.json.error.code, "unknown_task");
+      assert.doesNotMatch(JSON.stringify(answer.json), new RegExp(ROOT.replaceAll("/", "\\/")));
+      assert.doesNotMatch(JSON.stringify(answer.json), /\/work\/|\/tmp\//);
+    }
+  });
+});
