@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeWorkRoot, patchgymArgv, removeWorkRoot, ROOT } from "./_run.ts";
+import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
 
 /** A running `serve --http` child. */
 interface Served {
@@ -626,4 +627,56 @@ Deno.test("serveCommand() --http: a task id that is a path opens nothing and nam
       assert.doesNotMatch(JSON.stringify(answer.json), /\/work\/|\/tmp\//);
     }
   });
+});
+
+Deno.test("serveCommand() --http writes a new token to a fresh private file, never through an old one", async () => {
+  // Red team: the token made at start was written into ~/.patchgym/token as it was: through a
+  // hard link another path held, and readable with the old file's mode until the chmod after.
+  const home = Deno.makeTempDirSync({ prefix: "patchgym-home-" });
+  try {
+    Deno.mkdirSync(join(home, ".patchgym"));
+    const elsewhere = join(home, "elsewhere");
+    Deno.writeTextFileSync(elsewhere, "old\n", { mode: 0o644 });
+    Deno.linkSync(elsewhere, join(home, ".patchgym", "token"));
+    const args = ["serve", "--http", "127.0.0.1:0", "--work-dir", join(home, "work")];
+    const plan = planPermissions(args, {
+      cwd: ROOT,
+      env: { HOME: home },
+      bundledTasks: join(ROOT, "tasks"),
+    });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...permissionFlags(plan), join(ROOT, "main.ts"), ...args],
+      cwd: ROOT,
+      // HOME moves Deno's cache unless DENO_DIR pins it.
+      env: {
+        HOME: home,
+        DENO_DIR: Deno.env.get("DENO_DIR") ??
+          join(
+            Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/root", ".cache"),
+            "deno",
+          ),
+      },
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    let text = "";
+    const reader = child.stderr.getReader();
+    while (!/listening on|error/i.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    child.kill("SIGTERM");
+    await reader.cancel();
+    await child.status;
+    assert.match(text, /listening on/, text);
+    assert.equal(Deno.readTextFileSync(elsewhere), "old\n");
+    const token = Deno.readTextFileSync(join(home, ".patchgym", "token")).trim();
+    assert.match(token, /^[0-9a-f]{64}$/);
+    assert.equal(Deno.statSync(join(home, ".patchgym", "token")).mode! & 0o777, 0o600);
+    assert.deepEqual([...Deno.readDirSync(join(home, ".patchgym"))].map((e) => e.name), ["token"]);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
 });
