@@ -3,7 +3,15 @@
  * WebSocket in OpenEnv's API (`--http HOST:PORT`).
  */
 import { patchgymCommand } from "../hint.ts";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import { Auth, newToken, parseTokenFile } from "../serve/auth.ts";
@@ -359,8 +367,12 @@ function networkOptions(
   const token = newToken();
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileSync(path, `${token}\n`, { mode: 0o600 });
-    chmodSync(path, 0o600);
+    // A new file, private from its first byte, renamed over the old: never written through a
+    // file that was there (its mode, or a hard link to it, could let other users read the token).
+    const fresh = `${path}.${crypto.randomUUID()}.tmp`;
+    writeFileSync(fresh, `${token}\n`, { mode: 0o600, flag: "wx" });
+    chmodSync(fresh, 0o600);
+    renameSync(fresh, path);
   } catch (error) {
     // The compiled binary may not write there (its permissions are fixed when it is built).
     throw new UsageError(

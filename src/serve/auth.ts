@@ -167,6 +167,16 @@ export class Auth {
         connections: 0,
       },
     }));
+    // A token's name owns its episodes: two tokens of one name would share them.
+    const names = new Set<string>();
+    for (const { principal } of entries) {
+      if (names.has(principal.name)) {
+        throw new UsageError(
+          `Two tokens are named "${principal.name}": each token needs its own name= (its episodes are its own by name)`,
+        );
+      }
+      names.add(principal.name);
+    }
     return new Auth(entries, null);
   }
 

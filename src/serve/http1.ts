@@ -220,9 +220,10 @@ export class HttpServer {
   }
 
   /** Close up to `n` of the oldest connections still waiting for a request's headers. */
-  #shed(n: number): number {
+  #shed(n: number, idleFirst = false): number {
+    const rank = (c: Conn) => idleFirst && c.phase === "idle" ? 0 : 1;
     const waiting = [...this.#conns].filter((c) => c.phase === "head" || c.phase === "idle")
-      .sort((a, b) => a.since - b.since);
+      .sort((a, b) => rank(a) - rank(b) || a.since - b.since);
     for (const c of waiting.slice(0, n)) {
       this.#note("shed");
       this.#drop(c);
@@ -231,8 +232,14 @@ export class HttpServer {
   }
 
   #admit(conn: Deno.Conn): void {
-    const peer = (conn.remoteAddr as Deno.NetAddr).hostname ?? "unknown";
+    const peer = peerKey((conn.remoteAddr as Deno.NetAddr).hostname ?? "unknown");
     const fromPeer = this.#perPeer.get(peer) ?? 0;
+    if (this.#conns.size >= this.limits.maxConnections && fromPeer < this.limits.maxPerPeer) {
+      // Full: make room by closing the connection longest idle between requests (or waiting for
+      // its headers), which costs its client a reconnect; so clients that only hold connections
+      // (keep-alive, never sending) cannot keep out one that has a request to make.
+      this.#shed(1, true);
+    }
     if (this.#conns.size >= this.limits.maxConnections || fromPeer >= this.limits.maxPerPeer) {
       const total = this.#conns.size >= this.limits.maxConnections;
       this.#note(total ? "max_connections" : "max_per_peer");
@@ -375,6 +382,28 @@ export class HttpServer {
   }
 }
 
+/**
+ * The address a connection counts against for the per-peer cap: an IPv4 address as is (an
+ * IPv4-mapped IPv6 one as its IPv4 address), an IPv6 one by its /64, the smallest block one
+ * subscriber is given, so one host cannot take a new per-peer allowance with each of its 2^64
+ * addresses.
+ */
+export function peerKey(address: string): string {
+  const name = address.toLowerCase().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (!name.includes(":")) return name;
+  const mapped = /^(?:0{0,4}:){0,5}(?:0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name) ??
+    /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name);
+  if (mapped) return mapped[1];
+  const [head, tail] = name.split("::", 2);
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const groups = tail === undefined
+    ? left
+    : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  if (groups.length !== 8) return name;
+  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":")}::/64`;
+}
+
 /** The code of an I/O error (`EMFILE`, ...), from its message when Deno gives no code. */
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown }).code;
@@ -513,16 +542,34 @@ async function readHead(
   const headers: [string, string][] = [];
   for (const field of fields) {
     const colon = field.indexOf(":");
-    if (colon <= 0 || /\s/.test(field.slice(0, colon))) {
+    // RFC 9110 5.1, 5.5: a name is a token; a value is visible characters, spaces and tabs, with
+    // only spaces and tabs trimmed. Anything else (a vertical tab, a bare CR) is read differently
+    // by different parsers, so a proxy in front might frame the request otherwise: refused.
+    const value = field.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+    if (colon <= 0 || !TOKEN.test(field.slice(0, colon)) || FIELD_VALUE_BAD.test(value)) {
       return { status: 400, error: "Malformed header line" };
     }
-    headers.push([field.slice(0, colon).toLowerCase(), field.slice(colon + 1).trim()]);
+    headers.push([field.slice(0, colon).toLowerCase(), value]);
   }
   const get = (name: string) => headers.filter(([k]) => k === name).map(([, v]) => v);
   const connection = get("connection").join(",").toLowerCase();
   const version = match[3];
   const lengths = get("content-length");
-  const chunked = get("transfer-encoding").join(",").toLowerCase().includes("chunked");
+  // Transfer codings: only "chunked", once, and only on HTTP/1.1 (RFC 9112 6.1). Any other
+  // coding, or chunked not last, leaves the body's end to guesswork: a proxy in front and this
+  // server could then disagree on where the next request starts (request smuggling).
+  const codings = get("transfer-encoding");
+  if (codings.length > 0) {
+    const list = codings.join(",").split(",").map((c) => c.replace(/^[ \t]+|[ \t]+$/g, ""))
+      .filter((c) => c !== "");
+    if (version !== "1.1" || list.length !== 1 || list[0].toLowerCase() !== "chunked") {
+      return {
+        status: 501,
+        error: "Unsupported Transfer-Encoding: send chunked or Content-Length",
+      };
+    }
+  }
+  const chunked = codings.length > 0;
   let contentLength: number | null = null;
   if (lengths.length > 0) {
     if (chunked) return { status: 400, error: "Both Content-Length and chunked encoding" };
@@ -546,6 +593,13 @@ async function readHead(
     expectContinue: get("expect").join(",").toLowerCase().includes("100-continue"),
   };
 }
+
+/** A header name (RFC 9110 5.6.2). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** What a header value may not hold: control characters but tab, and DEL. */
+// deno-lint-ignore no-control-regex
+const FIELD_VALUE_BAD = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 function indexOfCrlfCrlf(bytes: Uint8Array, from: number): number {
   for (let i = from; i + 3 < bytes.length; i++) {

@@ -136,6 +136,11 @@ export interface StepAnswer {
 
 interface Session {
   id: string;
+  /**
+   * Its key in the server's maps: the id within its owner's own namespace, so that one caller can
+   * neither learn that another's id is open (or was closed) nor take an id another will choose.
+   */
+  key: string;
   /** The caller that opened it (its name); undefined on a transport without callers. */
   owner: string | undefined;
   episode: Episode;
@@ -150,6 +155,14 @@ interface Session {
   startedAt: Date;
   /** The final answer, once finished. */
   final: StepAnswer | null;
+}
+
+/** The shape of a task id: one folder name of the task store. */
+const TASK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** An episode id's key in a server's maps: within its caller's namespace (none: the id). */
+function scopedKey(episodeId: string, caller: Caller | undefined): string {
+  return caller ? `${caller.name}\u0000${episodeId}` : episodeId;
 }
 
 /** Ids of closed and idle-closed episodes remembered, to answer precisely. */
@@ -276,13 +289,15 @@ export class EpisodeServer {
     if (request.op === "tasks") return this.tasks();
     const found = await this.#session(request.episode_id, caller, request.op === "state");
     if ("error" in found) {
-      if (request.op === "close" && this.#closed.has(request.episode_id)) return { closed: true };
+      if (request.op === "close" && this.#closed.has(scopedKey(request.episode_id, caller))) {
+        return { closed: true };
+      }
       return found;
     }
     const session = found;
     if (request.op === "close") {
       await this.#remove(session);
-      this.#remember(this.#closed, session.id);
+      this.#remember(this.#closed, session.key);
       return { closed: true };
     }
     if (request.op === "state") return this.#state(session);
@@ -302,8 +317,12 @@ export class EpisodeServer {
     read = false,
   ): Promise<Session | ServeError> {
     if (caller?.role === "observe" && !read) return observerRefused();
-    let session = this.#sessions.get(episodeId);
-    if (session && session.owner !== caller?.name && !(read && caller?.role === "observe")) {
+    // An observer may read any caller's episode: the first open one of that id.
+    const observer = read && caller?.role === "observe";
+    let session = observer
+      ? [...this.#sessions.values()].find((s) => s.id === episodeId)
+      : this.#sessions.get(scopedKey(episodeId, caller));
+    if (session && session.owner !== caller?.name && !observer) {
       // Never tell another caller that the id exists.
       return failure("unknown_episode", `No open episode "${episodeId}"; call reset first`);
     }
@@ -312,7 +331,7 @@ export class EpisodeServer {
       await this.#expire(session);
       session = undefined;
     } else if (session) return session;
-    if (this.#expired.has(episodeId)) {
+    if (this.#expired.has(scopedKey(episodeId, caller))) {
       return failure(
         "episode_expired",
         `Episode "${episodeId}" was closed after ${
@@ -370,10 +389,21 @@ export class EpisodeServer {
     }
     // The id is what lets a request act on the episode: unguessable (a full random UUID).
     const episodeId = options.episode_id ?? `${taskId}-${++this.#counter}-${crypto.randomUUID()}`;
-    if (this.#sessions.has(episodeId)) {
+    const key = scopedKey(episodeId, caller);
+    if (this.#sessions.has(key)) {
       return failure(
         "episode_exists",
         `Episode "${episodeId}" is open; choose another episode_id or close it first`,
+      );
+    }
+    if (!TASK_ID_RE.test(taskId)) {
+      // A task is named by its id in the task folder, never by a path (whose error would also
+      // tell a caller where the server's folders are).
+      return failure(
+        "unknown_task",
+        `No task ${
+          JSON.stringify(taskId)
+        }: a task id names a folder of the task store, not a path; GET /tasks lists them`,
       );
     }
     const task = this.#env.task(taskId);
@@ -412,10 +442,11 @@ export class EpisodeServer {
       now: this.#now,
     });
     const sample = options.sample ?? this.#nextSample(task.spec.id);
-    this.#closed.delete(episodeId);
-    this.#expired.delete(episodeId);
-    this.#sessions.set(episodeId, {
+    this.#closed.delete(key);
+    this.#expired.delete(key);
+    this.#sessions.set(key, {
       id: episodeId,
+      key,
       owner: caller?.name,
       episode,
       workspace,
@@ -518,13 +549,13 @@ export class EpisodeServer {
   }
 
   async #expire(session: Session): Promise<void> {
-    if (this.#sessions.get(session.id) !== session) return;
-    this.#remember(this.#expired, session.id);
+    if (this.#sessions.get(session.key) !== session) return;
+    this.#remember(this.#expired, session.key);
     await this.#remove(session);
   }
 
   async #remove(session: Session): Promise<void> {
-    if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
+    if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
     await session.queue.catch(() => {});
     await session.workspace.remove();
   }

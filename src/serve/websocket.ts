@@ -11,6 +11,15 @@ const OPEN = 1;
 const CLOSING = 2;
 const CLOSED = 3;
 
+/**
+ * Bytes queued to send past which the socket reads no more frames until they are written: a peer
+ * that sends pings or requests but never reads the answers must not grow the server's memory.
+ */
+export const WRITE_HIGH_WATER = 1 << 20;
+
+/** How long a failed connection may take to send its close frame before it is cut. */
+const CLOSE_FLUSH_MS = 2000;
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
@@ -20,7 +29,10 @@ export class ServerWebSocket {
   #conn: Deno.Conn | undefined;
   #state = CONNECTING;
   #buf: Uint8Array = new Uint8Array(0);
+  readonly #scratch = new Uint8Array(64 * 1024);
   #writing: Promise<void> = Promise.resolve();
+  /** Bytes passed to `#write` not yet written. */
+  #queued = 0;
   onopen: ((event: Event) => void) | null = null;
   onmessage: ((event: { data: string | Uint8Array }) => void) | null = null;
   onclose: ((event: { code: number; reason: string }) => void) | null = null;
@@ -64,7 +76,12 @@ export class ServerWebSocket {
   #write(bytes: Uint8Array): void {
     const conn = this.#conn;
     if (!conn) return;
-    this.#writing = this.#writing.then(() => writeAll(conn, bytes)).catch(() => this.#end());
+    this.#queued += bytes.length;
+    this.#writing = this.#writing
+      // Once ended, what is still queued is dropped unwritten.
+      .then(() => this.#state === CLOSED ? undefined : writeAll(conn, bytes))
+      .catch(() => this.#end())
+      .finally(() => this.#queued -= bytes.length);
   }
 
   #end(): void {
@@ -93,6 +110,9 @@ export class ServerWebSocket {
     let messageOpcode = 0;
     try {
       while (this.#state !== CLOSED) {
+        // Backpressure: the peer reads its answers before it may send more.
+        while (this.#queued > WRITE_HIGH_WATER && this.#state !== CLOSED) await this.#writing;
+        if (this.#state === CLOSED) break;
         const f = await this.#readFrame();
         if (f === null) break;
         if ("error" in f) {
@@ -148,6 +168,15 @@ export class ServerWebSocket {
         }
       }
     } finally {
+      // Send the close frame (and answers before it) when the peer reads, for at most a moment.
+      if (this.#state === CLOSING) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          this.#writing,
+          new Promise((resolve) => timer = setTimeout(resolve, CLOSE_FLUSH_MS)),
+        ]);
+        clearTimeout(timer);
+      }
       this.#end();
     }
   }
@@ -165,22 +194,32 @@ export class ServerWebSocket {
     }
   }
 
+  /**
+   * Buffer at least `n` bytes. Reads go into one reused scratch buffer and are joined once `n`
+   * are in: a frame trickled in byte by byte costs its length, not its length squared (nor a large
+   * allocation per read).
+   */
   async #need(n: number): Promise<boolean> {
-    while (this.#buf.length < n) {
-      const chunk = new Uint8Array(Math.max(16 * 1024, Math.min(n - this.#buf.length, 1 << 20)));
+    if (this.#buf.length >= n) return true;
+    const parts: Uint8Array[] = [this.#buf];
+    let total = this.#buf.length;
+    let ok = true;
+    while (total < n) {
       let read: number | null;
       try {
-        read = await this.#conn!.read(chunk);
+        read = await this.#conn!.read(this.#scratch);
       } catch {
         read = null;
       }
-      if (read === null) return false;
-      const next = new Uint8Array(this.#buf.length + read);
-      next.set(this.#buf);
-      next.set(chunk.subarray(0, read), this.#buf.length);
-      this.#buf = next;
+      if (read === null) {
+        ok = false;
+        break;
+      }
+      parts.push(this.#scratch.slice(0, read));
+      total += read;
     }
-    return true;
+    this.#buf = concat(parts, total);
+    return ok;
   }
 
   #consume(n: number): Uint8Array {

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeWorkRoot, patchgymArgv, removeWorkRoot, ROOT } from "./_run.ts";
+import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
 
 /** A running `serve --http` child. */
 interface Served {
@@ -408,3 +409,274 @@ function existsProgram(name: string): boolean {
     return false;
   }
 }
+
+Deno.test("serveCommand() --http keeps each token's episode ids its own: no probing, no squatting", async () => {
+  // Attack (red team): episode ids were one namespace for all tokens. Token B could reset with
+  // A's chosen episode_id to learn it was open ("episode_exists"), and open ids A would choose
+  // next so that A's resets failed.
+  await withServe([], async ({ url }) => {
+    const reset = (token: string, id: string) =>
+      post(`${url}/reset`, { task_id: "py-median-even", episode_id: id }, bearer(token));
+    const a = await reset(TOKEN_A, "trainer-ep-1");
+    assert.equal(a.status, 200);
+    // B probing A's id learns nothing: it gets an episode of its own.
+    const probe = await reset(TOKEN_B, "trainer-ep-1");
+    assert.equal(probe.status, 200, JSON.stringify(probe.json));
+    // B squatting A's next id takes nothing from A.
+    assert.equal((await reset(TOKEN_B, "trainer-ep-2")).status, 200);
+    const next = await reset(TOKEN_A, "trainer-ep-2");
+    assert.equal(next.status, 200, JSON.stringify(next.json));
+    // B's step on the shared id reaches B's episode, never A's; A's own stays A's.
+    const state = await fetch(`${url}/state?episode_id=trainer-ep-1`, { headers: bearer(TOKEN_A) });
+    assert.equal(state.status, 200);
+    assert.equal((await state.json()).step_count, 0);
+    await post(
+      `${url}/step`,
+      { action: { message: RUN }, episode_id: "trainer-ep-1" },
+      bearer(TOKEN_B),
+    );
+    const after = await fetch(`${url}/state?episode_id=trainer-ep-1`, { headers: bearer(TOKEN_A) })
+      .then((r) => r.json());
+    assert.equal(after.step_count, 0);
+  });
+});
+
+Deno.test("serveCommand() --http refuses a token file where two tokens share a name", async () => {
+  // Attack (red team): episodes belong to a token's name; two tokens named alike (or a name=
+  // equal to another line's default "token-N") shared each other's episodes.
+  for (
+    const tokens of [
+      `${TOKEN_A} name=x\n${TOKEN_B} name=x\n`,
+      `${TOKEN_A}\n${TOKEN_B} name=token-1\n`,
+    ]
+  ) {
+    await assert.rejects(
+      withServe([], () => Promise.resolve(), { tokens }),
+      /Two tokens are named/,
+    );
+  }
+});
+
+/** Send `raw` on a fresh connection; everything the server answers until it closes. */
+async function rawExchange(port: number, raw: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(new TextEncoder().encode(raw));
+  let text = "";
+  const buf = new Uint8Array(16 * 1024);
+  try {
+    for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+  } catch {
+    // Reset.
+  }
+  try {
+    conn.close();
+  } catch {
+    // Closed.
+  }
+  return text;
+}
+
+/** Status codes of the responses in `text`, in order. */
+function statuses(text: string): number[] {
+  return [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+}
+
+Deno.test("serveCommand() --http: no route, method or spelling reaches an episode without the token", async () => {
+  // Red team: every spelling of a route that starts an episode, by every method, answers 401
+  // (or a refusal before any handler), never 200.
+  await withServe(["--keep-alive-timeout", "1"], async ({ port }) => {
+    const targets = [
+      "/reset",
+      "//reset",
+      "/reset/",
+      "/RESET",
+      "/%2Freset",
+      "/reset?x=/health",
+      "/reset#/health",
+      `http://127.0.0.1:${port}/reset`,
+      "/./reset",
+      "/health/../reset",
+      "/ws",
+      "/mcp",
+      "/step",
+    ];
+    for (const method of ["GET", "POST", "HEAD", "OPTIONS", "DELETE", "PUT"]) {
+      for (const target of targets) {
+        const body = method === "GET" || method === "HEAD" ? "" : '{"task_id":"py-median-even"}';
+        const answer = await rawExchange(
+          port,
+          `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n` +
+            `Upgrade: WebSocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n` +
+            `Sec-WebSocket-Version: 13\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+        const [status] = statuses(answer);
+        assert.ok(status >= 400 && status !== 426, `${method} ${target}: ${answer.slice(0, 200)}`);
+      }
+    }
+    // Authorization tricks: two headers (one good after one bad), Basic without a colon of a
+    // wrong token, an empty Bearer, a huge one, non-ASCII.
+    for (
+      const auth of [
+        ["Bearer wrongwrongwrongwrong", `Bearer ${"x".repeat(40)}`],
+        [`Basic ${btoa("wrongwrongwrongwrong")}`],
+        ["Bearer"],
+        ["Bearer "],
+        [`Bearer ${"a".repeat(30_000)}`],
+        ["Bearer \u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"],
+        ["Basic !!!notbase64!!!"],
+      ]
+    ) {
+      const answer = await rawExchange(
+        port,
+        `POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n` +
+          auth.map((a) => `Authorization: ${a}\r\n`).join("") +
+          `Content-Length: 2\r\n\r\n{}`,
+      );
+      const [status] = statuses(answer);
+      assert.ok(status === 401 || status === 400 || status === 431, `${auth}: ${answer}`);
+    }
+  });
+});
+
+Deno.test("serveCommand() --http refuses ambiguous request framing (smuggling)", async () => {
+  // Red team: a body the server does not frame as chunked or by Content-Length, but a proxy in
+  // front might, was read as a second request on the same connection.
+  await withServe(["--keep-alive-timeout", "1"], async ({ port }) => {
+    const smuggled =
+      `GET /tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN_A}\r\n\r\n`;
+    const heads = [
+      "Transfer-Encoding: gzip",
+      "Transfer-Encoding: xchunked",
+      "Transfer-Encoding: chunked, identity",
+      "Transfer-Encoding: identity",
+      "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked",
+      "Transfer-Encoding: chunked\r\nContent-Length: 5",
+      "Content-Length: 5\r\nContent-Length: 6",
+      "Content-Length: +5",
+      "Content-Length: 0x5",
+      "Transfer-Encoding : chunked",
+      "Transfer-Encoding:\u000bchunked",
+    ];
+    for (const head of heads) {
+      const answer = await rawExchange(
+        port,
+        `POST /health HTTP/1.1\r\nHost: 127.0.0.1\r\n${head}\r\n\r\n${smuggled}`,
+      );
+      const seen = statuses(answer);
+      assert.equal(seen.length, 1, `${JSON.stringify(head)}: ${answer}`);
+      assert.ok(seen[0] >= 400, `${JSON.stringify(head)}: ${answer}`);
+    }
+    // Transfer-Encoding on HTTP/1.0, which has none.
+    const old = await rawExchange(
+      port,
+      `POST /health HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled}`,
+    );
+    assert.equal(statuses(old).length, 1, old);
+    assert.ok(statuses(old)[0] >= 400, old);
+  });
+});
+
+Deno.test("serveCommand() --http: idle keep-alive connections cannot hold every slot against the trainer", async () => {
+  // Red team: with no token, a client kept full, valid keep-alive connections (GET /health, then
+  // idle under the keep-alive timeout) on every slot of --max-connections; the trainer's next
+  // connection was answered 503 for as long as the client went on.
+  await withServe(
+    ["--max-connections", "4", "--max-connections-per-peer", "16"],
+    async ({ port }) => {
+      const held: Deno.Conn[] = [];
+      for (let i = 0; i < 4; i++) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        await conn.write(
+          new TextEncoder().encode("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
+        );
+        const buf = new Uint8Array(4096);
+        const n = await conn.read(buf);
+        assert.match(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 200/);
+        held.push(conn);
+      }
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/tasks`, {
+          headers: bearer(TOKEN_A),
+        });
+        await response.body?.cancel();
+        assert.equal(response.status, 200);
+      } finally {
+        for (const conn of held) {
+          try {
+            conn.close();
+          } catch {
+            // Closed by the server.
+          }
+        }
+      }
+    },
+  );
+});
+
+Deno.test("serveCommand() --http: a task id that is a path opens nothing and names no folder", async () => {
+  // Red team: reset's task_id "../../etc/passwd" answered with the resolved absolute path on the
+  // server's disk (where its task folder is); a task id is a name in the task store, not a path.
+  await withServe([], async ({ url }) => {
+    for (const taskId of ["../../etc/passwd", "/etc", "py-median-even/../py-median-even", ".."]) {
+      const answer = await post(`${url}/reset`, { task_id: taskId }, bearer(TOKEN_A));
+      assert.equal(answer.status, 404, taskId);
+      assert.equal(answer.json.error.code, "unknown_task");
+      assert.doesNotMatch(JSON.stringify(answer.json), new RegExp(ROOT.replaceAll("/", "\\/")));
+      assert.doesNotMatch(JSON.stringify(answer.json), /\/work\/|\/tmp\//);
+    }
+  });
+});
+
+Deno.test("serveCommand() --http writes a new token to a fresh private file, never through an old one", async () => {
+  // Red team: the token made at start was written into ~/.patchgym/token as it was: through a
+  // hard link another path held, and readable with the old file's mode until the chmod after.
+  const home = Deno.makeTempDirSync({ prefix: "patchgym-home-" });
+  try {
+    Deno.mkdirSync(join(home, ".patchgym"));
+    const elsewhere = join(home, "elsewhere");
+    Deno.writeTextFileSync(elsewhere, "old\n", { mode: 0o644 });
+    Deno.linkSync(elsewhere, join(home, ".patchgym", "token"));
+    const args = ["serve", "--http", "127.0.0.1:0", "--work-dir", join(home, "work")];
+    const plan = planPermissions(args, {
+      cwd: ROOT,
+      env: { HOME: home },
+      bundledTasks: join(ROOT, "tasks"),
+    });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...permissionFlags(plan), join(ROOT, "main.ts"), ...args],
+      cwd: ROOT,
+      // HOME moves Deno's cache unless DENO_DIR pins it.
+      env: {
+        HOME: home,
+        DENO_DIR: Deno.env.get("DENO_DIR") ??
+          join(
+            Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/root", ".cache"),
+            "deno",
+          ),
+      },
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    let text = "";
+    const reader = child.stderr.getReader();
+    while (!/listening on|error/i.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    child.kill("SIGTERM");
+    await reader.cancel();
+    await child.status;
+    assert.match(text, /listening on/, text);
+    assert.equal(Deno.readTextFileSync(elsewhere), "old\n");
+    const token = Deno.readTextFileSync(join(home, ".patchgym", "token")).trim();
+    assert.match(token, /^[0-9a-f]{64}$/);
+    assert.equal(Deno.statSync(join(home, ".patchgym", "token")).mode! & 0o777, 0o600);
+    assert.deepEqual([...Deno.readDirSync(join(home, ".patchgym"))].map((e) => e.name), ["token"]);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});

@@ -10,6 +10,7 @@ import {
   runWorker,
 } from "../../src/rollout/queue.ts";
 import { queueKey } from "../../src/rollout/signing.ts";
+import { createClient } from "redis";
 import { HAS_REDIS, startRedis } from "../_redis.ts";
 
 /** The key of the tests' queues. */
@@ -171,6 +172,55 @@ Deno.test({
         return true;
       });
     } finally {
+      await redis.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "JobQueue.results() refuses a genuine result moved from another run, and a copy of one",
+  ignore: !HAS_REDIS,
+  fn: async () => {
+    // Red team, as a writer of the Redis without the key: a result the workers signed for another
+    // run (or another queue) copied into this run's stream, and a genuine result added twice.
+    const redis = await startRedis();
+    const name = `t${crypto.randomUUID().slice(0, 6)}`;
+    const queue = await JobQueue.connect(redis.url, name, KEY);
+    const other = await JobQueue.connect(redis.url, `${name}x`, KEY);
+    const attacker = createClient({ url: redis.url, socket: { reconnectStrategy: false } });
+    await attacker.connect();
+    try {
+      const result = (episode: string): QueueResult => ({
+        kind: "error",
+        episode_id: `run-q/${episode}`,
+        error: { code: "job_failed", message: "x" },
+      } as unknown as QueueResult);
+      await queue.complete("0-1", "other-run", result("a"));
+      await other.complete("0-1", "run-q", result("b"));
+      await queue.complete("0-1", "run-q", result("c"));
+      const fieldsOf = async (key: string) =>
+        ((await attacker.sendCommand(["XRANGE", key, "-", "+"])) as [string, string[]][])[0][1];
+      const target = queue.resultsKey("run-q");
+      await attacker.sendCommand([
+        "XADD",
+        target,
+        "*",
+        ...await fieldsOf(queue.resultsKey("other-run")),
+      ]);
+      await attacker.sendCommand([
+        "XADD",
+        target,
+        "*",
+        ...await fieldsOf(other.resultsKey("run-q")),
+      ]);
+      await attacker.sendCommand(["XADD", target, "*", ...await fieldsOf(target)]);
+      const read = await queue.results("run-q", "0", 1);
+      assert.deepEqual(read.results.map((r) => r.episode_id), ["run-q/c"]);
+      assert.deepEqual(read.refused.map((r) => r.reason), ["forged", "forged", "replayed"]);
+    } finally {
+      await attacker.quit();
+      await queue.close();
+      await other.close();
       await redis.stop();
     }
   },

@@ -1,6 +1,6 @@
 /** The HTTP/1.1 layer of `serve --http` on raw sockets: framing, keep-alive, deadlines, caps. */
 import assert from "node:assert/strict";
-import { type ConnectionLimits, HttpServer } from "../../src/serve/http1.ts";
+import { type ConnectionLimits, HttpServer, peerKey } from "../../src/serve/http1.ts";
 
 /** A server answering `method path body-length` for every request. */
 async function withEcho(
@@ -91,4 +91,17 @@ Deno.test("HttpServer closes a body that does not arrive by the body deadline", 
     assert.equal(out, "");
     assert.equal(http.dropped.get("body_timeout"), 1);
   });
+});
+
+Deno.test("peerKey() counts an IPv6 /64 as one peer, and an IPv4-mapped address as its IPv4", () => {
+  // Red team: the per-peer cap counted exact addresses, so a host with an IPv6 /64 (2^64
+  // addresses) had a fresh allowance per address, and ::ffff:a.b.c.d was another peer than a.b.c.d.
+  assert.equal(peerKey("2001:db8:1:2::1"), peerKey("2001:db8:1:2:ffff:ffff:ffff:fffe"));
+  assert.equal(peerKey("2001:DB8:1:2::1"), "2001:db8:1:2::/64");
+  assert.notEqual(peerKey("2001:db8:1:2::1"), peerKey("2001:db8:1:3::1"));
+  assert.equal(peerKey("::ffff:10.0.0.7"), "10.0.0.7");
+  assert.equal(peerKey("[::ffff:10.0.0.7]"), "10.0.0.7");
+  assert.equal(peerKey("10.0.0.7"), "10.0.0.7");
+  assert.equal(peerKey("::1"), "0:0:0:0::/64");
+  assert.equal(peerKey("fe80::1%eth0"), peerKey("fe80::2"));
 });
