@@ -78,7 +78,10 @@ export function judge(
     where.set(id, fn !== undefined && plan.inside.get(fn) === 0 ? "outside" : "inside");
     if (result.get(id) !== "passed") continue;
     for (const site of plan.sites) {
-      if (site.top && site.test === fn && !seen.observed.some((o) => o.site === site.id)) {
+      if (
+        (site.top || site.required) && site.test === fn &&
+        !seen.observed.some((o) => o.site === site.id)
+      ) {
         fail(id, `the check \`${site.text}\` did not run`);
         break;
       }

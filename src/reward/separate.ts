@@ -54,6 +54,12 @@ export interface Site {
   test: string;
   /** Whether it is a statement of the test's own body (it must run once when the test passes). */
   top: boolean;
+  /**
+   * Whether it must run once when the test passes though it is not at the top of the body (a
+   * statement inside nothing but plain `with` blocks: a context manager of the code under test
+   * could otherwise swallow an exception raised before the check and let the body reach its end).
+   */
+  required?: boolean;
   kind: CheckKind;
   /** The expected value's source text (a literal), exception names for `raises`, or "". */
   expected: string;
@@ -177,6 +183,9 @@ function separatePython(source: string, id: () => string): Separated {
       }
       const site = id();
       sites.push({ ...check.site, id: site, test: fn.path, top, text: statement, line: j });
+      if (!top && onlyPlainWithAbove(lines, starts, fn, j, indent)) {
+        sites[sites.length - 1].required = true;
+      }
       out[j] = [`${indent}${pyReport("observe", site, check.observe)}`];
       if (check.inside) keep(statement);
     }
@@ -194,6 +203,32 @@ function separatePython(source: string, id: () => string): Separated {
   }
   for (const site of sites) if (site.line !== undefined) site.line = first[site.line];
   return { source: out.flat().join("\n"), sites, ends, inside, kept };
+}
+
+/**
+ * Whether every block around line `j` (at `indent`) up to the test's body is a plain `with`: one
+ * that passes exceptions on (not `raises`, `assertRaises`, `suppress`), so in an honest run that
+ * passes each statement in it runs. A loop, a condition or a `try` ends the chain.
+ */
+function onlyPlainWithAbove(
+  lines: string[],
+  starts: boolean[],
+  fn: PyFunction,
+  j: number,
+  indent: string,
+): boolean {
+  let current = indent;
+  for (let k = j - 1; k >= fn.body && current.length > fn.indent.length; k--) {
+    const text = lines[k].trim();
+    if (!starts[k] || text === "" || text.startsWith("#")) continue;
+    const at = /^[ \t]*/.exec(lines[k])![0];
+    if (at.length >= current.length) continue;
+    if (!/^(?:async\s+)?with\b/.test(text) || /raises|Raises|suppress|subTest/.test(text)) {
+      return false;
+    }
+    current = at;
+  }
+  return current === fn.indent;
 }
 
 /** Test functions and methods (`def test*`) with their bodies `[body, end)`, last line non-blank. */
