@@ -190,6 +190,9 @@ function separatePython(source: string, id: () => string): Separated {
             text: statement,
             line: j,
           });
+          if (!top && onlyPlainWithAbove(lines, starts, fn, j, indent)) {
+            sites[sites.length - 1].required = true;
+          }
           out[j] = [`${indent}try:`, ...out[j].slice(1)];
           out[last] = [
             ...out[last],
