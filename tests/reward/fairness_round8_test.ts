@@ -25,6 +25,7 @@ const DATES = "py-daterange-inclusive-end";
 const DNA = "py-dna-last-codon";
 const MATRIX = "ts-matrix-transpose-shape";
 const STOCK = "py-inventory-restock";
+const SETTINGS = "py-settings-lookup-rename";
 
 const SOLUTIONS: Handwritten[] = [
   {
@@ -162,6 +163,53 @@ def tolerance(eps):
         return dict(wanted)
 `,
         ],
+      ]),
+    },
+  },
+  {
+    name: "a deprecated alias made by a wrapping decorator factory",
+    task: SETTINGS,
+    files: {
+      "settings/loader.py": edited(SETTINGS, "settings/loader.py", [
+        ["import json\n", "import functools\nimport json\nimport warnings\n"],
+        [
+          "def get_setting(settings, key, default=None):",
+          "def lookup(settings, key, default=None):",
+        ],
+        ["if get_setting(settings, key) in", "if lookup(settings, key) in"],
+      ]) + `
+
+def _deprecated_alias(target, old_name):
+    """\`\`old_name\`\` as a deprecated alias of \`\`target\`\`: it warns, then delegates."""
+
+    @functools.wraps(target)
+    def alias(*args, **kwargs):
+        warnings.warn(
+            f"{old_name}() is deprecated; use {target.__name__}() instead",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return target(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old_name
+    return alias
+
+
+get_setting = _deprecated_alias(lookup, "get_setting")
+`,
+      "settings/env.py": edited(SETTINGS, "settings/env.py", [
+        [
+          "from .loader import get_setting, set_setting",
+          "from . import loader as _loader\nfrom .loader import set_setting",
+        ],
+        ["current = get_setting(settings, key)", "current = _loader.lookup(settings, key)"],
+      ]),
+      "settings/__init__.py": edited(SETTINGS, "settings/__init__.py", [
+        [
+          "get_setting, load_settings, set_setting",
+          "get_setting, load_settings, lookup, set_setting",
+        ],
+        ['"load_settings", "set_setting",', '"load_settings", "lookup", "set_setting",'],
       ]),
     },
   },
