@@ -308,7 +308,7 @@ function makeImpossible(
     const last = parts.pop()!;
     const renamed = python ? [...parts, fresh.get(last) ?? last].join("::") : fresh.get(own) ?? own;
     const sites = (plans.get(file)?.sites ?? []).filter((s) =>
-      s.test === renamed && s.top && PERTURBABLE.has(s.kind)
+      s.test === renamed && (s.top || s.required === true) && PERTURBABLE.has(s.kind)
     );
     if (sites.length === 0) {
       all = false;

@@ -78,8 +78,16 @@ export function judge(
     where.set(id, fn !== undefined && plan.inside.get(fn) === 0 ? "outside" : "inside");
     if (result.get(id) !== "passed") continue;
     for (const site of plan.sites) {
-      if (site.top && site.test === fn && !seen.observed.some((o) => o.site === site.id)) {
-        fail(id, `the check \`${site.text}\` did not run`);
+      if (
+        (site.top || site.required) && site.test === fn &&
+        !seen.observed.some((o) => o.site === site.id)
+      ) {
+        fail(
+          id,
+          site.kind === "reached"
+            ? `the block of \`${site.text}\` did not run to its end (its context manager swallowed an exception)`
+            : `the check \`${site.text}\` did not run`,
+        );
         break;
       }
     }
@@ -116,6 +124,7 @@ function lastName(path: string): string {
 
 /** Null when `observed` meets the site's expected value, else why not. */
 export function checkSite(site: Site, observed: unknown, python: boolean): string | null {
+  if (site.kind === "reached") return null;
   if (!python && site.kind === "js_throws") return thrownOk(site, observed);
   if (!python) {
     const got = observedJs(observed);

@@ -41,6 +41,7 @@ export type CheckKind =
   | "is_true"
   | "is_false"
   | "raises"
+  | "reached"
   | "js_is"
   | "js_not_is"
   | "js_deep"
@@ -54,6 +55,12 @@ export interface Site {
   test: string;
   /** Whether it is a statement of the test's own body (it must run once when the test passes). */
   top: boolean;
+  /**
+   * Whether it must run once when the test passes though it is not at the top of the body (a
+   * statement inside nothing but plain `with` blocks: a context manager of the code under test
+   * could otherwise swallow an exception raised before the check and let the body reach its end).
+   */
+  required?: boolean;
   kind: CheckKind;
   /** The expected value's source text (a literal), exception names for `raises`, or "". */
   expected: string;
@@ -116,6 +123,7 @@ function separatePython(source: string, id: () => string): Separated {
   const kept = new Map<string, string[]>();
   for (const fn of pythonTests(lines, starts)) {
     let left = 0;
+    const blockEnds: [number, string][] = [];
     const keep = (statement: string) => {
       left++;
       kept.set(fn.path, [...(kept.get(fn.path) ?? []), statement]);
@@ -125,6 +133,31 @@ function separatePython(source: string, id: () => string): Separated {
       if (!starts[j] || line.trim() === "" || line.trim().startsWith("#")) continue;
       const indent = /^[ \t]*/.exec(line)![0];
       const statement = line.slice(indent.length);
+      if (
+        /^(?:async\s+)?with\b/.test(statement) && plainWith(statement) &&
+        onlyPlainWithAbove(lines, starts, fn, j, indent)
+      ) {
+        // A plain `with` block must run to its last line when the test passes: its context
+        // manager (code under test's, perhaps) could swallow an exception raised before a check
+        // inside, kept inside or not. The block's end is a site that must be observed.
+        const block = blockEnd(lines, starts, fn, j, indent);
+        if (block !== null) {
+          const site = id();
+          sites.push({
+            id: site,
+            test: fn.path,
+            top: false,
+            required: true,
+            kind: "reached",
+            expected: "",
+            text: statement,
+            line: j,
+          });
+          // Added after the statements' own rewriting (a nested block's `except` lines come first),
+          // innermost block first.
+          blockEnds.unshift([block.last, `${block.indent}${pyReport("observe", site, "None")}`]);
+        }
+      }
       if (!PY_CHECK.test(statement)) {
         // A check that does not start its statement (`if x: assert y`, `a = 1; assert a`) stays
         // inside, and counts as such.
@@ -157,7 +190,10 @@ function separatePython(source: string, id: () => string): Separated {
             text: statement,
             line: j,
           });
-          out[j] = [`${indent}try:`];
+          if (!top && onlyPlainWithAbove(lines, starts, fn, j, indent)) {
+            sites[sites.length - 1].required = true;
+          }
+          out[j] = [`${indent}try:`, ...out[j].slice(1)];
           out[last] = [
             ...out[last],
             `${indent}except BaseException as _patchgym_raised: ${
@@ -177,9 +213,13 @@ function separatePython(source: string, id: () => string): Separated {
       }
       const site = id();
       sites.push({ ...check.site, id: site, test: fn.path, top, text: statement, line: j });
-      out[j] = [`${indent}${pyReport("observe", site, check.observe)}`];
+      if (!top && onlyPlainWithAbove(lines, starts, fn, j, indent)) {
+        sites[sites.length - 1].required = true;
+      }
+      out[j] = [`${indent}${pyReport("observe", site, check.observe)}`, ...out[j].slice(1)];
       if (check.inside) keep(statement);
     }
+    for (const [last, marker] of blockEnds) out[last] = [...out[last], marker];
     inside.set(fn.path, (inside.get(fn.path) ?? 0) + left);
     const end = id();
     ends.set(end, fn.path);
@@ -194,6 +234,98 @@ function separatePython(source: string, id: () => string): Separated {
   }
   for (const site of sites) if (site.line !== undefined) site.line = first[site.line];
   return { source: out.flat().join("\n"), sites, ends, inside, kept };
+}
+
+/**
+ * Whether every block around line `j` (at `indent`) up to the test's body is a plain `with`: one
+ * that passes exceptions on (not `raises`, `assertRaises`, `suppress`), so in an honest run that
+ * passes each statement in it runs. A loop, a condition or a `try` ends the chain.
+ */
+function onlyPlainWithAbove(
+  lines: string[],
+  starts: boolean[],
+  fn: PyFunction,
+  j: number,
+  indent: string,
+): boolean {
+  let current = indent;
+  for (let k = j - 1; k >= fn.body && current.length > fn.indent.length; k--) {
+    const text = lines[k].trim();
+    if (!starts[k] || text === "" || text.startsWith("#")) continue;
+    const at = /^[ \t]*/.exec(lines[k])![0];
+    if (at.length >= current.length) continue;
+    const plain = /^(?:async\s+)?with\b/.test(text)
+      ? plainWith(text)
+      : literalLoop(lines, starts, fn, k, at, text);
+    if (!plain) return false;
+    current = at;
+  }
+  return current === fn.indent;
+}
+
+/**
+ * Whether line `k` is a `for` over a non-empty literal (`for x in (1, 2):`) whose block neither
+ * breaks nor continues: each pass runs its whole body, whatever the code under test does.
+ */
+function literalLoop(
+  lines: string[],
+  starts: boolean[],
+  fn: PyFunction,
+  k: number,
+  indent: string,
+  text: string,
+): boolean {
+  const loop = /^for\s+[\w\s,()]+?\s+in\s+(.+?)\s*:\s*(?:#.*)?$/.exec(splitComment(text).trimEnd());
+  if (loop === null) return false;
+  const literal = parsePython(loop[1].trim());
+  if (literal === null || !/^[([{]\s*[^\s)\]}]/.test(loop[1].trim())) return false;
+  for (let m = k + 1; m < fn.end; m++) {
+    const line = lines[m].trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const at = /^[ \t]*/.exec(lines[m])![0];
+    if (starts[m] && at.length <= indent.length) break;
+    if (starts[m] && /^(?:break|continue)\b/.test(line)) return false;
+  }
+  return true;
+}
+
+/** Whether a `with` statement's context managers pass exceptions on (none expects or suppresses). */
+function plainWith(statement: string): boolean {
+  return !/raises|Raises|suppress|subTest/.test(statement);
+}
+
+/**
+ * The last line of the `with` block at line `j` and its body's indent, or null when the body is on
+ * the `with` line or ends in a statement that leaves it (`return`, `raise`, `break`, `continue`, a
+ * fail or skip call).
+ */
+function blockEnd(
+  lines: string[],
+  starts: boolean[],
+  fn: PyFunction,
+  j: number,
+  indent: string,
+): { last: number; indent: string } | null {
+  let last = j;
+  let body: string | null = null;
+  let lastStatement = "";
+  for (let k = j + 1; k < fn.end; k++) {
+    const text = lines[k].trim();
+    if (text === "" || text.startsWith("#")) continue;
+    const at = /^[ \t]*/.exec(lines[k])![0];
+    if (starts[k] && at.length <= indent.length) break;
+    if (starts[k] && body === null) body = at;
+    if (starts[k]) lastStatement = text;
+    last = k;
+  }
+  if (body === null || last === j || body.length <= indent.length) return null;
+  if (
+    /^(?:return|raise|break|continue)\b|^(?:pytest\.(?:fail|skip|xfail)|self\.(?:fail|skipTest))\b/
+      .test(lastStatement)
+  ) {
+    return null;
+  }
+  return { last, indent: body };
 }
 
 /** Test functions and methods (`def test*`) with their bodies `[body, end)`, last line non-blank. */

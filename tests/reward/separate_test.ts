@@ -159,3 +159,62 @@ Deno.test("separate() counts a check that does not start its statement as kept i
   );
   assert.equal(ts.inside.get("a"), 1);
 });
+
+Deno.test("judge() fails a test whose plain `with` block did not run to its end, checks kept inside included", () => {
+  // A context manager of the code under test could swallow the AssertionError of a check kept
+  // inside (or an exception raised before a separated one) and let the body reach its end.
+  const plan = separate(
+    "def test_a():\n    with ctx():\n        assert f() == g()\n    x = 1\n\n" +
+      "def test_b():\n    with pytest.raises(E):\n        f()\n",
+    "pytest",
+    ids(),
+  );
+  const reached = plan.sites.filter((s) => s.kind === "reached");
+  assert.equal(reached.length, 1);
+  assert.equal(reached[0].test, "test_a");
+  assert.match(
+    plan.source,
+    /assert f\(\) == g\(\)\n {8}__import__\("sys"\)\.audit\("patchgym\.observe"/,
+  );
+  const [endA, endB] = [...plan.ends.keys()];
+  const raised = plan.sites.find((s) => s.kind === "raises")!.id;
+  const outcomes = new Map([
+    ["t.py::test_a", "passed" as const],
+    ["t.py::test_b", "passed" as const],
+  ]);
+  const plans = new Map([["t.py", plan]]);
+  const swallowed = judge(
+    "pytest",
+    outcomes,
+    new Map([
+      ["t.py::test_a", { observed: [], ends: [endA] }],
+      ["t.py::test_b", { observed: [{ site: raised, value: ["x", [["t", "E"]]] }], ends: [endB] }],
+    ]),
+    plans,
+  );
+  assert.equal(swallowed.outcomes.get("t.py::test_a"), "failed");
+  assert.match(swallowed.failures.get("t.py::test_a")!, /did not run to its end/);
+  assert.equal(swallowed.outcomes.get("t.py::test_b"), "passed");
+  const ran = judge(
+    "pytest",
+    outcomes,
+    new Map([["t.py::test_a", {
+      observed: [{ site: reached[0].id, value: ["n"] }],
+      ends: [endA],
+    }]]),
+    plans,
+  );
+  assert.equal(ran.outcomes.get("t.py::test_a"), "passed");
+});
+
+Deno.test("separate() requires checks and `with` blocks inside loops over literals, not over computed values", () => {
+  const plan = separate(
+    "def test_x():\n    for eps in (1e-3, 1e-2):\n        with tolerance(eps):\n            assert f() == 1\n" +
+      "    for x in make():\n        with t():\n            assert g() == 2\n" +
+      "    for a in [1, 2]:\n        if a:\n            continue\n        assert h(a) == 3\n",
+    "pytest",
+    ids(),
+  );
+  const required = plan.sites.filter((s) => s.required).map((s) => s.text);
+  assert.deepEqual(required, ["with tolerance(eps):", "assert f() == 1"]);
+});
