@@ -1,0 +1,90 @@
+/**
+ * Red-team attacks on the jail beyond `jail_test.ts`, through the real entry point
+ * (`Sandbox.run`, as `run_command` and the test runners use it), run as root and as an
+ * unprivileged user.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { probeIsolation } from "../../src/sandbox/sandbox.ts";
+
+const isolation = await probeIsolation();
+const jailed = isolation.level === "bwrap";
+
+function skip(reason: string): void {
+  console.warn(`skipped: ${reason}`);
+}
+
+async function withWorkspace(fn: (ws: string) => Promise<void>): Promise<void> {
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-redteam-" }));
+  try {
+    const ws = join(base, "ws");
+    mkdirSync(ws);
+    await fn(ws);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+/** Lists the jailed program's descriptors and tries to use fds 7 and 47 of its parent. */
+const FD_PROBE = `import json, os
+fds = sorted(int(n) for n in os.listdir('/proc/self/fd'))
+seen = {}
+for fd in (7, 47):
+    try:
+        seen[fd] = os.listdir('/proc/self/fd/%d' % fd)[:3]
+    except OSError:
+        try:
+            seen[fd] = os.read(fd, 64).decode()
+        except OSError as e:
+            seen[fd] = e.errno
+print(json.dumps({'fds': fds, 'seen': seen}))`;
+
+Deno.test("Sandbox.run() closes file descriptors the orchestrator inherited from its parent", async () => {
+  // The attack: whatever the orchestrator's parent (a CI runner, a shell, a job system) left open
+  // without close-on-exec passes through Deno, the launcher and bwrap into the jail. A directory
+  // fd of the host's `/` then reads the host's files from inside the jail (runc's CVE-2024-21626),
+  // a pipe or socket talks to whoever holds its other end.
+  if (!jailed && isolation.hostRoot) return skip("root without bwrap refuses to run");
+  await withWorkspace(async (ws) => {
+    const secret = join(ws, "..", "secret");
+    await Deno.writeTextFile(secret, "host secret");
+    const helper = join(ws, "..", "helper.ts");
+    await Deno.writeTextFile(
+      helper,
+      `import { probeIsolation, Sandbox } from ${
+        JSON.stringify(import.meta.resolve("../../src/sandbox/sandbox.ts"))
+      };
+const isolation = await probeIsolation();
+const result = await new Sandbox({ isolation }).run({
+  argv: ["python3", "-c", ${JSON.stringify(FD_PROBE)}],
+  cwd: ${JSON.stringify(ws)},
+  timeoutMs: 20000,
+});
+console.log(JSON.stringify(result));`,
+    );
+    // A parent that leaks fd 7 (a file) and fd 47 (the host's root folder) into patchgym.
+    const out = await new Deno.Command("python3", {
+      args: [
+        "-c",
+        `import os, sys
+a = os.open(sys.argv[1], os.O_RDONLY); os.dup2(a, 7); os.set_inheritable(7, True)
+b = os.open('/', os.O_RDONLY | os.O_DIRECTORY); os.dup2(b, 47); os.set_inheritable(47, True)
+os.execv(sys.argv[2], [sys.argv[2], 'run', '--allow-all', sys.argv[3]])`,
+        secret,
+        Deno.execPath(),
+        helper,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const result = JSON.parse(text.trim().split("\n").at(-1)!);
+    assert.equal(result.exitCode, 0, result.stderr);
+    const probe = JSON.parse(result.stdout);
+    assert.deepEqual(probe.seen, { 7: 9, 47: 9 }, `leaked into the jail: ${result.stdout}`);
+    // Only stdin, stdout, stderr and the listing's own descriptor.
+    assert.deepEqual(probe.fds.filter((fd: number) => fd > 3), [], result.stdout);
+  });
+});
