@@ -200,7 +200,9 @@ export function guarantees(info: IsolationInfo): { mode: string; holds: string[]
   } else if (info.rlimits && (!info.hostRoot || info.users)) {
     holds.push("processes capped per uid (RLIMIT_NPROC); memory per process (RLIMIT_AS)");
   }
-  if (info.rlimits) holds.push("rlimits: CPU seconds, file size, open files, address space");
+  if (info.rlimits) {
+    holds.push("rlimits: CPU seconds, file size, open files, address space, no core dumps");
+  }
   holds.push("argv only, allowlisted programs, scrubbed environment, timeout, output caps");
   return { mode, holds };
 }
@@ -616,6 +618,9 @@ export class Sandbox {
       `ulimit:t=${cpu}`,
       `ulimit:f=${Math.floor(limits.fileSizeBytes / 512)}`,
       `ulimit:n=${limits.openFiles}`,
+      // No core dumps, soft and hard: a crash would otherwise hand the child's memory to the
+      // host's core_pattern helper (root, outside every namespace) or fill the workspace.
+      "ulimit:c=0",
       // As root each sandbox has a uid of its own, so the per-user count is the sandbox's. With a
       // cgroup, that cap comes first (it can say it was hit); the rlimit stays a backstop.
       `nproc:${

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { probeIsolation } from "../../src/sandbox/sandbox.ts";
+import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
 
 const isolation = await probeIsolation();
 const jailed = isolation.level === "bwrap";
@@ -86,5 +86,34 @@ os.execv(sys.argv[2], [sys.argv[2], 'run', '--allow-all', sys.argv[3]])`,
     assert.deepEqual(probe.seen, { 7: 9, 47: 9 }, `leaked into the jail: ${result.stdout}`);
     // Only stdin, stdout, stderr and the listing's own descriptor.
     assert.deepEqual(probe.fds.filter((fd: number) => fd > 3), [], result.stdout);
+  });
+});
+
+Deno.test("Sandbox.run() lets no child dump core, even after raising its own limit", async () => {
+  // The attack: a child raises RLIMIT_CORE's soft limit to its hard one and crashes. With a pipe in
+  // the host's kernel.core_pattern (apport, systemd-coredump), the kernel hands the jailed
+  // process's memory to a helper running as host root outside every namespace, which stores it on
+  // the host's disk past every cap of the sandbox; with a file pattern, the dump lands in the
+  // workspace.
+  if (!isolation.rlimits) return skip("rlimits are not usable here");
+  if (!jailed && isolation.hostRoot) return skip("root without bwrap refuses to run");
+  await withWorkspace(async (ws) => {
+    const result = await new Sandbox({ isolation }).run({
+      argv: [
+        "python3",
+        "-c",
+        `import resource
+soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+try:
+    resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
+except (OSError, ValueError):
+    pass
+print(*resource.getrlimit(resource.RLIMIT_CORE))`,
+      ],
+      cwd: ws,
+      timeoutMs: 20_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout.trim(), "0 0");
   });
 });
