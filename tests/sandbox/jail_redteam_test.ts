@@ -117,3 +117,42 @@ print(*resource.getrlimit(resource.RLIMIT_CORE))`,
     assert.equal(result.stdout.trim(), "0 0");
   });
 });
+
+Deno.test("Sandbox.run() keeps a read-only path in place when a folder above it is renamed", async () => {
+  // The attack: the grader binds each test file read-only, but its folders stay writable; code
+  // under test renames `tests/` away and writes its own `tests/sub/test_x.py`, which the runner
+  // then loads under the trusted name (the host's copy of that path changes too).
+  if (!jailed) return skip("no bwrap here: read-only paths need the jail");
+  await withWorkspace(async (ws) => {
+    await Deno.mkdir(join(ws, "tests", "sub"), { recursive: true });
+    const file = join(ws, "tests", "sub", "test_x.py");
+    await Deno.writeTextFile(file, "REAL\n");
+    const result = await new Sandbox({ isolation }).run({
+      argv: [
+        "python3",
+        "-c",
+        `import os
+for old, new in (('tests', 'moved'), ('tests/sub', 'tests/moved')):
+    try:
+        os.rename(old, new)
+    except OSError:
+        pass
+try:
+    os.makedirs('tests/sub', exist_ok=True)
+    with open('tests/sub/test_x.py', 'w') as f:
+        f.write('FAKE\\n')
+except OSError:
+    pass
+print(open('tests/sub/test_x.py').read(), end='')
+os.makedirs('tests/other', exist_ok=True)
+print('writable', os.access('tests', os.W_OK))`,
+      ],
+      cwd: ws,
+      timeoutMs: 20_000,
+      readOnly: [file],
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, "REAL\nwritable True\n");
+    assert.equal(await Deno.readTextFile(file), "REAL\n");
+  });
+});
