@@ -156,3 +156,101 @@ print('writable', os.access('tests', os.W_OK))`,
     assert.equal(await Deno.readTextFile(file), "REAL\n");
   });
 });
+
+Deno.test("Sandbox.run() kills a 32-bit system call and refuses x32 ones on x86_64", async () => {
+  // The attack: the filter reads x86_64 numbers, so the same numbers through `int 0x80` (i386) or
+  // with the x32 bit would reach calls it means to refuse.
+  if (!jailed) return skip("no bwrap here");
+  if (isolation.seccomp === null) return skip("the kernel or bwrap refused the seccomp filter");
+  if (Deno.build.arch !== "x86_64") return skip("int 0x80 and x32 are x86_64's");
+  await withWorkspace(async (ws) => {
+    const result = await new Sandbox({ isolation }).run({
+      argv: [
+        "python3",
+        "-c",
+        `import ctypes, mmap, os
+libc = ctypes.CDLL(None, use_errno=True)
+ctypes.set_errno(0)
+r = libc.syscall(ctypes.c_long(272 | 0x40000000), ctypes.c_long(0x10000000))
+print('x32', r, ctypes.get_errno())
+pid = os.fork()
+if pid == 0:
+    # mov eax, 310 (i386 unshare); mov ebx, CLONE_NEWUSER; int 0x80; ret
+    code = bytes([0xb8, 0x36, 0x01, 0, 0, 0xbb, 0, 0, 0, 0x10, 0xcd, 0x80, 0xc3])
+    m = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    m.write(code)
+    f = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(m)))
+    print('int80 returned', f(), flush=True)
+    os._exit(0)
+print('int80 signal', os.waitpid(pid, 0)[1] & 0x7f)`,
+      ],
+      cwd: ws,
+      timeoutMs: 20_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    // ENOSYS for x32; the i386 call ends the process with SIGSYS (31).
+    assert.equal(result.stdout, "x32 -1 38\nint80 signal 31\n");
+  });
+});
+
+Deno.test("Sandbox.run() leaves no process behind that detached itself", async () => {
+  // The attack: a double fork with setsid and SIGHUP ignored, to outlive the run and keep writing
+  // to the workspace (or hold the sandbox's uid) after the next lease.
+  if (!jailed && isolation.hostRoot) return skip("root without bwrap refuses to run");
+  if (!jailed && !isolation.cgroup) return skip("neither a PID namespace nor a cgroup here");
+  await withWorkspace(async (ws) => {
+    const result = await new Sandbox({ isolation }).run({
+      argv: [
+        "python3",
+        "-c",
+        `import os, signal, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        time.sleep(1.5)
+        open('survived', 'w').write('yes')
+    os._exit(0)
+print('parent done')`,
+      ],
+      cwd: ws,
+      timeoutMs: 20_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.equal(await Deno.stat(join(ws, "survived")).then(() => true, () => false), false);
+  });
+});
+
+Deno.test("Sandbox.run() as root never follows a planted link when it hands the workspace over", async () => {
+  // The attack: symlinks and hardlinks planted in the workspace so that the next run's `chown -R`
+  // (as host root, before the jail) gives the sandbox's uid a host file.
+  if (!isolation.hostRoot) return skip("not root: nothing is chowned");
+  if (!jailed) return skip("no bwrap here");
+  await withWorkspace(async (ws) => {
+    const sandbox = new Sandbox({ isolation });
+    const script = `import os
+for src in ('/usr/bin/python3', '/etc/passwd', '/etc/ld.so.cache'):
+    try:
+        os.link(src, os.path.basename(src) + '.hl')
+        print('linked', src)
+    except OSError:
+        pass
+for i, target in enumerate(('/etc/passwd', '/etc/ld.so.cache', '..', '/')):
+    if not os.path.lexists('l%d' % i):
+        os.symlink(target, 'l%d' % i)`;
+    const watched = ["/etc/passwd", "/etc/ld.so.cache", join(ws, ".."), "/usr/bin"];
+    const owners = () => watched.map((p) => Deno.statSync(p).uid);
+    const before = owners();
+    for (let i = 0; i < 2; i++) {
+      const result = await sandbox.run({
+        argv: ["python3", "-c", script],
+        cwd: ws,
+        timeoutMs: 20_000,
+      });
+      assert.equal(result.exitCode, 0, result.stderr);
+      assert.equal(result.stdout, "", "a hardlink to a host file was made");
+    }
+    assert.deepEqual(owners(), before);
+  });
+});
