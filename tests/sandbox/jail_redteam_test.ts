@@ -254,3 +254,29 @@ for i, target in enumerate(('/etc/passwd', '/etc/ld.so.cache', '..', '/')):
     assert.deepEqual(owners(), before);
   });
 });
+
+Deno.test("Sandbox.run() answers system calls newer than the filter's table with ENOSYS", async () => {
+  // The attack: the filter is a deny list, so a call added to the kernel after the table was
+  // written passes untouched: open_tree_attr (467) is open_tree (refused) under a new number, and
+  // new calls are where new kernel bugs live. A call the table has not reviewed must look absent.
+  if (!jailed) return skip("no bwrap here");
+  if (isolation.seccomp === null) return skip("the kernel or bwrap refused the seccomp filter");
+  await withWorkspace(async (ws) => {
+    const result = await new Sandbox({ isolation }).run({
+      argv: [
+        "python3",
+        "-c",
+        `import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+for nr in (467, 470, 600, 1023):
+    ctypes.set_errno(0)
+    r = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(0)] * 5)
+    print(nr, r, ctypes.get_errno())`,
+      ],
+      cwd: ws,
+      timeoutMs: 20_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, "467 -1 38\n470 -1 38\n600 -1 38\n1023 -1 38\n");
+  });
+});
