@@ -44,7 +44,8 @@ done
  * the jail. dash cannot name descriptors above 9 (`exec 47>&-` is a syntax error there), so when
  * one is open the launcher runs itself again through a closer: `bash --posix` (which can, and
  * counts `ulimit -f` in 512-byte blocks like dash), else `python3`
- * (`os.closerange`); with neither it refuses to start. `patchgym_launch` holds the launcher's own
+ * (`os.closerange`, isolated: `-I -S`, since it runs as the host user, root included, with the child's
+ * environment, whose `PYTHONPATH` names the workspace); with neither it refuses to start. `patchgym_launch` holds the launcher's own
  * text for that (see {@linkcode selfLaunching}).
  */
 const CLOSE_FDS = `patchgym_high=
@@ -63,7 +64,7 @@ elif [ -n "$patchgym_high" ]; then
   if command -v bash >/dev/null 2>&1; then
     exec bash --posix -c "$patchgym_launch" sh "$@"
   elif command -v python3 >/dev/null 2>&1; then
-    exec python3 -c 'import os, sys; os.closerange(3, os.sysconf("SC_OPEN_MAX")); os.execvp("sh", ["sh", "-c"] + sys.argv[1:])' "$patchgym_launch" sh "$@"
+    exec python3 -I -S -c 'import os, sys; os.closerange(3, os.sysconf("SC_OPEN_MAX")); os.execvp("sh", ["sh", "-c"] + sys.argv[1:])' "$patchgym_launch" sh "$@"
   fi
   echo "patchgym: cannot set up the sandbox: inherited file descriptors$patchgym_high cannot be closed (no bash or python3)" >&2
   exit 125

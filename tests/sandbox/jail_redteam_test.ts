@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import { LAUNCH_SCRIPT } from "../../src/sandbox/_launch.ts";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
 
 const isolation = await probeIsolation();
@@ -278,5 +279,51 @@ for nr in (467, 470, 600, 1023):
     });
     assert.equal(result.exitCode, 0, result.stderr);
     assert.equal(result.stdout, "467 -1 38\n470 -1 38\n600 -1 38\n1023 -1 38\n");
+  });
+});
+
+Deno.test("LAUNCH_SCRIPT closes inherited descriptors through python3 without reading the child's PYTHONPATH", async () => {
+  // The attack: with no bash, the launcher (host root, outside the jail) reruns itself through
+  // python3 to close descriptors dash cannot name, with the child's environment: a PYTHONPATH that
+  // names the workspace would import the agent's sitecustomize.py as host root.
+  await withWorkspace(async (ws) => {
+    const bin = join(ws, "..", "bin");
+    await Deno.mkdir(bin);
+    // A PATH with sh, python3 and ls, but no bash.
+    for (const program of ["sh", "python3", "ls"]) {
+      const found = ["/usr/bin", "/bin"].map((d) => join(d, program)).find((p) => {
+        try {
+          return Deno.statSync(p).isFile;
+        } catch {
+          return false;
+        }
+      });
+      if (!found) return skip(`${program} is not installed`);
+      await Deno.symlink(found, join(bin, program));
+    }
+    await Deno.writeTextFile(
+      join(ws, "sitecustomize.py"),
+      `open(${JSON.stringify(join(ws, "owned"))}, "w").write("x")\n`,
+    );
+    const out = await new Deno.Command(join(bin, "python3"), {
+      args: [
+        "-I",
+        "-c",
+        `import os, sys
+fd = os.open('/', os.O_RDONLY | os.O_DIRECTORY); os.dup2(fd, 47); os.set_inheritable(47, True)
+os.execv(sys.argv[1], [sys.argv[1], '-c', sys.argv[2], 'sh', '--', 'ls', '/proc/self/fd'])`,
+        join(bin, "sh"),
+        LAUNCH_SCRIPT,
+      ],
+      env: { PATH: bin, PYTHONPATH: ws },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    // ls's own descriptor (3) at most: 47 is gone.
+    assert.deepEqual(text.trim().split("\n").filter((fd) => Number(fd) > 3), []);
+    assert.equal(await Deno.stat(join(ws, "owned")).then(() => true, () => false), false);
   });
 });
