@@ -37,8 +37,52 @@ for a do
 done
 `;
 
+/**
+ * Closes every descriptor but stdin, stdout and stderr, first thing: whatever the orchestrator's
+ * parent (a CI runner, a shell, a job system) left open without close-on-exec passes through Deno
+ * and bwrap, and a directory descriptor of the host's `/` would read the host's files from inside
+ * the jail. dash cannot name descriptors above 9 (`exec 47>&-` is a syntax error there), so when
+ * one is open the launcher runs itself again through a closer: `bash --posix` (which can, and
+ * counts `ulimit -f` in 512-byte blocks like dash), else `python3`
+ * (`os.closerange`, isolated: `-I -S`, since it runs as the host user, root included, with the child's
+ * environment, whose `PYTHONPATH` names the workspace); with neither it refuses to start. `patchgym_launch` holds the launcher's own
+ * text for that (see {@linkcode selfLaunching}).
+ */
+const CLOSE_FDS = `patchgym_high=
+for patchgym_fd in /proc/self/fd/*; do
+  [ -e "$patchgym_fd" ] || continue
+  patchgym_fd=\${patchgym_fd##*/}
+  case $patchgym_fd in
+    0|1|2) ;;
+    [3-9]) eval "exec $patchgym_fd>&-" ;;
+    *) patchgym_high="$patchgym_high $patchgym_fd" ;;
+  esac
+done
+if [ -n "$patchgym_high" ] && (eval 'exec 9>&- 10>&-') 2>/dev/null; then
+  for patchgym_fd in $patchgym_high; do eval "exec $patchgym_fd>&-"; done
+elif [ -n "$patchgym_high" ]; then
+  if command -v bash >/dev/null 2>&1; then
+    exec bash --posix -c "$patchgym_launch" sh "$@"
+  elif command -v python3 >/dev/null 2>&1; then
+    exec python3 -I -S -c 'import os, sys; os.closerange(3, os.sysconf("SC_OPEN_MAX")); os.execvp("sh", ["sh", "-c"] + sys.argv[1:])' "$patchgym_launch" sh "$@"
+  fi
+  echo "patchgym: cannot set up the sandbox: inherited file descriptors$patchgym_high cannot be closed (no bash or python3)" >&2
+  exit 125
+fi
+unset patchgym_fd patchgym_high
+`;
+
+/**
+ * `body` as a script that knows its own text (in `patchgym_launch`, so {@linkcode CLOSE_FDS} can run
+ * it again through a closer) and closes inherited descriptors before anything else.
+ */
+function selfLaunching(body: string): string {
+  const text = `${CLOSE_FDS}unset patchgym_launch\n${body}`;
+  return `patchgym_launch='${text.replaceAll("'", "'\\''")}'\neval "$patchgym_launch"`;
+}
+
 /** The launcher for a process without a jail. */
-export const LAUNCH_SCRIPT = `${LAUNCH_STEPS}exec "$@"`;
+export const LAUNCH_SCRIPT = selfLaunching(`${LAUNCH_STEPS}exec "$@"`);
 
 /**
  * The launcher for bwrap: the same, with the jail's `/etc/passwd` and `/etc/group` on fds 3 and 4
@@ -50,12 +94,12 @@ ${passwd}PATCHGYM_PASSWD
 ${group}PATCHGYM_GROUP`;
   // With a seccomp filter: printf writes its bytes (octal escapes: no file, no NUL in an argument)
   // into a pipe the chain reads on fd 5 (bwrap --seccomp 5), and stdin moves back to fd 0.
-  return `${LAUNCH_STEPS}if [ -n "$seccomp" ]; then
+  return selfLaunching(`${LAUNCH_STEPS}if [ -n "$seccomp" ]; then
   exec 6<&0
   printf "$seccomp" | { exec 5<&0 0<&6 6<&-; exec "$@"; } ${files}
 else
   exec "$@" ${files}
-fi`;
+fi`);
 }
 
 /**

@@ -182,7 +182,7 @@ export function guarantees(info: IsolationInfo): { mode: string; holds: string[]
     );
     if (info.seccomp) {
       holds.push(
-        "seccomp: no new namespaces, mount, keyctl, bpf, perf_event_open, userfaultfd, io_uring, ptrace, kexec or modules",
+        "seccomp: no new namespaces, mount, keyctl, bpf, perf_event_open, userfaultfd, io_uring, ptrace, kexec or modules; calls newer than the reviewed table (Linux 6.10) look absent (ENOSYS)",
       );
     }
   }
@@ -200,7 +200,9 @@ export function guarantees(info: IsolationInfo): { mode: string; holds: string[]
   } else if (info.rlimits && (!info.hostRoot || info.users)) {
     holds.push("processes capped per uid (RLIMIT_NPROC); memory per process (RLIMIT_AS)");
   }
-  if (info.rlimits) holds.push("rlimits: CPU seconds, file size, open files, address space");
+  if (info.rlimits) {
+    holds.push("rlimits: CPU seconds, file size, open files, address space, no core dumps");
+  }
   holds.push("argv only, allowlisted programs, scrubbed environment, timeout, output caps");
   return { mode, holds };
 }
@@ -616,6 +618,9 @@ export class Sandbox {
       `ulimit:t=${cpu}`,
       `ulimit:f=${Math.floor(limits.fileSizeBytes / 512)}`,
       `ulimit:n=${limits.openFiles}`,
+      // No core dumps, soft and hard: a crash would otherwise hand the child's memory to the
+      // host's core_pattern helper (root, outside every namespace) or fill the workspace.
+      "ulimit:c=0",
       // As root each sandbox has a uid of its own, so the per-user count is the sandbox's. With a
       // cgroup, that cap comes first (it can say it was hit); the rlimit stays a backstop.
       `nproc:${
@@ -693,13 +698,38 @@ function jailArgs(plan: MountPlan, limits: ResourceLimits, places: JailPlaces): 
     "4",
     "/etc/group",
   );
-  if (places.cwd) args.push("--bind", places.cwd, places.cwd);
-  for (const path of places.writable) args.push("--bind", path, path);
+  // A read-only path's folders inside a writable place become mount points of their own (still
+  // writable): renaming or removing a mount point fails (EBUSY), so code in the jail cannot move
+  // `tests/` away and put its own `tests/test_x.py` under the trusted name. Parents are bound
+  // before what is inside them, which a later bind of a parent would hide.
+  const writableRoots = [...(places.cwd ? [places.cwd] : []), ...places.writable];
+  const rw = [...writableRoots, ...foldersBetween(writableRoots, places.readOnly)];
+  for (const path of rw.sort((a, b) => a.split("/").length - b.split("/").length)) {
+    args.push("--bind", path, path);
+  }
   for (const path of places.readOnly) args.push("--ro-bind", path, path);
   if (places.seccomp) args.push("--seccomp", String(SECCOMP_FD));
   // The root itself (a tmpfs holding the mount points) is read-only too.
   args.push("--remount-ro", "/", "--chdir", places.cwd ?? "/", "--");
   return args;
+}
+
+/**
+ * The folders strictly between a root of `roots` and each of `paths` under it, parents first (for a
+ * root `/w` and a path `/w/a/b/f`: `/w/a`, `/w/a/b`).
+ */
+export function foldersBetween(roots: string[], paths: string[]): string[] {
+  const found = new Set<string>();
+  for (const path of paths) {
+    // Every root above the path (a writable place inside the workspace too): a folder above a
+    // nested mount point can be renamed as well.
+    for (const root of roots.filter((r) => path.startsWith(`${r}/`))) {
+      for (let dir = dirname(path); dir.startsWith(`${root}/`); dir = dirname(dir)) {
+        if (!roots.includes(dir)) found.add(dir);
+      }
+    }
+  }
+  return [...found].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
 }
 
 /**
