@@ -26,7 +26,15 @@ export async function benchSandbox(
   // The full jail, then without the jail, then without cgroups: each row shows what one layer costs.
   const sandboxes: [string, Sandbox][] = [];
   if (isolation.level === "bwrap") sandboxes.push(["bwrap + cgroup", new Sandbox({ isolation })]);
-  const unjailed: IsolationInfo = { ...isolation, level: "process", mounts: null };
+  // The rows without a jail run the bench's own commands only; as root they need the flag a user
+  // would pass (--unsafe-root-without-jail), and children still drop to a sandbox uid.
+  const unjailed: IsolationInfo = {
+    ...isolation,
+    level: "process",
+    mounts: null,
+    seccomp: null,
+    unjailedRoot: true,
+  };
   if (isolation.cgroup) sandboxes.push(["process + cgroup", new Sandbox({ isolation: unjailed })]);
   sandboxes.push(["process", new Sandbox({ isolation: { ...unjailed, cgroup: null } })]);
   const rows: Row[] = [];
