@@ -67,6 +67,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # hook below refuses.
     import builtins, io, linecache, os, sys, _hashlib
     io_open, os_stat, source_cache = io.open, os.stat, linecache.cache
+    compile_source = compile
     getframe, audit = sys._getframe, sys.audit
     os_write, os_close = os.write, os.close
     repo = config["repo"]
@@ -205,13 +206,13 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                 # Bytecode Python would load in place of a pristine test file (its __pycache__,
                 # a sys.pycache_prefix, a sourceless file): written by code under test, it would
                 # run under the trusted file's name. Refused whoever asks (importlib then
-                # compiles the source itself). importlib looks for it on every import, but in an
-                # honest run it never exists (tests are copied in fresh, the runner writes no
-                # bytecode), so one that exists or is being written is flagged.
+                # compiles the source itself). Reading one is refused quietly: an agent's own
+                # test runs in its workspace (outside the reporter) leave honest bytecode behind.
+                # The runner writes none (-B), so writing one here is flagged.
                 mode, flags = args[1], args[2]
                 writing = (type(mode) is str and any(c in mode for c in "wax+")) or (
                     mode is None and type(flags) is int and flags & write_flags)
-                if writing or exists(path):
+                if writing:
                     flag("test_identity", "bytecode for a test file: " + str(path))
                 return "quiet"
             # Code under test must not learn the tests' expected values (nor tell canaries apart)
@@ -264,6 +265,12 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                 # test module): it would run as the test file's own code.
                 flag("test_identity", "module " + str(loading) + " claims " + min(claimed))
                 return "quiet"
+            if claimed and type(loading) is str and frame_file(caller).startswith("<frozen importlib") \
+                    and not compiled_from(code, loading):
+                # importlib executing a test module whose code is not its pristine source's
+                # (bytecode from elsewhere, a loader or helper of importlib's replaced).
+                flag("test_identity", "module " + loading + " is not its source's code")
+                return "quiet"
             if not any_untrusted(caller):
                 return False
             return kind(frame_file(caller)) == "untrusted" or names != {module_file(caller)}
@@ -278,13 +285,6 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                          for p in trusted_paths if p.endswith(".py"))
 
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-
-    def exists(path):
-        try:
-            os_stat(path)
-            return True
-        except (OSError, TypeError, ValueError):
-            return False
 
     def shadows_test(path):
         if type(path) is bytes:
@@ -331,6 +331,15 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         except (OSError, ValueError):
             return False
         return data == (source.encode() if type(source) is str else source)
+
+    def compiled_from(code, path):
+        """Whether code is what importlib compiles from the pristine file at path."""
+        try:
+            with io_open(path, "rb") as f:
+                data = f.read()
+            return code == compile_source(data, path, "exec", dont_inherit=True)
+        except (OSError, ValueError, SyntaxError):
+            return False
 
     def module_file(caller):
         """The file of the module an import hook is executing (importlib's or pytest's), or None."""

@@ -1904,9 +1904,10 @@ __all__ = ["Ingredient", "Recipe", "parse_ingredient", "parse_recipe", "render_i
  * the unfixed repository would pass (each route earned 1.0 before the reporter refused them).
  * Routes: `tests/__pycache__` (writable even though the test files are read-only), a
  * `sys.pycache_prefix` the code under test sets, or a sourceless package `tests/test_x/__init__.pyc`
- * (a package shadows the module file beside it, and sourceless code keeps its own co_filename).
+ * (a package shadows the module file beside it, and sourceless code keeps its own co_filename),
+ * or anywhere else after replacing importlib's `cache_from_source` (the helper route).
  */
-function plantBytecode(route: "cache" | "prefix" | "package"): string {
+function plantBytecode(route: "cache" | "prefix" | "package" | "helper"): string {
   return `
 
 _FORGED = '''
@@ -1932,6 +1933,16 @@ def _plant():
     if route == "prefix":
         sys.pycache_prefix = os.path.join(root, ".bytecode")
     tests = os.path.join(root, "tests")
+    elsewhere, calls, cache_from_source = {}, [], util.cache_from_source
+    if route == "helper":
+        def redirect(p, *a, **k):
+            if p in elsewhere:  # for the spec, then for get_code; then put back before any check
+                calls.append(p)
+                if len(calls) == 2:
+                    util.cache_from_source = cache_from_source
+                return elsewhere[p]
+            return cache_from_source(p, *a, **k)
+        util.cache_from_source = redirect
     for name in os.listdir(tests):
         if not (name.startswith("test_") and name.endswith(".py")):
             continue
@@ -1944,6 +1955,8 @@ def _plant():
                 + (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") \\
                 + (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
             pyc = path[:-3] + "/__init__.pyc" if route == "package" else util.cache_from_source(path)
+            if route == "helper":
+                pyc = elsewhere[path] = os.path.join(root, ".b", name + "c")
             os.makedirs(os.path.dirname(pyc), exist_ok=True)
             with open(pyc, "wb") as f:
                 f.write(header + data)
@@ -1955,7 +1968,7 @@ _plant()
 `;
 }
 
-for (const route of ["cache", "prefix", "package"] as const) {
+for (const route of ["cache", "prefix", "package", "helper"] as const) {
   Deno.test(`gradePatch() loads trusted test modules only from their source (${route})`, async () => {
     const init = readFileSync(join(TASKS_DIR, "py-median-even/repo/stats/__init__.py"), "utf8");
     const grade = await gradeAttack(UNITTEST_TASK, {
