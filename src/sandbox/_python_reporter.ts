@@ -67,6 +67,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # hook below refuses.
     import builtins, io, linecache, os, sys, _hashlib
     io_open, os_stat, source_cache = io.open, os.stat, linecache.cache
+    compile_source = compile
     getframe, audit = sys._getframe, sys.audit
     os_write, os_close = os.write, os.close
     repo = config["repo"]
@@ -201,6 +202,19 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             path = args[0]
             if type(path) is str and path.startswith("/proc/") and path.endswith("mem"):
                 return True
+            if shadows_test(path):
+                # Bytecode Python would load in place of a pristine test file (its __pycache__,
+                # a sys.pycache_prefix, a sourceless file): written by code under test, it would
+                # run under the trusted file's name. Refused whoever asks (importlib then
+                # compiles the source itself). Reading one is refused quietly: an agent's own
+                # test runs in its workspace (outside the reporter) leave honest bytecode behind.
+                # The runner writes none (-B), so writing one here is flagged.
+                mode, flags = args[1], args[2]
+                writing = (type(mode) is str and any(c in mode for c in "wax+")) or (
+                    mode is None and type(flags) is int and flags & write_flags)
+                if writing:
+                    flag("test_identity", "bytecode for a test file: " + str(path))
+                return "quiet"
             # Code under test must not learn the tests' expected values (nor tell canaries apart)
             # by reading test files. Refused without a flag: library code (warnings, linecache)
             # may try it on behalf of correct code, and gets nothing.
@@ -241,11 +255,47 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             if type(code) is not type(denied.__code__):
                 return False
             names = {c.co_filename for c in codes_from(code)}
-            if all(kind(n) == "untrusted" for n in names) or not any_untrusted(caller):
+            if all(kind(n) == "untrusted" for n in names):
+                return False
+            claimed = {n for n in names if n in trusted_paths}
+            loading = module_file(caller)
+            if claimed and type(loading) is str and loading not in claimed:
+                # An import hook executing a module whose code claims a pristine file's name
+                # but was loaded from another file (sourceless bytecode, a package shadowing the
+                # test module): it would run as the test file's own code.
+                flag("test_identity", "module " + str(loading) + " claims " + min(claimed))
+                return "quiet"
+            if claimed and type(loading) is str and frame_file(caller).startswith("<frozen importlib") \
+                    and not compiled_from(code, loading):
+                # importlib executing a test module whose code is not its pristine source's
+                # (bytecode from elsewhere, a loader or helper of importlib's replaced).
+                flag("test_identity", "module " + loading + " is not its source's code")
+                return "quiet"
+            if not any_untrusted(caller):
                 return False
             return kind(frame_file(caller)) == "untrusted" or names != {module_file(caller)}
         if event == "import":
             return args[0] in ("ctypes", "_ctypes") and innermost(caller) != "trusted"
+        return False
+
+    # A trusted file's bytecode: <folder>/__pycache__/<stem>.*.pyc, or <anything><folder>/<stem>.*.pyc
+    # (under a sys.pycache_prefix, or sourceless beside it).
+    shadow_heads = tuple((p.rpartition("/")[0] + "/__pycache__/" + p.rpartition("/")[2][:-3] + ".",
+                          p.rpartition("/")[0] + "/" + p.rpartition("/")[2][:-3] + ".")
+                         for p in trusted_paths if p.endswith(".py"))
+
+    write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    def shadows_test(path):
+        if type(path) is bytes:
+            path = path.decode("utf-8", "surrogateescape")
+        if type(path) is not str or not path.endswith(".pyc"):
+            return False
+        for cached, beside in shadow_heads:
+            for head in (cached, beside):
+                at = path.rfind(head)
+                if at >= 0 and "/" not in path[at + len(head):]:
+                    return True
         return False
 
     def is_test_file(path):
@@ -281,6 +331,15 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         except (OSError, ValueError):
             return False
         return data == (source.encode() if type(source) is str else source)
+
+    def compiled_from(code, path):
+        """Whether code is what importlib compiles from the pristine file at path."""
+        try:
+            with io_open(path, "rb") as f:
+                data = f.read()
+            return code == compile_source(data, path, "exec", dont_inherit=True)
+        except (OSError, ValueError, SyntaxError):
+            return False
 
     def module_file(caller):
         """The file of the module an import hook is executing (importlib's or pytest's), or None."""
