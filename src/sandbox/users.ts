@@ -25,14 +25,20 @@ export const DEFAULT_USER_RANGE: UserRange = { first: 1_500_000_000, count: 1024
 /** Where uid leases are kept: a folder only root can write. */
 export const DEFAULT_LOCK_DIR = "/run/patchgym/uids";
 
+/**
+ * The lowest uid a sandbox may run as: below it are login users (1000-59999) and systemd's dynamic
+ * users (61184-65519), whose files and processes a sandbox must never own or signal.
+ */
+export const MIN_SANDBOX_UID = 65536;
+
 /** Parse `FIRST-LAST` (inclusive) into a range; throws with the fix on a bad value. */
 export function parseUserRange(text: string): UserRange {
   const match = /^(\d+)-(\d+)$/.exec(text.trim());
   const first = match ? Number(match[1]) : NaN;
   const last = match ? Number(match[2]) : NaN;
-  if (!match || first < 1000 || last < first || last > 4_294_967_293) {
+  if (!match || first < MIN_SANDBOX_UID || last < first || last > 4_294_967_293) {
     throw new SandboxError(
-      `Cannot use sandbox uids "${text}": expected FIRST-LAST with 1000 <= FIRST <= LAST < 4294967294, e.g. "${DEFAULT_USER_RANGE.first}-${
+      `Cannot use sandbox uids "${text}": expected FIRST-LAST with ${MIN_SANDBOX_UID} <= FIRST <= LAST < 4294967294 (lower uids belong to login and system users), e.g. "${DEFAULT_USER_RANGE.first}-${
         DEFAULT_USER_RANGE.first + DEFAULT_USER_RANGE.count - 1
       }"`,
     );
