@@ -7,37 +7,13 @@ import { ReferencePolicy } from "../../src/policy/reference.ts";
 import type { Policy, PolicyTurn } from "../../src/policy/types.ts";
 import { Environment } from "../../src/agent/environment.ts";
 import { runRollout } from "../../src/rollout/run.ts";
-import {
-  newRunId,
-  RUN_FORMAT,
-  type RunConfig,
-  writeRunConfig,
-} from "../../src/rollout/run_config.ts";
+import { writeRunConfig } from "../../src/rollout/run_config.ts";
 import type { Task } from "../../src/task/spec.ts";
+
+import { referenceConfig } from "./_config.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
 const ID = "py-median-even";
-
-function config(tasks: string[], samples = 1): RunConfig {
-  return {
-    format: RUN_FORMAT,
-    run_id: newRunId(),
-    env_version: "test",
-    tasks,
-    samples,
-    policy: {
-      kind: "reference",
-      base_url: null,
-      model: null,
-      script: null,
-      text_tool_calls: false,
-      sampling: {},
-      seed: null,
-    },
-    limits: { max_tokens_per_turn: 100, max_total_tokens: 10_000, max_wall_s: 120 },
-    training: { trainable: "all", onDrift: "split" },
-  };
-}
 
 /** A policy whose endpoint is down: every request fails. */
 class DownPolicy implements Policy {
@@ -67,7 +43,7 @@ function lines(outDir: string): Record<string, unknown>[] {
 
 Deno.test("runRollout() runs in-process and writes trajectories and summary.json", async () => {
   await withRun(async (environment, outDir) => {
-    const run = config([ID], 2);
+    const run = referenceConfig([ID], 2);
     writeRunConfig(outDir, run);
     const seen: string[] = [];
     const result = await runRollout({
@@ -89,7 +65,7 @@ Deno.test("runRollout() runs in-process and writes trajectories and summary.json
 
 Deno.test("runRollout() grades --impossible-rate samples so that the reference earns nothing, reported apart", async () => {
   await withRun(async (environment, outDir) => {
-    const run = { ...config([ID, "ts-cart-discounts"], 1), impossible_rate: 1 };
+    const run = { ...referenceConfig([ID, "ts-cart-discounts"], 1), impossible_rate: 1 };
     writeRunConfig(outDir, run);
     const result = await runRollout({
       environment,
@@ -112,7 +88,7 @@ Deno.test("runRollout() grades --impossible-rate samples so that the reference e
 // Issue 14: a repeated task id wrote two records with the same episode_id.
 Deno.test("runRollout() runs a repeated task id once", async () => {
   await withRun(async (environment, outDir) => {
-    const run = config([ID, ID]);
+    const run = referenceConfig([ID, ID]);
     const result = await runRollout({
       environment,
       outDir,
@@ -126,7 +102,7 @@ Deno.test("runRollout() runs a repeated task id once", async () => {
 
 Deno.test("runRollout() retryErrors runs policy_error samples again and keeps the rest", async () => {
   await withRun(async (environment, outDir) => {
-    const run = config([ID], 2);
+    const run = referenceConfig([ID], 2);
     await runRollout({
       environment,
       outDir,
@@ -152,7 +128,7 @@ Deno.test("runRollout() retryErrors runs policy_error samples again and keeps th
 // Issue 14: --resume accepted a folder holding another run's trajectories.
 Deno.test("runRollout() refuses a folder holding another run's trajectories", async () => {
   await withRun(async (environment, outDir) => {
-    const first = config([ID]);
+    const first = referenceConfig([ID]);
     await runRollout({
       environment,
       outDir,
@@ -164,7 +140,7 @@ Deno.test("runRollout() refuses a folder holding another run's trajectories", as
         runRollout({
           environment,
           outDir,
-          config: config([ID]),
+          config: referenceConfig([ID]),
           policyFor: (task: Task) => new ReferencePolicy(task),
         }),
       /holds trajectories of another run \("run-/,
@@ -180,7 +156,7 @@ Deno.test("runRollout() refuses a damaged trajectories file naming the line", as
         runRollout({
           environment,
           outDir,
-          config: config([ID]),
+          config: referenceConfig([ID]),
           policyFor: (task: Task) => new ReferencePolicy(task),
         }),
       /is damaged at line 1: format: must be "patchgym\.trajectory\.v1", got "x" \(and 1 more bad lines\)/,

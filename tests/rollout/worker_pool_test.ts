@@ -5,32 +5,12 @@ import { fileURLToPath } from "node:url";
 import { Environment } from "../../src/agent/environment.ts";
 import { ReferencePolicy } from "../../src/policy/reference.ts";
 import { runRollout } from "../../src/rollout/run.ts";
-import { newRunId, RUN_FORMAT, type RunConfig } from "../../src/rollout/run_config.ts";
 import { poolAvailable } from "../../src/rollout/worker_pool.ts";
 import type { Task } from "../../src/task/spec.ts";
 
-const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
+import { referenceConfig } from "./_config.ts";
 
-function config(tasks: string[], samples: number): RunConfig {
-  return {
-    format: RUN_FORMAT,
-    run_id: newRunId(),
-    env_version: "test",
-    tasks,
-    samples,
-    policy: {
-      kind: "reference",
-      base_url: null,
-      model: null,
-      script: null,
-      text_tool_calls: false,
-      sampling: {},
-      seed: null,
-    },
-    limits: { max_tokens_per_turn: 100, max_total_tokens: 10_000, max_wall_s: 120 },
-    training: { trainable: "all", onDrift: "split" },
-  };
-}
+const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
 
 /** Fields that carry a time, and so differ between any two runs. */
 const TIMED = new Set(["timings", "latency_ms", "duration_ms"]);
@@ -62,7 +42,7 @@ Deno.test("runRollout() writes the same records on 2 worker threads as on one", 
   const root = await Deno.makeTempDir({ prefix: "patchgym-pool-test-" });
   try {
     const environment = await Environment.open({ tasksDir: TASKS_DIR, workRoot: join(root, "w") });
-    const run = config(["py-median-even", "py-text-ngrams", "ts-cart-discounts"], 2);
+    const run = referenceConfig(["py-median-even", "py-text-ngrams", "ts-cart-discounts"], 2);
     const runs = new Map<number, Map<string, string>>();
     for (const workers of [1, 2]) {
       const outDir = join(root, `out-${workers}`);
@@ -100,7 +80,7 @@ Deno.test("runRollout() on worker threads runs nothing once the signal has abort
     const result = await runRollout({
       environment,
       outDir: root,
-      config: config(["py-median-even"], 3),
+      config: referenceConfig(["py-median-even"], 3),
       policyFor: (task: Task) => new ReferencePolicy(task),
       workers: 2,
       signal: stop.signal,
