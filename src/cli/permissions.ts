@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_WORK_ROOT } from "../agent/environment.ts";
+import { NETWORK_ENV } from "../env/build.ts";
 import { fileURLToPath } from "node:url";
 import { POOL_WORKER_MODULE } from "../rollout/worker_pool.ts";
 import { LAUNCHER_ENV } from "./_launcher.ts";
@@ -30,14 +31,7 @@ export const ALLOWED_ENV = [
   "HOME",
   // pip's configuration, passed on to the pip that "env build" runs.
   "PIP_*",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-  "SSL_CERT_FILE",
-  "REQUESTS_CA_BUNDLE",
+  ...NETWORK_ENV,
   LAUNCHER_ENV,
   // Read by the TypeScript compiler that `synth` parses sources with.
   "TSC_*",

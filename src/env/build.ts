@@ -279,6 +279,18 @@ export function isReady(dir: string): boolean {
   return existsSync(join(dir, "ready.json")) && existsSync(join(dir, "site"));
 }
 
+/** Proxies and certificates pip reads from the environment (granted by the CLI's planner too). */
+export const NETWORK_ENV = [
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "REQUESTS_CA_BUNDLE",
+];
+
 /** Environment variables pip gets from this process: its configuration, proxies, certificates. */
 const PIP_ENV = [
   "PIP_INDEX_URL",
@@ -292,14 +304,7 @@ const PIP_ENV = [
   "PIP_NO_INDEX",
   "PIP_TRUSTED_HOST",
   "PIP_CONFIG_FILE",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-  "SSL_CERT_FILE",
-  "REQUESTS_CA_BUNDLE",
+  ...NETWORK_ENV,
   "HOME",
 ];
 
