@@ -1,4 +1,7 @@
-/** Reading assertion statements as text: top-level splitting and literal values. */
+/**
+ * Reading assertion statements as text: top-level splitting, literal values, comments and where
+ * Python statements start. Shared by the strict comparisons and the separation of checks.
+ */
 
 /** Split at top-level separators (outside brackets and strings); null if unbalanced. */
 export function splitTopLevel(text: string, separator: string): string[] | null {
@@ -74,4 +77,67 @@ export function isBuiltValue(text: string): boolean {
     },
   );
   return callees && bare !== stripped && isLiteral(bare, true);
+}
+
+/** `text` with strings emptied and bracketed parts dropped: its top-level syntax only. */
+export function withoutBrackets(text: string): string {
+  let out = withoutStrings(text);
+  for (let before = ""; before !== out;) {
+    before = out;
+    out = out.replace(/\([^()[\]{}]*\)|\[[^()[\]{}]*\]|\{[^()[\]{}]*\}/g, "");
+  }
+  return out;
+}
+
+/** A line's code and its trailing comment (with the spaces before it), split outside strings. */
+export function splitComment(line: string): { code: string; comment: string } {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "#") {
+      const code = line.slice(0, i).trimEnd();
+      return { code, comment: line.slice(code.length) };
+    }
+  }
+  return { code: line, comment: "" };
+}
+
+/**
+ * For each line, whether a statement can start on it: it is not inside a bracket or a
+ * triple-quoted string opened on an earlier line, nor after a backslash continuation.
+ */
+export function statementStarts(lines: string[]): boolean[] {
+  const starts: boolean[] = [];
+  let depth = 0;
+  let triple: string | null = null;
+  let continued = false;
+  for (const line of lines) {
+    starts.push(depth === 0 && triple === null && !continued);
+    let quote: string | null = null;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (triple) {
+        if (c === "\\") i++;
+        else if (line.startsWith(triple, i)) {
+          i += 2;
+          triple = null;
+        }
+      } else if (quote) {
+        if (c === "\\") i++;
+        else if (c === quote) quote = null;
+      } else if (c === "#") break;
+      else if (line.startsWith('"""', i) || line.startsWith("'''", i)) {
+        triple = line.slice(i, i + 3);
+        i += 2;
+      } else if (c === '"' || c === "'") quote = c;
+      else if ("([{".includes(c)) depth++;
+      else if (")]}".includes(c)) depth = Math.max(0, depth - 1);
+    }
+    continued = triple === null && line.endsWith("\\");
+  }
+  return starts;
 }

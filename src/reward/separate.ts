@@ -18,7 +18,13 @@
  */
 import { parsePython } from "./_python_value.ts";
 import { parseJs } from "./_js_value.ts";
-import { splitTopLevel, withoutStrings } from "./_literal.ts";
+import {
+  splitComment,
+  splitTopLevel,
+  statementStarts,
+  withoutBrackets,
+  withoutStrings,
+} from "./_literal.ts";
 import type { RunnerName } from "../task/spec.ts";
 import { DENO_OBSERVE } from "../sandbox/test_runner.ts";
 
@@ -161,7 +167,7 @@ function separatePython(source: string, id: () => string): Separated {
       if (!PY_CHECK.test(statement)) {
         // A check that does not start its statement (`if x: assert y`, `a = 1; assert a`) stays
         // inside, and counts as such.
-        if (PY_CHECK_ANYWHERE.test(withoutStrings(splitComment(statement)))) keep(statement);
+        if (PY_CHECK_ANYWHERE.test(withoutStrings(splitComment(statement).code))) keep(statement);
         continue;
       }
       const top = indent === fn.indent;
@@ -275,7 +281,7 @@ function literalLoop(
   indent: string,
   text: string,
 ): boolean {
-  const loop = /^for\s+[\w\s,()]+?\s+in\s+(.+?)\s*:\s*(?:#.*)?$/.exec(splitComment(text).trimEnd());
+  const loop = /^for\s+[\w\s,()]+?\s+in\s+(.+?)\s*:\s*(?:#.*)?$/.exec(splitComment(text).code);
   if (loop === null) return false;
   const literal = parsePython(loop[1].trim());
   if (literal === null || !/^[([{]\s*[^\s)\]}]/.test(loop[1].trim())) return false;
@@ -418,7 +424,7 @@ type PyCheck = {
 
 /** A Python check statement as an observation, or null when its expected value is not a literal. */
 function pythonCheck(statement: string): PyCheck | null {
-  const code = splitComment(statement).trimEnd();
+  const code = splitComment(statement).code;
   const call = /^self\.(assert\w+)\((.*)\)$/.exec(code);
   if (call) {
     const args = splitTopLevel(call[2], ",")?.map((a) => a.trim());
@@ -489,7 +495,7 @@ function pythonCheck(statement: string): PyCheck | null {
   const [condition, ...message] = splitTopLevel(code.slice("assert ".length), ",") ?? [];
   if (condition === undefined || message.length > 1) return null;
   const expr = condition.trim();
-  const top = topLevel(expr);
+  const top = withoutBrackets(expr);
   for (
     const [op, kind] of [
       ["==", "equal"],
@@ -588,69 +594,6 @@ function splitWord(expr: string, word: string): [string, string] | null {
   const parts = splitTopLevel(expr, word);
   if (parts === null || parts.length !== 2) return null;
   return [parts[0].trim(), parts[1].trim()];
-}
-
-/** `text` with strings emptied and bracketed parts dropped: its top-level syntax only. */
-function withoutBrackets(text: string): string {
-  let out = withoutStrings(text);
-  for (let before = ""; before !== out;) {
-    before = out;
-    out = out.replace(/\([^()[\]{}]*\)|\[[^()[\]{}]*\]|\{[^()[\]{}]*\}/g, "");
-  }
-  return out;
-}
-
-function topLevel(expr: string): string {
-  return withoutBrackets(expr);
-}
-
-function splitComment(line: string): string {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === "#") return line.slice(0, i);
-  }
-  return line;
-}
-
-/**
- * For each line, whether a statement can start on it: it is not inside a bracket or a
- * triple-quoted string opened on an earlier line, nor after a backslash continuation.
- */
-function statementStarts(lines: string[]): boolean[] {
-  const starts: boolean[] = [];
-  let depth = 0;
-  let triple: string | null = null;
-  let continued = false;
-  for (const line of lines) {
-    starts.push(depth === 0 && triple === null && !continued);
-    let quote: string | null = null;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
-      if (triple) {
-        if (c === "\\") i++;
-        else if (line.startsWith(triple, i)) {
-          i += 2;
-          triple = null;
-        }
-      } else if (quote) {
-        if (c === "\\") i++;
-        else if (c === quote) quote = null;
-      } else if (c === "#") break;
-      else if (line.startsWith('"""', i) || line.startsWith("'''", i)) {
-        triple = line.slice(i, i + 3);
-        i += 2;
-      } else if (c === '"' || c === "'") quote = c;
-      else if ("([{".includes(c)) depth++;
-      else if (")]}".includes(c)) depth = Math.max(0, depth - 1);
-    }
-    continued = triple === null && line.endsWith("\\");
-  }
-  return starts;
 }
 
 // ---- deno test ----

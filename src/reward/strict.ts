@@ -19,7 +19,13 @@
  */
 import { join } from "node:path";
 import type { RunnerName } from "../task/spec.ts";
-import { isLiteral, splitTopLevel, withoutStrings } from "./_literal.ts";
+import {
+  isLiteral,
+  splitComment,
+  splitTopLevel,
+  statementStarts,
+  withoutBrackets,
+} from "./_literal.ts";
 
 /** Rewrite the equality assertions of test files `files` (relative to `dir`) in place. */
 export async function strictLiteralComparisons(
@@ -134,16 +140,6 @@ function literalSide(first: string, second: string): 0 | 1 | null {
   return a === b ? null : a ? 0 : 1;
 }
 
-/** `text` with strings emptied and bracketed parts dropped: its top-level syntax only. */
-function withoutBrackets(text: string): string {
-  let out = withoutStrings(text);
-  for (let before = ""; before !== out;) {
-    before = out;
-    out = out.replace(/\([^()[\]{}]*\)|\[[^()[\]{}]*\]|\{[^()[\]{}]*\}/g, "");
-  }
-  return out;
-}
-
 /**
  * A Python expression whose value is `(plain, None)`, with `plain` the value of `name` as plain
  * builtin data, or `(None, type name)` when it has none. It reads the value without ever showing
@@ -193,59 +189,6 @@ function plainValue(name: string): string {
   const step = `(lambda k: (lambda n, s: ${cases})(g("__qualname__", k), ${builtin("k")}))(t(v))`;
   return `(lambda t, g: (lambda r: r(r, ${name}))(lambda r, v: ${step}))` +
     `("".__class__.__class__, lambda a, c: "".__class__.__class__.__dict__[a].__get__(c))`;
-}
-
-/** A line's code and its trailing comment (with the spaces before it), split outside strings. */
-function splitComment(line: string): { code: string; comment: string } {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === "#") {
-      const code = line.slice(0, i).trimEnd();
-      return { code, comment: line.slice(code.length) };
-    }
-  }
-  return { code: line, comment: "" };
-}
-
-/**
- * For each line, whether a statement can start on it: it is not inside a bracket or a
- * triple-quoted string opened on an earlier line, nor after a backslash continuation.
- */
-function statementStarts(lines: string[]): boolean[] {
-  const starts: boolean[] = [];
-  let depth = 0;
-  let triple: string | null = null;
-  let continued = false;
-  for (const line of lines) {
-    starts.push(depth === 0 && triple === null && !continued);
-    let quote: string | null = null;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
-      if (triple) {
-        if (c === "\\") i++;
-        else if (line.startsWith(triple, i)) {
-          i += 2;
-          triple = null;
-        }
-      } else if (quote) {
-        if (c === "\\") i++;
-        else if (c === quote) quote = null;
-      } else if (c === "#") break;
-      else if (line.startsWith('"""', i) || line.startsWith("'''", i)) {
-        triple = line.slice(i, i + 3);
-        i += 2;
-      } else if (c === '"' || c === "'") quote = c;
-      else if ("([{".includes(c)) depth++;
-      else if (")]}".includes(c)) depth = Math.max(0, depth - 1);
-    }
-    continued = triple === null && line.endsWith("\\");
-  }
-  return starts;
 }
 
 /**
