@@ -146,13 +146,6 @@ export async function gradePatch(
     let impossible = false;
     let run = NOT_RUN;
     if (applied) {
-      // The test files as the task wrote them, to show failures in their own lines.
-      const originals = new Map<string, string>();
-      if (task.spec.runner !== "deno_test") {
-        for (const file of files) {
-          originals.set(file, await Deno.readTextFile(join(copy.dir, file)).catch(() => ""));
-        }
-      }
       // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
       // copies only guard the ones with checks left inside.
       const outside = await outsideTests(copy.dir, files, task.spec.runner);
@@ -183,9 +176,14 @@ export async function gradePatch(
       const verdict = judge(task.spec.runner, testRun.tests, testRun.observations, plans);
       for (const [id, outcome] of verdict.outcomes) outcomes.set(originalId(id, names), outcome);
       for (const [id, where] of verdict.where) judged.set(originalId(id, names), where);
+      // The test files as the task wrote them, to show failures in their own lines: read only
+      // when something failed.
       const sources = new Map<string, TestSource>();
-      if (testRun.failures.size > 0 || verdict.failures.size > 0) {
-        for (const [file, original] of originals) {
+      if (
+        task.spec.runner !== "deno_test" && (testRun.failures.size > 0 || verdict.failures.size > 0)
+      ) {
+        for (const file of files) {
+          const original = await pristineTestText(task, options.snapshot, file);
           const rewritten = await Deno.readTextFile(join(copy.dir, file)).catch(() => null);
           if (original && rewritten !== null) sources.set(file, { original, rewritten });
         }
@@ -388,6 +386,20 @@ export function refusedGrade(task: Task, problem: string): GradeResult {
     impossible: false,
   };
 }
+
+/**
+ * A test file as the scoring copy holds it once restored: the task's hidden file at that path, else
+ * the repository's (decoded as `Deno.readTextFile` would, byte order mark kept); "" when neither.
+ */
+async function pristineTestText(task: Task, snapshot: Snapshot, file: string): Promise<string> {
+  if (task.spec.hidden_tests.includes(file)) {
+    return await Deno.readTextFile(join(task.hiddenDir, file)).catch(() => "");
+  }
+  const content = snapshot.byPath.get(file)?.content;
+  return content ? PRISTINE_DECODER.decode(content) : "";
+}
+
+const PRISTINE_DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Put back everything that decides how tests run: visible tests and protected paths from the
