@@ -11,13 +11,13 @@ export interface Money {
   currency: string;
 }
 
-/** Money of `amount` minor units of `currency` (checked to be a known currency). */
+/** Money of `amount` minor units of `currency` (checked to be a known currency; never -0). */
 export function money(amount: number, currency: string): Money {
   decimalsOf(currency);
   if (!Number.isSafeInteger(amount)) {
     throw new RangeError(`Amount must be a whole number of minor units: ${amount}`);
   }
-  return { amount, currency };
+  return { amount: amount || 0, currency };
 }
 
 /**
@@ -71,7 +71,7 @@ export function addMoney(a: Money, b: Money): Money {
 
 /** `-m`. */
 export function negate(m: Money): Money {
-  return { amount: -m.amount, currency: m.currency };
+  return { amount: -m.amount || 0, currency: m.currency };
 }
 
 /**

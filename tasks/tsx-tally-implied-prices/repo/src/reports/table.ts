@@ -18,14 +18,9 @@ export function formatAmount(m: Money | null): string {
 export function renderTable(columns: Column[], rows: string[][], footer: string[][] = []): string {
   const all = [columns.map((c) => c.title), ...rows, ...footer];
   const widths = columns.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    columns
-      .map((
-        c,
-        i,
-      ) => (c.align === "right" ? (cells[i] ?? "").padStart(widths[i]) : (cells[i] ?? "").padEnd(widths[i])))
-      .join("  ")
-      .trimEnd();
+  const cell = (text: string, i: number) =>
+    columns[i].align === "right" ? text.padStart(widths[i]) : text.padEnd(widths[i]);
+  const line = (cells: string[]) => columns.map((_, i) => cell(cells[i] ?? "", i)).join("  ").trimEnd();
   const rule = widths.map((w) => "-".repeat(w)).join("  ");
   const out = [line(columns.map((c) => c.title)), rule, ...rows.map(line)];
   if (footer.length > 0) out.push(rule, ...footer.map(line));
