@@ -8,7 +8,7 @@ the invoice's taxable amount after discounts, once per invoice, and rounded to c
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .money import Money, to_decimal
+from .money import to_decimal
 
 
 @dataclass(frozen=True)
