@@ -1,11 +1,23 @@
 import json
 from datetime import date
+from decimal import Decimal
 
 from meterly import store
 from meterly.customers import Customer
 from meterly.money import Money
 
 from .conftest import make_taxes
+
+
+def plain(value):
+    """``value`` with every Money written out as text ("USD 12.50"), for comparisons."""
+    if isinstance(value, Money):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(item) for item in value)
+    return value
 
 
 def downgraded(engine, jan1, customer="acme"):
@@ -20,16 +32,17 @@ def by_date(engine):
 
 
 def test_default_balance_is_zero_in_customer_currency():
-    assert Customer("x", "X", "US-CA").credit_balance == Money("0")
-    assert Customer("y", "Y", "DE", currency="EUR").credit_balance == Money("0", "EUR")
+    assert Customer("x", "X", "US-CA").credit_balance.amount == Decimal("0")
+    assert plain(Customer("y", "Y", "DE", currency="EUR").credit_balance) == "EUR 0.00"
 
 
 def test_negative_invoice_becomes_credit(engine, jan1):
     downgraded(engine, jan1)
     [feb] = engine.run(date(2024, 2, 1))
-    assert feb.total == Money("-34.45")
-    assert feb.status == "paid" and feb.amount_due == Money("0")
-    assert engine.customers.get("acme").credit_balance == Money("34.45")
+    assert feb.total.amount == Decimal("-34.45")
+    assert feb.status == "paid"
+    assert plain(feb.amount_due) == "USD 0.00"
+    assert engine.customers.get("acme").credit_balance.amount == Decimal("34.45")
 
 
 def test_credit_pays_following_invoices(engine, gateway, jan1):
@@ -38,9 +51,9 @@ def test_credit_pays_following_invoices(engine, gateway, jan1):
     invoices = by_date(engine)
     for day in (date(2024, 3, 1), date(2024, 4, 1)):
         assert invoices[day].status == "paid"
-        assert invoices[day].amount_paid == Money("12.00")
+        assert invoices[day].amount_paid.amount == Decimal("12.00")
         assert invoices[day].payments[0][0] == day
-    assert engine.customers.get("acme").credit_balance == Money("10.45")
+    assert engine.customers.get("acme").credit_balance.amount == Decimal("10.45")
     charges_before = len(gateway.charges)
     engine.collect(date(2024, 4, 1))
     assert len(gateway.charges) == charges_before
@@ -51,11 +64,11 @@ def test_partly_covered_invoice_is_collected_for_the_rest(engine, gateway, jan1)
     engine.run(date(2024, 5, 1))
     may = by_date(engine)[date(2024, 5, 1)]
     assert may.status == "open"
-    assert may.amount_paid == Money("10.45")
-    assert may.amount_due == Money("1.55")
-    assert engine.customers.get("acme").credit_balance == Money("0")
+    assert may.amount_paid.amount == Decimal("10.45")
+    assert may.amount_due.amount == Decimal("1.55")
+    assert engine.customers.get("acme").credit_balance.amount == Decimal("0")
     engine.collect(date(2024, 5, 1))
-    assert gateway.charges[-1] == ("acme", Money("1.55"), may.id)
+    assert plain(gateway.charges[-1]) == ("acme", "USD 1.55", "INV-00005")
     assert may.status == "paid"
 
 
@@ -63,9 +76,9 @@ def test_credit_is_per_customer(engine, jan1):
     downgraded(engine, jan1)
     engine.subscribe("nyc", "basic", jan1)
     engine.run(date(2024, 2, 1))
-    assert engine.customers.get("nyc").credit_balance == Money("0")
+    assert engine.customers.get("nyc").credit_balance.amount == Decimal("0")
     nyc_feb = [i for i in engine.invoices.values() if i.customer_id == "nyc" and i.issued_on == date(2024, 2, 1)]
-    assert nyc_feb[0].amount_due == Money("21.78")
+    assert nyc_feb[0].amount_due.amount == Decimal("21.78")
 
 
 def test_new_subscription_uses_existing_credit(engine, jan1):
@@ -73,8 +86,8 @@ def test_new_subscription_uses_existing_credit(engine, jan1):
     engine.run(date(2024, 2, 1))
     sub = engine.subscribe("acme", "pro", date(2024, 2, 10))
     first = [i for i in engine.invoices.values() if i.subscription_id == sub.id][0]
-    assert first.amount_paid == Money("34.45")
-    assert first.amount_due == Money("15.55")
+    assert first.amount_paid.amount == Decimal("34.45")
+    assert first.amount_due.amount == Decimal("15.55")
 
 
 def test_balance_survives_save_and_load(tmp_path, engine, gateway, catalog, jan1):
@@ -83,10 +96,10 @@ def test_balance_survives_save_and_load(tmp_path, engine, gateway, catalog, jan1
     path = tmp_path / "state.json"
     store.save(engine, path)
     loaded = store.load(path, catalog, gateway, make_taxes())
-    assert loaded.customers.get("acme").credit_balance == Money("34.45")
+    assert loaded.customers.get("acme").credit_balance.amount == Decimal("34.45")
     [mar] = loaded.run(date(2024, 3, 1))
     assert mar.status == "paid"
-    assert loaded.customers.get("acme").credit_balance == Money("22.45")
+    assert loaded.customers.get("acme").credit_balance.amount == Decimal("22.45")
 
 
 def test_state_without_balances_loads(tmp_path, engine, gateway, catalog, jan1):
@@ -99,6 +112,6 @@ def test_state_without_balances_loads(tmp_path, engine, gateway, catalog, jan1):
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data))
     loaded = store.load(path, catalog, gateway, make_taxes())
-    assert loaded.customers.get("berlin").credit_balance == Money("0", "EUR")
+    assert plain(loaded.customers.get("berlin").credit_balance) == "EUR 0.00"
     [feb] = loaded.run(date(2024, 2, 1))
-    assert feb.amount_due == Money("20.00", "EUR")
+    assert plain(feb.amount_due) == "EUR 20.00"

@@ -1,13 +1,13 @@
 import json
 import warnings
 from datetime import date
+from decimal import Decimal
 
 import pytest
 
 from meterly import store
 from meterly.clock import Period
 from meterly.errors import StoreError
-from meterly.money import Money
 from meterly.subscriptions import Subscription
 
 from .conftest import make_taxes
@@ -79,7 +79,7 @@ def test_store_reads_version_3(tmp_path, engine, gateway, catalog, jan1):
     loaded = store.load(path, catalog, gateway, make_taxes())
     assert loaded.subscriptions.get("sub_0001").current_period == JAN
     [feb] = loaded.run(date(2024, 2, 1))
-    assert feb.total == Money("20.00")
+    assert feb.total.amount == Decimal("20.00")
     assert json.loads(json.dumps(store.dump(loaded)))["version"] == 4
 
 

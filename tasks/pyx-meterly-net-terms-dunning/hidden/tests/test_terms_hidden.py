@@ -1,8 +1,20 @@
 from datetime import date, timedelta
+from decimal import Decimal
 
 from meterly import reports
 from meterly.money import Money
 from meterly.subscriptions import Status
+
+
+def plain(value):
+    """``value`` with every Money written out as text ("USD 12.50"), for comparisons."""
+    if isinstance(value, Money):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(item) for item in value)
+    return value
 
 
 def days(start, *offsets):
@@ -50,7 +62,7 @@ def test_terms_without_failures(engine, gateway, jan1):
     for day in days(jan1, 0, 5, 10, 14):
         assert engine.collect(day) == []
     assert len(engine.collect(date(2024, 1, 16))) == 1
-    assert gateway.charges == [("nyc", Money("21.78"), "INV-00001")]
+    assert plain(gateway.charges) == [("nyc", "USD 21.78", "INV-00001")]
 
 
 def test_retries_without_terms_unchanged(engine, gateway, jan1):
@@ -68,22 +80,22 @@ def test_retries_without_terms_unchanged(engine, gateway, jan1):
 
 def test_aging_not_due_yet_is_current(engine, jan1):
     engine.subscribe("nyc", "pro", jan1)
-    assert reports.aging(engine, date(2024, 1, 10))["USD"]["current"] == Money("54.44")
-    assert reports.aging(engine, date(2024, 1, 16))["USD"]["current"] == Money("54.44")
+    assert reports.aging(engine, date(2024, 1, 10))["USD"]["current"].amount == Decimal("54.44")
+    assert reports.aging(engine, date(2024, 1, 16))["USD"]["current"].amount == Decimal("54.44")
 
 
 def test_aging_buckets_from_due_date(engine, jan1):
     engine.subscribe("nyc", "pro", jan1)
-    assert reports.aging(engine, date(2024, 1, 20))["USD"]["1-30"] == Money("54.44")
-    assert reports.aging(engine, date(2024, 2, 15))["USD"]["1-30"] == Money("54.44")
-    assert reports.aging(engine, date(2024, 2, 16))["USD"]["31-60"] == Money("54.44")
-    assert reports.aging(engine, date(2024, 4, 15))["USD"]["61-90"] == Money("54.44")
-    assert reports.aging(engine, date(2024, 4, 16))["USD"]["90+"] == Money("54.44")
+    assert reports.aging(engine, date(2024, 1, 20))["USD"]["1-30"].amount == Decimal("54.44")
+    assert reports.aging(engine, date(2024, 2, 15))["USD"]["1-30"].amount == Decimal("54.44")
+    assert reports.aging(engine, date(2024, 2, 16))["USD"]["31-60"].amount == Decimal("54.44")
+    assert reports.aging(engine, date(2024, 4, 15))["USD"]["61-90"].amount == Decimal("54.44")
+    assert reports.aging(engine, date(2024, 4, 16))["USD"]["90+"].amount == Decimal("54.44")
 
 
 def test_aging_mixes_terms(engine, jan1):
     engine.subscribe("acme", "basic", jan1)
     engine.subscribe("nyc", "pro", jan1)
     report = reports.aging(engine, date(2024, 2, 10))
-    assert report["USD"]["31-60"] == Money("20.00")
-    assert report["USD"]["1-30"] == Money("54.44")
+    assert report["USD"]["31-60"].amount == Decimal("20.00")
+    assert report["USD"]["1-30"].amount == Decimal("54.44")

@@ -8,6 +8,17 @@ from meterly.usage import UsageEvent, UsageLedger
 from .conftest import make_taxes
 
 
+def plain(value):
+    """``value`` with every Money written out as text ("USD 12.50"), for comparisons."""
+    if isinstance(value, Money):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(item) for item in value)
+    return value
+
+
 def event(sub_id, qty, day, key):
     return UsageEvent(sub_id, "requests", qty, datetime(2024, 1, day, 10), key)
 
@@ -48,7 +59,7 @@ def test_duplicate_after_reload_is_refused(tmp_path, engine, gateway, catalog, j
     assert not loaded.record_usage(event(sub.id, 800, 9, "batch-17"))
     assert loaded.record_usage(event(sub.id, 200, 10, "batch-18"))
     [invoice] = loaded.run(date(2024, 2, 1))
-    assert usage_lines(invoice) == [(1000, Money("10.00"))]
+    assert plain(usage_lines(invoice)) == [(1000, "USD 10.00")]
 
 
 def test_keys_survive_several_reloads(tmp_path, engine, gateway, catalog, jan1):
@@ -60,7 +71,7 @@ def test_keys_survive_several_reloads(tmp_path, engine, gateway, catalog, jan1):
     assert not second.record_usage(event(sub.id, 1500, 9, "k1"))
     assert not second.record_usage(event(sub.id, 100, 11, "k2"))
     [invoice] = second.run(date(2024, 2, 1))
-    assert usage_lines(invoice) == [(1600, Money("13.00"))]
+    assert plain(usage_lines(invoice)) == [(1600, "USD 13.00")]
 
 
 def test_reloaded_events_keep_their_keys(tmp_path, engine, gateway, catalog, jan1):
@@ -81,7 +92,7 @@ def test_state_without_keys_still_loads(tmp_path, engine, gateway, catalog, jan1
     path.write_text(json.dumps(data))
     loaded = store.load(path, catalog, gateway, make_taxes())
     [invoice] = loaded.run(date(2024, 2, 1))
-    assert usage_lines(invoice) == [(300, Money("3.00"))]
+    assert plain(usage_lines(invoice)) == [(300, "USD 3.00")]
 
 
 def test_same_key_on_another_subscription_is_a_duplicate_too(tmp_path, engine, gateway, catalog, jan1):
