@@ -16,3 +16,8 @@ def evaluate(formula, cells=None):
     sheet = sheet_with(cells or {})
     sheet.set("Z99", formula)
     return sheet.get("Z99")
+
+
+def code(value):
+    """The code of an error value (``"#DIV/0!"``); any other value as it is."""
+    return getattr(value, "code", value)

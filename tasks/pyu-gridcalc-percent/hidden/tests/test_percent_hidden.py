@@ -1,10 +1,10 @@
 import unittest
 
-from gridcalc.errors import DIV0, VALUE, FormulaSyntaxError
+from gridcalc.errors import FormulaSyntaxError
 from gridcalc.rewrite import shift_formula
 from gridcalc.values import parse_input
 
-from tests.support import evaluate, sheet_with
+from tests.support import code, evaluate, sheet_with
 
 
 class PercentOperatorTest(unittest.TestCase):
@@ -31,9 +31,9 @@ class PercentOperatorTest(unittest.TestCase):
 
     def test_coercion_and_errors(self):
         self.assertEqual(evaluate('="50"%'), 0.5)
-        self.assertEqual(evaluate('="half"%'), VALUE)
-        self.assertEqual(evaluate("=A1%", {"A1": "=1/0"}), DIV0)
-        self.assertEqual(evaluate("=A1:A2%", {"A1": "1", "A2": "2"}), VALUE)
+        self.assertEqual(code(evaluate('="half"%')), "#VALUE!")
+        self.assertEqual(code(evaluate("=A1%", {"A1": "=1/0"})), "#DIV/0!")
+        self.assertEqual(code(evaluate("=A1:A2%", {"A1": "1", "A2": "2"})), "#VALUE!")
 
     def test_percent_of_percent_in_comparison(self):
         self.assertIs(evaluate("=50%=0.5"), True)
