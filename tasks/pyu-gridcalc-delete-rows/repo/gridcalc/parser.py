@@ -7,7 +7,7 @@ prefix ``-``/``+``, postfix ``%``. All binary operators group to the left, so
 
 from . import lexer
 from .errors import ERRORS_BY_CODE, FormulaSyntaxError
-from .nodes import Binary, Call, Literal, Percent, Range, Ref, Unary
+from .nodes import Binary, Call, Literal, Name, Percent, Range, Ref, Unary
 from .refs import AddressError, RangeRef, parse_ref
 
 _BINARY = {
@@ -106,7 +106,7 @@ class _Parser:
 
     def call(self, token):
         if self.peek().kind != lexer.LPAREN:
-            raise FormulaSyntaxError(f"unknown name {token.text!r}", token.pos)
+            return Name(token.text.upper())
         self.advance()
         args = []
         if self.peek().kind != lexer.RPAREN:

@@ -1,13 +1,17 @@
 """A sheet: what was typed in each cell, the values computed from it, and recalculation."""
 
+import re
+
 from . import parser, rewrite
 from .deps import DependencyGraph
 from .errors import CYCLE
 from .evaluator import Evaluator
 from .formatting import format_value
-from .nodes import referenced_keys
-from .refs import cell_key, key_to_address
+from .nodes import referenced_keys, used_names
+from .refs import AddressError, cell_key, key_to_address, parse_range, parse_ref
 from .values import parse_input
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 
 
 class Sheet:
@@ -24,8 +28,9 @@ class Sheet:
         self._formulas = {}
         self._values = {}
         self._formats = {}
+        self._names = {}
         self._graph = DependencyGraph()
-        self._evaluator = Evaluator(self._values.get)
+        self._evaluator = Evaluator(self._values.get, self._names)
 
     # -- reading -----------------------------------------------------------------
 
@@ -69,7 +74,7 @@ class Sheet:
             tree = parser.parse(raw[1:])
             self._inputs[key] = raw
             self._formulas[key] = tree
-            self._graph.set_precedents(key, referenced_keys(tree))
+            self._graph.set_precedents(key, referenced_keys(tree, self._names))
         else:
             value = parse_input(raw)
             self._formulas.pop(key, None)
@@ -96,6 +101,33 @@ class Sheet:
 
     def format_of(self, address):
         return self._formats.get(cell_key(address))
+
+    def define_name(self, name, reference):
+        """Let formulas use ``name`` (any case) for a cell or range, e.g. ``("rates", "B1:B5")``.
+
+        Redefining a name moves it; formulas using it are recomputed. A name must start with a
+        letter or ``_``, may hold letters, digits, ``_`` and ``.``, and must not read as a cell
+        address or a boolean; otherwise ``ValueError``.
+        """
+        if not _NAME.match(name) or name.upper() in ("TRUE", "FALSE") or _is_address(name):
+            raise ValueError(f"not a valid name: {name!r}")
+        self._names[name.upper()] = parse_range(reference)
+        self._refresh_names({name.upper()})
+
+    def remove_name(self, name):
+        """Forget a name; formulas using it show ``#NAME?``."""
+        if self._names.pop(name.upper(), None) is not None:
+            self._refresh_names({name.upper()})
+
+    def names(self):
+        """``{NAME: "A1:B2"}`` of the defined names."""
+        return {name: str(rng) for name, rng in sorted(self._names.items())}
+
+    def _refresh_names(self, changed_names):
+        users = [key for key, tree in self._formulas.items() if used_names(tree) & changed_names]
+        for key in users:
+            self._graph.set_precedents(key, referenced_keys(self._formulas[key], self._names))
+        self._recalculate(users)
 
     def copy(self, source, target):
         """Copy a cell's input to another cell, moving relative references in formulas."""
@@ -169,7 +201,7 @@ class Sheet:
             if raw.startswith("=") and len(raw) > 1:
                 tree = parser.parse(raw[1:])
                 self._formulas[key] = tree
-                self._graph.set_precedents(key, referenced_keys(tree))
+                self._graph.set_precedents(key, referenced_keys(tree, self._names))
                 self._inputs[key] = raw
             else:
                 value = parse_input(raw)
@@ -190,3 +222,11 @@ class Sheet:
 
     def __repr__(self):
         return f"Sheet({self.name!r}, {len(self._inputs)} cells)"
+
+
+def _is_address(text):
+    try:
+        parse_ref(text)
+    except AddressError:
+        return False
+    return True

@@ -4,7 +4,7 @@ import math
 
 from .errors import DIV0, NAME, VALUE, CellError, ErrorSignal
 from .functions import RangeValue, lookup
-from .nodes import Binary, Call, Literal, Percent, Range, Ref, Unary
+from .nodes import Binary, Call, Literal, Name, Percent, Range, Ref, Unary
 from .values import compare, to_bool, to_number, to_text
 
 _COMPARISONS = {
@@ -18,10 +18,14 @@ _COMPARISONS = {
 
 
 class Evaluator:
-    """Evaluates trees; ``read(key)`` returns the current value of the cell at ``(col, row)``."""
+    """Evaluates trees; ``read(key)`` returns the current value of the cell at ``(col, row)``.
 
-    def __init__(self, read):
+    ``names`` maps defined names (upper-case) to :class:`~gridcalc.refs.RangeRef` values.
+    """
+
+    def __init__(self, read, names=None):
         self.read = read
+        self.names = names if names is not None else {}
 
     def evaluate(self, node):
         """The value of a whole formula: errors come back as :class:`CellError` values."""
@@ -43,11 +47,14 @@ class Evaluator:
         if isinstance(node, Ref):
             return self.read(node.ref.key)
         if isinstance(node, Range):
-            rng = node.range
-            return RangeValue([
-                [self.read((col, row)) for col in range(rng.start.col, rng.end.col + 1)]
-                for row in range(rng.start.row, rng.end.row + 1)
-            ])
+            return self._range(node.range)
+        if isinstance(node, Name):
+            rng = self.names.get(node.name)
+            if rng is None:
+                raise ErrorSignal(NAME)
+            if rng.width == 1 and rng.height == 1:
+                return self.read(rng.start.key)
+            return self._range(rng)
         if isinstance(node, Unary):
             number = to_number(self._scalar(node.operand))
             return -number if node.op == "-" else number
@@ -58,6 +65,12 @@ class Evaluator:
         if isinstance(node, Call):
             return self._call(node)
         raise TypeError(f"unknown node {node!r}")
+
+    def _range(self, rng):
+        return RangeValue([
+            [self.read((col, row)) for col in range(rng.start.col, rng.end.col + 1)]
+            for row in range(rng.start.row, rng.end.row + 1)
+        ])
 
     def _scalar(self, node):
         value = self._eval(node)

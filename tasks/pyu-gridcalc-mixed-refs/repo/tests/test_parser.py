@@ -1,7 +1,7 @@
 import unittest
 
 from gridcalc.errors import DIV0, FormulaSyntaxError
-from gridcalc.nodes import Binary, Call, Literal, Range, Ref, Unary, referenced_keys
+from gridcalc.nodes import Binary, Call, Literal, Name, Range, Ref, Unary, referenced_keys
 from gridcalc.parser import parse
 
 
@@ -37,8 +37,11 @@ class ParserTest(unittest.TestCase):
         self.assertEqual(parse("#DIV/0!"), Literal(DIV0))
         self.assertIsInstance(parse("B2"), Ref)
 
+    def test_defined_names(self):
+        self.assertEqual(parse("rates*2"), Binary("*", Name("RATES"), Literal(2.0)))
+
     def test_errors(self):
-        for bad in ("", "1+", "(1", "SUM(1,", "1 2", "FOO"):
+        for bad in ("", "1+", "(1", "SUM(1,", "1 2", "rates rates"):
             with self.subTest(bad=bad):
                 with self.assertRaises(FormulaSyntaxError):
                     parse(bad)

@@ -25,6 +25,13 @@ class Range:
 
 
 @dataclass(frozen=True)
+class Name:
+    """A defined name standing for a cell or range; ``name`` is upper-case."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Unary:
     """A prefix ``-`` or ``+``."""
 
@@ -56,8 +63,13 @@ class Call:
     args: tuple
 
 
-def referenced_keys(node):
-    """Return the set of ``(col, row)`` keys a formula reads, ranges expanded."""
+def referenced_keys(node, names=None):
+    """Return the set of ``(col, row)`` keys a formula reads, ranges expanded.
+
+    ``names`` maps defined names to their :class:`~gridcalc.refs.RangeRef`; names it does not
+    hold read nothing.
+    """
+    names = names or {}
     keys = set()
     stack = [node]
     while stack:
@@ -66,6 +78,9 @@ def referenced_keys(node):
             keys.add(current.ref.key)
         elif isinstance(current, Range):
             keys.update(current.range.keys())
+        elif isinstance(current, Name):
+            if current.name in names:
+                keys.update(names[current.name].keys())
         elif isinstance(current, (Unary, Percent)):
             stack.append(current.operand)
         elif isinstance(current, Binary):
@@ -73,3 +88,20 @@ def referenced_keys(node):
         elif isinstance(current, Call):
             stack.extend(current.args)
     return keys
+
+
+def used_names(node):
+    """Return the set of defined names a formula mentions."""
+    found = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Name):
+            found.add(current.name)
+        elif isinstance(current, (Unary, Percent)):
+            stack.append(current.operand)
+        elif isinstance(current, Binary):
+            stack.extend((current.left, current.right))
+        elif isinstance(current, Call):
+            stack.extend(current.args)
+    return found

@@ -1,7 +1,7 @@
 import unittest
 
 from gridcalc import FormulaSyntaxError, Sheet
-from gridcalc.errors import CYCLE, DIV0, REF
+from gridcalc.errors import CYCLE, DIV0, NAME, REF
 
 from tests.support import sheet_with
 
@@ -122,6 +122,24 @@ class RowsTest(unittest.TestCase):
         sheet.set_format("A2", "0%")
         sheet.insert_rows(1)
         self.assertEqual(sheet.display("A3"), "25%")
+
+
+class NamesTest(unittest.TestCase):
+    def test_named_range(self):
+        sheet = sheet_with({"B1": "1", "B2": "2", "C1": "=SUM(Prices)*2"})
+        self.assertEqual(sheet.get("C1"), NAME)
+        sheet.define_name("prices", "B1:B2")
+        self.assertEqual(sheet.get("C1"), 6.0)
+        sheet.set("B2", "5")
+        self.assertEqual(sheet.get("C1"), 12.0)
+        self.assertEqual(sheet.names(), {"PRICES": "B1:B2"})
+
+    def test_invalid_names(self):
+        sheet = Sheet()
+        for bad in ("A1", "1x", "true", "has space"):
+            with self.subTest(name=bad):
+                with self.assertRaises(ValueError):
+                    sheet.define_name(bad, "A1")
 
 
 class DisplayTest(unittest.TestCase):
