@@ -120,8 +120,11 @@ class Sheet:
             self._refresh_names({name.upper()})
 
     def names(self):
-        """``{NAME: "A1:B2"}`` of the defined names."""
-        return {name: str(rng) for name, rng in sorted(self._names.items())}
+        """``{NAME: reference}`` of the defined names, e.g. ``{"RATES": "B1:B5", "TAX": "$D$1"}``."""
+        return {
+            name: str(rng.start) if rng.start == rng.end else str(rng)
+            for name, rng in sorted(self._names.items())
+        }
 
     def _refresh_names(self, changed_names):
         users = [key for key, tree in self._formulas.items() if used_names(tree) & changed_names]
