@@ -7,7 +7,7 @@
  */
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Observations } from "../sandbox/test_runner.ts";
-import type { RunnerName } from "../task/spec.ts";
+import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import {
   observedPython,
   parsePython,
@@ -42,7 +42,7 @@ export function judge(
   observations: ReadonlyMap<string, Observations>,
   plans: ReadonlyMap<string, Separated>,
 ): Judgement {
-  const python = runner !== "deno_test";
+  const python = isPythonRunner(runner);
   const result = new Map(outcomes);
   const failures = new Map<string, string>();
   const where = new Map<string, JudgedWhere>();

@@ -21,7 +21,7 @@ import {
   planMounts,
   pythonLibraryPaths,
 } from "./mounts.ts";
-import { CHILD_PATH, isAllowedProgram } from "./programs.ts";
+import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { compileFilter } from "./seccomp.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
 import type { WorkspaceMount } from "../workspace/workspace.ts";
@@ -429,7 +429,7 @@ export class Sandbox {
   /** Run one child; throws {@linkcode SandboxError} only when it cannot be started. */
   async run(request: RunRequest): Promise<RunResult> {
     const [program] = request.argv;
-    if (!program || !isAllowedProgram(program)) {
+    if (!program || !isSandboxProgram(program)) {
       throw new SandboxError(`Cannot run "${program}": not an allowlisted program`);
     }
     const jailed = this.isolation.level === "bwrap";

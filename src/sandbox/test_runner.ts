@@ -4,7 +4,7 @@
  * small JSON results writer for `unittest`. Text the code under test prints is never parsed.
  */
 import { dirname, join } from "node:path";
-import type { RunnerName } from "../task/spec.ts";
+import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
 import {
   DENO_OBSERVE,
@@ -15,6 +15,7 @@ import {
   RECORD_PREFIX,
 } from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
+import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./_node_preload.ts";
 import { EnvironmentFault, SandboxError } from "../errors.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 
@@ -153,26 +154,30 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     const targets = request.selector ? [request.selector] : request.files;
     const trusted = [...new Set([...request.files, ...(request.trusted ?? [])])]
       .map((f) => join(request.dir, f));
-    const python = request.runner !== "deno_test";
+    const python = isPythonRunner(request.runner);
+    const node = request.runner === "node_test";
     const key = randomHex(32);
     const readOnly = await canonical(
       [...new Set([...request.files, ...(request.readOnly ?? [])])].map((f) =>
         `${request.dir}/${f}`
       ),
     );
-    if (!python) {
+    if (request.runner === "deno_test") {
       await Deno.mkdir(recordsDir);
       await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
     }
+    const nodeRun = node ? await nodeRunSetup(reportDir, request, targets, trusted, key) : null;
     const result = await sandbox.run({
-      argv: commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
+      argv: nodeRun?.argv ??
+        commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
       // Code under test must not rewrite a test file before the runner loads it.
       readOnly: [...readOnly, ...(environment?.mounts ?? [])],
       maxOutputBytes: request.maxOutputBytes,
-      ...(request.runner === "deno_test" ? {} : {
+      ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin) } : {}),
+      ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
         stdin: encoder.encode(
           reporterInput(request.runner, {
             key,
@@ -187,8 +192,8 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
         ),
       }),
     });
-    const report = await readReport(reportPath);
-    if (report === null || !(await reportSigned(report, key, python))) {
+    const report = await readReport(node ? nodeRun!.records : reportPath);
+    if (report === null || !(await reportSigned(report, key, request.runner))) {
       // No report the reporter signed: first rule out a runner missing on this machine, which is
       // an environment fault, not something the code under test did.
       const missing = await runnerProblem(sandbox, request.runner, request.dir);
@@ -203,10 +208,12 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       }
       : python
       ? await readPythonReport(report, key, request.files)
+      : node
+      ? readNodeReport(readNodeRecords(report, key), nodeRun!.dir)
       : readDenoReport(report, request.dir, readDenoRecords(await readRecords(recordsDir), key));
     // deno test prints what tests write to stderr among its own output, on either stream.
     const output = `${result.stdout}\n${result.stderr}`;
-    if (!python && output.includes(`${IDENTITY_MARKER}${key}`)) {
+    if (request.runner === "deno_test" && output.includes(`${IDENTITY_MARKER}${key}`)) {
       read.problems.push({
         code: "test_identity",
         detail: "a test was registered from code under test, not from a test file",
@@ -239,9 +246,13 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   }
 }
 
-/** Whether a report is one the reporter signed (Python) or any report at all (deno's JUnit). */
-async function reportSigned(report: string, key: string, python: boolean): Promise<boolean> {
-  if (!python) return true;
+/**
+ * Whether a report is one the reporter signed (Python), holds a signed record (node) or is any
+ * report at all (deno's JUnit).
+ */
+async function reportSigned(report: string, key: string, runner: RunnerName): Promise<boolean> {
+  if (runner === "deno_test") return true;
+  if (runner === "node_test") return readNodeRecords(report, key).outcomes.size > 0;
   const read = await readPythonReport(report, key, []);
   return !read.problems.some((p) => p.code === "report_unverifiable");
 }
@@ -251,6 +262,7 @@ const RUNNER_CHECKS: Record<RunnerName, { argv: string[]; needs: string }> = {
   unittest: { argv: ["python3", "-I", "-c", "import unittest"], needs: "python3" },
   pytest: { argv: ["python3", "-I", "-c", "import pytest"], needs: "pytest (python3 -m pytest)" },
   deno_test: { argv: ["deno", "--version"], needs: "deno" },
+  node_test: { argv: ["node", "--version"], needs: "node" },
 };
 
 const runnerChecks = new WeakMap<Sandbox, Map<RunnerName, Promise<string | null>>>();
@@ -369,6 +381,8 @@ function commandFor(
     case "unittest":
     case "pytest":
       return ["python3", "-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP];
+    case "node_test":
+      throw new Error("node_test commands are made by nodeRunSetup()");
     case "deno_test": {
       const files = [...new Set(targets.map((t) => t.split("::")[0]))];
       const names = targets.filter((t) => t.includes("::")).map((t) =>
@@ -426,7 +440,96 @@ export function testCommandLine(runner: RunnerName, targets: readonly string[]):
       return `python3 -m pytest ${targets.join(" ")}`;
     case "deno_test":
       return `deno test ${targets.join(" ")}`;
+    case "node_test":
+      return `node --test ${targets.join(" ")}`;
   }
+}
+
+/** A node_test run's command, stdin document and record file (see `_node_preload.ts`). */
+async function nodeRunSetup(
+  reportDir: string,
+  request: TestRunRequest,
+  targets: readonly string[],
+  trustedPaths: string[],
+  key: string,
+): Promise<{ argv: string[]; stdin: string; records: string; dir: string }> {
+  const lib = `${reportDir}/lib`;
+  await Deno.mkdir(lib);
+  for (const [name, text] of Object.entries(nodeLibrary())) {
+    await Deno.writeTextFile(`${lib}/${name}`, text);
+  }
+  // V8 names a module by its real path: trusted paths are compared in that form.
+  const trusted = await Promise.all(
+    trustedPaths.map((path) => Deno.realPath(path).catch(() => path)),
+  );
+  const dir = await Deno.realPath(request.dir);
+  const files = [...new Set(targets.map((t) => t.split("::")[0]))].map((f) => join(dir, f));
+  const names = targets.filter((t) => t.includes("::")).map((t) =>
+    t.split("::").slice(1).join("::")
+  );
+  const records = `${reportDir}/records`;
+  const mounts = request.environment?.mounts ?? [];
+  const argv = [
+    "node",
+    "--experimental-permission",
+    // Each grant a flag of its own (node 20.x reads one path per flag).
+    ...[`${lib}`, dir, ...mounts, "/tmp"].map((p) => `--allow-fs-read=${p}`),
+    ...[dir, records, "/tmp"].map((p) => `--allow-fs-write=${p}`),
+    // The resolve hooks run in a loader thread; child processes stay refused.
+    "--allow-worker",
+    "--no-warnings",
+    "--disable-proto=delete",
+    "--max-old-space-size=512",
+    "--test-reporter=spec",
+    `--import=${toFileUrl(`${lib}/preload.mjs`)}`,
+    `${lib}/driver.mjs`,
+  ];
+  const stdin = nodeRunInput({
+    key,
+    records,
+    trusted,
+    files,
+    names,
+    wrapper: toFileUrl(`${lib}/wrapper.mjs`),
+    hooks: toFileUrl(`${lib}/hooks.mjs`),
+  });
+  return { argv, stdin, records, dir };
+}
+
+function toFileUrl(path: string): string {
+  return `file://${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/**
+ * Test ids (`file::name`) from a node_test run's signed records: a test passes only with a signed
+ * `passed` record of its own function; registered but never finished is an error; a registration
+ * refused for coming from code under test is `test_identity`. Lines that do not verify are ignored
+ * (code under test could write in the file, but not sign).
+ */
+function readNodeReport(read: NodeRecords, dir: string): ReportContent {
+  const tests = new Map<string, TestOutcome>();
+  const failures = new Map<string, string>();
+  const problems: IntegrityProblem[] = [];
+  const relative = (file: string) => file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file;
+  for (const [file, byName] of read.outcomes) {
+    for (const [name, kind] of byName) {
+      const id = `${relative(file)}::${name}`;
+      tests.set(id, kind === "registered" ? "error" : kind);
+      if (kind === "registered") {
+        failures.set(id, "the test did not finish (the run stopped first)");
+      }
+    }
+  }
+  for (const [file, byName] of read.failures) {
+    for (const [name, text] of byName) failures.set(`${relative(file)}::${name}`, text);
+  }
+  if (read.identity) {
+    problems.push({
+      code: "test_identity",
+      detail: "a test was registered from code under test, not from a test file",
+    });
+  }
+  return { tests, failures, problems, observations: new Map() };
 }
 
 function escapeRegExp(text: string): string {
