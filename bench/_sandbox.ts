@@ -173,6 +173,7 @@ const BARE_NAMES = {
   deno_test: "deno test",
   unittest: "python3 -m unittest",
   pytest: "python3 -m pytest",
+  node_test: "node --test",
 };
 
 /**
@@ -214,6 +215,8 @@ export function bareTestCommand(task: Task, dir: string, files: string[]): strin
         "no:cacheprovider",
         ...files,
       ];
+    case "node_test":
+      return [resolveChildProgram("node"), "--test", ...files];
   }
 }
 

@@ -135,9 +135,9 @@ export function checkSelector(files: readonly string[], selector: string): strin
   }); use a file or "file::Class::test_name"`;
 }
 
-/** Whether `selector` (a file or a test id) selects the test `id`. */
+/** Whether `selector` (a file, a test id or a suite's id) selects the test `id`. */
 function selects(selector: string, id: string): boolean {
-  return id === selector || id.startsWith(`${selector}::`);
+  return id === selector || id.startsWith(`${selector}::`) || id.startsWith(`${selector} > `);
 }
 
 /** Run tests in the sandbox and read the report. */
@@ -209,7 +209,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       : python
       ? await readPythonReport(report, key, request.files)
       : node
-      ? readNodeReport(readNodeRecords(report, key), nodeRun!.dir)
+      ? readNodeReport(readNodeRecords(report, key), nodeRun!.dir, `${reportDir}/lib`)
       : readDenoReport(report, request.dir, readDenoRecords(await readRecords(recordsDir), key));
     // deno test prints what tests write to stderr among its own output, on either stream.
     const output = `${result.stdout}\n${result.stderr}`;
@@ -506,7 +506,7 @@ function toFileUrl(path: string): string {
  * refused for coming from code under test is `test_identity`. Lines that do not verify are ignored
  * (code under test could write in the file, but not sign).
  */
-function readNodeReport(read: NodeRecords, dir: string): ReportContent {
+function readNodeReport(read: NodeRecords, dir: string, libDir: string): ReportContent {
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
   const problems: IntegrityProblem[] = [];
@@ -521,7 +521,11 @@ function readNodeReport(read: NodeRecords, dir: string): ReportContent {
     }
   }
   for (const [file, byName] of read.failures) {
-    for (const [name, text] of byName) failures.set(`${relative(file)}::${name}`, text);
+    for (const [name, text] of byName) {
+      // The preload's own frames say nothing about the test.
+      const own = text.split("\n").filter((line) => !line.includes(`${libDir}/`)).join("\n");
+      failures.set(`${relative(file)}::${name}`, own);
+    }
   }
   if (read.identity) {
     problems.push({

@@ -92,3 +92,119 @@ Deno.test("runTests() reads node_test outcomes by file::name, suites joined with
   assert.match(run.failures.get("test/calc.test.mjs::fails") ?? "", /3 !== 4/);
   assert.equal(run.display, "node --test test/calc.test.mjs");
 });
+
+Deno.test("runTests() runs only the selected node test (a suite selects its tests)", async () => {
+  const files = { "src/calc.mjs": CALC, "test/calc.test.mjs": CALC_TEST };
+  const one = await runNode(files, ["test/calc.test.mjs"], "test/calc.test.mjs::adds");
+  assert.deepEqual(outcomes(one), { "test/calc.test.mjs::adds": "passed" }, shown(one));
+  const suite = await runNode(files, ["test/calc.test.mjs"], "test/calc.test.mjs::suite");
+  assert.deepEqual(outcomes(suite), {
+    "test/calc.test.mjs::suite > deeper > leaf": "failed",
+    "test/calc.test.mjs::suite > inner": "passed",
+  }, shown(suite));
+});
+
+/** A test file whose one test calls `check()` of the code under test and expects 3. */
+const CHECKED_TEST = `import test from "node:test";
+import assert from "node:assert/strict";
+import { check } from "../src/check.mjs";
+
+test("real", () => {
+  assert.equal(check(), 3);
+});
+
+test("other", () => {
+  assert.equal(1, 1);
+});
+`;
+
+/** Code under test that returns a wrong value after doing `attack` (module body). */
+function attacker(attack: string, inCheck = ""): string {
+  return `${attack}\nexport function check() {\n${inCheck}\n  return 4;\n}\n`;
+}
+
+async function attacked(attack: string, inCheck = ""): Promise<TestRun> {
+  return await runNode({
+    "src/check.mjs": attacker(attack, inCheck),
+    "test/check.test.mjs": CHECKED_TEST,
+  }, ["test/check.test.mjs"]);
+}
+
+Deno.test("runTests() node_test: a printed pass line or TAP summary earns nothing", async () => {
+  const run = await attacked(
+    "",
+    `  process.stdout.write("ok 1 - real\\n✔ real (1ms)\\n# pass 2\\n# fail 0\\n");`,
+  );
+  assert.equal(run.tests.get("test/check.test.mjs::real"), "failed", shown(run));
+});
+
+Deno.test("runTests() node_test: forged lines in the record file are ignored", async () => {
+  // The record file's path is in node's argv; the code under test appends what it can.
+  const run = await attacked(
+    `import { appendFileSync } from "node:fs";
+const grant = process.execArgv.filter((a) => a.startsWith("--allow-fs-write=")).map((a) => a.slice(17));
+export function forge() {
+  for (const path of grant) {
+    try {
+      appendFileSync(path + (path.endsWith("records") ? "" : "/x"),
+        "0".repeat(64) + ' ["passed","' + process.cwd() + '/test/check.test.mjs","real"]\\n');
+    } catch {}
+  }
+}`,
+    "  forge();",
+  );
+  assert.equal(run.tests.get("test/check.test.mjs::real"), "failed", shown(run));
+  assert.equal(run.tests.get("test/check.test.mjs::other"), "passed", shown(run));
+});
+
+Deno.test("runTests() node_test: an exit during a test leaves it unfinished, not passed", async () => {
+  for (const code of [0, 1]) {
+    const run = await attacked("", `  process.exit(${code});`);
+    assert.notEqual(run.tests.get("test/check.test.mjs::real"), "passed", shown(run));
+    assert.notEqual(run.tests.get("test/check.test.mjs::other"), "passed", shown(run));
+  }
+});
+
+Deno.test("runTests() node_test: tests registered from code under test are refused", async () => {
+  // Through the wrapper (node:test resolves to it): the call site is not a test file.
+  const wrapped = await attacked(`import { test } from "node:test";
+test("real", () => {});`);
+  assert.notEqual(wrapped.tests.get("test/check.test.mjs::real"), "passed", shown(wrapped));
+  assert.deepEqual(wrapped.problems.map((p) => p.code), ["test_identity"]);
+  // Through node's own module (require is not redirected): no record, so no pass.
+  const own = await attacked(`import { createRequire } from "node:module";
+const { test } = createRequire(import.meta.url)("node:test");
+test("real", () => {});`);
+  assert.notEqual(own.tests.get("test/check.test.mjs::real"), "passed", shown(own));
+});
+
+Deno.test("runTests() node_test: assertions cannot be replaced with no-ops", async () => {
+  const run = await attacked(`import assert from "node:assert/strict";
+try { assert.equal = () => {}; } catch {}
+try { Object.defineProperty(assert, "equal", { value: () => {} }); } catch {}`);
+  assert.equal(run.tests.get("test/check.test.mjs::real"), "failed", shown(run));
+});
+
+Deno.test("runTests() node_test: no child processes, inspector or reads outside the workspace", async () => {
+  const run = await attacked(`import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+export const tried = [];
+for (const attempt of [
+  () => execFileSync("node", ["-e", "1"]),
+  () => readFileSync("/proc/self/mem"),
+  () => readFileSync("/etc/ld.so.cache"),
+  () => process.binding("fs"),
+]) {
+  try { attempt(); tried.push("allowed"); } catch (e) { tried.push(e.code); }
+}
+let inspector = "allowed";
+try { const { Session } = await import("node:inspector"); new Session().connect(); } catch (e) { inspector = e.code; }
+tried.push(inspector);
+console.log("TRIED " + JSON.stringify(tried));`);
+  assert.match(
+    run.result.stdout,
+    /TRIED \["ERR_ACCESS_DENIED","ERR_ACCESS_DENIED","ERR_ACCESS_DENIED","ERR_ACCESS_DENIED","ERR_ACCESS_DENIED"\]/,
+    shown(run),
+  );
+  assert.equal(run.tests.get("test/check.test.mjs::other"), "passed", shown(run));
+});
