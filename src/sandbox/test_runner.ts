@@ -71,6 +71,11 @@ export interface TestEnvironment {
   sourceRoots: string[];
   /** pytest options (`-p plugin`, `-o addopts=...`). */
   pytestArgs: string[];
+  /**
+   * Folders bound read-only into the repository copy: `source` absolute, `dest` relative to the
+   * repository (an npm environment's `node_modules`).
+   */
+  binds?: { source: string; dest: string }[];
   /** Why the environment cannot be used; a run with it throws a {@linkcode SandboxError}. */
   error?: string;
 }
@@ -167,6 +172,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
     }
     const nodeRun = node ? await nodeRunSetup(reportDir, request, targets, trusted, key) : null;
+    const binds = await bindPoints(request.dir, environment?.binds ?? []);
     const result = await sandbox.run({
       argv: nodeRun?.argv ??
         commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
@@ -175,6 +181,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       writable: [reportDir],
       // Code under test must not rewrite a test file before the runner loads it.
       readOnly: [...readOnly, ...(environment?.mounts ?? [])],
+      ...(binds.length > 0 ? { binds } : {}),
       maxOutputBytes: request.maxOutputBytes,
       ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin) } : {}),
       ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
@@ -443,6 +450,24 @@ export function testCommandLine(runner: RunnerName, targets: readonly string[]):
     case "node_test":
       return `node --test ${targets.join(" ")}`;
   }
+}
+
+/**
+ * The environment's binds with their places in `dir` made: an empty folder where there is none (a
+ * folder the repository has there is hidden by the bind; a symlink is refused by the sandbox).
+ */
+async function bindPoints(
+  dir: string,
+  binds: { source: string; dest: string }[],
+): Promise<{ source: string; dest: string }[]> {
+  const out: { source: string; dest: string }[] = [];
+  for (const bind of binds) {
+    const dest = join(dir, bind.dest);
+    const stat = await Deno.lstat(dest).catch(() => null);
+    if (stat === null) await Deno.mkdir(dest, { recursive: true });
+    out.push({ source: bind.source, dest });
+  }
+  return out;
 }
 
 /** A node_test run's command, stdin document and record file (see `_node_preload.ts`). */
