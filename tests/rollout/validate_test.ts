@@ -233,7 +233,7 @@ Deno.test("validateTask() accepts the bundled node_test tasks, one with an npm e
       cacheRoot: envCache,
       lockPath: join(TASKS_DIR, "js-outdated-prerelease-latest/env.lock"),
     }).catch((error: Error) => error);
-    const ids = ["js-semver-caret-zero", "js-scheduler-fifo-ties"];
+    const ids = ["js-semver-caret-zero", "js-scheduler-fifo-ties", "js-toc-duplicate-anchors"];
     if (built instanceof Error) {
       console.warn(`validate_test: npm environment not built (${built.message}); skipping it`);
     } else {
