@@ -17,7 +17,9 @@
  *   test's identity (its file) is decided from the V8 call site of the registering call, read with
  *   stack-trace functions captured first, and a registration from anything but a pristine test file
  *   is refused (the refusal writes a signed `identity` line);
- * - freezes `node:assert` and `node:assert/strict`, so assertions cannot become no-ops.
+ * - freezes `node:assert` and `node:assert/strict`, so assertions cannot become no-ops;
+ * - takes `module.register` (and `registerHooks`) away once its own hooks are in: a load hook of
+ *   the code under test could serve any source under a later test file's name.
  *
  * Test ids are `file::name`, nested suites and subtests (`t.test`) joined with `" > "` as deno
  * names steps. Only ES module test files are supported: `require("node:test")` gets Node's own
@@ -176,7 +178,7 @@ const PRELOAD = String.raw`
 import real from "node:test";
 import { readFileSync, openSync, writeSync } from "node:fs";
 import { createHmac, Hmac } from "node:crypto";
-import { register as registerHooks } from "node:module";
+import { createRequire, register as registerHooks, syncBuiltinESMExports } from "node:module";
 import { pathToFileURL } from "node:url";
 import { types as nodeTypes } from "node:util";
 import strict from "node:assert/strict";
@@ -478,4 +480,20 @@ const api = freeze({
 });
 defineProperty(globalThis, Symbol.for(${JSON.stringify(API_SYMBOL)}), { value: api });
 registerHooks(input.hooks, { data: { wrapper: input.wrapper } });
+
+// Module hooks are the runner's alone: a load hook of the code under test could serve any source
+// under a later test file's (trusted) name. Both the CommonJS and the ES module forms are replaced.
+const moduleExports = createRequire(import.meta.url)("node:module");
+function reserved() {
+  throw new ErrorCtor("patchgym: module hooks are reserved for the test runner");
+}
+for (const name of ["register", "registerHooks"]) {
+  if (typeof moduleExports[name] === "function") {
+    defineProperty(moduleExports, name, { value: freeze(reserved), writable: false, configurable: false });
+  }
+}
+syncBuiltinESMExports();
+
+// The wrapper reads the API once, now, before any code under test could change what it reads.
+await import(input.wrapper);
 `;

@@ -208,3 +208,27 @@ console.log("TRIED " + JSON.stringify(tried));`);
   );
   assert.equal(run.tests.get("test/check.test.mjs::other"), "passed", shown(run));
 });
+
+Deno.test("runTests() node_test: code under test cannot register module hooks that rewrite a later test file", async () => {
+  // Loaded by the first test file; the second one is loaded afterwards. A load hook could serve
+  // any source under the second file's (trusted) name.
+  const hook = `export async function load(url, context, next) {
+  if (url.endsWith("/b.test.mjs")) {
+    return { format: "module", shortCircuit: true, source: 'import test from "node:test"; test("real", () => {});' };
+  }
+  return next(url, context);
+}`;
+  const run = await runNode({
+    "src/check.mjs": `import { register } from "node:module";
+try { register("data:text/javascript," + encodeURIComponent(${
+      JSON.stringify(hook)
+    })); } catch (e) { console.log("REFUSED " + e.message); }
+export function check() { return 4; }
+`,
+    "test/a.test.mjs":
+      `import test from "node:test";\nimport { check } from "../src/check.mjs";\ntest("first", () => {});\n`,
+    "test/b.test.mjs": CHECKED_TEST.replace("../src/check.mjs", "../src/check.mjs"),
+  }, ["test/a.test.mjs", "test/b.test.mjs"]);
+  assert.equal(run.tests.get("test/b.test.mjs::real"), "failed", shown(run));
+  assert.match(run.result.stdout, /REFUSED/, shown(run));
+});
