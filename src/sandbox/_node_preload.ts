@@ -64,6 +64,13 @@ export interface NodeRunInput {
   wrapper: string;
   /** URL of the hooks module. */
   hooks: string;
+  /**
+   * The tests' own script files by absolute path: their source, which the hooks serve (the run may
+   * not read these files, so code under test cannot read them either).
+   */
+  sources: Record<string, string>;
+  /** The run's temporary folder (`TMPDIR`), made by the preload. */
+  tmp: string;
 }
 
 /** The stdin document of a run. */
@@ -135,15 +142,40 @@ const RANK: Record<Kind, number> = { registered: 0, skipped: 1, passed: 2, faile
 
 /** The resolve hook (runs in Node's loader thread): `node:test` becomes the wrapper. */
 const HOOKS = `
+import { fileURLToPath } from "node:url";
 let wrapper = null;
+let sources = new Map();
 export async function initialize(data) {
   wrapper = data.wrapper;
+  sources = new Map(Object.entries(data.sources));
+}
+function trusted(url) {
+  if (!url.startsWith("file:")) return null;
+  try {
+    const path = fileURLToPath(url);
+    return sources.has(path) ? path : null;
+  } catch {
+    return null;
+  }
 }
 export async function resolve(specifier, context, next) {
   if ((specifier === "node:test" || specifier === "test") && context.parentURL !== wrapper) {
     return { url: wrapper, shortCircuit: true, format: "module" };
   }
+  // The tests' own files are not readable in the run: they resolve here, without a file check.
+  let url = null;
+  try {
+    url = new URL(specifier, context.parentURL).href;
+  } catch {
+    url = null;
+  }
+  if (url !== null && trusted(url) !== null) return { url, shortCircuit: true, format: "module" };
   return next(specifier, context);
+}
+export async function load(url, context, next) {
+  const path = trusted(url);
+  if (path !== null) return { format: "module", source: sources.get(path), shortCircuit: true };
+  return next(url, context);
 }
 `;
 
@@ -176,7 +208,7 @@ for (let i = 0; i < files.length; i++) {
 
 const PRELOAD = String.raw`
 import real from "node:test";
-import { readFileSync, openSync, writeSync } from "node:fs";
+import { mkdirSync, readFileSync, openSync, writeSync } from "node:fs";
 import { createHmac, Hmac } from "node:crypto";
 import { createRequire, register as registerHooks, syncBuiltinESMExports } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -223,6 +255,7 @@ const realDescribe = real.describe;
 const realIt = real.it;
 
 const records = openSync(input.records, "wx");
+mkdirSync(input.tmp, { recursive: true, mode: 0o700 });
 
 function record(kind, file, name, text) {
   const payload = stringify(text === undefined ? [kind, file, name] : [kind, file, name, text]);
@@ -479,7 +512,8 @@ const api = freeze({
   files: freeze(arraySlice(input.files).map((f) => pathToFileURL(f).href)),
 });
 defineProperty(globalThis, Symbol.for(${JSON.stringify(API_SYMBOL)}), { value: api });
-registerHooks(input.hooks, { data: { wrapper: input.wrapper } });
+registerHooks(input.hooks, { data: { wrapper: input.wrapper, sources: input.sources } });
+input.sources = null;
 
 // Module hooks are the runner's alone: a load hook of the code under test could serve any source
 // under a later test file's (trusted) name. Both the CommonJS and the ES module forms are replaced.

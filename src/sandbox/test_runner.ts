@@ -171,8 +171,8 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       await Deno.mkdir(recordsDir);
       await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
     }
-    const nodeRun = node ? await nodeRunSetup(reportDir, request, targets, trusted, key) : null;
     const binds = await bindPoints(request.dir, environment?.binds ?? []);
+    const nodeRun = node ? await nodeRunSetup(reportDir, request, targets, trusted, key) : null;
     const result = await sandbox.run({
       argv: nodeRun?.argv ??
         commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
@@ -183,7 +183,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       readOnly: [...readOnly, ...(environment?.mounts ?? [])],
       ...(binds.length > 0 ? { binds } : {}),
       maxOutputBytes: request.maxOutputBytes,
-      ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin) } : {}),
+      ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin), env: { TMPDIR: nodeRun.tmp } } : {}),
       ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
         stdin: encoder.encode(
           reporterInput(request.runner, {
@@ -199,6 +199,9 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
         ),
       }),
     });
+    // Without the jail the run's temporary folder is the host's (a link there is removed, never
+    // followed).
+    if (nodeRun) await Deno.remove(nodeRun.tmp, { recursive: true }).catch(() => {});
     const report = await readReport(node ? nodeRun!.records : reportPath);
     if (report === null || !(await reportSigned(report, key, request.runner))) {
       // No report the reporter signed: first rule out a runner missing on this machine, which is
@@ -477,7 +480,7 @@ async function nodeRunSetup(
   targets: readonly string[],
   trustedPaths: string[],
   key: string,
-): Promise<{ argv: string[]; stdin: string; records: string; dir: string }> {
+): Promise<{ argv: string[]; stdin: string; records: string; dir: string; tmp: string }> {
   const lib = `${reportDir}/lib`;
   await Deno.mkdir(lib);
   for (const [name, text] of Object.entries(nodeLibrary())) {
@@ -494,12 +497,25 @@ async function nodeRunSetup(
   );
   const records = `${reportDir}/records`;
   const mounts = request.environment?.mounts ?? [];
+  // The tests' own scripts are served from memory by the hooks and never readable in the run.
+  const scripts = trusted.filter((path) => SCRIPT.test(path) && path.startsWith(`${dir}/`));
+  const sources: Record<string, string> = {};
+  for (const path of scripts) {
+    const text = await Deno.readTextFile(path).catch(() => null);
+    if (text !== null) sources[path] = text;
+  }
+  const readable = await readableAround(dir, Object.keys(sources));
+  // A temporary folder of the run's own (os.tmpdir()), not all of /tmp: the workspace may lie
+  // under /tmp, and a grant there would make the tests' files readable again.
+  const tmp = `/tmp/patchgym-node-${randomHex(8)}`;
   const argv = [
     "node",
     "--experimental-permission",
     // Each grant a flag of its own (node 20.x reads one path per flag).
-    ...[`${lib}`, dir, ...mounts, "/tmp"].map((p) => `--allow-fs-read=${p}`),
-    ...[dir, records, "/tmp"].map((p) => `--allow-fs-write=${p}`),
+    // A folder that does not exist yet (tmp) is granted as a prefix ("*": itself and its
+    // contents; its name is random, so nothing else starts with it).
+    ...[`${lib}`, ...readable, ...mounts, `${tmp}*`].map((p) => `--allow-fs-read=${p}`),
+    ...[dir, records, `${tmp}*`].map((p) => `--allow-fs-write=${p}`),
     // The resolve hooks run in a loader thread; child processes stay refused.
     "--allow-worker",
     "--no-warnings",
@@ -517,8 +533,28 @@ async function nodeRunSetup(
     names,
     wrapper: toFileUrl(`${lib}/wrapper.mjs`),
     hooks: toFileUrl(`${lib}/hooks.mjs`),
+    sources,
+    tmp,
   });
-  return { argv, stdin, records, dir };
+  return { argv, stdin, records, dir, tmp };
+}
+
+/**
+ * What a node_test run may read in `dir`: everything but `hidden` (absolute paths), as the fewest
+ * grants (a folder with none of them in it is one grant; `dir` itself is readable only through
+ * them, so a file made later at a level that holds a hidden file cannot be read).
+ */
+async function readableAround(dir: string, hidden: string[]): Promise<string[]> {
+  if (hidden.length === 0) return [dir];
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (hidden.includes(path)) continue;
+    if (entry.isDirectory && hidden.some((h) => h.startsWith(`${path}/`))) {
+      out.push(...await readableAround(path, hidden));
+    } else out.push(path);
+  }
+  return out.sort();
 }
 
 function toFileUrl(path: string): string {

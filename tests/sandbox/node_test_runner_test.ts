@@ -232,3 +232,33 @@ export function check() { return 4; }
   assert.equal(run.tests.get("test/b.test.mjs::real"), "failed", shown(run));
   assert.match(run.result.stdout, /REFUSED/, shown(run));
 });
+
+Deno.test("runTests() node_test: code under test cannot read the tests' source, but reads the rest", async () => {
+  const run = await runNode({
+    "src/check.mjs": `import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+export const seen = [];
+writeFileSync(tmpdir() + "/scratch", "ok");
+seen.push(readFileSync(tmpdir() + "/scratch", "utf8"));
+for (const path of ["test/check.test.mjs", "test/helper.mjs", "test/data.json", "src/check.mjs"]) {
+  try { readFileSync(path); seen.push("read"); } catch (e) { seen.push(e.code); }
+}
+try { readdirSync("test"); seen.push("listed"); } catch (e) { seen.push(e.code); }
+console.log("SEEN " + JSON.stringify(seen));
+export function check() { return 3; }
+`,
+    "test/helper.mjs": "export const three = 3;\n",
+    "test/data.json": "{}\n",
+    "test/check.test.mjs": CHECKED_TEST.replace(
+      'import { check } from "../src/check.mjs";',
+      'import { check } from "../src/check.mjs";\nimport { three } from "./helper.mjs";\nimport { readFileSync } from "node:fs";\nJSON.parse(readFileSync(new URL("./data.json", import.meta.url)));\nassert.equal(three, 3);',
+    ),
+  }, ["test/check.test.mjs"]);
+  // The test file and its helper (both pristine test code) are served from memory; data is not.
+  assert.match(
+    run.result.stdout,
+    /SEEN \["ok","ERR_ACCESS_DENIED","read","read","read","ERR_ACCESS_DENIED"\]/,
+    shown(run),
+  );
+  assert.equal(run.tests.get("test/check.test.mjs::real"), "passed", shown(run));
+});
