@@ -17,6 +17,8 @@
  *   test's identity (its file) is decided from the V8 call site of the registering call, read with
  *   stack-trace functions captured first, and a registration from anything but a pristine test file
  *   is refused (the refusal writes a signed `identity` line);
+ * - serves the tests' own script files from memory through its load hook (their source arrives on
+ *   stdin): the run has no read grant for them, so code under test cannot read expected values;
  * - freezes `node:assert` and `node:assert/strict`, so assertions cannot become no-ops;
  * - takes `module.register` (and `registerHooks`) away once its own hooks are in: a load hook of
  *   the code under test could serve any source under a later test file's name.
