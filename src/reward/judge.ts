@@ -54,7 +54,14 @@ export function judge(
     const plan = plans.get(id.slice(0, sep));
     if (plan === undefined) continue;
     const path = id.slice(sep + 2);
-    const method = python ? lastName(path) : path.split(" > ")[0];
+    // A deno step is judged with its test; a node test is named with its suites (a subtest with
+    // its test).
+    const method = python
+      ? lastName(path)
+      : runner === "node_test"
+      ? [...plan.inside.keys()].filter((fn) => path === fn || path.startsWith(`${fn} > `))
+        .sort((a, b) => b.length - a.length)[0] ?? path
+      : path.split(" > ")[0];
     const functions = [...plan.inside.keys()].filter((fn) =>
       (python ? lastName(fn) : fn) === method
     );

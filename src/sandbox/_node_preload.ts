@@ -28,6 +28,7 @@
  * module, whose registrations write no records (those tests never pass).
  */
 import { createHmac } from "node:crypto";
+import { DENO_OBSERVE, SERIALIZE } from "./_deno_preload.ts";
 
 /** The files a run needs: the preload, the resolve hooks and the `node:test` wrapper. */
 export interface NodeLibrary {
@@ -85,6 +86,8 @@ export interface NodeRecords {
   outcomes: Map<string, Map<string, "passed" | "failed" | "skipped" | "registered">>;
   /** What each failed test threw (its first failure), by absolute file and full test name. */
   failures: Map<string, Map<string, string>>;
+  /** What each test's separated checks observed, in order, by absolute file and full name. */
+  observed: Map<string, Map<string, { site: string; value: unknown }[]>>;
   /** Whether a registration from outside the tests' own files was refused. */
   identity: boolean;
   /** Lines whose signature did not verify. */
@@ -98,6 +101,7 @@ export interface NodeRecords {
 export function readNodeRecords(text: string, keyHex: string): NodeRecords {
   const outcomes: NodeRecords["outcomes"] = new Map();
   const failures: NodeRecords["failures"] = new Map();
+  const observed: NodeRecords["observed"] = new Map();
   let identity = false;
   let forged = 0;
   const key = Uint8Array.fromHex(keyHex);
@@ -124,6 +128,15 @@ export function readNodeRecords(text: string, keyHex: string): NodeRecords {
       identity = true;
       continue;
     }
+    if (kind === "observe") {
+      if (!Array.isArray(text) || text.length !== 2 || typeof text[0] !== "string") continue;
+      const byName = observed.get(file) ?? new Map<string, { site: string; value: unknown }[]>();
+      observed.set(file, byName);
+      const list = byName.get(name) ?? [];
+      byName.set(name, list);
+      list.push({ site: text[0], value: text[1] });
+      continue;
+    }
     if (!KINDS.has(kind)) continue;
     const byName = outcomes.get(file) ?? new Map();
     outcomes.set(file, byName);
@@ -135,7 +148,7 @@ export function readNodeRecords(text: string, keyHex: string): NodeRecords {
       if (!texts.has(name)) texts.set(name, text);
     }
   }
-  return { outcomes, failures, identity, forged };
+  return { outcomes, failures, observed, identity, forged };
 }
 
 type Kind = "registered" | "skipped" | "passed" | "failed";
@@ -361,11 +374,14 @@ function observed(fn, file, full) {
     if (t !== null && typeof t === "object") {
       defineProperty(t, "test", { value: subtest(t, file, full), configurable: true });
     }
+    const outer = current;
+    current = { __proto__: null, file, full };
     if (fn.length >= 2) {
       let settled = false;
       const finish = (error) => {
         if (!settled) record(error ? "failed" : "passed", file, full, error ? failure(error) : undefined);
         settled = true;
+        current = outer;
         return done(error);
       };
       try {
@@ -373,6 +389,7 @@ function observed(fn, file, full) {
       } catch (error) {
         if (!settled) record("failed", file, full, failure(error));
         settled = true;
+        current = outer;
         throw error;
       }
       return undefined;
@@ -382,17 +399,25 @@ function observed(fn, file, full) {
       result = apply(fn, this, [t]);
     } catch (error) {
       record("failed", file, full, failure(error));
+      current = outer;
       throw error;
     }
     if (!isPromise(result)) {
       record("passed", file, full);
+      current = outer;
       return result;
     }
     // Promise.prototype.then asks the promise's constructor for a species, which user code could
     // supply; an own "constructor" of undefined makes V8 use the intrinsic Promise instead.
     try {
       defineProperty(result, "constructor", { value: undefined, configurable: true });
-      then(result, () => record("passed", file, full), (error) => record("failed", file, full, failure(error)));
+      then(result, () => {
+        record("passed", file, full);
+        current = outer;
+      }, (error) => {
+        record("failed", file, full, failure(error));
+        current = outer;
+      });
     } catch {
       record("failed", file, full);
     }
@@ -414,6 +439,29 @@ function failure(error) {
   }
   return typeof text === "string" ? slice(text, 0, 4000) : "";
 }
+
+// Observations: a graded test file's separated checks (reward/separate.ts) hand the value under
+// check to this function, which serializes it with intrinsics captured above and writes it, signed,
+// to the record file; the expected value is not in this process. Only a call made directly from
+// the running test's own (pristine) file counts.
+let current = null;
+${SERIALIZE}
+function observe(site, value, mode) {
+  const file = location(observe);
+  if (file === null || current === null || current.file !== file || typeof site !== "string") {
+    throw new ErrorCtor("patchgym: checks are observed only from the tests' own files");
+  }
+  const seen = mode === 1 && typeof value === "function"
+    ? thrown(value)
+    : plain(value, 0, { __proto__: null, left: 100000 });
+  record("observe", current.file, current.full, [site, seen]);
+}
+defineProperty(globalThis, ${JSON.stringify(DENO_OBSERVE)}, {
+  value: freeze(observe),
+  writable: false,
+  configurable: false,
+  enumerable: false,
+});
 
 function refuse() {
   record("identity", "", "");

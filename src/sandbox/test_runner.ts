@@ -594,7 +594,13 @@ function readNodeReport(read: NodeRecords, dir: string, libDir: string): ReportC
       detail: "a test was registered from code under test, not from a test file",
     });
   }
-  return { tests, failures, problems, observations: new Map() };
+  const observations = new Map<string, Observations>();
+  for (const [file, byName] of read.observed) {
+    for (const [name, seen] of byName) {
+      observationsOf(observations, `${relative(file)}::${name}`).observed.push(...seen);
+    }
+  }
+  return { tests, failures, problems, observations };
 }
 
 function escapeRegExp(text: string): string {

@@ -262,3 +262,28 @@ export function check() { return 3; }
   );
   assert.equal(run.tests.get("test/check.test.mjs::real"), "passed", shown(run));
 });
+
+Deno.test("runTests() node_test records what separated checks observe, only from the tests' own files", async () => {
+  const run = await runNode({
+    "src/check.mjs": `export function check() {
+  try { globalThis.__patchgym_observe("forged", 3); return "observed"; } catch { return "refused"; }
+}
+`,
+    "test/observe.test.mjs": `import { describe, it } from "node:test";
+import { check } from "../src/check.mjs";
+describe("suite", () => {
+  it("observes", () => {
+    __patchgym_observe("site-a", { total: [1, "x"], none: null });
+    __patchgym_observe("site-b", () => { throw new RangeError("no"); }, 1);
+    __patchgym_observe("site-c", check());
+  });
+});
+`,
+  }, ["test/observe.test.mjs"]);
+  assert.equal(run.tests.get("test/observe.test.mjs::suite > observes"), "passed", shown(run));
+  assert.deepEqual(run.observations.get("test/observe.test.mjs::suite > observes")?.observed, [
+    { site: "site-a", value: ["o", [["total", ["a", [["n", "1"], ["s", "x"]]]], ["none", ["z"]]]] },
+    { site: "site-b", value: ["t", ["RangeError", "Error", "Object"], "RangeError: no"] },
+    { site: "site-c", value: ["s", "refused"] },
+  ]);
+});
