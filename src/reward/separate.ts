@@ -697,6 +697,7 @@ function separateNode(source: string, id: () => string): Separated {
   const lines = joinJsStatements(source.split("\n"));
   const out = { sites: [] as Site[], inside: new Map<string, number>(), kept: new Map() };
   const suites: { indent: number; name: string }[] = [];
+  const bodies: boolean[] = lines.map(() => false);
   for (let i = 0; i < lines.length; i++) {
     const header =
       /^(\s*)(describe|suite|test|it)(?:\.only)?\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/
@@ -722,7 +723,19 @@ function separateNode(source: string, id: () => string): Separated {
     );
     if (close < 0) continue;
     separateJsTest(lines, i, close, full, id, out);
+    for (let k = i; k <= close; k++) bodies[k] = true;
     i = close;
+  }
+  // A check outside every test body (in a helper the tests call) runs inside the jail for whichever
+  // test calls it: without a call graph, every test of the file counts it as kept inside.
+  const helpers = lines.filter((line, k) =>
+    !bodies[k] && /(?:^|[^\w.$])assert(?:\.\w+)?\(/.test(withoutStrings(line.trim()))
+  ).map((line) => line.trim());
+  if (helpers.length > 0) {
+    for (const name of out.inside.keys()) {
+      out.inside.set(name, out.inside.get(name)! + helpers.length);
+      out.kept.set(name, [...(out.kept.get(name) ?? []), ...helpers]);
+    }
   }
   return { source: lines.join("\n"), ...out, ends: new Map() };
 }

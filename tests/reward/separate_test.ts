@@ -273,3 +273,23 @@ Deno.test("separate() takes literal expected values out of node tests, named und
   assert.equal(verdict.outcomes.get("t.test.js::parser > reads numbers"), "passed");
   assert.equal(verdict.where.get("t.test.js::parser > reads numbers"), "outside");
 });
+
+Deno.test("separate() counts a node test file's helper checks as kept inside every test", () => {
+  const source = [
+    'import test from "node:test";',
+    'import assert from "node:assert/strict";',
+    "function inRange(range, yes) {",
+    "  for (const v of yes) assert.equal(satisfies(v, range), true);",
+    "}",
+    'test("caret", () => {',
+    '  inRange("^1.2.3", ["1.3.0"]);',
+    "  assert.equal(max(), 2);",
+    "});",
+  ].join("\n");
+  const out = separate(source, "node_test", ids());
+  assert.deepEqual(Object.fromEntries(out.inside), { caret: 1 });
+  assert.deepEqual(out.kept.get("caret"), [
+    "for (const v of yes) assert.equal(satisfies(v, range), true);",
+  ]);
+  assert.deepEqual(out.sites.map((s) => s.expected), ["2"]);
+});
