@@ -272,7 +272,11 @@ const RUNNER_CHECKS: Record<RunnerName, { argv: string[]; needs: string }> = {
   unittest: { argv: ["python3", "-I", "-c", "import unittest"], needs: "python3" },
   pytest: { argv: ["python3", "-I", "-c", "import pytest"], needs: "pytest (python3 -m pytest)" },
   deno_test: { argv: ["deno", "--version"], needs: "deno" },
-  node_test: { argv: ["node", "--version"], needs: "node" },
+  // The permission model node_test runs under came with Node 20.
+  node_test: {
+    argv: ["node", "-e", "process.exit(Number(process.versions.node.split('.')[0]) >= 20 ? 0 : 1)"],
+    needs: "node 20 or newer",
+  },
 };
 
 const runnerChecks = new WeakMap<Sandbox, Map<RunnerName, Promise<string | null>>>();
