@@ -263,6 +263,7 @@ const arraySlice = Function.prototype.call.bind(Array.prototype.slice);
 const update = Function.prototype.call.bind(Hmac.prototype.update);
 const digest = Function.prototype.call.bind(Hmac.prototype.digest);
 const decode = decodeURIComponent;
+const now = performance.now.bind(performance);
 const ErrorCtor = Error;
 const TypeErrorCtor = TypeError;
 const realTest = real.test;
@@ -369,8 +370,11 @@ function fullName(prefix, name) {
  * outcome when it returns, throws, or its promise settles. Same arity as the original (node hands
  * a done callback to functions of two parameters).
  */
-function observed(fn, file, full) {
+function observed(fn, file, full, timeout) {
+  // A test node times out has failed, even if its function settles afterwards.
+  const late = (started) => typeof timeout === "number" && now() - started > timeout;
   function body(t, done) {
+    const started = now();
     if (t !== null && typeof t === "object") {
       defineProperty(t, "test", { value: subtest(t, file, full), configurable: true });
     }
@@ -379,7 +383,8 @@ function observed(fn, file, full) {
     if (fn.length >= 2) {
       let settled = false;
       const finish = (error) => {
-        if (!settled) record(error ? "failed" : "passed", file, full, error ? failure(error) : undefined);
+        if (!settled && !error && late(started)) record("failed", file, full, "timed out");
+        else if (!settled) record(error ? "failed" : "passed", file, full, error ? failure(error) : undefined);
         settled = true;
         current = outer;
         return done(error);
@@ -412,7 +417,8 @@ function observed(fn, file, full) {
     try {
       defineProperty(result, "constructor", { value: undefined, configurable: true });
       then(result, () => {
-        record("passed", file, full);
+        if (late(started)) record("failed", file, full, "timed out");
+        else record("passed", file, full);
         current = outer;
       }, (error) => {
         record("failed", file, full, failure(error));
@@ -502,7 +508,7 @@ function registerAt(kind, file, prefix, realFn, mode, a, b, c) {
     return realFn(given.name, options, body);
   }
   record("registered", file, full);
-  return realFn(given.name, options, observed(given.fn, file, full));
+  return realFn(given.name, options, observed(given.fn, file, full, options.timeout));
 }
 
 function topLevel(kind, realFn, mode, entry) {

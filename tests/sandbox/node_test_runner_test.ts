@@ -287,3 +287,16 @@ describe("suite", () => {
     { site: "site-c", value: ["s", "refused"] },
   ]);
 });
+
+Deno.test("runTests() node_test: a test that node timed out stays failed when it settles later", async () => {
+  const run = await runNode({
+    "test/slow.test.mjs": `import test from "node:test";
+test("slow", { timeout: 20 }, async () => {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+});
+test("quick", { timeout: 5000 }, async () => {});
+`,
+  }, ["test/slow.test.mjs"]);
+  assert.equal(run.tests.get("test/slow.test.mjs::slow"), "failed", shown(run));
+  assert.equal(run.tests.get("test/slow.test.mjs::quick"), "passed", shown(run));
+});
