@@ -14,8 +14,12 @@ import { twoFileTree } from "./_trees.ts";
 const SPAWN: SampleOptions = { warmup: 3, min: 20, max: 200, budgetMs: 4000 };
 const TESTS: SampleOptions = { warmup: 2, min: 10, max: 40, budgetMs: 4000 };
 const COMMANDS = [["true"], ["python3", "-c", "pass"]];
-/** Test runs: one TypeScript task, one Python unittest task, and their targets in ms. */
-const TEST_TASKS: [string, number][] = [["ts-cart-discounts", 120], ["py-median-even", 80]];
+/** Test runs: one TypeScript task, one Python unittest task, one node_test task, targets in ms. */
+const TEST_TASKS: [string, number][] = [
+  ["ts-cart-discounts", 120],
+  ["py-median-even", 80],
+  ["js-semver-caret-zero", 150],
+];
 
 /** Measure the sandbox per isolation level and the visible test runs. */
 export async function benchSandbox(
@@ -108,6 +112,11 @@ export async function benchSandbox(
     });
   }
 
+  if (isolation.level === "bwrap") {
+    ctx.log("sandbox: a dependency environment bound at node_modules");
+    rows.push(await benchEnvironmentMount(ctx, sandboxes[0][1], cwd));
+  }
+
   if (isolation.cgroup?.version === 1 && isolation.cgroup.memory) {
     ctx.log("sandbox: launcher set-up, before and after");
     rows.push(...await benchLauncherSetup(isolation.cgroup.pids, isolation.cgroup.memory));
@@ -120,6 +129,37 @@ export async function benchSandbox(
     rows.push(await benchTestRun(ctx, task, sandbox, level, limit));
   }
   return { rows, isolation };
+}
+
+/**
+ * What a built environment costs a run: `true` in the jail with a folder bound read-only at the
+ * workspace's `node_modules` (as an npm environment is), against the same run without it. A warm
+ * cache adds nothing else per episode.
+ */
+async function benchEnvironmentMount(ctx: BenchContext, sandbox: Sandbox, cwd: string) {
+  const env = subdir(ctx, "env");
+  const source = `${env}/node_modules`;
+  Deno.mkdirSync(`${source}/some-package`, { recursive: true });
+  Deno.writeTextFileSync(`${source}/some-package/index.js`, "export const x = 1;\n");
+  Deno.mkdirSync(`${cwd}/node_modules`, { recursive: true });
+  const run = (binds: { source: string; dest: string }[]): Trial => () =>
+    timedAsync(async () => {
+      const result = await sandbox.run({ argv: ["true"], cwd, timeoutMs: 10_000, binds });
+      if (result.exitCode !== 0) throw new Error(`Sandbox failed: ${result.stderr}`);
+    });
+  const [plain, mounted] = await sampleCases(
+    [run([]), run([{ source, dest: `${cwd}/node_modules` }])],
+    SPAWN,
+  );
+  const base = summarize(plain).median;
+  return makeRow({
+    section: "3 sandbox",
+    figure: "true: Sandbox.run with an environment bound at node_modules (bwrap + cgroup)",
+    unit: "ms",
+    values: mounted,
+    baseline: { name: "without the bind", value: base },
+    target: { text: "< 2 ms more", metric: "median", op: "<", value: base + 2 },
+  });
 }
 
 async function benchTestRun(
@@ -173,6 +213,7 @@ const BARE_NAMES = {
   deno_test: "deno test",
   unittest: "python3 -m unittest",
   pytest: "python3 -m pytest",
+  node_test: "node --test",
 };
 
 /**
@@ -214,6 +255,8 @@ export function bareTestCommand(task: Task, dir: string, files: string[]): strin
         "no:cacheprovider",
         ...files,
       ];
+    case "node_test":
+      return [resolveChildProgram("node"), "--test", ...files];
   }
 }
 

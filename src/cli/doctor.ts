@@ -85,6 +85,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
         "import pytest; print('pytest ' + pytest.__version__)",
       ]),
       deno_test: await probe(["deno", "--version"]),
+      node_test: await probe(["node", "--version"]),
     },
     network_in_sandbox: environment.isolation.level === "bwrap"
       ? "none (own network namespace)"
@@ -158,6 +159,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       `unittest       ${r.unittest ?? "NOT FOUND"}`,
       `pytest         ${r.pytest ?? "not installed (pytest tasks unavailable)"}`,
       `deno (tests)   ${r.deno_test ?? "NOT FOUND"}`,
+      `node (tests)   ${r.node_test ?? "not installed (JavaScript tasks unavailable)"}`,
       `permissions    ${Object.entries(report.permissions).map(([k, v]) => `${k}=${v}`).join(" ")}`,
       `model endpoint ${
         report.model_endpoint.configured

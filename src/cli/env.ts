@@ -14,6 +14,7 @@ import {
   EnvBuildError,
 } from "../env/build.ts";
 import { buildTaskEnvironment } from "../env/task_env.ts";
+import { buildNpmEnvironment, needsNpmEnvironment } from "../env/npm.ts";
 import { LOCK_FILE } from "../env/lock.ts";
 import { displayPath } from "../task/load.ts";
 import { parseFlags, printJson } from "./_args.ts";
@@ -33,6 +34,12 @@ configured with on this machine. The repository itself is never installed (its b
 runs): its root and source roots (src/, package-dir) are put on the path. The result is cached by
 the hash of the lock under --env-cache (default $PATCHGYM_ENV_CACHE or ~/.cache/patchgym/env) and
 mounted read-only into the jail; a second build with the same lock does nothing.
+
+Node projects (a JavaScript task, or a repository whose package.json declares dependencies) are
+installed with "npm ci --ignore-scripts" from package-lock.json (written first with "npm install
+--package-lock-only" when the repository has none), on the host, into the same cache; the jail
+mounts that node_modules read-only at the repository's node_modules. Install scripts never run:
+they would run package code on the host.
 
   --relock    resolve the requirements again instead of installing the lock's pins
 `;
@@ -70,14 +77,13 @@ export async function envCommand(args: string[]): Promise<number> {
         : target.kind === "task"
         ? join(target.dir, LOCK_FILE)
         : join(target.dir, ".patchgym", LOCK_FILE);
+      const repo = target.kind === "task" ? join(target.dir, "repo") : target.dir;
+      const build = { cacheRoot, lockPath, relock: values.relock, progress };
       const result = target.kind === "task" && !values.lock
         ? await buildTaskEnvironment(target.dir, { cacheRoot, relock: values.relock, progress })
-        : await buildEnvironment(target.kind === "task" ? join(target.dir, "repo") : target.dir, {
-          cacheRoot,
-          lockPath,
-          relock: values.relock,
-          progress,
-        });
+        : needsNpmEnvironment(repo)
+        ? await buildNpmEnvironment(repo, build)
+        : await buildEnvironment(repo, build);
       if (result === null) {
         results.push({ path: target.dir, status: "none", notes: ["no dependencies declared"] });
         if (!values.json) console.log(`${displayPath(target.dir)}: no dependencies declared`);

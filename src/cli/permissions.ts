@@ -29,8 +29,11 @@ export const ALLOWED_ENV = [
   "PATCHGYM_QUEUE_KEY",
   "PATCHGYM_ENV_CACHE",
   "HOME",
-  // pip's configuration, passed on to the pip that "env build" runs.
+  // pip's and npm's configuration, passed on to the pip or npm that "env build" runs.
   "PIP_*",
+  "NPM_CONFIG_REGISTRY",
+  "npm_config_registry",
+  "NODE_EXTRA_CA_CERTS",
   ...NETWORK_ENV,
   LAUNCHER_ENV,
   // Read by the TypeScript compiler that `synth` parses sources with.
@@ -334,8 +337,9 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       readWrite(flag("lock"));
       readWrite(envCache());
       plan.read.push(...SYSTEM_READ);
-      // The python3 the jail runs, for pip (outside the jail: installing needs the index).
-      run.push(jailPython());
+      // The python3 the jail runs, for pip, and npm for Node projects (outside the jail:
+      // installing needs the index); node only to read its version.
+      run.push(jailPython(), ...nodePrograms());
       break;
     }
     case "mine": {
@@ -382,6 +386,15 @@ function jailPython(): string {
     existsSync(p)
   ) ??
     "python3";
+}
+
+/** `npm` and `node` on the children's PATH, for `env build` of Node projects (when installed). */
+function nodePrograms(): string[] {
+  return ["npm", "node"].flatMap((name) => {
+    const found = ["/usr/local/bin", "/usr/bin", "/bin"].map((dir) => `${dir}/${name}`)
+      .find((p) => existsSync(p));
+    return found ? [found] : [];
+  });
 }
 
 /** The `deno run` permission flags of a plan. */

@@ -18,9 +18,9 @@ const HELP = `patchgym synth: synthesize bug-fixing tasks by injecting bugs into
 
 Each seed is a task folder whose repository, with its reference patch applied, passes its tests
 (the bundled tasks by default; any task folder of yours, e.g. one made with "import"). Python
-sources are mutated with Python's own ast module, TypeScript sources with the TypeScript parser:
-operator and comparison swaps, off-by-one constants, inverted conditions, dropped statements,
-swapped arguments and wrong defaults. Each mutant's tests run through the grader: mutants that no
+sources are mutated with Python's own ast module, TypeScript and JavaScript (node_test) sources
+with the TypeScript parser: operator and comparison swaps, off-by-one constants, inverted
+conditions, dropped statements, swapped arguments and wrong defaults. Each mutant's tests run through the grader: mutants that no
 test notices, duplicates of another program, and mutants that hang are dropped; the tests a mutant
 breaks are fail_to_pass, the other passing ones pass_to_pass. A statement is written from the
 failing tests, difficulty is estimated, and the inverse patch must earn the full reward before a

@@ -92,8 +92,12 @@ export function defaultCacheRoot(): string {
 }
 
 /** The folder of the environment with `hash` under `cacheRoot`. */
-export function environmentDir(cacheRoot: string, hash: string): string {
-  return join(cacheRoot, `py-${hash}`);
+export function environmentDir(
+  cacheRoot: string,
+  hash: string,
+  ecosystem: "python" | "npm" = "python",
+): string {
+  return join(cacheRoot, `${ecosystem === "npm" ? "npm" : "py"}-${hash}`);
 }
 
 /** Whether a repository declares anything an environment is for (dependencies or a src layout). */
@@ -129,9 +133,10 @@ export async function buildEnvironment(repo: string, options: BuildOptions): Pro
   const python = options.python ?? jailPython();
   const version = await pythonVersion(python);
   const project = await inspectRepository(repo, python);
-  const existing = !options.relock && existsSync(options.lockPath)
+  const read = !options.relock && existsSync(options.lockPath)
     ? parseLock(readFileSync(options.lockPath, "utf8"), options.lockPath)
     : null;
+  const existing = read?.ecosystem === "python" ? read : null;
   if (existing && existing.python !== version) {
     progress(
       `env: the lock is for Python ${existing.python}, the jail runs ${version}: resolving again`,
@@ -274,9 +279,10 @@ async function install(
   }
 }
 
-/** Whether the cache entry at `dir` is complete. */
+/** Whether the cache entry at `dir` is complete (a Python `site` or an npm `node_modules`). */
 export function isReady(dir: string): boolean {
-  return existsSync(join(dir, "ready.json")) && existsSync(join(dir, "site"));
+  return existsSync(join(dir, "ready.json")) &&
+    (existsSync(join(dir, "site")) || existsSync(join(dir, "node_modules")));
 }
 
 /** Proxies and certificates pip reads from the environment (granted by the CLI's planner too). */

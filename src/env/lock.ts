@@ -15,26 +15,50 @@ export const LOCK_VERSION = 1;
 /** The lock's file name in a task folder. */
 export const LOCK_FILE = "env.lock";
 
-/** Schema of `env.lock`. */
-export const EnvLockSchema = z.strictObject({
+const common = {
   format: z.literal(LOCK_FORMAT),
   version: z.literal(LOCK_VERSION),
-  ecosystem: z.enum(["python"]).describe("Which installer builds the environment"),
-  python: z.string().regex(/^\d+\.\d+$/).describe(
-    "Interpreter version (major.minor) installed for",
-  ),
-  packages: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*==\S+$/))
-    .describe("Exact pins, name==version, sorted"),
   source_roots: z.array(z.string()).describe(
     "Folders of the repository put on the path (besides its root), e.g. src",
   ),
   pytest_args: z.array(z.string()).describe("Options every pytest run gets (plugins, addopts)"),
   notes: z.array(z.string()).describe("What the build left out or changed, for people"),
   made_at: z.string().describe("When the lock was written (ISO 8601)"),
+};
+
+/** Schema of a Python `env.lock`: pip pins for one interpreter version. */
+const PythonLockSchema = z.strictObject({
+  ...common,
+  ecosystem: z.literal("python").describe("Which installer builds the environment"),
+  python: z.string().regex(/^\d+\.\d+$/).describe(
+    "Interpreter version (major.minor) installed for",
+  ),
+  packages: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*==\S+$/))
+    .describe("Exact pins, name==version, sorted"),
 });
+
+/**
+ * Schema of an npm `env.lock`: the repository's own `package-lock.json` decides what `npm ci`
+ * installs; the lock records its hash and the Node major version (packages are listed for people).
+ */
+const NpmLockSchema = z.strictObject({
+  ...common,
+  ecosystem: z.literal("npm").describe("Which installer builds the environment"),
+  node: z.string().regex(/^\d+$/).describe("Node major version installed for"),
+  package_lock: z.string().regex(/^[0-9a-f]{64}$/)
+    .describe("SHA-256 of the repository's package-lock.json"),
+  packages: z.array(z.string().min(1)).describe("Installed packages, name@version, sorted"),
+});
+
+/** Schema of `env.lock`. */
+export const EnvLockSchema = z.discriminatedUnion("ecosystem", [PythonLockSchema, NpmLockSchema]);
 
 /** A parsed `env.lock`. */
 export type EnvLock = z.infer<typeof EnvLockSchema>;
+/** A Python `env.lock`. */
+export type PythonLock = z.infer<typeof PythonLockSchema>;
+/** An npm `env.lock`. */
+export type NpmLock = z.infer<typeof NpmLockSchema>;
 
 /** Parse a lock's text; throws an Error naming every problem. */
 export function parseLock(text: string, label: string): EnvLock {
@@ -64,9 +88,18 @@ export function formatLock(lock: EnvLock): string {
 
 /**
  * The cache key of a lock: a hash over what decides the installed files (ecosystem, interpreter,
- * pins), not over notes, dates or per-run options.
+ * pins or package-lock.json), not over notes, dates or per-run options.
  */
-export function lockHash(lock: Pick<EnvLock, "ecosystem" | "python" | "packages">): string {
-  const key = JSON.stringify([lock.ecosystem, lock.python, [...lock.packages].sort()]);
+export function lockHash(
+  lock:
+    | Pick<PythonLock, "ecosystem" | "python" | "packages">
+    | Pick<
+      NpmLock,
+      "ecosystem" | "node" | "package_lock"
+    >,
+): string {
+  const key = lock.ecosystem === "npm"
+    ? JSON.stringify([lock.ecosystem, lock.node, lock.package_lock])
+    : JSON.stringify([lock.ecosystem, lock.python, [...lock.packages].sort()]);
   return createHash("sha256").update(key).digest("hex").slice(0, 20);
 }

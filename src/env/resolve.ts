@@ -49,7 +49,7 @@ export function resolveLock(lockPath: string, cacheRoot: string): ResolvedEnviro
   } catch (error) {
     return broken((error as Error).message);
   }
-  const dir = environmentDir(cacheRoot, lockHash(lock));
+  const dir = environmentDir(cacheRoot, lockHash(lock), lock.ecosystem);
   if (!isReady(dir)) {
     return broken(
       `the dependency environment of "${
@@ -60,6 +60,17 @@ export function resolveLock(lockPath: string, cacheRoot: string): ResolvedEnviro
   }
   // The jail binds only a path that is its own real path.
   const real = realpathSync(dir);
+  if (lock.ecosystem === "npm") {
+    return {
+      mounts: [],
+      pythonPaths: [],
+      sourceRoots: [],
+      pytestArgs: [],
+      binds: [{ source: join(real, "node_modules"), dest: "node_modules" }],
+      lock,
+      dir: real,
+    };
+  }
   return {
     mounts: [real],
     pythonPaths: [join(real, "site")],

@@ -1,6 +1,7 @@
 /**
  * A task folder's environment: built from its repository's declarations into `env.lock` beside
- * task.json, with `"environment": "env.lock"` set in the spec. A repository that declares nothing
+ * task.json, with `"environment": "env.lock"` set in the spec (npm's for a JavaScript task, pip's
+ * for the others). A repository that declares nothing
  * (no dependencies, no src layout, no addopts to change) needs no environment.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -12,6 +13,7 @@ import {
   needsEnvironment,
 } from "./build.ts";
 import { LOCK_FILE } from "./lock.ts";
+import { buildNpmEnvironment, needsNpmEnvironment } from "./npm.ts";
 
 /** Build the environment of the task at `taskDir`; null when it needs none. */
 export async function buildTaskEnvironment(
@@ -19,10 +21,16 @@ export async function buildTaskEnvironment(
   options: { cacheRoot: string; relock?: boolean; progress?: (line: string) => void },
 ): Promise<BuildResult | null> {
   const repo = join(taskDir, "repo");
-  if (!needsEnvironment(await inspectRepository(repo))) return null;
-  const result = await buildEnvironment(repo, { ...options, lockPath: join(taskDir, LOCK_FILE) });
   const path = join(taskDir, "task.json");
   const spec = JSON.parse(readFileSync(path, "utf8"));
+  const lockPath = join(taskDir, LOCK_FILE);
+  // A JavaScript task's dependencies are npm's; every other task's are Python's.
+  const result = spec.language === "javascript"
+    ? needsNpmEnvironment(repo) ? await buildNpmEnvironment(repo, { ...options, lockPath }) : null
+    : needsEnvironment(await inspectRepository(repo))
+    ? await buildEnvironment(repo, { ...options, lockPath })
+    : null;
+  if (result === null) return null;
   if (spec.environment !== LOCK_FILE) {
     spec.environment = LOCK_FILE;
     writeFileSync(path, JSON.stringify(spec, null, 2) + "\n");

@@ -18,7 +18,7 @@
 import { join } from "node:path";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { IntegrityProblem } from "../sandbox/test_runner.ts";
-import type { RunnerName } from "../task/spec.ts";
+import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import { isBuiltValue, isLiteral, splitTopLevel, withoutStrings } from "./_literal.ts";
 import { type FreshName, renameTests, type TestNames } from "./rename.ts";
 import { joinStatements } from "./strict.ts";
@@ -59,7 +59,7 @@ export async function plantCanaries(
     // A multi-line statement becomes one line, so multi-line assertions get mutants too (and the
     // plain-value reading that follows sees them).
     const text = await Deno.readTextFile(path);
-    const pristine = runner === "deno_test" ? text : joinStatements(text);
+    const pristine = isPythonRunner(runner) ? joinStatements(text) : text;
     const name = namer(pristine, random);
     const renamed = renameTests(pristine, runner, name);
     let source = renamed.source;
@@ -75,6 +75,8 @@ export async function plantCanaries(
     if (random(2) === 1) expects.push(random(2) === 1 ? "pass" : "fail");
     const planted = runner === "deno_test"
       ? plantDeno(file, source, expects, random, name)
+      : runner === "node_test"
+      ? plantNode(file, source, expects, random, name)
       : runner === "unittest"
       ? plantUnittest(file, source, expects, random, name)
       : plantPytest(file, source, expects, random, name);
@@ -254,6 +256,33 @@ function plantDeno(
 }
 
 /**
+ * Arithmetic canaries for a node test file (an ES module): `node:test`'s `test` imported under a
+ * fresh name (imports are hoisted), so a file that names its import otherwise still gets them.
+ */
+function plantNode(
+  file: string,
+  source: string,
+  expects: Canary["expect"][],
+  random: RandomInt,
+  name: FreshName,
+): Added {
+  const canaries: Canary[] = [];
+  const local = `__canary_${name()}`;
+  const tests = expects.map((expect) => {
+    const test = name();
+    const { expr, value } = arithmetic(random, expect);
+    canaries.push({ id: `${file}::${test}`, expect });
+    return `${local}(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
+      `  if (actual !== ${value}) throw new Error(\`expected ${value}, got \${actual}\`);\n});\n`;
+  });
+  const head = `import { test as ${local} } from "node:test";\n`;
+  return {
+    source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${head}${tests.join("\n")}`,
+    canaries,
+  };
+}
+
+/**
  * `text` (a literal expected value) changed into a value of the same length and shape, or null
  * when it has nothing to change: what an impossible sample's grade expects instead (see
  * `grade.ts`).
@@ -402,7 +431,7 @@ function mutateAssertion(
   random: RandomInt,
   used: Set<string>,
 ): string | null {
-  const python = runner !== "deno_test";
+  const python = isPythonRunner(runner);
   const call = python
     ? /^(self\.assert(?:Equal|Equals|ListEqual|TupleEqual|DictEqual)\()(.*)\)$/.exec(statement)
     : /^((?:assert\.(?:equal|strictEqual|deepEqual|deepStrictEqual)|assertEquals|assertStrictEquals)\()(.*)\);$/

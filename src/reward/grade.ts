@@ -10,7 +10,7 @@ import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { type IntegrityProblem, runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
 import { isProtected } from "../task/protected.ts";
-import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
+import { isPythonRunner, type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches } from "../patch/apply.ts";
 import { parsePatch, type ParseResult } from "../patch/parse.ts";
 import { binaryPaths, patchPaths } from "../patch/stats.ts";
@@ -180,7 +180,7 @@ export async function gradePatch(
       // when something failed.
       const sources = new Map<string, TestSource>();
       if (
-        task.spec.runner !== "deno_test" && (testRun.failures.size > 0 || verdict.failures.size > 0)
+        isPythonRunner(task.spec.runner) && (testRun.failures.size > 0 || verdict.failures.size > 0)
       ) {
         for (const file of files) {
           const original = await pristineTestText(task, options.snapshot, file);
@@ -274,7 +274,7 @@ export async function outsideTests(
   const found = new Set<string>();
   for (const file of files) {
     const text = await Deno.readTextFile(join(dir, file));
-    const plan = separate(runner === "deno_test" ? text : joinStatements(text), runner, siteIds());
+    const plan = separate(isPythonRunner(runner) ? joinStatements(text) : text, runner, siteIds());
     for (const [fn, left] of plan.inside) if (left === 0) found.add(`${file}::${fn}`);
     for (const [fn, checks] of plan.kept) kept?.set(`${file}::${fn}`, checks);
   }
@@ -294,7 +294,7 @@ function makeImpossible(
   names: TestNames,
   random: RandomInt,
 ): boolean {
-  const python = task.spec.runner !== "deno_test";
+  const python = isPythonRunner(task.spec.runner);
   let all = true;
   for (const id of task.spec.fail_to_pass) {
     const file = id.slice(0, id.indexOf("::"));

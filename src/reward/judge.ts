@@ -7,7 +7,7 @@
  */
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Observations } from "../sandbox/test_runner.ts";
-import type { RunnerName } from "../task/spec.ts";
+import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import {
   observedPython,
   parsePython,
@@ -42,7 +42,7 @@ export function judge(
   observations: ReadonlyMap<string, Observations>,
   plans: ReadonlyMap<string, Separated>,
 ): Judgement {
-  const python = runner !== "deno_test";
+  const python = isPythonRunner(runner);
   const result = new Map(outcomes);
   const failures = new Map<string, string>();
   const where = new Map<string, JudgedWhere>();
@@ -54,7 +54,14 @@ export function judge(
     const plan = plans.get(id.slice(0, sep));
     if (plan === undefined) continue;
     const path = id.slice(sep + 2);
-    const method = python ? lastName(path) : path.split(" > ")[0];
+    // A deno step is judged with its test; a node test is named with its suites (a subtest with
+    // its test).
+    const method = python
+      ? lastName(path)
+      : runner === "node_test"
+      ? [...plan.inside.keys()].filter((fn) => path === fn || path.startsWith(`${fn} > `))
+        .sort((a, b) => b.length - a.length)[0] ?? path
+      : path.split(" > ")[0];
     const functions = [...plan.inside.keys()].filter((fn) =>
       (python ? lastName(fn) : fn) === method
     );

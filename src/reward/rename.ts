@@ -5,7 +5,7 @@
  * from a canary the grader added: canaries are born with names of the same form. The grade maps
  * the fresh names back, so it shows the tests' own names.
  */
-import type { RunnerName } from "../task/spec.ts";
+import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 
 /** For each test file, each fresh test name and the name it replaced. */
 export type TestNames = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -26,7 +26,9 @@ export function renameTests(
   fresh: FreshName,
 ): { source: string; names: Map<string, string> } {
   const names = new Map<string, string>();
-  if (runner !== "deno_test") {
+  // Node tests keep their names (not renamed yet).
+  if (runner === "node_test") return { source, names };
+  if (isPythonRunner(runner)) {
     const given = new Map<string, string>();
     for (const [, name] of source.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(test\w*)[ \t]*\(/gm)) {
       if (!given.has(name)) given.set(name, `test_${fresh()}`);

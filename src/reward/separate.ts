@@ -25,7 +25,7 @@ import {
   withoutBrackets,
   withoutStrings,
 } from "./_literal.ts";
-import type { RunnerName } from "../task/spec.ts";
+import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import { DENO_OBSERVE } from "../sandbox/test_runner.ts";
 
 /** How an observed value is checked against a site's expected value. */
@@ -93,7 +93,8 @@ export interface Separated {
 
 /** Rewrite one graded test file (see the module comment). `id` makes fresh site ids. */
 export function separate(source: string, runner: RunnerName, id: () => string): Separated {
-  return runner === "deno_test" ? separateDeno(source, id) : separatePython(source, id);
+  if (runner === "node_test") return separateNode(source, id);
+  return isPythonRunner(runner) ? separatePython(source, id) : separateDeno(source, id);
 }
 
 /** The audit call a rewritten Python test makes: nothing in it is a name code under test sets. */
@@ -631,42 +632,112 @@ function separateDeno(source: string, id: () => string): Separated {
     } catch {
       continue;
     }
-    const bodyIndent = /^(\s+)\S/.exec(
-      lines.slice(i + 1, close).find((l) => l.trim() !== "") ?? "",
-    )?.[1] ?? "  ";
-    let left = 0;
-    for (let j = i + 1; j < close; j++) {
-      const line = lines[j];
-      const indent = /^\s*/.exec(line)![0];
-      const statement = line.slice(indent.length);
-      if (!/^(?:await\s+)?assert(?:\.\w+|\w*)\(/.test(statement)) {
-        // A check that does not start its line (`if (x) assert.ok(y);`) stays inside.
-        if (/(?:^|[^\w.$])assert(?:\.\w+)?\(/.test(withoutStrings(statement))) {
-          left++;
-          kept.set(name, [...(kept.get(name) ?? []), statement]);
-        }
-        continue;
-      }
-      const check = denoCheck(statement);
-      if (check === null) {
-        left++;
-        kept.set(name, [...(kept.get(name) ?? []), statement]);
-        continue;
-      }
-      const site = id();
-      sites.push({
-        ...check.site,
-        id: site,
-        test: name,
-        top: indent === bodyIndent,
-        text: statement,
-      });
-      lines[j] = `${indent}${DENO_OBSERVE}(${JSON.stringify(site)}, ${check.observe});`;
-    }
-    inside.set(name, (inside.get(name) ?? 0) + left);
+    separateJsTest(lines, i, close, name, id, { sites, inside, kept });
     i = close;
   }
   return { source: lines.join("\n"), sites, ends, inside, kept };
+}
+
+/**
+ * Separate the checks of one JavaScript test, its body on lines `from + 1` to `close - 1`, in
+ * place: each assertion that starts its line and compares with a literal becomes an observation.
+ */
+function separateJsTest(
+  lines: string[],
+  from: number,
+  close: number,
+  name: string,
+  id: () => string,
+  out: Pick<Separated, "sites" | "inside" | "kept">,
+): void {
+  const bodyIndent = /^(\s+)\S/.exec(
+    lines.slice(from + 1, close).find((l) => l.trim() !== "") ?? "",
+  )?.[1] ?? "  ";
+  let left = 0;
+  for (let j = from + 1; j < close; j++) {
+    const line = lines[j];
+    const indent = /^\s*/.exec(line)![0];
+    const statement = line.slice(indent.length);
+    if (!/^(?:await\s+)?assert(?:\.\w+|\w*)\(/.test(statement)) {
+      // A check that does not start its line (`if (x) assert.ok(y);`) stays inside.
+      if (/(?:^|[^\w.$])assert(?:\.\w+)?\(/.test(withoutStrings(statement))) {
+        left++;
+        out.kept.set(name, [...(out.kept.get(name) ?? []), statement]);
+      }
+      continue;
+    }
+    const check = denoCheck(statement);
+    if (check === null) {
+      left++;
+      out.kept.set(name, [...(out.kept.get(name) ?? []), statement]);
+      continue;
+    }
+    const site = id();
+    out.sites.push({
+      ...check.site,
+      id: site,
+      test: name,
+      top: indent === bodyIndent,
+      text: statement,
+    });
+    lines[j] = `${indent}${DENO_OBSERVE}(${JSON.stringify(site)}, ${check.observe});`;
+  }
+  out.inside.set(name, (out.inside.get(name) ?? 0) + left);
+}
+
+// ---- node test ----
+
+/**
+ * A node:test file: each `test`/`it` call whose name is a literal, named under the `describe`/
+ * `suite` calls around it (`suite > test`, as the node_test reporter names it; nesting read from
+ * indentation), separated like a deno test. Its body ends at the first line after it that starts
+ * with `}` at its own indentation.
+ */
+function separateNode(source: string, id: () => string): Separated {
+  const lines = joinJsStatements(source.split("\n"));
+  const out = { sites: [] as Site[], inside: new Map<string, number>(), kept: new Map() };
+  const suites: { indent: number; name: string }[] = [];
+  const bodies: boolean[] = lines.map(() => false);
+  for (let i = 0; i < lines.length; i++) {
+    const header =
+      /^(\s*)(describe|suite|test|it)(?:\.only)?\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/
+        .exec(lines[i]);
+    if (!header) continue;
+    const indent = header[1];
+    while (suites.length > 0 && suites[suites.length - 1].indent >= indent.length) suites.pop();
+    let name: string;
+    try {
+      name = JSON.parse(
+        header[3].startsWith("'") ? `"${header[3].slice(1, -1).replace(/"/g, '\\"')}"` : header[3],
+      );
+    } catch {
+      continue;
+    }
+    const full = [...suites.map((s) => s.name), name].join(" > ");
+    if (header[2] === "describe" || header[2] === "suite") {
+      suites.push({ indent: indent.length, name });
+      continue;
+    }
+    const close = lines.findIndex((l, k) =>
+      k > i && l.startsWith(`${indent}}`) && /^\}\)?\)?;?\s*$/.test(l.slice(indent.length))
+    );
+    if (close < 0) continue;
+    separateJsTest(lines, i, close, full, id, out);
+    for (let k = i; k <= close; k++) bodies[k] = true;
+    i = close;
+  }
+  // A check outside every test body (in a helper the tests call) runs inside the jail for whichever
+  // test calls it: without a call graph, every test of the file counts it as kept inside.
+  const helpers = lines.filter((line, k) =>
+    !bodies[k] && /(?:^|[^\w.$])assert(?:\.\w+)?\(/.test(withoutStrings(line.trim()))
+  ).map((line) => line.trim());
+  if (helpers.length > 0) {
+    for (const name of out.inside.keys()) {
+      out.inside.set(name, out.inside.get(name)! + helpers.length);
+      out.kept.set(name, [...(out.kept.get(name) ?? []), ...helpers]);
+    }
+  }
+  return { source: lines.join("\n"), ...out, ends: new Map() };
 }
 
 function denoCheck(statement: string): PyCheck | null {

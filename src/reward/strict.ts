@@ -18,7 +18,7 @@
  * primitives with `Object.is` and objects by strict deep equality, which calls no code of theirs.
  */
 import { join } from "node:path";
-import type { RunnerName } from "../task/spec.ts";
+import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import {
   isLiteral,
   splitComment,
@@ -33,7 +33,7 @@ export async function strictLiteralComparisons(
   files: string[],
   runner: RunnerName,
 ): Promise<void> {
-  if (runner === "deno_test") return;
+  if (!isPythonRunner(runner)) return;
   for (const file of files) {
     const path = join(dir, file);
     const source = await Deno.readTextFile(path);

@@ -1,7 +1,8 @@
 /**
  * The check a rollout makes before it spends model time: each task's unchanged repository is
  * graded once, and a task whose `fail_to_pass` tests already pass is left out, since doing nothing
- * would earn its reward. Skipping (rather than refusing the whole run) lets a dataset with a few
+ * would earn its reward; so is a task whose dependency environment is not built or broken (an
+ * environment error, not the task's fault: the warning names the command that builds it). Skipping (rather than refusing the whole run) lets a dataset with a few
  * bad records still train on the rest; the caller reports the count and the reasons.
  */
 import { patchgymCommand } from "../hint.ts";
@@ -12,6 +13,8 @@ export interface SkippedTask {
   task_id: string;
   /** The `fail_to_pass` tests that pass on the unchanged repository. */
   already_passing: string[];
+  /** Why the task's dependency environment cannot be used, when that is the reason. */
+  environment_error?: string;
 }
 
 /** Which tasks a run may use. */
@@ -41,6 +44,12 @@ export async function preflight(
   const worker = async () => {
     while (next < ids.length && !options.signal?.aborted) {
       const id = ids[next++];
+      const problem = env.environment(env.task(id))?.error;
+      if (problem !== undefined) {
+        skippedById.set(id, { task_id: id, already_passing: [], environment_error: problem });
+        options.onTask?.(id, true);
+        continue;
+      }
       const before = await env.grade(env.task(id), "");
       const passing = Object.entries(before.fail_to_pass.tests)
         .filter(([, outcome]) => outcome === "passed")
@@ -61,12 +70,28 @@ export async function preflight(
 /** A warning line for people about the tasks a preflight skipped, or null when none were. */
 export function skippedWarning(skipped: SkippedTask[], total: number): string | null {
   if (skipped.length === 0) return null;
-  const lines = skipped.map((s) =>
-    `  - ${s.task_id}: fail_to_pass ${
-      s.already_passing.map((t) => `"${t}"`).join(", ")
-    } already pass${s.already_passing.length === 1 ? "es" : ""} on the unchanged repository`
-  );
-  return `Skipping ${skipped.length} of ${total} tasks whose fail_to_pass tests already pass (doing nothing would earn their reward); run "${
-    patchgymCommand("validate")
-  }" for details:\n${lines.join("\n")}`;
+  const passing = skipped.filter((s) => s.environment_error === undefined);
+  const unbuilt = skipped.filter((s) => s.environment_error !== undefined);
+  const parts: string[] = [];
+  if (passing.length > 0) {
+    const lines = passing.map((s) =>
+      `  - ${s.task_id}: fail_to_pass ${
+        s.already_passing.map((t) => `"${t}"`).join(", ")
+      } already pass${s.already_passing.length === 1 ? "es" : ""} on the unchanged repository`
+    );
+    parts.push(
+      `Skipping ${passing.length} of ${total} tasks whose fail_to_pass tests already pass (doing nothing would earn their reward); run "${
+        patchgymCommand("validate")
+      }" for details:\n${lines.join("\n")}`,
+    );
+  }
+  if (unbuilt.length > 0) {
+    const lines = unbuilt.map((s) => `  - ${s.task_id}: ${s.environment_error}`);
+    parts.push(
+      `Skipping ${unbuilt.length} of ${total} tasks whose dependency environment cannot be used (an environment error, not the task's):\n${
+        lines.join("\n")
+      }`,
+    );
+  }
+  return parts.join("\n");
 }

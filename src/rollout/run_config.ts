@@ -59,8 +59,12 @@ export const RunConfigSchema = z.object({
    * earn is a hack the grader missed, reported apart and never trained on. Absent: none.
    */
   impossible_rate: z.number().min(0).max(1).optional(),
-  /** Tasks asked for but left out because their fail_to_pass tests already pass. */
-  skipped_tasks: z.array(z.object({ task_id: z.string(), already_passing: z.array(z.string()) }))
+  /** Tasks asked for but left out: their fail_to_pass tests already pass, or their environment is not built. */
+  skipped_tasks: z.array(z.object({
+    task_id: z.string(),
+    already_passing: z.array(z.string()),
+    environment_error: z.string().optional(),
+  }))
     .optional(),
 });
 

@@ -124,6 +124,98 @@ for (const assert of [strict, loose]) {
 }
 `;
 
+/**
+ * How a preload serializes an observed value (`plain`) and what a function threw (`thrown`), with
+ * intrinsics captured before any user code; it uses `apply`, `hasOwn` and `isArray`, which the
+ * embedding preload captures first. Shared by the deno and node_test preloads.
+ */
+export const SERIALIZE = String.raw`const objectIs = Object.is;
+const StringCtor = String;
+const getPrototypeOf = Object.getPrototypeOf;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const ownKeys = Reflect.ownKeys;
+const ObjectPrototype = Object.prototype;
+const ArrayPrototype = Array.prototype;
+const numberText = Function.prototype.call.bind(Number.prototype.toString);
+const bigintText = Function.prototype.call.bind(BigInt.prototype.toString);
+const push = Function.prototype.call.bind(Array.prototype.push);
+const INDEX = /^(?:0|[1-9]\d*)$/;
+const regexTest = Function.prototype.call.bind(RegExp.prototype.test);
+
+/** A property's value as deepStrictEqual reads it: a getter runs, as it would there. */
+function read(object, desc) {
+  return hasOwn(desc, "value") ? desc.value : typeof desc.get === "function" ? apply(desc.get, object, []) : undefined;
+}
+
+function plain(value, depth, budget) {
+  if (--budget.left < 0 || depth > 64) return ["x", "too large"];
+  const kind = typeof value;
+  if (kind === "number") return ["n", objectIs(value, -0) ? "-0" : numberText(value)];
+  // No test file holds a literal this long: past it, the value only fills the record file.
+  if (kind === "string") return value.length <= 1000000 ? ["s", value] : ["x", "long string"];
+  if (kind === "boolean") return ["b", value];
+  if (kind === "bigint") return ["g", bigintText(value)];
+  if (kind === "undefined") return ["u"];
+  if (value === null) return ["z"];
+  if (kind !== "object") return ["x", kind];
+  const proto = getPrototypeOf(value);
+  const keys = ownKeys(value);
+  if (isArray(value) && proto === ArrayPrototype) {
+    const items = [];
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key === "length") continue;
+      const desc = getOwnPropertyDescriptor(value, key);
+      if (typeof key !== "string" || !regexTest(INDEX, key)) {
+        if (desc.enumerable) return ["x", "array with properties"];
+        continue;
+      }
+      if (key !== "" + items.length) return ["x", "sparse array"];
+      push(items, plain(read(value, desc), depth + 1, budget));
+    }
+    return ["a", items];
+  }
+  if (proto !== ObjectPrototype) return ["x", "object"];
+  const entries = [];
+  for (let i = 0; i < keys.length; i++) {
+    const desc = getOwnPropertyDescriptor(value, keys[i]);
+    if (!desc.enumerable) continue;
+    if (typeof keys[i] !== "string") return ["x", "object with symbol keys"];
+    push(entries, [keys[i], plain(read(value, desc), depth + 1, budget)]);
+  }
+  return ["o", entries];
+}
+
+/** What a function threw: its constructors' names (own properties only) and its string form. */
+function thrown(fn) {
+  try {
+    apply(fn, undefined, []);
+  } catch (error) {
+    const names = [];
+    let text = "";
+    try {
+      text = "" + StringCtor(error);
+    } catch {
+      text = "";
+    }
+    let proto = error !== null && (typeof error === "object" || typeof error === "function")
+      ? getPrototypeOf(error)
+      : null;
+    for (let depth = 0; proto !== null && depth < 32; depth++) {
+      const ctor = getOwnPropertyDescriptor(proto, "constructor");
+      const name = ctor && typeof ctor.value === "function"
+        ? getOwnPropertyDescriptor(ctor.value, "name")
+        : undefined;
+      if (name && typeof name.value === "string") push(names, name.value);
+      proto = getPrototypeOf(proto);
+    }
+    return ["t", names, text];
+  }
+  return ["n"];
+}
+
+`;
+
 const GUARD_TEST = String.raw`
 import { types as nodeTypes } from "node:util";
 const internal = Deno[Deno.internal];
@@ -298,92 +390,7 @@ function observed(fn, file, name) {
 // the record file; the expected value is not in this process. Only a call made directly from a
 // pristine test file while one of its tests runs counts.
 let current = null;
-const objectIs = Object.is;
-const StringCtor = String;
-const getPrototypeOf = Object.getPrototypeOf;
-const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-const ownKeys = Reflect.ownKeys;
-const ObjectPrototype = Object.prototype;
-const ArrayPrototype = Array.prototype;
-const numberText = Function.prototype.call.bind(Number.prototype.toString);
-const bigintText = Function.prototype.call.bind(BigInt.prototype.toString);
-const push = Function.prototype.call.bind(Array.prototype.push);
-const INDEX = /^(?:0|[1-9]\d*)$/;
-const regexTest = Function.prototype.call.bind(RegExp.prototype.test);
-
-/** A property's value as deepStrictEqual reads it: a getter runs, as it would there. */
-function read(object, desc) {
-  return hasOwn(desc, "value") ? desc.value : typeof desc.get === "function" ? apply(desc.get, object, []) : undefined;
-}
-
-function plain(value, depth, budget) {
-  if (--budget.left < 0 || depth > 64) return ["x", "too large"];
-  const kind = typeof value;
-  if (kind === "number") return ["n", objectIs(value, -0) ? "-0" : numberText(value)];
-  // No test file holds a literal this long: past it, the value only fills the record file.
-  if (kind === "string") return value.length <= 1000000 ? ["s", value] : ["x", "long string"];
-  if (kind === "boolean") return ["b", value];
-  if (kind === "bigint") return ["g", bigintText(value)];
-  if (kind === "undefined") return ["u"];
-  if (value === null) return ["z"];
-  if (kind !== "object") return ["x", kind];
-  const proto = getPrototypeOf(value);
-  const keys = ownKeys(value);
-  if (isArray(value) && proto === ArrayPrototype) {
-    const items = [];
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      if (key === "length") continue;
-      const desc = getOwnPropertyDescriptor(value, key);
-      if (typeof key !== "string" || !regexTest(INDEX, key)) {
-        if (desc.enumerable) return ["x", "array with properties"];
-        continue;
-      }
-      if (key !== "" + items.length) return ["x", "sparse array"];
-      push(items, plain(read(value, desc), depth + 1, budget));
-    }
-    return ["a", items];
-  }
-  if (proto !== ObjectPrototype) return ["x", "object"];
-  const entries = [];
-  for (let i = 0; i < keys.length; i++) {
-    const desc = getOwnPropertyDescriptor(value, keys[i]);
-    if (!desc.enumerable) continue;
-    if (typeof keys[i] !== "string") return ["x", "object with symbol keys"];
-    push(entries, [keys[i], plain(read(value, desc), depth + 1, budget)]);
-  }
-  return ["o", entries];
-}
-
-/** What a function threw: its constructors' names (own properties only) and its string form. */
-function thrown(fn) {
-  try {
-    apply(fn, undefined, []);
-  } catch (error) {
-    const names = [];
-    let text = "";
-    try {
-      text = "" + StringCtor(error);
-    } catch {
-      text = "";
-    }
-    let proto = error !== null && (typeof error === "object" || typeof error === "function")
-      ? getPrototypeOf(error)
-      : null;
-    for (let depth = 0; proto !== null && depth < 32; depth++) {
-      const ctor = getOwnPropertyDescriptor(proto, "constructor");
-      const name = ctor && typeof ctor.value === "function"
-        ? getOwnPropertyDescriptor(ctor.value, "name")
-        : undefined;
-      if (name && typeof name.value === "string") push(names, name.value);
-      proto = getPrototypeOf(proto);
-    }
-    return ["t", names, text];
-  }
-  return ["n"];
-}
-
-function observe(site, value, mode) {
+${SERIALIZE}function observe(site, value, mode) {
   const where = location(observe);
   if (where === null || current === null || typeof site !== "string") {
     throw new ErrorCtor("patchgym: checks are observed only from the tests' own files");

@@ -824,6 +824,9 @@ def _prepare_unittest(record, problem, baseline, after_test, trusted_code, libra
                 record(test.id(), "failed" if failed else "error", self._exc_info_to_string(err, test))
 
     def execute(targets):
+        # Code that reads its own argv sees the command a person runs, not the bootstrap's "-c".
+        sys.argv = ["python3 -m unittest", *(t[:-3].replace("/", ".") if t.endswith(".py") else
+                    t.replace(".py::", ".").replace("/", ".").replace("::", ".") for t in targets)]
         baseline()
         suite, loader, load_failed = unittest.TestSuite(), unittest.TestLoader(), False
         for target in targets:
@@ -851,7 +854,7 @@ def _prepare_unittest(record, problem, baseline, after_test, trusted_code, libra
 
 const PYTEST = String.raw`
 def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library_or_test, start):
-    import sys, pytest, pluggy, _pytest
+    import os, sys, pytest, pluggy, _pytest
     import _pytest.assertion.rewrite, _pytest.assertion.util, _pytest.config, _pytest.fixtures
     import _pytest.main, _pytest.nodes, _pytest.outcomes, _pytest.python, _pytest.reports
     import _pytest.runner, _pytest.skipping, _pytest.unittest, _pytest._code.code
@@ -916,6 +919,9 @@ def _prepare_pytest(record, problem, baseline, after_test, trusted_code, library
         # outcomes of every other file.
         args = ["-q", "-p", "no:cacheprovider", "--import-mode=append", "--tb=native",
                 "--continue-on-collection-errors", *targets]
+        # Code that reads its own argv (a conftest looking for an option) sees what
+        # "python3 -m pytest TARGETS" gives it, not the bootstrap's "-c".
+        sys.argv = [os.path.join(os.path.dirname(pytest.__file__), "__main__.py"), *targets]
         return int(pytest.main(args, plugins=[Recorder()]))
 
     modules = [pytest, pluggy, _pytest.assertion.rewrite, _pytest.assertion.util, _pytest.config,

@@ -6,7 +6,7 @@
  * The plan is derived at runtime from this machine, so `doctor` can print it.
  */
 import { join, resolve } from "node:path";
-import { ALLOWED_PROGRAMS, CHILD_PATH } from "./programs.ts";
+import { ALLOWED_PROGRAMS, CHILD_PATH, RUNNER_PROGRAMS } from "./programs.ts";
 
 /** One read-only entry of the plan: a bind of `source` at `dest`, or a symlink at `dest`. */
 export interface Mount {
@@ -57,7 +57,9 @@ export function planMounts(pythonPaths: string[]): MountPlan {
   for (const dir of outermost(pythonPaths.map(realDir).filter((d): d is string => d !== null))) {
     mounts.push({ kind: "ro-bind", source: dir, dest: dir, why: "python3 library" });
   }
-  for (const program of [...ALLOWED_PROGRAMS].filter((p) => p !== "deno").sort()) {
+  for (
+    const program of [...ALLOWED_PROGRAMS, ...RUNNER_PROGRAMS].filter((p) => p !== "deno").sort()
+  ) {
     const found = findProgram(program);
     if (!found) {
       missing.push(program);

@@ -21,7 +21,7 @@ import {
   planMounts,
   pythonLibraryPaths,
 } from "./mounts.ts";
-import { CHILD_PATH, isAllowedProgram } from "./programs.ts";
+import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { compileFilter } from "./seccomp.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
 import type { WorkspaceMount } from "../workspace/workspace.ts";
@@ -281,6 +281,11 @@ export interface RunRequest {
    * during grading, so code under test cannot rewrite a test before it is loaded).
    */
   readOnly?: string[];
+  /**
+   * Folders bound read-only at another place (under bwrap only), e.g. a built `node_modules` at the
+   * workspace's `node_modules`. Both paths must be their own real paths.
+   */
+  binds?: { source: string; dest: string }[];
   /** Extra environment variables on top of the fixed scrubbed set. */
   env?: Record<string, string>;
   /** Bytes written to the child's stdin, which is then closed (default: no stdin at all). */
@@ -429,7 +434,7 @@ export class Sandbox {
   /** Run one child; throws {@linkcode SandboxError} only when it cannot be started. */
   async run(request: RunRequest): Promise<RunResult> {
     const [program] = request.argv;
-    if (!program || !isAllowedProgram(program)) {
+    if (!program || !isSandboxProgram(program)) {
       throw new SandboxError(`Cannot run "${program}": not an allowlisted program`);
     }
     const jailed = this.isolation.level === "bwrap";
@@ -440,8 +445,19 @@ export class Sandbox {
         }), so agent code would reach the host; install bubblewrap, run as an unprivileged user, or pass --unsafe-root-without-jail`,
       );
     }
+    const binds = request.binds ?? [];
+    if (binds.length > 0 && !jailed) {
+      throw new SandboxError(
+        `Cannot mount "${binds[0].source}" at "${binds[0].dest}": mounts need the bwrap jail`,
+      );
+    }
     if (jailed) {
-      await checkBinds([request.cwd, ...(request.writable ?? []), ...(request.readOnly ?? [])]);
+      await checkBinds([
+        request.cwd,
+        ...(request.writable ?? []),
+        ...(request.readOnly ?? []),
+        ...binds.flatMap((b) => [b.source, b.dest]),
+      ]);
     }
     const filter = jailed ? this.isolation.seccomp : null;
     const user = this.#users ? await this.#users.lease() : null;
@@ -597,6 +613,7 @@ export class Sandbox {
       cwd: request.cwd,
       writable: request.writable ?? [],
       readOnly: request.readOnly ?? [],
+      binds: request.binds ?? [],
       // The deno executable may live anywhere (e.g. an npm cache in HOME): bind just that file.
       files: program === "deno" && this.#denoPath.includes("/") ? [this.#denoPath] : [],
       asRoot: how.user !== null,
@@ -637,6 +654,8 @@ interface JailPlaces {
   cwd?: string;
   writable: string[];
   readOnly: string[];
+  /** Read-only binds of a source at another place (after the workspace's own binds). */
+  binds?: { source: string; dest: string }[];
   files: string[];
   /** bwrap runs as root (no user namespace; `setpriv` drops to the sandbox's uid after it). */
   asRoot?: boolean;
@@ -708,6 +727,7 @@ function jailArgs(plan: MountPlan, limits: ResourceLimits, places: JailPlaces): 
     args.push("--bind", path, path);
   }
   for (const path of places.readOnly) args.push("--ro-bind", path, path);
+  for (const bind of places.binds ?? []) args.push("--ro-bind", bind.source, bind.dest);
   if (places.seccomp) args.push("--seccomp", String(SECCOMP_FD));
   // The root itself (a tmpfs holding the mount points) is read-only too.
   args.push("--remount-ro", "/", "--chdir", places.cwd ?? "/", "--");

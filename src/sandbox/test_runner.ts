@@ -4,7 +4,7 @@
  * small JSON results writer for `unittest`. Text the code under test prints is never parsed.
  */
 import { dirname, join } from "node:path";
-import type { RunnerName } from "../task/spec.ts";
+import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
 import {
   DENO_OBSERVE,
@@ -15,6 +15,7 @@ import {
   RECORD_PREFIX,
 } from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
+import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./_node_preload.ts";
 import { EnvironmentFault, SandboxError } from "../errors.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 
@@ -70,6 +71,11 @@ export interface TestEnvironment {
   sourceRoots: string[];
   /** pytest options (`-p plugin`, `-o addopts=...`). */
   pytestArgs: string[];
+  /**
+   * Folders bound read-only into the repository copy: `source` absolute, `dest` relative to the
+   * repository (an npm environment's `node_modules`).
+   */
+  binds?: { source: string; dest: string }[];
   /** Why the environment cannot be used; a run with it throws a {@linkcode SandboxError}. */
   error?: string;
 }
@@ -134,9 +140,9 @@ export function checkSelector(files: readonly string[], selector: string): strin
   }); use a file or "file::Class::test_name"`;
 }
 
-/** Whether `selector` (a file or a test id) selects the test `id`. */
+/** Whether `selector` (a file, a test id or a suite's id) selects the test `id`. */
 function selects(selector: string, id: string): boolean {
-  return id === selector || id.startsWith(`${selector}::`);
+  return id === selector || id.startsWith(`${selector}::`) || id.startsWith(`${selector} > `);
 }
 
 /** Run tests in the sandbox and read the report. */
@@ -153,26 +159,32 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     const targets = request.selector ? [request.selector] : request.files;
     const trusted = [...new Set([...request.files, ...(request.trusted ?? [])])]
       .map((f) => join(request.dir, f));
-    const python = request.runner !== "deno_test";
+    const python = isPythonRunner(request.runner);
+    const node = request.runner === "node_test";
     const key = randomHex(32);
     const readOnly = await canonical(
       [...new Set([...request.files, ...(request.readOnly ?? [])])].map((f) =>
         `${request.dir}/${f}`
       ),
     );
-    if (!python) {
+    if (request.runner === "deno_test") {
       await Deno.mkdir(recordsDir);
       await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
     }
+    const binds = await bindPoints(request.dir, environment?.binds ?? []);
+    const nodeRun = node ? await nodeRunSetup(reportDir, request, targets, trusted, key) : null;
     const result = await sandbox.run({
-      argv: commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
+      argv: nodeRun?.argv ??
+        commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
       // Code under test must not rewrite a test file before the runner loads it.
       readOnly: [...readOnly, ...(environment?.mounts ?? [])],
+      ...(binds.length > 0 ? { binds } : {}),
       maxOutputBytes: request.maxOutputBytes,
-      ...(request.runner === "deno_test" ? {} : {
+      ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin), env: { TMPDIR: nodeRun.tmp } } : {}),
+      ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
         stdin: encoder.encode(
           reporterInput(request.runner, {
             key,
@@ -187,8 +199,11 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
         ),
       }),
     });
-    const report = await readReport(reportPath);
-    if (report === null || !(await reportSigned(report, key, python))) {
+    // Without the jail the run's temporary folder is the host's (a link there is removed, never
+    // followed).
+    if (nodeRun) await Deno.remove(nodeRun.tmp, { recursive: true }).catch(() => {});
+    const report = await readReport(node ? nodeRun!.records : reportPath);
+    if (report === null || !(await reportSigned(report, key, request.runner))) {
       // No report the reporter signed: first rule out a runner missing on this machine, which is
       // an environment fault, not something the code under test did.
       const missing = await runnerProblem(sandbox, request.runner, request.dir);
@@ -203,10 +218,12 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       }
       : python
       ? await readPythonReport(report, key, request.files)
+      : node
+      ? readNodeReport(readNodeRecords(report, key), nodeRun!.dir, `${reportDir}/lib`)
       : readDenoReport(report, request.dir, readDenoRecords(await readRecords(recordsDir), key));
     // deno test prints what tests write to stderr among its own output, on either stream.
     const output = `${result.stdout}\n${result.stderr}`;
-    if (!python && output.includes(`${IDENTITY_MARKER}${key}`)) {
+    if (request.runner === "deno_test" && output.includes(`${IDENTITY_MARKER}${key}`)) {
       read.problems.push({
         code: "test_identity",
         detail: "a test was registered from code under test, not from a test file",
@@ -239,9 +256,13 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   }
 }
 
-/** Whether a report is one the reporter signed (Python) or any report at all (deno's JUnit). */
-async function reportSigned(report: string, key: string, python: boolean): Promise<boolean> {
-  if (!python) return true;
+/**
+ * Whether a report is one the reporter signed (Python), holds a signed record (node) or is any
+ * report at all (deno's JUnit).
+ */
+async function reportSigned(report: string, key: string, runner: RunnerName): Promise<boolean> {
+  if (runner === "deno_test") return true;
+  if (runner === "node_test") return readNodeRecords(report, key).outcomes.size > 0;
   const read = await readPythonReport(report, key, []);
   return !read.problems.some((p) => p.code === "report_unverifiable");
 }
@@ -251,6 +272,11 @@ const RUNNER_CHECKS: Record<RunnerName, { argv: string[]; needs: string }> = {
   unittest: { argv: ["python3", "-I", "-c", "import unittest"], needs: "python3" },
   pytest: { argv: ["python3", "-I", "-c", "import pytest"], needs: "pytest (python3 -m pytest)" },
   deno_test: { argv: ["deno", "--version"], needs: "deno" },
+  // The permission model node_test runs under came with Node 20.
+  node_test: {
+    argv: ["node", "-e", "process.exit(Number(process.versions.node.split('.')[0]) >= 20 ? 0 : 1)"],
+    needs: "node 20 or newer",
+  },
 };
 
 const runnerChecks = new WeakMap<Sandbox, Map<RunnerName, Promise<string | null>>>();
@@ -369,6 +395,8 @@ function commandFor(
     case "unittest":
     case "pytest":
       return ["python3", "-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP];
+    case "node_test":
+      throw new Error("node_test commands are made by nodeRunSetup()");
     case "deno_test": {
       const files = [...new Set(targets.map((t) => t.split("::")[0]))];
       const names = targets.filter((t) => t.includes("::")).map((t) =>
@@ -426,7 +454,157 @@ export function testCommandLine(runner: RunnerName, targets: readonly string[]):
       return `python3 -m pytest ${targets.join(" ")}`;
     case "deno_test":
       return `deno test ${targets.join(" ")}`;
+    case "node_test":
+      return `node --test ${targets.join(" ")}`;
   }
+}
+
+/**
+ * The environment's binds with their places in `dir` made: an empty folder where there is none (a
+ * folder the repository has there is hidden by the bind; a symlink is refused by the sandbox).
+ */
+async function bindPoints(
+  dir: string,
+  binds: { source: string; dest: string }[],
+): Promise<{ source: string; dest: string }[]> {
+  const out: { source: string; dest: string }[] = [];
+  for (const bind of binds) {
+    const dest = join(dir, bind.dest);
+    const stat = await Deno.lstat(dest).catch(() => null);
+    if (stat === null) await Deno.mkdir(dest, { recursive: true });
+    out.push({ source: bind.source, dest });
+  }
+  return out;
+}
+
+/** A node_test run's command, stdin document and record file (see `_node_preload.ts`). */
+async function nodeRunSetup(
+  reportDir: string,
+  request: TestRunRequest,
+  targets: readonly string[],
+  trustedPaths: string[],
+  key: string,
+): Promise<{ argv: string[]; stdin: string; records: string; dir: string; tmp: string }> {
+  const lib = `${reportDir}/lib`;
+  await Deno.mkdir(lib);
+  for (const [name, text] of Object.entries(nodeLibrary())) {
+    await Deno.writeTextFile(`${lib}/${name}`, text);
+  }
+  // V8 names a module by its real path: trusted paths are compared in that form.
+  const trusted = await Promise.all(
+    trustedPaths.map((path) => Deno.realPath(path).catch(() => path)),
+  );
+  const dir = await Deno.realPath(request.dir);
+  const files = [...new Set(targets.map((t) => t.split("::")[0]))].map((f) => join(dir, f));
+  const names = targets.filter((t) => t.includes("::")).map((t) =>
+    t.split("::").slice(1).join("::")
+  );
+  const records = `${reportDir}/records`;
+  const mounts = request.environment?.mounts ?? [];
+  // The tests' own scripts are served from memory by the hooks and never readable in the run.
+  const scripts = trusted.filter((path) => SCRIPT.test(path) && path.startsWith(`${dir}/`));
+  const sources: Record<string, string> = {};
+  for (const path of scripts) {
+    const text = await Deno.readTextFile(path).catch(() => null);
+    if (text !== null) sources[path] = text;
+  }
+  const readable = await readableAround(dir, Object.keys(sources));
+  // A temporary folder of the run's own (os.tmpdir()), not all of /tmp: the workspace may lie
+  // under /tmp, and a grant there would make the tests' files readable again.
+  const tmp = `/tmp/patchgym-node-${randomHex(8)}`;
+  const argv = [
+    "node",
+    "--experimental-permission",
+    // Each grant a flag of its own (node 20.x reads one path per flag).
+    // A folder that does not exist yet (tmp) is granted as a prefix ("*": itself and its
+    // contents; its name is random, so nothing else starts with it).
+    ...[`${lib}`, ...readable, ...mounts, `${tmp}*`].map((p) => `--allow-fs-read=${p}`),
+    ...[dir, records, `${tmp}*`].map((p) => `--allow-fs-write=${p}`),
+    // The resolve hooks run in a loader thread; child processes stay refused.
+    "--allow-worker",
+    "--no-warnings",
+    "--disable-proto=delete",
+    "--max-old-space-size=512",
+    "--test-reporter=spec",
+    `--import=${toFileUrl(`${lib}/preload.mjs`)}`,
+    `${lib}/driver.mjs`,
+  ];
+  const stdin = nodeRunInput({
+    key,
+    records,
+    trusted,
+    files,
+    names,
+    wrapper: toFileUrl(`${lib}/wrapper.mjs`),
+    hooks: toFileUrl(`${lib}/hooks.mjs`),
+    sources,
+    tmp,
+  });
+  return { argv, stdin, records, dir, tmp };
+}
+
+/**
+ * What a node_test run may read in `dir`: everything but `hidden` (absolute paths), as the fewest
+ * grants (a folder with none of them in it is one grant; `dir` itself is readable only through
+ * them, so a file made later at a level that holds a hidden file cannot be read).
+ */
+async function readableAround(dir: string, hidden: string[]): Promise<string[]> {
+  if (hidden.length === 0) return [dir];
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (hidden.includes(path)) continue;
+    if (entry.isDirectory && hidden.some((h) => h.startsWith(`${path}/`))) {
+      out.push(...await readableAround(path, hidden));
+    } else out.push(path);
+  }
+  return out.sort();
+}
+
+function toFileUrl(path: string): string {
+  return `file://${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/**
+ * Test ids (`file::name`) from a node_test run's signed records: a test passes only with a signed
+ * `passed` record of its own function; registered but never finished is an error; a registration
+ * refused for coming from code under test is `test_identity`. Lines that do not verify are ignored
+ * (code under test could write in the file, but not sign).
+ */
+function readNodeReport(read: NodeRecords, dir: string, libDir: string): ReportContent {
+  const tests = new Map<string, TestOutcome>();
+  const failures = new Map<string, string>();
+  const problems: IntegrityProblem[] = [];
+  const relative = (file: string) => file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file;
+  for (const [file, byName] of read.outcomes) {
+    for (const [name, kind] of byName) {
+      const id = `${relative(file)}::${name}`;
+      tests.set(id, kind === "registered" ? "error" : kind);
+      if (kind === "registered") {
+        failures.set(id, "the test did not finish (the run stopped first)");
+      }
+    }
+  }
+  for (const [file, byName] of read.failures) {
+    for (const [name, text] of byName) {
+      // The preload's own frames say nothing about the test.
+      const own = text.split("\n").filter((line) => !line.includes(`${libDir}/`)).join("\n");
+      failures.set(`${relative(file)}::${name}`, own);
+    }
+  }
+  if (read.identity) {
+    problems.push({
+      code: "test_identity",
+      detail: "a test was registered from code under test, not from a test file",
+    });
+  }
+  const observations = new Map<string, Observations>();
+  for (const [file, byName] of read.observed) {
+    for (const [name, seen] of byName) {
+      observationsOf(observations, `${relative(file)}::${name}`).observed.push(...seen);
+    }
+  }
+  return { tests, failures, problems, observations };
 }
 
 function escapeRegExp(text: string): string {

@@ -293,16 +293,21 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
 
 async function findMutants(seed: Seed, options: SynthOptions): Promise<Mutant[]> {
   const { spec } = seed.task;
-  const extension = spec.language === "python" ? ".py" : ".ts";
+  // JavaScript is mutated by the TypeScript parser too (it reads plain JavaScript).
+  const extension = spec.language === "python"
+    ? /\.py$/
+    : spec.language === "javascript"
+    ? /\.m?js$/
+    : /\.ts$/;
   const tests = new Set([...spec.visible_tests, ...spec.hidden_tests]);
   const configs: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);
   const sources: Record<string, string> = {};
   for (const file of seed.snapshot.files) {
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
     if (
-      !file.path.endsWith(extension) || tests.has(file.path) || configs.has(name) ||
+      !extension.test(file.path) || tests.has(file.path) || configs.has(name) ||
       isProtected(seed.task.spec.protected_paths, file.path) || /(^|\/)tests?\//.test(file.path) ||
-      /(^test_.*\.py|_test\.ts|\.test\.ts)$/.test(name)
+      /(^test_.*\.py|_test\.ts|\.test\.ts|\.test\.m?js)$/.test(name)
     ) continue;
     sources[file.path] = decode(file.content);
   }

@@ -10,7 +10,7 @@ import { TaskError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatIssue } from "../zod_issues.ts";
 import { discoverTestIds } from "./test_ids.ts";
-import { type Task, type TaskSpec, TaskSpecSchema } from "./spec.ts";
+import { runnerLanguage, type Task, type TaskSpec, TaskSpecSchema } from "./spec.ts";
 
 /** Load and validate one task folder; throws {@linkcode TaskError} listing every problem. */
 export function loadTask(dir: string): Task {
@@ -133,7 +133,7 @@ function checkTaskFiles(task: Task | PartialTask): string[] {
       `id: "${spec.id}" does not match the folder name "${folder}"; rename one of them`,
     );
   }
-  const expectedLanguage = spec.runner === "deno_test" ? "typescript" : "python";
+  const expectedLanguage = spec.runner === undefined ? undefined : runnerLanguage(spec.runner);
   if (
     spec.runner !== undefined && spec.language !== undefined && spec.language !== expectedLanguage
   ) {

@@ -6,9 +6,30 @@
 import { z } from "zod";
 
 /** Test runners a task may use; a closed allowlist. */
-export const RUNNERS = ["unittest", "pytest", "deno_test"] as const;
+export const RUNNERS = ["unittest", "pytest", "deno_test", "node_test"] as const;
 /** One of {@linkcode RUNNERS}. */
 export type RunnerName = (typeof RUNNERS)[number];
+
+/** Languages a task may be written in. */
+export const LANGUAGES = ["python", "typescript", "javascript"] as const;
+
+/** The language whose tests `runner` runs: one language per runner. */
+export function runnerLanguage(runner: RunnerName): (typeof LANGUAGES)[number] {
+  switch (runner) {
+    case "unittest":
+    case "pytest":
+      return "python";
+    case "deno_test":
+      return "typescript";
+    case "node_test":
+      return "javascript";
+  }
+}
+
+/** Whether `runner` runs Python tests (through patchgym's Python reporter). */
+export function isPythonRunner(runner: RunnerName): boolean {
+  return runnerLanguage(runner) === "python";
+}
 
 /** Kinds of task in the dataset, so a run can be sliced by what it exercises. */
 export const TASK_KINDS = [
@@ -36,7 +57,7 @@ export const TaskSpecSchema = z.strictObject({
     message: "must be lowercase letters, digits, '-' or '_' and match the folder name",
   }).describe("Task id; equals the folder name"),
   title: z.string().min(1).describe("One-line title"),
-  language: z.enum(["python", "typescript"]),
+  language: z.enum(LANGUAGES),
   difficulty: z.enum(["easy", "medium", "hard"]),
   kind: z.enum(TASK_KINDS),
   statement: z.string().min(1).describe("What the agent is asked to do, as a developer writes it"),

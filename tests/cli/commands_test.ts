@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startQwen3Server } from "../_qwen3_server.ts";
 import { makeRunDir, removeRunDir, ROOT, runPatchgym } from "./_run.ts";
+import { LANGUAGES } from "../../src/task/spec.ts";
 
 Deno.test("tasksCommand() --json lists the bundled tasks with their metadata", async () => {
   const result = await runPatchgym(["tasks", "--json"]);
@@ -16,7 +17,7 @@ Deno.test("tasksCommand() --json lists the bundled tasks with their metadata", a
   for (const row of rows) {
     assert.equal(typeof row.id, "string");
     assert.ok(
-      ["python", "typescript"].includes(row.language as string),
+      (LANGUAGES as readonly string[]).includes(row.language as string),
       `${row.id}: language ${row.language}`,
     );
     assert.equal(typeof row.difficulty, "string", `${row.id}: difficulty`);

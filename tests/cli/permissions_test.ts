@@ -276,6 +276,13 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
   const env = short(planPermissions(["env", "build", "tasks/t", "--env-cache", "/c"], CONTEXT));
   assert.deepEqual(env.write, ["tasks/t", "/c"]);
   assert.deepEqual(env.net, []);
+  // npm builds Node projects' environments: granted to env build only.
+  if (existsSync("/usr/bin/npm")) {
+    const run = planPermissions(["env", "build", "tasks/t"], CONTEXT).run ?? [];
+    assert.ok(run.includes("/usr/bin/npm"), JSON.stringify(run));
+    const rollout = planPermissions(["rollout", "--tasks", "x"], CONTEXT);
+    assert.ok(!(rollout.run ?? []).some((p) => p.endsWith("/npm")));
+  }
   // mine: the clone read, the tasks written, the scratch root and the cache.
   const mine = short(planPermissions(["mine", "repo", "--out", "mined"], CONTEXT));
   assert.ok(mine.read.includes("repo") && !mine.write.includes("repo"));

@@ -218,3 +218,78 @@ Deno.test("separate() requires checks and `with` blocks inside loops over litera
   const required = plan.sites.filter((s) => s.required).map((s) => s.text);
   assert.deepEqual(required, ["with tolerance(eps):", "assert f() == 1"]);
 });
+
+Deno.test("separate() takes literal expected values out of node tests, named under their suites", () => {
+  const source = [
+    'import { describe, it, test } from "node:test";',
+    'import assert from "node:assert/strict";',
+    'describe("parser", () => {',
+    '  it("reads numbers", () => {',
+    '    assert.equal(parse("1"), 1);',
+    '    assert.deepEqual(parse("[1]"), [',
+    "      1,",
+    "    ]);",
+    "  });",
+    '  describe("errors", () => {',
+    "    it('rejects junk', () => {",
+    '      assert.throws(() => parse("x"), SyntaxError);',
+    "      assert.match(message(), /junk/);",
+    "    });",
+    "  });",
+    "});",
+    'test("top level", async () => {',
+    '  assert.equal(await load(), "secret");',
+    "});",
+  ].join("\n");
+  const out = separate(source, "node_test", ids());
+  assert.doesNotMatch(out.source, /secret/);
+  assert.equal(out.source.split("\n").length, 19, "line numbers stay");
+  assert.deepEqual(Object.fromEntries(out.inside), {
+    "parser > reads numbers": 0,
+    "parser > errors > rejects junk": 1,
+    "top level": 0,
+  });
+  assert.deepEqual(out.sites.map((s) => [s.test, s.kind, s.expected]), [
+    ["parser > reads numbers", "js_is", "1"],
+    ["parser > reads numbers", "js_deep", "[1,]"],
+    ["parser > errors > rejects junk", "js_throws", "SyntaxError"],
+    ["top level", "js_is", '"secret"'],
+  ]);
+  assert.match(out.source, /__patchgym_observe\("s3", await load\(\)\);/);
+  // The judge finds a node test's checks by its full name (a subtest by its test's).
+  const outcomes = new Map([
+    ["t.test.js::top level", "passed" as const],
+    ["t.test.js::parser > reads numbers", "passed" as const],
+  ]);
+  const observations = new Map([
+    ["t.test.js::top level", { observed: [{ site: "s3", value: ["s", "wrong"] }], ends: [] }],
+    ["t.test.js::parser > reads numbers", {
+      observed: [{ site: "s0", value: ["n", "1"] }, { site: "s1", value: ["a", [["n", "1"]]] }],
+      ends: [],
+    }],
+  ]);
+  const verdict = judge("node_test", outcomes, observations, new Map([["t.test.js", out]]));
+  assert.equal(verdict.outcomes.get("t.test.js::top level"), "failed");
+  assert.equal(verdict.outcomes.get("t.test.js::parser > reads numbers"), "passed");
+  assert.equal(verdict.where.get("t.test.js::parser > reads numbers"), "outside");
+});
+
+Deno.test("separate() counts a node test file's helper checks as kept inside every test", () => {
+  const source = [
+    'import test from "node:test";',
+    'import assert from "node:assert/strict";',
+    "function inRange(range, yes) {",
+    "  for (const v of yes) assert.equal(satisfies(v, range), true);",
+    "}",
+    'test("caret", () => {',
+    '  inRange("^1.2.3", ["1.3.0"]);',
+    "  assert.equal(max(), 2);",
+    "});",
+  ].join("\n");
+  const out = separate(source, "node_test", ids());
+  assert.deepEqual(Object.fromEntries(out.inside), { caret: 1 });
+  assert.deepEqual(out.kept.get("caret"), [
+    "for (const v of yes) assert.equal(satisfies(v, range), true);",
+  ]);
+  assert.deepEqual(out.sites.map((s) => s.expected), ["2"]);
+});

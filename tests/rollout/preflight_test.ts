@@ -52,3 +52,29 @@ Deno.test("skippedWarning() counts and names each skipped task, and is null for 
       '  - t1: fail_to_pass "a.py::T::test_x" already passes on the unchanged repository',
   );
 });
+
+Deno.test("preflight() skips a task whose dependency environment is not built, saying how to build it", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-preflight-test-" });
+  try {
+    const env = await Environment.open({
+      tasksDir: TASKS_DIR,
+      workRoot: join(root, "work"),
+      envCache: join(root, "empty-cache"),
+    });
+    const ids = ["js-outdated-prerelease-latest", "js-semver-caret-zero"];
+    const result = await preflight(env, ids);
+    assert.deepEqual(result.ready, ["js-semver-caret-zero"]);
+    assert.equal(result.skipped.length, 1);
+    assert.match(
+      result.skipped[0].environment_error ?? "",
+      /is not built .*; run "patchgym env build .*js-outdated-prerelease-latest"/,
+    );
+    const warning = skippedWarning(result.skipped, 2)!;
+    assert.match(
+      warning,
+      /^Skipping 1 of 2 tasks whose dependency environment cannot be used \(an environment error, not the task's\):\n {2}- js-outdated-prerelease-latest: the dependency environment/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

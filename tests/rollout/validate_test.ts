@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Environment } from "../../src/agent/environment.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
+import { buildNpmEnvironment } from "../../src/env/npm.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
 const ID = "py-median-even";
@@ -214,4 +215,38 @@ Deno.test("validateTask() lists the problems of a task that does not load instea
     assert.equal(absent.problems.length, 1);
     assert.match(absent.problems[0], /no such task/);
   });
+});
+
+Deno.test("validateTask() accepts the bundled node_test tasks, one with an npm environment", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-validate-test-" });
+  try {
+    const envCache = join(root, "env");
+    const empty = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root, envCache });
+    const unbuilt = await validateTask(empty, "js-outdated-prerelease-latest");
+    assert.equal(unbuilt.status, "environment_error");
+    assert.match(
+      unbuilt.problems[0],
+      /is not built .*; run "patchgym env build .*tasks\/js-outdated-prerelease-latest"/,
+    );
+    // Built from its package-lock.json (npm ci --ignore-scripts) into this test's own cache.
+    const built = await buildNpmEnvironment(join(TASKS_DIR, "js-outdated-prerelease-latest/repo"), {
+      cacheRoot: envCache,
+      lockPath: join(TASKS_DIR, "js-outdated-prerelease-latest/env.lock"),
+    }).catch((error: Error) => error);
+    const ids = ["js-semver-caret-zero", "js-scheduler-fifo-ties", "js-toc-duplicate-anchors"];
+    if (built instanceof Error) {
+      console.warn(`validate_test: npm environment not built (${built.message}); skipping it`);
+    } else {
+      assert.equal(built.lockWritten, false, "the bundled env.lock matches its package-lock.json");
+      ids.push("js-outdated-prerelease-latest");
+    }
+    const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root, envCache });
+    for (const id of ids) {
+      const result = await validateTask(env, id);
+      assert.deepEqual(result.problems, [], id);
+      assert.equal(result.status, "valid", id);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -718,3 +718,52 @@ Deno.test("runTests() calls a runner missing in the jail an environment fault, n
     await Deno.remove(base, { recursive: true });
   }
 });
+
+// Issue 30: code that reads its own argv (a conftest looking for an option) saw the bootstrap's
+// "-c" instead of a runner's command line.
+pytestTest("runTests() gives pytest tests the argv of python3 -m pytest TARGETS", async () => {
+  const run = await runRepo("pytest", {
+    "conftest.py": "import sys\n\nSLOW = '--runslow' in sys.argv[1:]\nSEEN = list(sys.argv)\n",
+    "tests/test_argv.py": `import os
+import sys
+
+import conftest
+
+
+def test_argv():
+    assert os.path.basename(sys.argv[0]) == "__main__.py", sys.argv
+    assert os.path.basename(os.path.dirname(sys.argv[0])) == "pytest", sys.argv
+    assert sys.argv[1:] == ["tests/test_argv.py"], sys.argv
+    assert conftest.SEEN == sys.argv and conftest.SLOW is False
+`,
+  }, ["tests/test_argv.py"]);
+  assert.deepEqual(
+    Object.fromEntries(run.tests),
+    { "tests/test_argv.py::test_argv": "passed" },
+    describe(run),
+  );
+});
+
+Deno.test("runTests() gives unittest tests the argv of python3 -m unittest TARGETS", async () => {
+  const run = await runRepo(
+    "unittest",
+    {
+      "tests/__init__.py": "",
+      "tests/test_argv.py": `import sys
+import unittest
+
+
+class ArgvTest(unittest.TestCase):
+    def test_argv(self):
+        self.assertEqual(sys.argv, ["python3 -m unittest", "tests.test_argv.ArgvTest.test_argv"])
+`,
+    },
+    ["tests/test_argv.py"],
+    "tests/test_argv.py::ArgvTest::test_argv",
+  );
+  assert.deepEqual(
+    Object.fromEntries(run.tests),
+    { "tests/test_argv.py::ArgvTest::test_argv": "passed" },
+    describe(run),
+  );
+});

@@ -221,7 +221,7 @@ Deno.test("loadTask() reports a bad enum value", async () => {
     await problemsAfter((spec) => {
       spec.runner = "jest";
     }),
-    ['tasks/t1/task.json: runner: must be one of "unittest", "pytest", "deno_test"'],
+    ['tasks/t1/task.json: runner: must be one of "unittest", "pytest", "deno_test", "node_test"'],
   );
 });
 
@@ -265,6 +265,20 @@ Deno.test("loadTask() reports a runner that cannot test the language", async () 
       spec.runner = "deno_test";
     }).then((problems) => problems.slice(0, 1)), // Then the Python ids are not found either.
     ['tasks/t1/task.json: runner: "deno_test" cannot test a python task; use a python runner'],
+  );
+  assert.deepEqual(
+    await problemsAfter((spec) => {
+      spec.runner = "node_test";
+    }).then((problems) => problems.slice(0, 1)),
+    ['tasks/t1/task.json: runner: "node_test" cannot test a python task; use a python runner'],
+  );
+  assert.deepEqual(
+    await problemsAfter((spec) => {
+      spec.language = "javascript";
+    }),
+    [
+      'tasks/t1/task.json: runner: "unittest" cannot test a javascript task; use a javascript runner',
+    ],
   );
   assert.deepEqual(
     await problemsAfter((spec) => {

@@ -118,3 +118,38 @@ Deno.test("discoverTestIds() finds nothing in Python source for deno_test and vi
   assert.deepEqual(discoverTestIds("t.py", PYTHON, "deno_test"), []);
   assert.deepEqual(discoverTestIds("a_test.ts", 'Deno.test("x", () => {});', "unittest"), []);
 });
+
+Deno.test("discoverTestIds() names node tests under their suites, as the node_test reporter does", () => {
+  const source = `import test, { describe, it } from "node:test";
+// test("commented out", () => {});
+/* it("in a block comment", () => {}) */
+test("top level", () => {
+  const text = "describe('not a suite', () => {})";
+});
+test.skip('skipped one', () => {});
+describe("parser", () => {
+  it("reads { braces } in names", () => {});
+  describe(\`nested\`, () => {
+    it("leaf", (t, done) => done());
+  });
+  it.todo("after the nested suite");
+});
+describe("empty suite", () => {});
+test("parent", async (t) => {
+  await t.test("subtests are not discovered", () => {});
+});
+`;
+  assert.deepEqual(discoverTestIds("test/p.test.mjs", source, "node_test"), [
+    "test/p.test.mjs::top level",
+    "test/p.test.mjs::skipped one",
+    "test/p.test.mjs::parser > reads { braces } in names",
+    "test/p.test.mjs::parser > nested > leaf",
+    "test/p.test.mjs::parser > after the nested suite",
+    "test/p.test.mjs::parent",
+  ]);
+});
+
+Deno.test("discoverTestIds() finds no node tests in Deno or Python test files", () => {
+  assert.deepEqual(discoverTestIds("t.py", PYTHON, "node_test"), []);
+  assert.deepEqual(discoverTestIds("a_test.ts", 'Deno.test("x", () => {});', "node_test"), []);
+});
