@@ -17,10 +17,10 @@ import { binaryPaths, patchPaths } from "../patch/stats.ts";
 import { treeSizes } from "../workspace/tree.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace, type WorkspaceMount } from "../workspace/workspace.ts";
-import { checkCanaries, perturbLiteral, plantCanaries, type RandomInt } from "./canary.ts";
+import { checkCanaries, perturbLiteral, plantCanariesInTexts, type RandomInt } from "./canary.ts";
 import type { TestNames } from "./rename.ts";
 import { originalId, originalText } from "./rename.ts";
-import { joinStatements, readableFailure, strictLiteralComparisons } from "./strict.ts";
+import { joinStatements, readableFailure, strictSource } from "./strict.ts";
 import { ownTraceback, type TestSource } from "./traceback.ts";
 import { judge, type JudgedWhere } from "./judge.ts";
 import { separate, type Separated } from "./separate.ts";
@@ -146,21 +146,27 @@ export async function gradePatch(
     let impossible = false;
     let run = NOT_RUN;
     if (applied) {
+      // The test files are read once, rewritten in memory by every stage below, and written
+      // once: they are small, so synchronous calls (no hand-off to the blocking thread pool).
+      const texts = new Map(files.map((f) => [f, Deno.readTextFileSync(join(copy.dir, f))]));
       // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
       // copies only guard the ones with checks left inside.
-      const outside = await outsideTests(copy.dir, files, task.spec.runner);
+      const outside = outsideTestsOf(task, texts);
       // Every test runs under a fresh name, mapped back to its own here.
-      const { canaries, names } = await plantCanaries(copy.dir, files, task.spec.runner, {
+      const { canaries, names } = plantCanariesInTexts(texts, task.spec.runner, {
         mutate: task.spec.fail_to_pass.filter((id) => !outside.has(functionOf(id))),
         random: options.random,
       });
       // After the canaries, so canaries and mutants are separated like the tests they copy.
-      const plans = await separateFiles(copy.dir, files, task.spec.runner);
+      const plans = separateTexts(texts, task.spec.runner);
       if (options.impossible) {
         impossible = makeImpossible(task, plans, names, options.random ?? secureRandom);
       }
       // What stayed inside keeps the plain-value comparison.
-      await strictLiteralComparisons(copy.dir, files, task.spec.runner);
+      if (task.spec.runner !== "deno_test") {
+        for (const [file, text] of texts) texts.set(file, strictSource(text));
+      }
+      for (const [file, text] of texts) Deno.writeTextFileSync(join(copy.dir, file), text);
       const testRun = await runTests(options.sandbox, {
         runner: task.spec.runner,
         dir: copy.dir,
@@ -184,8 +190,8 @@ export async function gradePatch(
       ) {
         for (const file of files) {
           const original = await pristineTestText(task, options.snapshot, file);
-          const rewritten = await Deno.readTextFile(join(copy.dir, file)).catch(() => null);
-          if (original && rewritten !== null) sources.set(file, { original, rewritten });
+          const rewritten = texts.get(file);
+          if (original && rewritten !== undefined) sources.set(file, { original, rewritten });
         }
       }
       for (const [id, text] of [...testRun.failures, ...verdict.failures]) {
@@ -242,20 +248,18 @@ export async function gradePatch(
 }
 
 /**
- * Separate the expected values of test files `files` (relative to `dir`, in place); returns each
- * file's plan for the judge.
+ * Separate the expected values of the test files' texts `texts` (by path; each replaced by its
+ * separated source); returns each file's plan for the judge.
  */
-async function separateFiles(
-  dir: string,
-  files: string[],
+function separateTexts(
+  texts: Map<string, string>,
   runner: Task["spec"]["runner"],
-): Promise<Map<string, Separated>> {
+): Map<string, Separated> {
   const plans = new Map<string, Separated>();
   const id = siteIds();
-  for (const file of files) {
-    const path = join(dir, file);
-    const separated = separate(await Deno.readTextFile(path), runner, id);
-    await Deno.writeTextFile(path, separated.source);
+  for (const [file, text] of texts) {
+    const separated = separate(text, runner, id);
+    texts.set(file, separated.source);
     plans.set(file, separated);
   }
   return plans;
@@ -271,13 +275,41 @@ export async function outsideTests(
   runner: Task["spec"]["runner"],
   kept?: Map<string, string[]>,
 ): Promise<Set<string>> {
+  const texts = new Map<string, string>();
+  for (const file of files) texts.set(file, await Deno.readTextFile(join(dir, file)));
+  return outsideTestsInTexts(texts, runner, kept);
+}
+
+/** {@linkcode outsideTests} of the test files' texts `texts`, by path. */
+function outsideTestsInTexts(
+  texts: ReadonlyMap<string, string>,
+  runner: Task["spec"]["runner"],
+  kept?: Map<string, string[]>,
+): Set<string> {
   const found = new Set<string>();
-  for (const file of files) {
-    const text = await Deno.readTextFile(join(dir, file));
+  for (const [file, text] of texts) {
     const plan = separate(runner === "deno_test" ? text : joinStatements(text), runner, siteIds());
     for (const [fn, left] of plan.inside) if (left === 0) found.add(`${file}::${fn}`);
     for (const [fn, checks] of plan.kept) kept?.set(`${file}::${fn}`, checks);
   }
+  return found;
+}
+
+/** The last {@linkcode outsideTests} found per task, with the texts it was found in. */
+const outsideCache = new WeakMap<Task, { texts: string[]; found: Set<string> }>();
+
+/**
+ * {@linkcode outsideTestsInTexts} for `task`'s restored test files: the same pristine texts for
+ * every sample of a task, so the answer is kept for the task and reused while the texts are equal.
+ */
+function outsideTestsOf(task: Task, texts: ReadonlyMap<string, string>): ReadonlySet<string> {
+  const key = [...texts].flat();
+  const cached = outsideCache.get(task);
+  if (cached && cached.texts.length === key.length && cached.texts.every((t, i) => t === key[i])) {
+    return cached.found;
+  }
+  const found = outsideTestsInTexts(texts, task.spec.runner);
+  outsideCache.set(task, { texts: key, found });
   return found;
 }
 
@@ -424,23 +456,26 @@ async function restoreTestFiles(
   const pristine: string[] = [...task.spec.hidden_tests];
   for (const file of snapshot.files) {
     if (!decidesTests(file.path)) continue;
-    if (changed.has(file.path)) await write(join(dir, file.path), file.content);
+    if (changed.has(file.path)) write(join(dir, file.path), file.content);
     // Code is trusted (and unreadable to code under test); protected data is only put back, so
     // code under test can still read the fixtures a test hands it.
     if (SOURCE.test(file.path)) pristine.push(file.path);
   }
   for (const path of [...task.spec.hidden_tests, ...(task.spec.hidden_data ?? [])]) {
-    await write(join(dir, path), await Deno.readFile(join(task.hiddenDir, path)));
+    write(join(dir, path), Deno.readFileSync(join(task.hiddenDir, path)));
   }
   return { config: snapshot.files.map((f) => f.path).filter(isTestConfig), pristine };
 }
 
-async function write(path: string, content: Uint8Array): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true });
-  await Deno.remove(path, { recursive: true }).catch((error) => {
+/** Put `content` at `path`, replacing whatever is there; synchronous (a few small files). */
+function write(path: string, content: Uint8Array): void {
+  Deno.mkdirSync(dirname(path), { recursive: true });
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
-  await Deno.writeFile(path, content);
+  }
+  Deno.writeFileSync(path, content);
 }
 
 const CONFIG_NAMES: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);

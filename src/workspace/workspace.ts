@@ -90,7 +90,16 @@ export class Workspace {
   async remove(): Promise<void> {
     // Never race a write still in flight: it could recreate files after the removal.
     await this.ready.catch(() => {});
-    await this.#mount?.unmount(this.dir);
+    if (this.#mount) {
+      await this.#mount.unmount(this.dir);
+      // Unmounted, the folder is an empty mount point: one synchronous call, no thread hand-off.
+      try {
+        Deno.removeSync(this.dir);
+        return;
+      } catch {
+        // Not empty (the unmount failed) or already gone: the recursive removal below decides.
+      }
+    }
     await Deno.remove(this.dir, { recursive: true }).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
@@ -116,12 +125,12 @@ export function createWorkspace(snapshot: Snapshot, options: WorkspaceOptions): 
  * holding every request back until all copies are done.
  */
 export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): Workspace {
-  // The name is chosen here (as makeTempDir would) so that the folder itself is made off-thread.
+  // The name is chosen here (as makeTempDir would): the folder is made with the files.
   const name = `${options.prefix ?? "ws"}-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const dir = `${realpathSync(options.root)}/${name}`;
   const mount = options.mount;
   const ready = (async () => {
-    await Deno.mkdir(dir, { mode: 0o700 });
+    Deno.mkdirSync(dir, { mode: 0o700 });
     if (mount) await mount.mount(dir);
     await writeSnapshotAsync(snapshot, dir);
   })().catch(async (error) => {
