@@ -189,7 +189,7 @@ export async function gradePatch(
         task.spec.runner !== "deno_test" && (testRun.failures.size > 0 || verdict.failures.size > 0)
       ) {
         for (const file of files) {
-          const original = await pristineTestText(task, options.snapshot, file);
+          const original = pristineTestText(task, options.snapshot, file);
           const rewritten = texts.get(file);
           if (original && rewritten !== undefined) sources.set(file, { original, rewritten });
         }
@@ -423,9 +423,13 @@ export function refusedGrade(task: Task, problem: string): GradeResult {
  * A test file as the scoring copy holds it once restored: the task's hidden file at that path, else
  * the repository's (decoded as `Deno.readTextFile` would, byte order mark kept); "" when neither.
  */
-async function pristineTestText(task: Task, snapshot: Snapshot, file: string): Promise<string> {
+function pristineTestText(task: Task, snapshot: Snapshot, file: string): string {
   if (task.spec.hidden_tests.includes(file)) {
-    return await Deno.readTextFile(join(task.hiddenDir, file)).catch(() => "");
+    try {
+      return Deno.readTextFileSync(join(task.hiddenDir, file));
+    } catch {
+      return "";
+    }
   }
   const content = snapshot.byPath.get(file)?.content;
   return content ? PRISTINE_DECODER.decode(content) : "";

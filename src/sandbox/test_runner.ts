@@ -147,9 +147,10 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     throw new SandboxError(`Cannot run the tests: ${environment.error}`);
   }
   const scratch = request.scratchDir ?? dirname(request.dir);
-  // Synchronous file calls for the few small files of a run: each costs a few microseconds,
-  // against tens for an asynchronous call (a hand-off to Deno's blocking thread pool and back).
-  const reportDir = Deno.makeTempDirSync({ dir: scratch, prefix: ".report-" });
+  // New files and folders on the work root's disk stay asynchronous (making one can take a
+  // millisecond there); checks and reads of existing small files are synchronous (microseconds,
+  // against tens for a hand-off to Deno's blocking thread pool and back).
+  const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   try {
     const reportPath = `${reportDir}/report`;
     const recordsDir = `${reportDir}/records`;
@@ -164,8 +165,8 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       ),
     );
     if (!python) {
-      Deno.mkdirSync(recordsDir);
-      Deno.writeTextFileSync(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
+      await Deno.mkdir(recordsDir);
+      await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
     }
     const result = await sandbox.run({
       argv: commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),

@@ -90,16 +90,7 @@ export class Workspace {
   async remove(): Promise<void> {
     // Never race a write still in flight: it could recreate files after the removal.
     await this.ready.catch(() => {});
-    if (this.#mount) {
-      await this.#mount.unmount(this.dir);
-      // Unmounted, the folder is an empty mount point: one synchronous call, no thread hand-off.
-      try {
-        Deno.removeSync(this.dir);
-        return;
-      } catch {
-        // Not empty (the unmount failed) or already gone: the recursive removal below decides.
-      }
-    }
+    await this.#mount?.unmount(this.dir);
     await Deno.remove(this.dir, { recursive: true }).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
@@ -125,12 +116,14 @@ export function createWorkspace(snapshot: Snapshot, options: WorkspaceOptions): 
  * holding every request back until all copies are done.
  */
 export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): Workspace {
-  // The name is chosen here (as makeTempDir would): the folder is made with the files.
+  // The name is chosen here (as makeTempDir would) so that the folder itself is made off-thread.
   const name = `${options.prefix ?? "ws"}-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const dir = `${realpathSync(options.root)}/${name}`;
   const mount = options.mount;
   const ready = (async () => {
-    Deno.mkdirSync(dir, { mode: 0o700 });
+    // Asynchronous: the folder is on the work root's disk, where making one can take a
+    // millisecond (the files go into the workspace's own memory-backed mount when it has one).
+    await Deno.mkdir(dir, { mode: 0o700 });
     if (mount) await mount.mount(dir);
     await writeSnapshotAsync(snapshot, dir);
   })().catch(async (error) => {
