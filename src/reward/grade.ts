@@ -14,10 +14,17 @@ import { type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches } from "../patch/apply.ts";
 import { parsePatch, type ParseResult } from "../patch/parse.ts";
 import { binaryPaths, patchPaths } from "../patch/stats.ts";
+import { Pacer } from "../workspace/pacer.ts";
 import { treeSizes } from "../workspace/tree.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace, type WorkspaceMount } from "../workspace/workspace.ts";
-import { checkCanaries, perturbLiteral, plantCanariesInTexts, type RandomInt } from "./canary.ts";
+import {
+  checkCanaries,
+  perturbLiteral,
+  plantCanariesInTexts,
+  type RandomInt,
+  secureRandomInt,
+} from "./canary.ts";
 import type { TestNames } from "./rename.ts";
 import { originalId, originalText } from "./rename.ts";
 import { joinStatements, readableFailure, strictSource } from "./strict.ts";
@@ -148,19 +155,25 @@ export async function gradePatch(
     if (applied) {
       // The test files are read once, rewritten in memory by every stage below, and written
       // once: they are small, so synchronous calls (no hand-off to the blocking thread pool).
+      // Between stages the event loop gets a turn once a slice is used up (big test files).
+      const pacer = new Pacer();
+      const paced = () => pacer.pause() ?? Promise.resolve();
       const texts = new Map(files.map((f) => [f, Deno.readTextFileSync(join(copy.dir, f))]));
       // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
       // copies only guard the ones with checks left inside.
       const outside = outsideTestsOf(task, texts);
+      await paced();
       // Every test runs under a fresh name, mapped back to its own here.
       const { canaries, names } = plantCanariesInTexts(texts, task.spec.runner, {
         mutate: task.spec.fail_to_pass.filter((id) => !outside.has(functionOf(id))),
         random: options.random,
       });
+      await paced();
       // After the canaries, so canaries and mutants are separated like the tests they copy.
       const plans = separateTexts(texts, task.spec.runner);
+      await paced();
       if (options.impossible) {
-        impossible = makeImpossible(task, plans, names, options.random ?? secureRandom);
+        impossible = makeImpossible(task, plans, names, options.random ?? secureRandomInt);
       }
       // What stayed inside keeps the plain-value comparison.
       if (task.spec.runner !== "deno_test") {
@@ -352,11 +365,6 @@ function makeImpossible(
     else site.expected = changed;
   }
   return all;
-}
-
-function secureRandom(n: number): number {
-  const [value] = crypto.getRandomValues(new Uint32Array(1));
-  return value % n;
 }
 
 /** The test function a test id names: its parameters (`[...]`) dropped. */
