@@ -147,7 +147,8 @@ export async function gradePatch(
     const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
     const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
     const outcomes = new Map<string, TestOutcome>();
-    const failureOutput = new Map<string, string>();
+    // A failure's output as shown (its traceback in the test's own lines), made only when read.
+    let failureOutput: (own: string) => string | undefined = () => undefined;
     const judged = new Map<string, JudgedWhere>();
     const guarded = new Set<string>();
     let impossible = false;
@@ -207,13 +208,20 @@ export async function gradePatch(
           if (original && rewritten !== undefined) sources.set(file, { original, rewritten });
         }
       }
+      // Most failures are the canaries' and mutants', which no grade shows: each is made readable
+      // only when an expected test's (or a collection error's) output is asked for.
+      const failed = new Map<string, { id: string; text: string }>();
       for (const [id, text] of [...testRun.failures, ...verdict.failures]) {
-        const own = originalId(id, names);
-        const file = own.split("::")[0];
-        const failing = { file, fn: id.split("::").pop()! };
-        const shown = originalText(file, ownTraceback(text, sources, names, failing), names);
-        failureOutput.set(own, readableFailure(shown));
+        failed.set(originalId(id, names), { id, text });
       }
+      failureOutput = (own) => {
+        const found = failed.get(own);
+        if (found === undefined) return undefined;
+        const file = own.split("::")[0];
+        const failing = { file, fn: found.id.split("::").pop()! };
+        const shown = originalText(file, ownTraceback(found.text, sources, names, failing), names);
+        return readableFailure(shown);
+      };
       const canary = checkCanaries(
         canaries,
         outcomes,
@@ -229,14 +237,15 @@ export async function gradePatch(
     }
     const failures: Record<string, string> = {};
     for (const id of expected) {
-      let text = failureOutput.get(id);
+      if (outcomes.get(id) === "passed") continue;
+      let text = failureOutput(id);
       if (text === undefined && !outcomes.has(id)) {
         // A test that never ran: its file's collection error says why (an import that fails).
         const file = id.split("::")[0];
-        const collection = failureOutput.get(file) ?? failureOutput.get("(collection)");
+        const collection = failureOutput(file) ?? failureOutput("(collection)");
         if (collection !== undefined) text = `collection error in "${file}":\n${collection}`;
       }
-      if (text !== undefined && outcomes.get(id) !== "passed") {
+      if (text !== undefined) {
         failures[id] = text.length > FAILURE_CHARS ? `...${text.slice(-FAILURE_CHARS)}` : text;
       }
     }
