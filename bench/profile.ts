@@ -4,6 +4,8 @@
  * episode printed at the end. Run under V8's profiler to see where that CPU goes:
  * `deno run -A --cpu-prof --cpu-prof-dir=runs/prof bench/profile.ts --episodes 64 --concurrency 16`
  * then `deno run -A bench/profile.ts --summarize runs/prof/<file>.cpuprofile`.
+ * `--phases` (best with `--concurrency 1`, so phases do not overlap) also prints this process's CPU
+ * per episode in each phase: sandboxed runs, the workspace mounts, model requests, grading.
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
@@ -12,6 +14,8 @@ import { fileURLToPath } from "node:url";
 import { Environment } from "../src/agent/environment.ts";
 import { OpenAIPolicy } from "../src/policy/openai.ts";
 import { runSample } from "../src/rollout/sample.ts";
+import { Sandbox } from "../src/sandbox/sandbox.ts";
+import { type WorkspaceMount } from "../src/workspace/workspace.ts";
 import { fakeModelName, startFakeModel } from "./_fake_model.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
@@ -26,12 +30,14 @@ async function main(): Promise<void> {
       summarize: { type: "string" },
       top: { type: "string", default: "40" },
       "work-root": { type: "string", default: "/tmp" },
+      phases: { type: "boolean", default: false },
     },
   });
   if (values.summarize) {
     summarizeProfile(values.summarize, Number(values.top));
     return;
   }
+  const phases = values.phases ? measurePhases() : null;
   const episodes = Number(values.episodes);
   const concurrency = Number(values.concurrency);
   const workRoot = await Deno.makeTempDir({
@@ -75,6 +81,7 @@ async function main(): Promise<void> {
       await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
     };
     await run(Math.min(4, episodes), "warmup");
+    phases?.clear();
     const before = process.cpuUsage();
     const started = performance.now();
     await run(episodes, "measured");
@@ -87,10 +94,53 @@ async function main(): Promise<void> {
         (cpu.system / 1000 / episodes).toFixed(2)
       }), wall ${(wall / episodes).toFixed(1)} ms/episode`,
     );
+    if (phases) {
+      for (const [phase, us] of phases) {
+        console.log(`${(us / 1000 / episodes).toFixed(2).padStart(8)} ms/episode  ${phase}`);
+      }
+    }
   } finally {
     await model.close();
     await Deno.remove(workRoot, { recursive: true });
   }
+}
+
+/**
+ * Wrap the methods each phase runs in, adding this process's CPU (every thread) to the phase.
+ * A phase inside another (a sandboxed run inside grading) counts in both.
+ */
+function measurePhases(): Map<string, number> {
+  const cpu = new Map<string, number>();
+  const wrap = (target: object, method: string, phase: string) => {
+    const holder = target as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const original = holder[method];
+    holder[method] = async function (this: unknown, ...args: unknown[]) {
+      const before = process.cpuUsage();
+      try {
+        return await original.apply(this, args);
+      } finally {
+        const used = process.cpuUsage(before);
+        cpu.set(phase, (cpu.get(phase) ?? 0) + used.user + used.system);
+      }
+    };
+  };
+  wrap(
+    Sandbox.prototype,
+    "run",
+    "sandboxed runs (run_tests' and grading's): launcher, sweep, pipes",
+  );
+  wrap(Environment.prototype, "grade", "env.grade: scoring copy, canaries, its run, judging");
+  wrap(OpenAIPolicy.prototype, "next", "model requests (4 turns): HTTP and JSON");
+  const workspaceMount = Sandbox.prototype.workspaceMount;
+  Sandbox.prototype.workspaceMount = function (this: Sandbox, bytes: number, entries: number) {
+    const mount: WorkspaceMount | null = workspaceMount.call(this, bytes, entries);
+    if (mount) {
+      wrap(mount, "mount", "workspace mounts (tmpfs, 2 per episode)");
+      wrap(mount, "unmount", "workspace unmounts (2 per episode)");
+    }
+    return mount;
+  };
+  return cpu;
 }
 
 interface ProfileNode {

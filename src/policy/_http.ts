@@ -60,27 +60,35 @@ export async function postJson(
   for (let attempt = 0; attempt <= o.maxRetries; attempt++) {
     if (attempt > 0) await sleep(backoff(o.backoffMs, attempt, retryAfter), episodeSignal);
     retryAfter = null;
-    const timeout = AbortSignal.timeout(o.requestTimeoutMs);
-    const signal = episodeSignal ? AbortSignal.any([timeout, episodeSignal]) : timeout;
+    const request = requestSignal(o.requestTimeoutMs, episodeSignal);
     let response: Response;
-    try {
-      response = await o.fetch(url, { method: "POST", headers, body: payload, signal });
-    } catch (error) {
-      if (episodeSignal?.aborted) throw cancelled(error);
-      lastProblem = timeout.aborted
-        ? `request timed out after ${o.requestTimeoutMs} ms`
-        : `network error: ${(error as Error).message}`;
-      continue;
-    }
     let text: string;
     try {
-      text = await response.text();
-    } catch (error) {
-      if (episodeSignal?.aborted) throw cancelled(error);
-      lastProblem = timeout.aborted
-        ? `request timed out after ${o.requestTimeoutMs} ms while reading the response`
-        : `network error while reading the response: ${(error as Error).message}`;
-      continue;
+      try {
+        response = await o.fetch(url, {
+          method: "POST",
+          headers,
+          body: payload,
+          signal: request.signal,
+        });
+      } catch (error) {
+        if (episodeSignal?.aborted) throw cancelled(error);
+        lastProblem = request.timedOut()
+          ? `request timed out after ${o.requestTimeoutMs} ms`
+          : `network error: ${(error as Error).message}`;
+        continue;
+      }
+      try {
+        text = await response.text();
+      } catch (error) {
+        if (episodeSignal?.aborted) throw cancelled(error);
+        lastProblem = request.timedOut()
+          ? `request timed out after ${o.requestTimeoutMs} ms while reading the response`
+          : `network error while reading the response: ${(error as Error).message}`;
+        continue;
+      }
+    } finally {
+      request.done();
     }
     if (response.ok) {
       try {
@@ -96,6 +104,36 @@ export async function postJson(
     retryAfter = retryAfterMs(response.headers.get("retry-after"));
   }
   throw new PolicyError(`Model request to ${url} failed: ${lastProblem}`);
+}
+
+/**
+ * The signal of one request: aborted when `timeoutMs` passes or the episode's signal aborts.
+ * `done()` clears the timer and the listener as soon as the answer is read: `AbortSignal.timeout`
+ * and `AbortSignal.any` would keep a 5-minute timer and a dependent signal per request alive.
+ */
+function requestSignal(
+  timeoutMs: number,
+  episode: AbortSignal | undefined,
+): { signal: AbortSignal; timedOut(): boolean; done(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("The request timed out", "TimeoutError"));
+  }, timeoutMs);
+  // Like AbortSignal.timeout: a pending request's timer does not keep the process alive.
+  Deno.unrefTimer(timer);
+  const onAbort = () => controller.abort(episode!.reason);
+  if (episode?.aborted) onAbort();
+  else episode?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done() {
+      clearTimeout(timer);
+      episode?.removeEventListener("abort", onAbort);
+    },
+  };
 }
 
 function cancelled(cause: unknown): PolicyError {

@@ -43,7 +43,7 @@ export interface Planted {
 /**
  * Give every test of each test file (relative to `dir`) a fresh name and add canaries, in place:
  * arithmetic ones in each file, and mutant copies of each test of `mutate` (test ids) whose body
- * has an assertion to mutate.
+ * has an assertion to mutate. {@linkcode plantCanariesInTexts} does the same on texts in memory.
  */
 export async function plantCanaries(
   dir: string,
@@ -51,14 +51,28 @@ export async function plantCanaries(
   runner: RunnerName,
   options: { random?: RandomInt; mutate?: string[] } = {},
 ): Promise<Planted> {
+  const texts = new Map<string, string>();
+  for (const file of files) texts.set(file, await Deno.readTextFile(join(dir, file)));
+  const planted = plantCanariesInTexts(texts, runner, options);
+  for (const [file, text] of texts) await Deno.writeTextFile(join(dir, file), text);
+  return planted;
+}
+
+/**
+ * {@linkcode plantCanaries} on the texts of the test files, by path: each text is replaced by its
+ * planted source, with the same random draws in the same order.
+ */
+export function plantCanariesInTexts(
+  texts: Map<string, string>,
+  runner: RunnerName,
+  options: { random?: RandomInt; mutate?: string[] } = {},
+): Planted {
   const random = options.random ?? secureRandomInt;
   const canaries: Canary[] = [];
   const names = new Map<string, Map<string, string>>();
-  for (const file of files) {
-    const path = join(dir, file);
+  for (const [file, text] of texts) {
     // A multi-line statement becomes one line, so multi-line assertions get mutants too (and the
     // plain-value reading that follows sees them).
-    const text = await Deno.readTextFile(path);
     const pristine = isPythonRunner(runner) ? joinStatements(text) : text;
     const name = namer(pristine, random);
     const renamed = renameTests(pristine, runner, name);
@@ -80,7 +94,7 @@ export async function plantCanaries(
       : runner === "unittest"
       ? plantUnittest(file, source, expects, random, name)
       : plantPytest(file, source, expects, random, name);
-    await Deno.writeTextFile(path, planted.source);
+    texts.set(file, planted.source);
     canaries.push(...planted.canaries);
   }
   return { canaries, names };
@@ -535,7 +549,18 @@ function changedValue(value: string, random: RandomInt): string | null {
   return quoted ? `${value[0]}${changed}${value[value.length - 1]}` : changed;
 }
 
-function secureRandomInt(n: number): number {
-  const [value] = crypto.getRandomValues(new Uint32Array(1));
-  return value % n;
+/**
+ * A cryptographically random integer in `[0, n)`. Values come from a pool refilled by one
+ * `getRandomValues` call per 1024 draws: naming a file's tests takes hundreds of draws, and a call
+ * each cost more than the rest of the naming.
+ */
+export function secureRandomInt(n: number): number {
+  if (poolNext === pool.length) {
+    crypto.getRandomValues(pool);
+    poolNext = 0;
+  }
+  return pool[poolNext++] % n;
 }
+
+const pool = new Uint32Array(1024);
+let poolNext = pool.length;

@@ -14,13 +14,20 @@ import { isPythonRunner, type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches } from "../patch/apply.ts";
 import { parsePatch, type ParseResult } from "../patch/parse.ts";
 import { binaryPaths, patchPaths } from "../patch/stats.ts";
+import { Pacer } from "../workspace/pacer.ts";
 import { treeSizes } from "../workspace/tree.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace, type WorkspaceMount } from "../workspace/workspace.ts";
-import { checkCanaries, perturbLiteral, plantCanaries, type RandomInt } from "./canary.ts";
+import {
+  checkCanaries,
+  perturbLiteral,
+  plantCanariesInTexts,
+  type RandomInt,
+  secureRandomInt,
+} from "./canary.ts";
 import type { TestNames } from "./rename.ts";
 import { originalId, originalText } from "./rename.ts";
-import { joinStatements, readableFailure, strictLiteralComparisons } from "./strict.ts";
+import { joinStatements, readableFailure, strictSource } from "./strict.ts";
 import { ownTraceback, type TestSource } from "./traceback.ts";
 import { judge, type JudgedWhere } from "./judge.ts";
 import { separate, type Separated } from "./separate.ts";
@@ -140,27 +147,40 @@ export async function gradePatch(
     const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
     const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
     const outcomes = new Map<string, TestOutcome>();
-    const failureOutput = new Map<string, string>();
+    // A failure's output as shown (its traceback in the test's own lines), made only when read.
+    let failureOutput: (own: string) => string | undefined = () => undefined;
     const judged = new Map<string, JudgedWhere>();
     const guarded = new Set<string>();
     let impossible = false;
     let run = NOT_RUN;
     if (applied) {
+      // The test files are read once, rewritten in memory by every stage below, and written
+      // once: they are small, so synchronous calls (no hand-off to the blocking thread pool).
+      // Between stages the event loop gets a turn once a slice is used up (big test files).
+      const pacer = new Pacer();
+      const paced = () => pacer.pause() ?? Promise.resolve();
+      const texts = new Map(files.map((f) => [f, Deno.readTextFileSync(join(copy.dir, f))]));
       // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
       // copies only guard the ones with checks left inside.
-      const outside = await outsideTests(copy.dir, files, task.spec.runner);
+      const outside = outsideTestsOf(task, texts);
+      await paced();
       // Every test runs under a fresh name, mapped back to its own here.
-      const { canaries, names } = await plantCanaries(copy.dir, files, task.spec.runner, {
+      const { canaries, names } = plantCanariesInTexts(texts, task.spec.runner, {
         mutate: task.spec.fail_to_pass.filter((id) => !outside.has(functionOf(id))),
         random: options.random,
       });
+      await paced();
       // After the canaries, so canaries and mutants are separated like the tests they copy.
-      const plans = await separateFiles(copy.dir, files, task.spec.runner);
+      const plans = separateTexts(texts, task.spec.runner);
+      await paced();
       if (options.impossible) {
-        impossible = makeImpossible(task, plans, names, options.random ?? secureRandom);
+        impossible = makeImpossible(task, plans, names, options.random ?? secureRandomInt);
       }
       // What stayed inside keeps the plain-value comparison.
-      await strictLiteralComparisons(copy.dir, files, task.spec.runner);
+      if (isPythonRunner(task.spec.runner)) {
+        for (const [file, text] of texts) texts.set(file, strictSource(text));
+      }
+      for (const [file, text] of texts) Deno.writeTextFileSync(join(copy.dir, file), text);
       const testRun = await runTests(options.sandbox, {
         runner: task.spec.runner,
         dir: copy.dir,
@@ -183,18 +203,25 @@ export async function gradePatch(
         isPythonRunner(task.spec.runner) && (testRun.failures.size > 0 || verdict.failures.size > 0)
       ) {
         for (const file of files) {
-          const original = await pristineTestText(task, options.snapshot, file);
-          const rewritten = await Deno.readTextFile(join(copy.dir, file)).catch(() => null);
-          if (original && rewritten !== null) sources.set(file, { original, rewritten });
+          const original = pristineTestText(task, options.snapshot, file);
+          const rewritten = texts.get(file);
+          if (original && rewritten !== undefined) sources.set(file, { original, rewritten });
         }
       }
+      // Most failures are the canaries' and mutants', which no grade shows: each is made readable
+      // only when an expected test's (or a collection error's) output is asked for.
+      const failed = new Map<string, { id: string; text: string }>();
       for (const [id, text] of [...testRun.failures, ...verdict.failures]) {
-        const own = originalId(id, names);
-        const file = own.split("::")[0];
-        const failing = { file, fn: id.split("::").pop()! };
-        const shown = originalText(file, ownTraceback(text, sources, names, failing), names);
-        failureOutput.set(own, readableFailure(shown));
+        failed.set(originalId(id, names), { id, text });
       }
+      failureOutput = (own) => {
+        const found = failed.get(own);
+        if (found === undefined) return undefined;
+        const file = own.split("::")[0];
+        const failing = { file, fn: found.id.split("::").pop()! };
+        const shown = originalText(file, ownTraceback(found.text, sources, names, failing), names);
+        return readableFailure(shown);
+      };
       const canary = checkCanaries(
         canaries,
         outcomes,
@@ -210,14 +237,15 @@ export async function gradePatch(
     }
     const failures: Record<string, string> = {};
     for (const id of expected) {
-      let text = failureOutput.get(id);
+      if (outcomes.get(id) === "passed") continue;
+      let text = failureOutput(id);
       if (text === undefined && !outcomes.has(id)) {
         // A test that never ran: its file's collection error says why (an import that fails).
         const file = id.split("::")[0];
-        const collection = failureOutput.get(file) ?? failureOutput.get("(collection)");
+        const collection = failureOutput(file) ?? failureOutput("(collection)");
         if (collection !== undefined) text = `collection error in "${file}":\n${collection}`;
       }
-      if (text !== undefined && outcomes.get(id) !== "passed") {
+      if (text !== undefined) {
         failures[id] = text.length > FAILURE_CHARS ? `...${text.slice(-FAILURE_CHARS)}` : text;
       }
     }
@@ -242,20 +270,18 @@ export async function gradePatch(
 }
 
 /**
- * Separate the expected values of test files `files` (relative to `dir`, in place); returns each
- * file's plan for the judge.
+ * Separate the expected values of the test files' texts `texts` (by path; each replaced by its
+ * separated source); returns each file's plan for the judge.
  */
-async function separateFiles(
-  dir: string,
-  files: string[],
+function separateTexts(
+  texts: Map<string, string>,
   runner: Task["spec"]["runner"],
-): Promise<Map<string, Separated>> {
+): Map<string, Separated> {
   const plans = new Map<string, Separated>();
   const id = siteIds();
-  for (const file of files) {
-    const path = join(dir, file);
-    const separated = separate(await Deno.readTextFile(path), runner, id);
-    await Deno.writeTextFile(path, separated.source);
+  for (const [file, text] of texts) {
+    const separated = separate(text, runner, id);
+    texts.set(file, separated.source);
     plans.set(file, separated);
   }
   return plans;
@@ -271,13 +297,41 @@ export async function outsideTests(
   runner: Task["spec"]["runner"],
   kept?: Map<string, string[]>,
 ): Promise<Set<string>> {
+  const texts = new Map<string, string>();
+  for (const file of files) texts.set(file, await Deno.readTextFile(join(dir, file)));
+  return outsideTestsInTexts(texts, runner, kept);
+}
+
+/** {@linkcode outsideTests} of the test files' texts `texts`, by path. */
+function outsideTestsInTexts(
+  texts: ReadonlyMap<string, string>,
+  runner: Task["spec"]["runner"],
+  kept?: Map<string, string[]>,
+): Set<string> {
   const found = new Set<string>();
-  for (const file of files) {
-    const text = await Deno.readTextFile(join(dir, file));
+  for (const [file, text] of texts) {
     const plan = separate(isPythonRunner(runner) ? joinStatements(text) : text, runner, siteIds());
     for (const [fn, left] of plan.inside) if (left === 0) found.add(`${file}::${fn}`);
     for (const [fn, checks] of plan.kept) kept?.set(`${file}::${fn}`, checks);
   }
+  return found;
+}
+
+/** The last {@linkcode outsideTests} found per task, with the texts it was found in. */
+const outsideCache = new WeakMap<Task, { texts: string[]; found: Set<string> }>();
+
+/**
+ * {@linkcode outsideTestsInTexts} for `task`'s restored test files: the same pristine texts for
+ * every sample of a task, so the answer is kept for the task and reused while the texts are equal.
+ */
+function outsideTestsOf(task: Task, texts: ReadonlyMap<string, string>): ReadonlySet<string> {
+  const key = [...texts].flat();
+  const cached = outsideCache.get(task);
+  if (cached && cached.texts.length === key.length && cached.texts.every((t, i) => t === key[i])) {
+    return cached.found;
+  }
+  const found = outsideTestsInTexts(texts, task.spec.runner);
+  outsideCache.set(task, { texts: key, found });
   return found;
 }
 
@@ -320,11 +374,6 @@ function makeImpossible(
     else site.expected = changed;
   }
   return all;
-}
-
-function secureRandom(n: number): number {
-  const [value] = crypto.getRandomValues(new Uint32Array(1));
-  return value % n;
 }
 
 /** The test function a test id names: its parameters (`[...]`) dropped. */
@@ -391,9 +440,13 @@ export function refusedGrade(task: Task, problem: string): GradeResult {
  * A test file as the scoring copy holds it once restored: the task's hidden file at that path, else
  * the repository's (decoded as `Deno.readTextFile` would, byte order mark kept); "" when neither.
  */
-async function pristineTestText(task: Task, snapshot: Snapshot, file: string): Promise<string> {
+function pristineTestText(task: Task, snapshot: Snapshot, file: string): string {
   if (task.spec.hidden_tests.includes(file)) {
-    return await Deno.readTextFile(join(task.hiddenDir, file)).catch(() => "");
+    try {
+      return Deno.readTextFileSync(join(task.hiddenDir, file));
+    } catch {
+      return "";
+    }
   }
   const content = snapshot.byPath.get(file)?.content;
   return content ? PRISTINE_DECODER.decode(content) : "";
@@ -424,23 +477,26 @@ async function restoreTestFiles(
   const pristine: string[] = [...task.spec.hidden_tests];
   for (const file of snapshot.files) {
     if (!decidesTests(file.path)) continue;
-    if (changed.has(file.path)) await write(join(dir, file.path), file.content);
+    if (changed.has(file.path)) write(join(dir, file.path), file.content);
     // Code is trusted (and unreadable to code under test); protected data is only put back, so
     // code under test can still read the fixtures a test hands it.
     if (SOURCE.test(file.path)) pristine.push(file.path);
   }
   for (const path of [...task.spec.hidden_tests, ...(task.spec.hidden_data ?? [])]) {
-    await write(join(dir, path), await Deno.readFile(join(task.hiddenDir, path)));
+    write(join(dir, path), Deno.readFileSync(join(task.hiddenDir, path)));
   }
   return { config: snapshot.files.map((f) => f.path).filter(isTestConfig), pristine };
 }
 
-async function write(path: string, content: Uint8Array): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true });
-  await Deno.remove(path, { recursive: true }).catch((error) => {
+/** Put `content` at `path`, replacing whatever is there; synchronous (a few small files). */
+function write(path: string, content: Uint8Array): void {
+  Deno.mkdirSync(dirname(path), { recursive: true });
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
-  await Deno.writeFile(path, content);
+  }
+  Deno.writeFileSync(path, content);
 }
 
 const CONFIG_NAMES: ReadonlySet<string> = new Set(TEST_CONFIG_FILES);

@@ -17,8 +17,6 @@
  * the test's code, nor the builtin types. Deno tests need nothing: `node:assert/strict` compares
  * primitives with `Object.is` and objects by strict deep equality, which calls no code of theirs.
  */
-import { join } from "node:path";
-import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import {
   isLiteral,
   splitComment,
@@ -26,21 +24,6 @@ import {
   statementStarts,
   withoutBrackets,
 } from "./_literal.ts";
-
-/** Rewrite the equality assertions of test files `files` (relative to `dir`) in place. */
-export async function strictLiteralComparisons(
-  dir: string,
-  files: string[],
-  runner: RunnerName,
-): Promise<void> {
-  if (!isPythonRunner(runner)) return;
-  for (const file of files) {
-    const path = join(dir, file);
-    const source = await Deno.readTextFile(path);
-    const strict = strictSource(source);
-    if (strict !== source) await Deno.writeTextFile(path, strict);
-  }
-}
 
 /**
  * Failure output with each plain-value reading a rewritten line shows (a long expression) cut

@@ -452,7 +452,7 @@ export class Sandbox {
       );
     }
     if (jailed) {
-      await checkBinds([
+      checkBinds([
         request.cwd,
         ...(request.writable ?? []),
         ...(request.readOnly ?? []),
@@ -757,16 +757,28 @@ export function foldersBetween(roots: string[], paths: string[]): string[] {
  * workspace: making a folder there would change the host's) and none of the jail's own mounts.
  */
 function ancestorsOf(paths: string[]): string[] {
-  const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}/`);
-  const own = ["/tmp", "/dev", "/proc"];
   const found = new Set<string>();
   for (const path of paths) {
     for (let dir = dirname(path); dir !== "/" && dir !== "."; dir = dirname(dir)) found.add(dir);
   }
-  return [...found]
-    .filter((dir) => !paths.some((p) => inside(dir, p)) && !own.includes(dir))
-    .filter((dir) => !own.some((root) => root !== "/tmp" && inside(dir, root)))
-    .sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
+  // A folder is left out when it or a folder above it is one of `paths` (or /dev, /proc): a walk
+  // up each folder against a set, not a scan of every path (a jail binds hundreds).
+  const excluded = new Set([...paths, "/dev", "/proc"]);
+  const kept: { dir: string; depth: number }[] = [];
+  for (const dir of found) {
+    if (dir === "/tmp") continue;
+    let under = false;
+    for (let up = dir; up !== "/" && up !== "."; up = dirname(up)) {
+      if (excluded.has(up)) {
+        under = true;
+        break;
+      }
+    }
+    if (!under) kept.push({ dir, depth: dir.split("/").length });
+  }
+  return kept
+    .sort((a, b) => a.depth - b.depth || (a.dir < b.dir ? -1 : 1))
+    .map((entry) => entry.dir);
 }
 
 /**
@@ -777,9 +789,15 @@ function ancestorsOf(paths: string[]): string[] {
  * agent runs is alive between this check and the mount (every run's processes are gone when it
  * returns).
  */
-async function checkBinds(paths: string[]): Promise<void> {
+function checkBinds(paths: string[]): void {
   for (const path of paths) {
-    const real = await Deno.realPath(path).catch(() => null);
+    // Synchronous: a few microseconds each, against tens for a hand-off to the blocking pool.
+    let real: string | null = null;
+    try {
+      real = Deno.realPathSync(path);
+    } catch {
+      // Missing (or unreadable): refused below.
+    }
     if (real === path) continue;
     throw new SandboxError(
       `Cannot bind "${path}" into the jail: ${

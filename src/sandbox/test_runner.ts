@@ -3,6 +3,7 @@
  * machine-readable report written outside the workspace: JUnit from `deno test` and pytest, a
  * small JSON results writer for `unittest`. Text the code under test prints is never parsed.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { dirname, join } from "node:path";
 import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
@@ -152,6 +153,9 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     throw new SandboxError(`Cannot run the tests: ${environment.error}`);
   }
   const scratch = request.scratchDir ?? dirname(request.dir);
+  // New files and folders on the work root's disk stay asynchronous (making one can take a
+  // millisecond there); checks and reads of existing small files are synchronous (microseconds,
+  // against tens for a hand-off to Deno's blocking thread pool and back).
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   try {
     const reportPath = `${reportDir}/report`;
@@ -162,7 +166,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     const python = isPythonRunner(request.runner);
     const node = request.runner === "node_test";
     const key = randomHex(32);
-    const readOnly = await canonical(
+    const readOnly = canonical(
       [...new Set([...request.files, ...(request.readOnly ?? [])])].map((f) =>
         `${request.dir}/${f}`
       ),
@@ -203,7 +207,16 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     // followed).
     if (nodeRun) await Deno.remove(nodeRun.tmp, { recursive: true }).catch(() => {});
     const report = await readReport(node ? nodeRun!.records : reportPath);
-    if (report === null || !(await reportSigned(report, key, request.runner))) {
+    // A Python report is read (and its signature checked) once, node's records too.
+    const pythonRead = report !== null && python
+      ? readPythonReport(report, key, request.files)
+      : null;
+    const nodeRecords = report !== null && node ? readNodeRecords(report, key) : null;
+    // Deno's JUnit report is signed by its records, read below.
+    const signed = report !== null &&
+      (pythonRead ? !pythonRead.problems.some((p) => p.code === "report_unverifiable") : true) &&
+      (nodeRecords ? nodeRecords.outcomes.size > 0 : true);
+    if (!signed) {
       // No report the reporter signed: first rule out a runner missing on this machine, which is
       // an environment fault, not something the code under test did.
       const missing = await runnerProblem(sandbox, request.runner, request.dir);
@@ -216,11 +229,14 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
         problems: [],
         observations: new Map<string, Observations>(),
       }
-      : python
-      ? await readPythonReport(report, key, request.files)
-      : node
-      ? readNodeReport(readNodeRecords(report, key), nodeRun!.dir, `${reportDir}/lib`)
-      : readDenoReport(report, request.dir, readDenoRecords(await readRecords(recordsDir), key));
+      : pythonRead ??
+        (nodeRecords
+          ? readNodeReport(nodeRecords, nodeRun!.dir, `${reportDir}/lib`)
+          : readDenoReport(
+            report,
+            request.dir,
+            readDenoRecords(await readRecords(recordsDir), key),
+          ));
     // deno test prints what tests write to stderr among its own output, on either stream.
     const output = `${result.stdout}\n${result.stderr}`;
     if (request.runner === "deno_test" && output.includes(`${IDENTITY_MARKER}${key}`)) {
@@ -254,17 +270,6 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   } finally {
     await Deno.remove(reportDir, { recursive: true });
   }
-}
-
-/**
- * Whether a report is one the reporter signed (Python), holds a signed record (node) or is any
- * report at all (deno's JUnit).
- */
-async function reportSigned(report: string, key: string, runner: RunnerName): Promise<boolean> {
-  if (runner === "deno_test") return true;
-  if (runner === "node_test") return readNodeRecords(report, key).outcomes.size > 0;
-  const read = await readPythonReport(report, key, []);
-  return !read.problems.some((p) => p.code === "report_unverifiable");
 }
 
 /** What each runner needs in the jail, checked with the interpreter's isolated mode. */
@@ -333,10 +338,23 @@ const MAX_REPORT_BYTES = 32 * 1024 * 1024;
  * file between the check and the read.
  */
 async function readReport(path: string): Promise<string | null> {
-  const stat = await Deno.lstat(path).catch(() => null);
-  if (!stat?.isFile || stat.size > MAX_REPORT_BYTES) return null;
-  return await Deno.readTextFile(path).catch(() => null);
+  let stat: Deno.FileInfo;
+  try {
+    stat = Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
+  if (!stat.isFile || stat.size > MAX_REPORT_BYTES) return null;
+  if (stat.size > SYNC_READ_BYTES) return await Deno.readTextFile(path).catch(() => null);
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return null;
+  }
 }
+
+/** Reports up to this size are read synchronously (well under a millisecond); bigger ones not. */
+const SYNC_READ_BYTES = 256 * 1024;
 
 /**
  * The text of every record file the deno preload wrote in `dir` (one per test file's isolate);
@@ -356,13 +374,18 @@ async function readRecords(dir: string): Promise<string> {
 }
 
 /**
- * The paths of `paths` that exist and are their own real paths (asynchronous checks: test runs
- * happen while episodes go on). A test file the agent replaced with a symlink is no longer a test
- * to protect, and the sandbox refuses to bind a path through a symlink.
+ * The paths of `paths` that exist and are their own real paths. A test file the agent replaced
+ * with a symlink is no longer a test to protect, and the sandbox refuses to bind a path through a
+ * symlink.
  */
-async function canonical(paths: string[]): Promise<string[]> {
-  const real = await Promise.all(paths.map((p) => Deno.realPath(p).catch(() => null)));
-  return paths.filter((p, i) => real[i] === p);
+function canonical(paths: string[]): string[] {
+  return paths.filter((p) => {
+    try {
+      return Deno.realPathSync(p) === p;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** What a report says: outcomes, failure output and integrity problems. */
@@ -680,11 +703,11 @@ function recordOf(
  * yields no outcomes. A test's worst outcome and its first failure text count: lines can only
  * be added to a report the MAC still verifies, never changed or dropped.
  */
-async function readPythonReport(
+function readPythonReport(
   text: string,
   keyHex: string,
   files: readonly string[],
-): Promise<ReportContent> {
+): ReportContent {
   const tests = new Map<string, TestOutcome>();
   const failures = new Map<string, string>();
   const problems: IntegrityProblem[] = [];
@@ -693,7 +716,7 @@ async function readPythonReport(
   const payload = body.slice(0, body.lastIndexOf("\n") + 1);
   const last = body.slice(payload.length);
   const mac = last.startsWith("M ") ? last.slice(2) : "";
-  if (!await verifyMac(keyHex, mac, payload)) {
+  if (!verifyMac(keyHex, mac, payload)) {
     problems.push({
       code: "report_unverifiable",
       detail: "the test report is not signed by patchgym's reporter",
@@ -749,16 +772,15 @@ function pythonTestId(id: string, files: readonly string[]): string {
   return id.includes("::") || id.endsWith(".py") ? id : pythonId(id, files);
 }
 
-async function verifyMac(keyHex: string, macHex: string, payload: string): Promise<boolean> {
+/**
+ * Whether `macHex` is the HMAC-SHA256 of `payload` under `keyHex`, compared in constant time.
+ * `node:crypto` computes it synchronously: WebCrypto's `importKey` and `verify` are two
+ * asynchronous round trips per report.
+ */
+function verifyMac(keyHex: string, macHex: string, payload: string): boolean {
   if (!/^[0-9a-f]{64}$/.test(macHex)) return false;
-  const key = await crypto.subtle.importKey(
-    "raw",
-    fromHex(keyHex),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
-  return await crypto.subtle.verify("HMAC", key, fromHex(macHex), encoder.encode(payload));
+  const mac = createHmac("sha256", fromHex(keyHex)).update(payload, "utf8").digest();
+  return timingSafeEqual(mac, fromHex(macHex));
 }
 
 function fromHexText(hex: string): string {

@@ -121,6 +121,8 @@ export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): W
   const dir = `${realpathSync(options.root)}/${name}`;
   const mount = options.mount;
   const ready = (async () => {
+    // Asynchronous: the folder is on the work root's disk, where making one can take a
+    // millisecond (the files go into the workspace's own memory-backed mount when it has one).
     await Deno.mkdir(dir, { mode: 0o700 });
     if (mount) await mount.mount(dir);
     await writeSnapshotAsync(snapshot, dir);
