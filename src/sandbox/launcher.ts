@@ -137,12 +137,7 @@ function ownUid(): number | null {
  * else (a process that may run any program: tests, the bench) one built now.
  */
 export async function findLauncher(): Promise<LauncherBuild> {
-  let named: string | undefined;
-  try {
-    named = Deno.env.get(LAUNCHER_PATH_ENV);
-  } catch {
-    // Not readable here: as if unset.
-  }
+  const named = namedLauncher();
   if (named) return { path: named };
   if (Deno.permissions.querySync({ name: "run" }).state === "granted") return await buildLauncher();
   return {
@@ -150,5 +145,38 @@ export async function findLauncher(): Promise<LauncherBuild> {
     reason: Deno.build.standalone
       ? "a compiled binary's permission flags are baked and name sh"
       : `${LAUNCHER_PATH_ENV} is not set (launch.ts found no C compiler, or patchgym was not started by it)`,
+  };
+}
+
+/** The launcher `launch.ts` named in {@linkcode LAUNCHER_PATH_ENV}, or null. */
+function namedLauncher(): string | null {
+  try {
+    return Deno.env.get(LAUNCHER_PATH_ENV) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How to detach every file system mounted under a folder (a dead run's workspaces, see
+ * `claimRoot`) through the launcher `launch.ts` named; undefined when it named none (then
+ * `claimRoot` does it through `sh`).
+ */
+export function launcherUnmount(): ((dir: string) => void) | undefined {
+  const launcher = namedLauncher();
+  if (!launcher) return undefined;
+  return (dir) => {
+    try {
+      new Deno.Command(launcher, {
+        args: ["umount-under", dir],
+        cwd: "/",
+        clearEnv: true,
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).outputSync();
+    } catch {
+      // Not runnable here: nothing was mounted through it either.
+    }
   };
 }

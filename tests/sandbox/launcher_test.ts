@@ -217,3 +217,29 @@ Deno.test("probeIsolation() uses the compiled launcher when one is built", async
   assert.ok(!missingGuarantees(isolation).some((m) => /launcher/.test(m)));
   assert.ok(guarantees(isolation).holds.some((h) => h.includes(path)));
 });
+
+Deno.test("buildLauncher() makes a launcher that mounts a capped workspace and detaches what is left under a folder (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  if ((await run(path, ["mount-probe"])).code !== 0) return skip("tmpfs mounts are refused here");
+  const parent = await Deno.makeTempDir();
+  try {
+    // A space in the path: mountinfo writes it as \040.
+    const dirs = [join(parent, "a b"), join(parent, "c", "d")];
+    for (const dir of dirs) {
+      await Deno.mkdir(dir, { recursive: true });
+      const mounted = await run(path, ["mount-workspace", "65536", "16", dir]);
+      assert.equal(mounted.code, 0, mounted.stderr);
+      await Deno.writeTextFile(join(dir, "inside"), "x");
+    }
+    // The cap holds while writing.
+    await assert.rejects(Deno.writeFile(join(dirs[0], "big"), new Uint8Array(1024 * 1024)));
+    assert.equal((await run(path, ["umount-under", parent])).code, 0);
+    for (const dir of dirs) {
+      assert.deepEqual([...Deno.readDirSync(dir)], [], `${dir} is still mounted`);
+    }
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});

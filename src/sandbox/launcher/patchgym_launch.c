@@ -33,6 +33,7 @@
  *   uid                             print the real uid
  *   mount-workspace BYTES INODES DIR   mount a capped nosuid, nodev tmpfs of mode 0700 on DIR
  *   umount DIR                      unmount DIR (lazily when busy); never fails
+ *   umount-under DIR                detach every mount below DIR (a dead run's workspaces)
  *   mount-probe                     whether a tmpfs can be mounted here
  *   kill PID...                     SIGKILL each (a negative PID is a process group)
  * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part.
@@ -454,6 +455,45 @@ static int mount_workspace(int argc, char **argv) {
   return 0;
 }
 
+/* A mountinfo path field with its octal escapes (\040 for a space) decoded, in place. */
+static void unescape(char *field) {
+  char *out = field;
+  for (char *in = field; *in; out++) {
+    if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+        in[3] >= '0' && in[3] <= '7') {
+      *out = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
+      in += 4;
+    } else {
+      *out = *in++;
+    }
+  }
+  *out = '\0';
+}
+
+static int umount_under(const char *dir) {
+  size_t length = strlen(dir);
+  if (length < 2 || dir[0] != '/') return 2;
+  FILE *file = fopen("/proc/self/mountinfo", "re");
+  if (!file) return 1;
+  char *line = NULL;
+  size_t size = 0;
+  while (getline(&line, &size, file) >= 0) {
+    /* The fifth field is the mount point. */
+    char *point = line;
+    for (int field = 0; field < 4 && point; field++) {
+      point = strchr(point, ' ');
+      if (point) point++;
+    }
+    if (!point) continue;
+    point[strcspn(point, " ")] = '\0';
+    unescape(point);
+    if (strncmp(point, dir, length) == 0 && point[length] == '/') umount2(point, MNT_DETACH);
+  }
+  free(line);
+  fclose(file);
+  return 0;
+}
+
 static int mount_probe(void) {
   char dir[] = "/tmp/" NAME_PREFIX "probe-XXXXXX";
   if (!mkdtemp(dir)) return 1;
@@ -475,6 +515,7 @@ int main(int argc, char **argv) {
     if (argc == 3 && umount2(argv[2], 0) != 0) umount2(argv[2], MNT_DETACH);
     return 0;
   }
+  if (strcmp(mode, "umount-under") == 0) return argc == 3 ? umount_under(argv[2]) : 2;
   if (strcmp(mode, "mount-probe") == 0) return mount_probe();
   if (strcmp(mode, "kill") == 0) {
     for (int i = 2; i < argc; i++) {
