@@ -48,7 +48,9 @@ export async function launch(args: string[]): Promise<number> {
     cwd,
     env: {
       [LAUNCHER_ENV]: String(Deno.pid),
-      ...(launcher.path ? { [LAUNCHER_PATH_ENV]: launcher.path } : {}),
+      // Empty when there is none: main.ts inherits this environment, and a path named by whoever
+      // started patchgym is not one launch.ts built and granted.
+      [LAUNCHER_PATH_ENV]: launcher.path ?? "",
     },
     stdin: "inherit",
     stdout: "inherit",
