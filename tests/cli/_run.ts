@@ -70,8 +70,15 @@ export function childEnv(): Record<string, string> {
     // Set by an outer `deno task test`; deno task keeps an INIT_CWD it inherits.
     if (name === "INIT_CWD") delete env[name];
   }
-  // What launch.ts hands main.ts (patchgymArgv grants it the same way).
-  return { ...env, NO_COLOR: "1", ...(LAUNCHER ? { [LAUNCHER_PATH_ENV]: LAUNCHER } : {}) };
+  return { ...env, NO_COLOR: "1", ...launcherEnv() };
+}
+
+/**
+ * What launch.ts hands main.ts besides the flags: the compiled launcher's path, which
+ * {@linkcode patchgymArgv} grants. A main.ts with the flags but not this starts no child.
+ */
+export function launcherEnv(): Record<string, string> {
+  return LAUNCHER ? { [LAUNCHER_PATH_ENV]: LAUNCHER } : {};
 }
 
 /** What a finished process left. */
