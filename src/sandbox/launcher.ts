@@ -108,9 +108,9 @@ mv -f "$t" "$1/${BINARY_NAME}"`;
 }
 
 /**
- * Whether `path` is a launcher no one else can have replaced: a file not writable by group or
- * others, in a folder that is not either, both owned by the same user (this process's, when it may
- * ask its uid).
+ * Whether `path` is a launcher no one else can have replaced: a file of this process's user, not
+ * writable by group or others, in a folder of that user that is not either (a cache folder under a
+ * shared root such as /tmp could otherwise hold another user's program).
  */
 function trusted(path: string): boolean {
   try {
@@ -118,19 +118,28 @@ function trusted(path: string): boolean {
     const dir = Deno.lstatSync(join(path, ".."));
     if (!file.isFile || !dir.isDirectory || file.uid !== dir.uid) return false;
     if (((file.mode ?? 0o777) & 0o022) !== 0 || ((dir.mode ?? 0o777) & 0o022) !== 0) return false;
-    const uid = ownUid();
-    return uid === null || file.uid === uid;
+    return file.uid === ownUid();
   } catch {
     return false;
   }
 }
 
+let uid: number | null | undefined;
+/** This process's uid: `Deno.uid()`, else (no --allow-sys, as in launch.ts) from `id -u`. */
 function ownUid(): number | null {
+  if (uid !== undefined) return uid;
   try {
-    return Deno.uid();
+    uid = Deno.uid();
   } catch {
-    return null;
+    try {
+      const out = new Deno.Command("id", { args: ["-u"], stderr: "null" }).outputSync();
+      const text = new TextDecoder().decode(out.stdout).trim();
+      uid = out.success && /^\d+$/.test(text) ? Number(text) : null;
+    } catch {
+      uid = null;
+    }
   }
+  return uid;
 }
 
 /**
