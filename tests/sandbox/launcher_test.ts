@@ -271,3 +271,52 @@ Deno.test("buildLauncher() rebuilds a cached launcher that another user owns or 
     await Deno.remove(cache, { recursive: true });
   }
 });
+
+Deno.test("buildLauncher() makes a launcher that chowns a tree deeper than PATH_MAX and never follows links (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  const root = await Deno.makeTempDir();
+  const outside = await Deno.makeTempFile();
+  try {
+    // 600 levels of 9-character names: 6,000 characters, beyond PATH_MAX (4,096).
+    const depth = 600;
+    const out = await new Deno.Command("python3", {
+      args: [
+        "-c",
+        `import os, sys
+os.chdir(sys.argv[1])
+for i in range(${depth}):
+    os.mkdir("level0000"); os.chdir("level0000")
+open("deep.txt", "w").write("x")
+os.symlink(sys.argv[2], "link")`,
+        root,
+        outside,
+      ],
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const chowned = await run(path, [`chown:70002:${root}`, "--", "pwd"]);
+    assert.equal(chowned.code, 0, chowned.stderr);
+    // The program starts where the launcher was started.
+    assert.equal(chowned.stdout, "/\n");
+    const check = await new Deno.Command("python3", {
+      args: [
+        "-c",
+        `import os, sys
+os.chdir(sys.argv[1])
+owners = {os.lstat(".").st_uid}
+for i in range(${depth}):
+    owners.add(os.lstat("level0000").st_uid); os.chdir("level0000")
+owners.add(os.lstat("deep.txt").st_uid); owners.add(os.lstat("link").st_uid)
+print(sorted(owners))`,
+        root,
+      ],
+      stdout: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(check.stdout).trim(), "[70002]");
+    assert.equal(Deno.statSync(outside).uid, 0);
+  } finally {
+    await new Deno.Command("rm", { args: ["-rf", root] }).output();
+    await Deno.remove(outside);
+  }
+});

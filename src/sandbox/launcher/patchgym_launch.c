@@ -42,7 +42,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <limits.h>
 #include <linux/capability.h>
@@ -158,10 +157,60 @@ static void ulimit_step(const char *step, const char *spec) {
   }
 }
 
-static uid_t chown_to;
-static int chown_entry(const char *path, const struct stat *st, int type, struct FTW *where) {
-  (void)st, (void)type, (void)where;
-  return lchown(path, chown_to, chown_to) == 0 ? 0 : -1;
+/*
+ * Gives everything in the current folder to ID, links themselves, depth first. It walks by
+ * changing folder (one descriptor open at a time), so no path grows with the depth: a tree nested
+ * deeper than PATH_MAX or than the descriptor limit is walked whole, as `chown -R` does.
+ */
+static int chown_here(uid_t id) {
+  DIR *dir = opendir(".");
+  if (!dir) return -1;
+  char **folders = NULL;
+  size_t count = 0, room = 0;
+  int result = 0;
+  struct dirent *entry;
+  while (result == 0 && (entry = readdir(dir)) != NULL) {
+    const char *name = entry->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
+    if (fchownat(dirfd(dir), name, id, id, AT_SYMLINK_NOFOLLOW) != 0) {
+      result = -1;
+      break;
+    }
+    int folder = entry->d_type == DT_DIR;
+    struct stat st;
+    if (entry->d_type == DT_UNKNOWN && fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      folder = S_ISDIR(st.st_mode);
+    }
+    if (!folder) continue;
+    if (count == room) {
+      room = room ? room * 2 : 16;
+      char **grown = realloc(folders, room * sizeof *folders);
+      if (!grown) {
+        result = -1;
+        break;
+      }
+      folders = grown;
+    }
+    if ((folders[count] = strdup(name)) == NULL) result = -1;
+    else count++;
+  }
+  closedir(dir);
+  for (size_t i = 0; i < count; i++) {
+    if (result == 0) {
+      int fd = open(folders[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0 || fchdir(fd) != 0) {
+        result = -1;
+      } else {
+        result = chown_here(id);
+        /* Back up: nothing of the sandbox runs now, so nothing moves the tree meanwhile. */
+        if (chdir("..") != 0) result = -1;
+      }
+      if (fd >= 0) close(fd);
+    }
+    free(folders[i]);
+  }
+  free(folders);
+  return result;
 }
 
 static void chown_step(const char *step, const char *spec) {
@@ -169,10 +218,21 @@ static void chown_step(const char *step, const char *spec) {
   long long uid = strtoll(spec, &end, 10);
   if (end == spec || *end != ':' || end[1] != '/') fail("step \"%s\" is not chown:UID:DIR", step);
   if (uid < FIRST_SANDBOX_UID || uid > 0xfffffffeLL) fail("step \"%s\" names no sandbox uid", step);
-  chown_to = (uid_t)uid;
-  if (nftw(end + 1, chown_entry, 64, FTW_PHYS) != 0) {
+  const char *root = end + 1;
+  if (lchown(root, (uid_t)uid, (uid_t)uid) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  int folder = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (folder < 0) {
+    if (errno == ENOTDIR || errno == ELOOP) return; /* A file or a link: done. */
     fail("step \"%s\" failed: %s", step, strerror(errno));
   }
+  int home = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (home < 0 || fchdir(folder) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  close(folder);
+  int walked = chown_here((uid_t)uid), saved = errno;
+  /* The program starts in the folder the launcher was started in. */
+  if (fchdir(home) != 0) fail("step \"%s\" failed: cannot return: %s", step, strerror(errno));
+  close(home);
+  if (walked != 0) fail("step \"%s\" failed: %s", step, strerror(saved));
 }
 
 /* Puts LENGTH bytes of DATA on descriptor TARGET as the read end of a filled, closed pipe. */
