@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { LAUNCHER_ENV } from "./src/cli/_launcher.ts";
 import { permissionFlags, planPermissions } from "./src/cli/permissions.ts";
+import { buildLauncher, LAUNCHER_PATH_ENV } from "./src/sandbox/launcher.ts";
 
 /** Run `main.ts ARGS` with computed permissions; resolves with its exit code. */
 export async function launch(args: string[]): Promise<number> {
@@ -28,16 +29,29 @@ export async function launch(args: string[]): Promise<number> {
     env,
     bundledTasks: fileURLToPath(new URL("./tasks", import.meta.url)),
   });
+  // Children start through the compiled launcher (built here once: this process may run programs),
+  // so main.ts may run only it; without a compiler, through sh, which can start anything.
+  const launcher = await buildLauncher();
+  if (!launcher.path) {
+    console.error(
+      `patchgym: no compiled launcher (${launcher.reason}): children start through sh, so --allow-run names sh, which can start any program; install a C compiler (apt-get install gcc)`,
+    );
+  }
   const deno = Deno.execPath();
   const child = new Deno.Command(deno, {
     args: [
       "run",
-      ...permissionFlags(plan),
+      ...permissionFlags(plan, { launcher: launcher.path }),
       fileURLToPath(new URL("./main.ts", import.meta.url)),
       ...args,
     ],
     cwd,
-    env: { [LAUNCHER_ENV]: String(Deno.pid) },
+    env: {
+      [LAUNCHER_ENV]: String(Deno.pid),
+      // Empty when there is none: main.ts inherits this environment, and a path named by whoever
+      // started patchgym is not one launch.ts built and granted.
+      [LAUNCHER_PATH_ENV]: launcher.path ?? "",
+    },
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

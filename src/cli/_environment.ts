@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { DEFAULT_WORK_ROOT, Environment } from "../agent/environment.ts";
 import { UsageError } from "../errors.ts";
+import { launcherUnmount } from "../sandbox/launcher.ts";
 import { DEFAULT_LIMITS, ISOLATION_REQUIREMENTS } from "../sandbox/sandbox.ts";
 import { DEFAULT_USER_RANGE, parseUserRange } from "../sandbox/users.ts";
 import type { ToolLimits } from "../tools/types.ts";
@@ -88,7 +89,9 @@ export function openEnvironment(
       1024 ** 2,
     ) * 1024 ** 2,
   };
-  const owned = claimRoot(resolve(values["work-dir"] ?? DEFAULT_WORK_ROOT));
+  const owned = claimRoot(resolve(values["work-dir"] ?? DEFAULT_WORK_ROOT), {
+    unmount: launcherUnmount(),
+  });
   if (!options.drainOnSigterm) exitOnSignal("SIGTERM");
   if (owned.swept.length > 0) {
     console.error(

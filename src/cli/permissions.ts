@@ -12,6 +12,7 @@ import { DEFAULT_WORK_ROOT } from "../agent/environment.ts";
 import { NETWORK_ENV } from "../env/build.ts";
 import { fileURLToPath } from "node:url";
 import { POOL_WORKER_MODULE } from "../rollout/worker_pool.ts";
+import { LAUNCHER_PATH_ENV } from "../sandbox/launcher.ts";
 import { LAUNCHER_ENV } from "./_launcher.ts";
 
 /** Environment variables the orchestrator may read, by name. */
@@ -36,6 +37,7 @@ export const ALLOWED_ENV = [
   "NODE_EXTRA_CA_CERTS",
   ...NETWORK_ENV,
   LAUNCHER_ENV,
+  LAUNCHER_PATH_ENV,
   // Read by the TypeScript compiler that `synth` parses sources with.
   "TSC_*",
   "NODE_ENV",
@@ -44,10 +46,13 @@ export const ALLOWED_ENV = [
 ] as const;
 
 /**
- * Programs the orchestrator may start: only the `sh` launcher every child starts as (it joins the
- * sandbox's cgroups, then execs `setsid`/`prlimit`/`bwrap` and the program).
+ * What the orchestrator starts children through when no compiled launcher was built (no C
+ * compiler, or the compiled binary, whose flags are baked): `sh` with the launcher script, which
+ * joins the sandbox's cgroups, then execs `setsid`/`setpriv`/`bwrap` and the program. A shell can
+ * start any program, so with it `--allow-run` no longer bounds what the orchestrator could run;
+ * `launch.ts` grants the compiled launcher's path instead whenever it could build one.
  */
-export const ALLOWED_PROGRAMS = ["sh"] as const;
+export const FALLBACK_LAUNCHER = "sh";
 
 /** System paths read to derive the jail's mount plan (real paths of programs and libraries). */
 export const SYSTEM_READ = [
@@ -71,7 +76,7 @@ export const BINARY_FLAGS: readonly string[] = [
   "--no-prompt",
   `--allow-read=tasks,runs,${DEFAULT_WORK_ROOT},${LEASE_DIR},${SYSTEM_READ.join(",")}`,
   `--allow-write=runs,${DEFAULT_WORK_ROOT},${LEASE_DIR}`,
-  `--allow-run=${ALLOWED_PROGRAMS.join(",")}`,
+  `--allow-run=${FALLBACK_LAUNCHER}`,
   `--allow-env=${ALLOWED_ENV.join(",")}`,
   "--allow-net=127.0.0.1,localhost",
 ];
@@ -167,7 +172,10 @@ export interface PermissionPlan {
   read: string[];
   write: string[];
   net: string[];
-  /** Programs besides `sh`: the Python of the Ray driver (`--ray`), pip's Python (`env build`). */
+  /**
+   * Programs besides the launcher: the Python of the Ray driver (`--ray`), pip's Python
+   * (`env build`), git.
+   */
   run?: string[];
 }
 
@@ -397,12 +405,19 @@ function nodePrograms(): string[] {
   });
 }
 
-/** The `deno run` permission flags of a plan. */
-export function permissionFlags(plan: PermissionPlan): string[] {
+/**
+ * The `deno run` permission flags of a plan; children start through `launcher` (the compiled
+ * launcher's absolute path, see `src/sandbox/launcher.ts`), or `sh` when there is none.
+ */
+export function permissionFlags(
+  plan: PermissionPlan,
+  options: { launcher?: string | null } = {},
+): string[] {
   const flags = ["--no-prompt"];
   if (plan.read.length) flags.push(`--allow-read=${plan.read.join(",")}`);
   if (plan.write.length) flags.push(`--allow-write=${plan.write.join(",")}`);
-  flags.push(`--allow-run=${[...ALLOWED_PROGRAMS, ...(plan.run ?? [])].join(",")}`);
+  const launcher = options.launcher ?? FALLBACK_LAUNCHER;
+  flags.push(`--allow-run=${[launcher, ...(plan.run ?? [])].join(",")}`);
   flags.push(`--allow-env=${ALLOWED_ENV.join(",")}`);
   if (plan.net.length) flags.push(`--allow-net=${plan.net.join(",")}`);
   return flags;

@@ -1,12 +1,17 @@
 /**
- * The launcher: every child starts as `sh -c LAUNCH_SCRIPT`, which sets up the sandbox's cgroups
- * and joins them before anything else runs, so nothing the child forks can start outside them,
- * sets the rlimits with the shell's own `ulimit`, then execs the rest of the chain
- * (`setsid` or `bwrap`, then the program). It runs as a child
- * because Deno refuses to touch `/proc/self` and `/sys/fs/cgroup` without `--allow-all`; the same
- * reason makes {@linkcode SWEEP_SCRIPT} and the probes shell scripts. Private to `src/sandbox/`.
+ * The launcher: every child starts as it, which sets up the sandbox's cgroups and joins them
+ * before anything else runs, so nothing the child forks can start outside them, sets the rlimits,
+ * then execs the rest of the chain (`bwrap`, or the program in a session of its own). It is the
+ * compiled `patchgym_launch` (see `launcher.ts`) when one was built, else `sh -c LAUNCH_SCRIPT`
+ * with the same steps. It runs as a child because Deno refuses to touch `/proc/self` and
+ * `/sys/fs/cgroup` without `--allow-all`; for the same reason the cgroup sweep, the probes, mounts
+ * and kills are launcher modes (or, in the fallback, the shell scripts of {@linkcode HELPER_SCRIPTS}).
+ * Private to `src/sandbox/`.
  */
 import { CHILD_PATH } from "./programs.ts";
+
+/** The compiled launcher's path, or null for the `sh` fallback. */
+export type Launcher = string | null;
 
 /**
  * Launcher arguments before `--`: `mkdir:DIR` makes a folder, `FILE=VALUE` writes a value,
@@ -88,7 +93,7 @@ export const LAUNCH_SCRIPT = selfLaunching(`${LAUNCH_STEPS}exec "$@"`);
  * The launcher for bwrap: the same, with the jail's `/etc/passwd` and `/etc/group` on fds 3 and 4
  * (bwrap `--file 3 /etc/passwd`), so no file has to be written on the host for them.
  */
-export function jailLaunchScript(passwd: string, group: string): string {
+function jailLaunchScript(passwd: string, group: string): string {
   const files = `3<<'PATCHGYM_PASSWD' 4<<'PATCHGYM_GROUP'
 ${passwd}PATCHGYM_PASSWD
 ${group}PATCHGYM_GROUP`;
@@ -108,7 +113,7 @@ fi`);
  * `events:FILE` (printed as `FILE KEY VALUE` lines, to tell which cap was hit) and `rmdir:DIR`.
  * Processes are killed until none is left; a pids cap bounds how many can appear meanwhile.
  */
-export const SWEEP_SCRIPT = `procs= killfile= events= dirs=
+const SWEEP_SCRIPT = `procs= killfile= events= dirs=
 for a do
   case $a in
     procs:*) procs=\${a#procs:} ;;
@@ -139,18 +144,159 @@ for d in $dirs; do
   done
 done`;
 
-/** What a short helper script printed. */
+/** How sandbox cgroup folders begin (then the pid of the patchgym process that made them). */
+export const CGROUP_PREFIX = "patchgym-";
+
+/**
+ * For each parent folder given: remove empty sandbox cgroups of dead patchgym processes, then make
+ * and remove a test folder; print `ok DIR FILES...` (the control files a new cgroup gets) or
+ * `no DIR`.
+ */
+const CGROUP_PROBE_SCRIPT = `for d do
+  for s in "$d"/${CGROUP_PREFIX}*; do
+    [ -d "$s" ] || continue
+    pid=\${s##*/${CGROUP_PREFIX}}; pid=\${pid%%-*}
+    [ -d "/proc/$pid" ] || rmdir "$s" 2>/dev/null
+  done
+  t="$d/${CGROUP_PREFIX}$$-probe"
+  if mkdir "$t" 2>/dev/null; then
+    printf 'ok %s' "$d"
+    for f in "$t"/*; do printf ' %s' "\${f##*/}"; done
+    echo
+    rmdir "$t"
+  else
+    echo "no $d"
+  fi
+done`;
+
+/**
+ * The launcher's helper modes, each with the shell script that does the same in the fallback (same
+ * arguments, same output).
+ */
+export const HELPER_SCRIPTS = {
+  sweep: SWEEP_SCRIPT,
+  "cgroup-probe": CGROUP_PROBE_SCRIPT,
+  self:
+    'while read -r l; do echo "c $l"; done < /proc/self/cgroup; while read -r l; do echo "m $l"; done < /proc/self/mountinfo',
+  uid: 'while read -r k v rest; do [ "$k" = Uid: ] && echo "$v"; done < /proc/self/status',
+  "mount-workspace":
+    'exec mount -t tmpfs -o "size=$1,nr_inodes=$2,mode=0700,nosuid,nodev" patchgym-workspace "$3"',
+  umount: 'umount "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; true',
+  "mount-probe": `d=$(mktemp -d) || exit 1
+mount -t tmpfs -o size=4096,nr_inodes=16 patchgym-probe "$d" && umount "$d"; s=$?
+rmdir "$d"; exit $s`,
+  kill: 'kill -9 "$@" 2>/dev/null; true',
+} as const;
+
+/** A helper mode of the launcher. */
+export type HelperMode = keyof typeof HELPER_SCRIPTS;
+
+/** What a launcher or helper run printed. */
 export interface ShOutput {
   success: boolean;
   stdout: string;
   stderr: string;
 }
 
-/** Run a helper script (`sh -c script sh args...`) on the children's PATH with no environment. */
-export async function runSh(script: string, args: string[] = []): Promise<ShOutput> {
+/** Run launcher helper `mode` (or its shell script) with `args`. */
+export function runHelper(
+  launcher: Launcher,
+  mode: HelperMode,
+  args: string[] = [],
+): Promise<ShOutput> {
+  return runArgv(
+    launcher ? [launcher, mode, ...args] : ["sh", "-c", HELPER_SCRIPTS[mode], "sh", ...args],
+  );
+}
+
+/** What one child of {@linkcode launchArgv} does before and as it execs `command`. */
+export interface LaunchPlan {
+  /** Set-up steps (`mkdir:`, `FILE=VALUE`, `join:`, `jointask:`, `ulimit:`, `nproc:`, `chown:`). */
+  steps: string[];
+  /** The jail's `/etc/passwd` and `/etc/group` (fds 3 and 4), and seccomp filter (fd 5, hex). */
+  jail?: { passwd: string; group: string; seccomp: string | null };
+  /** Without a jail, as root: the sandbox uid to drop to (`setpriv` in the fallback). */
+  drop?: number | null;
+  /** Without a jail: a session of its own (`setsid` in the fallback). */
+  setsid?: boolean;
+  /** What is exec'd at the end: `bwrap ...` or an allowlisted program and its arguments. */
+  command: string[];
+}
+
+/** The argv that starts `plan` through `launcher` (or `sh` when null). */
+export function launchArgv(launcher: Launcher, plan: LaunchPlan): string[] {
+  const { jail, drop, setsid, steps, command } = plan;
+  const filter = jail?.seccomp ?? null;
+  if (launcher) {
+    return [
+      launcher,
+      ...steps,
+      ...(jail ? [`passwd:${jail.passwd}`, `group:${jail.group}`] : []),
+      ...(filter ? [`seccomp:${filter}`] : []),
+      ...(drop != null ? [`drop:${drop}`] : []),
+      ...(setsid ? ["setsid"] : []),
+      "--",
+      ...command,
+    ];
+  }
+  return [
+    "sh",
+    "-c",
+    jail ? jailScript(jail.passwd, jail.group) : LAUNCH_SCRIPT,
+    "sh",
+    ...steps,
+    ...(filter ? [`seccomp:${octalOf(filter)}`] : []),
+    "--",
+    ...(drop != null ? setprivArgs("setpriv", drop) : []),
+    ...(setsid ? ["setsid"] : []),
+    ...command,
+  ];
+}
+
+/** `setpriv` arguments that make the rest of the chain run as `uid`, unprivileged for good. */
+export function setprivArgs(setpriv: string, uid: number): string[] {
+  return [
+    setpriv,
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    "--clear-groups",
+    "--no-new-privs",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--",
+  ];
+}
+
+const jailScripts = new Map<string, string>();
+/** The jail's launcher script for these passwd and group files, made once per pair. */
+function jailScript(passwd: string, group: string): string {
+  const key = `${passwd}\0${group}`;
+  let script = jailScripts.get(key);
+  if (!script) {
+    script = jailLaunchScript(passwd, group);
+    jailScripts.set(key, script);
+  }
+  return script;
+}
+
+const octal = new Map<string, string>();
+/** Hex bytes as a `printf` format (every byte an octal escape: no NUL in an argument). */
+function octalOf(hex: string): string {
+  let text = octal.get(hex);
+  if (text === undefined) {
+    text = (hex.match(/../g) ?? [])
+      .map((b) => `\\${parseInt(b, 16).toString(8).padStart(3, "0")}`)
+      .join("");
+    octal.set(hex, text);
+  }
+  return text;
+}
+
+/** Run `argv` on the children's PATH with no environment, from `/`. */
+export async function runArgv(argv: string[]): Promise<ShOutput> {
   try {
-    const out = await new Deno.Command("sh", {
-      args: ["-c", script, "sh", ...args],
+    const out = await new Deno.Command(argv[0], {
+      args: argv.slice(1),
       // Not the caller's folder, which may be gone by now (a removed temp folder).
       cwd: "/",
       stdin: "null",

@@ -3,10 +3,10 @@
  * descendant is in the cgroup and counts), and a sweep that kills whatever is left and removes the
  * cgroup afterwards. cgroup v1 (a `pids` and a `memory` hierarchy) and v2 (one hierarchy whose
  * controllers our own cgroup delegates) are found at runtime. All cgroup file work happens in
- * short shell children (see `_launch.ts`).
+ * the launcher or its helper modes (see `_launch.ts`).
  */
 import { SandboxError } from "../errors.ts";
-import { runSh, SWEEP_SCRIPT } from "./_launch.ts";
+import { CGROUP_PREFIX, type Launcher, runHelper } from "./_launch.ts";
 
 /** Where this process may make sandbox cgroups. */
 export interface CgroupSupport {
@@ -41,30 +41,26 @@ export interface CapsHit {
 export interface SandboxCgroup {
   /** The cgroup's folder name (the same under every controller). */
   name: string;
-  /** Launcher arguments (see `LAUNCH_SCRIPT`): make the folders, write the caps, join. */
+  /** Launcher steps (see `_launch.ts`): make the folders, write the caps, join. */
   steps: string[];
   /** Kill every process left in the sandbox, remove its cgroups, say which caps were hit. */
   sweep(): Promise<CapsHit>;
 }
-
-const NAME_PREFIX = "patchgym-";
 
 /**
  * Find out whether sandbox cgroups can be made here: our own cgroup in each hierarchy, a test
  * folder made and removed in it, and (once per process) the removal of empty sandbox cgroups that
  * a dead patchgym process left behind.
  */
-export async function probeCgroups(): Promise<CgroupProbe> {
-  const self = await runSh(
-    'while read -r l; do echo "c $l"; done < /proc/self/cgroup; while read -r l; do echo "m $l"; done < /proc/self/mountinfo',
-  );
+export async function probeCgroups(launcher: Launcher = null): Promise<CgroupProbe> {
+  const self = await runHelper(launcher, "self");
   if (!self.success) return { support: null, reason: "cannot read /proc/self/cgroup" };
   const { v1, v2 } = parseCgroupFiles(self.stdout);
   const candidates = [v1.pids, v1.memory, v2].filter((d): d is string => d !== null);
   if (candidates.length === 0) {
     return { support: null, reason: "no pids controller (cgroup v1 or delegated v2) found" };
   }
-  const tried = await runSh(PROBE_SCRIPT, candidates);
+  const tried = await runHelper(launcher, "cgroup-probe", candidates);
   const usable = new Map<string, Set<string>>();
   for (const line of tried.stdout.split("\n")) {
     const [status, dir, ...files] = line.split(" ");
@@ -128,8 +124,12 @@ export function parseCgroupFiles(text: string): {
  * The cgroups of a new sandbox, named after this process (so stale ones can be told apart) and a
  * random part (workers of one process, such as parallel `deno test` files, share its pid).
  */
-export function sandboxCgroup(support: CgroupSupport, caps: CgroupCaps): SandboxCgroup {
-  const name = `${NAME_PREFIX}${Deno.pid}-${crypto.randomUUID().slice(0, 13)}`;
+export function sandboxCgroup(
+  support: CgroupSupport,
+  caps: CgroupCaps,
+  launcher: Launcher = null,
+): SandboxCgroup {
+  const name = `${CGROUP_PREFIX}${Deno.pid}-${crypto.randomUUID().slice(0, 13)}`;
   const pids = `${support.pids}/${name}`;
   const memory = support.memory === null
     ? null
@@ -167,7 +167,7 @@ export function sandboxCgroup(support: CgroupSupport, caps: CgroupCaps): Sandbox
     name,
     steps,
     async sweep() {
-      const out = await runSh(SWEEP_SCRIPT, sweepArgs);
+      const out = await runHelper(launcher, "sweep", sweepArgs);
       const hit = { processes: false, memory: false };
       for (const line of out.stdout.split("\n")) {
         const [file, key, value] = line.split(" ");
@@ -182,25 +182,3 @@ export function sandboxCgroup(support: CgroupSupport, caps: CgroupCaps): Sandbox
     },
   };
 }
-
-/**
- * For each parent folder given: remove empty sandbox cgroups of dead patchgym processes, then make
- * and remove a test folder; print `ok DIR FILES...` (the control files a new cgroup gets) or
- * `no DIR`.
- */
-const PROBE_SCRIPT = `for d do
-  for s in "$d"/${NAME_PREFIX}*; do
-    [ -d "$s" ] || continue
-    pid=\${s##*/${NAME_PREFIX}}; pid=\${pid%%-*}
-    [ -d "/proc/$pid" ] || rmdir "$s" 2>/dev/null
-  done
-  t="$d/${NAME_PREFIX}$$-probe"
-  if mkdir "$t" 2>/dev/null; then
-    printf 'ok %s' "$d"
-    for f in "$t"/*; do printf ' %s' "\${f##*/}"; done
-    echo
-    rmdir "$t"
-  else
-    echo "no $d"
-  fi
-done`;

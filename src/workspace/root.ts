@@ -31,6 +31,16 @@ export interface OwnedRoot {
 interface Claim {
   dir: string;
   lock: Deno.FsFile;
+  unmount: (dir: string) => void;
+}
+
+/** How {@linkcode claimRoot} detaches leftover mounts. */
+export interface ClaimOptions {
+  /**
+   * Detach every file system mounted under a folder (default: through `sh`; the orchestrator
+   * passes the compiled sandbox launcher's, since it may not run `sh`).
+   */
+  unmount?: (dir: string) => void;
 }
 
 const claims = new Set<Claim>();
@@ -40,9 +50,10 @@ let exitHookInstalled = false;
  * Make this process's folder under `parent` (created if missing), after removing the folders of
  * dead processes there. The folder is removed at exit; see {@linkcode exitOnSignal} for signals.
  */
-export function claimRoot(parent: string): OwnedRoot {
+export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot {
+  const unmount = options.unmount ?? unmountUnder;
   Deno.mkdirSync(parent, { recursive: true });
-  const swept = sweepDeadRoots(parent);
+  const swept = sweepDeadRoots(parent, unmount);
   const token = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
   const dir = join(Deno.realPathSync(parent), `proc-${Deno.pid}-${token}`);
   Deno.mkdirSync(dir, { mode: 0o700 });
@@ -51,7 +62,7 @@ export function claimRoot(parent: string): OwnedRoot {
   lock.lockSync(true);
   const mark = { format: OWNER_FORMAT, pid: Deno.pid, token, started_at: new Date().toISOString() };
   lock.writeSync(new TextEncoder().encode(`${JSON.stringify(mark)}\n`));
-  const claim = { dir, lock };
+  const claim = { dir, lock, unmount };
   claims.add(claim);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -66,7 +77,10 @@ export function claimRoot(parent: string): OwnedRoot {
  * Remove the folders under `parent` whose owner has died: those with an `.owner` mark of
  * {@linkcode OWNER_FORMAT} that no process holds locked. Returns their paths.
  */
-export function sweepDeadRoots(parent: string): string[] {
+export function sweepDeadRoots(
+  parent: string,
+  unmount: (dir: string) => void = unmountUnder,
+): string[] {
   const removed: string[] = [];
   let entries: Deno.DirEntry[];
   try {
@@ -86,7 +100,7 @@ export function sweepDeadRoots(parent: string): string[] {
     try {
       if (!file.tryLockSync(true)) continue; // Its owner is alive.
       if (!isMark(readAll(file))) continue; // Empty: its owner is between creating and writing it.
-      unmountUnder(dir);
+      unmount(dir);
       removeTree(dir);
       removed.push(dir);
     } finally {
@@ -111,7 +125,7 @@ const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 
 function releaseClaim(claim: Claim): void {
   if (!claims.delete(claim)) return;
-  unmountUnder(claim.dir);
+  claim.unmount(claim.dir);
   // The mark goes last: a folder left half-removed must still read as a dead process's.
   for (const entry of safeReadDir(claim.dir)) {
     if (entry.name !== OWNER_FILE) removeTree(join(claim.dir, entry.name));

@@ -8,6 +8,13 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
+import { buildLauncher, LAUNCHER_PATH_ENV } from "../../src/sandbox/launcher.ts";
+
+/**
+ * The compiled sandbox launcher, built as launch.ts builds it (null where there is no compiler:
+ * then main.ts runs with the sh fallback, as it would for a user).
+ */
+const LAUNCHER: string | null = (await buildLauncher()).path;
 
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
@@ -43,7 +50,13 @@ export function patchgymArgv(args: string[] = []): string[] {
     env: {},
     bundledTasks: join(ROOT, "tasks"),
   });
-  return [Deno.execPath(), "run", ...permissionFlags(plan), join(ROOT, "main.ts"), ...args];
+  return [
+    Deno.execPath(),
+    "run",
+    ...permissionFlags(plan, { launcher: LAUNCHER }),
+    join(ROOT, "main.ts"),
+    ...args,
+  ];
 }
 
 /**
@@ -57,7 +70,15 @@ export function childEnv(): Record<string, string> {
     // Set by an outer `deno task test`; deno task keeps an INIT_CWD it inherits.
     if (name === "INIT_CWD") delete env[name];
   }
-  return { ...env, NO_COLOR: "1" };
+  return { ...env, NO_COLOR: "1", ...launcherEnv() };
+}
+
+/**
+ * What launch.ts hands main.ts besides the flags: the compiled launcher's path, which
+ * {@linkcode patchgymArgv} grants. A main.ts with the flags but not this starts no child.
+ */
+export function launcherEnv(): Record<string, string> {
+  return LAUNCHER ? { [LAUNCHER_PATH_ENV]: LAUNCHER } : {};
 }
 
 /** What a finished process left. */

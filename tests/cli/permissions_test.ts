@@ -21,8 +21,11 @@ import {
   VALUE_FLAGS,
 } from "../../src/cli/permissions.ts";
 import { DEFAULT_WORK_ROOT } from "../../src/agent/environment.ts";
+import { buildLauncher } from "../../src/sandbox/launcher.ts";
 import {
+  childEnv,
   jsonLines,
+  launcherArgv,
   makeRunDir,
   patchgymTask,
   removeRunDir,
@@ -45,6 +48,72 @@ Deno.test("runCli() completes a reference rollout under the patchgym task", asyn
     assert.equal(records[0].format, "patchgym.trajectory.v1");
     assert.equal((records[0].reward as { total: number }).total, 1);
     assert.ok(existsSync(join(ROOT, out, "summary.json")));
+  } finally {
+    removeRunDir(out);
+  }
+});
+
+/**
+ * The argv of the `main.ts` that `launch.ts` (process `launcher`) starts as its child, read from
+ * /proc/PID/cmdline while it runs (through `sh`: Deno reads /proc only with --allow-all); null
+ * when it was never seen before `done` settled.
+ */
+async function childArgv(launcher: number, done: Promise<unknown>): Promise<string[] | null> {
+  const script = `for c in $(cat /proc/$1/task/*/children 2>/dev/null); do
+  if tr '\\0' '\\n' < /proc/$c/cmdline 2>/dev/null | grep -q '/main[.]ts$'; then
+    exec tr '\\0' '\\n' < /proc/$c/cmdline
+  fi
+done
+exit 1`;
+  let finished = false;
+  done.finally(() => finished = true);
+  while (!finished) {
+    const out = await new Deno.Command("sh", {
+      args: ["-c", script, "sh", String(launcher)],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (out.success) return new TextDecoder().decode(out.stdout).split("\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return null;
+}
+
+// Issue 26 item 8: with `--allow-run=sh` a compromised orchestrator could start any program, so
+// Deno's flags bounded nothing. A real run's main.ts may run only the compiled launcher.
+Deno.test("launch.ts runs a rollout's main.ts with --allow-run naming no shell or interpreter", async () => {
+  const launcher = await buildLauncher();
+  if (!launcher.path) {
+    console.warn(`skipped: no compiled launcher (${launcher.reason})`);
+    return;
+  }
+  const out = makeRunDir("perm-flags");
+  try {
+    const argv = launcherArgv(["rollout", "--tasks", "py-median-even", "--out", out]);
+    const child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      cwd: ROOT,
+      clearEnv: true,
+      env: childEnv(),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const output = child.output();
+    const flags = await childArgv(child.pid, output);
+    const { code, stderr } = await output;
+    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    assert.ok(flags, "main.ts was never seen running");
+    const run = flags.filter((f) => f.startsWith("--allow-run"));
+    assert.deepEqual(run, [`--allow-run=${launcher.path}`]);
+    for (const program of run[0].slice("--allow-run=".length).split(",")) {
+      assert.ok(program.startsWith("/"), `"${program}" is resolved on PATH`);
+      const name = program.slice(program.lastIndexOf("/") + 1);
+      assert.doesNotMatch(
+        name,
+        /^(sh|bash|dash|zsh|ksh|busybox|env|python\d*(\.\d+)?|perl|node|deno)$/,
+      );
+    }
   } finally {
     removeRunDir(out);
   }
@@ -134,6 +203,29 @@ Deno.test("planPermissions() confines a rollout to what its command line names",
     removeRunDir(dir);
     rmSync("/tmp/patchgym-outside.txt", { force: true });
     rmSync(join(ROOT, "tasks/patchgym-probe.txt"), { force: true });
+  }
+});
+
+Deno.test("permissionFlags() with the compiled launcher runs neither sh nor python3", async () => {
+  const launcher = await buildLauncher();
+  if (!launcher.path) {
+    console.warn(`skipped: no compiled launcher (${launcher.reason})`);
+    return;
+  }
+  const dir = makeRunDir("perm-launcher");
+  try {
+    const plan = planPermissions(["rollout", "--out", dir], {
+      cwd: ROOT,
+      env: {},
+      bundledTasks: join(ROOT, "tasks"),
+    });
+    const outcomes = await probe(permissionFlags(plan, { launcher: launcher.path }), dir, 9);
+    assert.equal(outcomes.run_sh, "denied");
+    assert.equal(outcomes.run_python3, "denied");
+    assert.equal(outcomes.run_ls, "denied");
+    assert.equal(outcomes.write_out, "allowed");
+  } finally {
+    removeRunDir(dir);
   }
 });
 

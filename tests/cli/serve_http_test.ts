@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeWorkRoot, patchgymArgv, removeWorkRoot, ROOT } from "./_run.ts";
+import { launcherEnv, makeWorkRoot, patchgymArgv, removeWorkRoot, ROOT } from "./_run.ts";
 import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
 
 /** A running `serve --http` child. */
@@ -56,6 +56,7 @@ async function withServe(
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
     cwd: ROOT,
+    env: launcherEnv(),
     stdin: "null",
     stdout: "null",
     stderr: "piped",

@@ -1,0 +1,589 @@
+/*
+ * patchgym_launch: how every sandboxed child starts (see src/sandbox/launcher.ts, which builds
+ * this file with the machine's C compiler and prepends the configuration below).
+ *
+ * Launch mode, the same steps as the shell launcher of src/sandbox/_launch.ts, in one process:
+ *
+ *   patchgym_launch [STEP...] -- PROGRAM ARGS...
+ *
+ * It first closes every inherited descriptor but 0, 1 and 2, then runs the steps in order:
+ *   mkdir:DIR            make a cgroup folder
+ *   FILE=VALUE           write VALUE to a cgroup file (pids.max, memory.max, ...)
+ *   join:FILE            write this process's pid to a cgroup.procs file
+ *   jointask:FILE        write 0 (this thread, the only one) to a cgroup v1 tasks file
+ *   ulimit:F=N           soft and hard limit in `ulimit -F` units: t seconds, f and c 512-byte
+ *                        blocks, n descriptors, v KiB
+ *   nproc:N              RLIMIT_NPROC
+ *   chown:UID:DIR        chown -R -P -h UID:UID DIR (links themselves, never what they point to)
+ *   passwd:TEXT          TEXT readable on fd 3 (bwrap --file 3 /etc/passwd)
+ *   group:TEXT           TEXT readable on fd 4 (bwrap --file 4 /etc/group)
+ *   seccomp:HEX          the filter's bytes readable on fd 5 (bwrap --seccomp 5)
+ *   drop:UID             what `setpriv --reuid=UID --regid=UID --clear-groups --no-new-privs
+ *                        --inh-caps=-all --bounding-set=-all` does
+ *   setsid               a session of its own
+ * then execs PROGRAM: bwrap (its path found when this file was built) or a name of the closed
+ * allowlist, looked up on the fixed children's PATH; anything else is refused. A failed step
+ * prints "patchgym: cannot set up the sandbox: ..." and exits 125.
+ *
+ * Helper modes replace the shell scripts the orchestrator ran for cgroup and mount work (Deno
+ * refuses to write /sys/fs/cgroup and /proc/self without --allow-all):
+ *   sweep procs:FILE [kill:FILE] [events:FILE...] [rmdir:DIR...]   empty and remove cgroups
+ *   cgroup-probe DIR...             print "ok DIR FILES..." or "no DIR" per parent folder
+ *   self                            print /proc/self/cgroup ("c LINE") and mountinfo ("m LINE")
+ *   uid                             print the real uid
+ *   mount-workspace BYTES INODES DIR   mount a capped nosuid, nodev tmpfs of mode 0700 on DIR
+ *   umount DIR                      unmount DIR (lazily when busy); never fails
+ *   umount-under DIR                detach every mount below DIR (a dead run's workspaces)
+ *   mount-probe                     whether a tmpfs can be mounted here
+ *   kill PID...                     SIGKILL each (a negative PID is a process group)
+ * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+
+#define LAUNCH_FAILED 125
+#define CGROUP_ROOT "/sys/fs/cgroup/"
+#define NAME_PREFIX "patchgym-"
+/* The lowest uid a sandbox may run as (src/sandbox/users.ts refuses ranges below it). */
+#define FIRST_SANDBOX_UID 65536
+
+extern char **environ;
+
+static void fail(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fputs("patchgym: cannot set up the sandbox: ", stderr);
+  vfprintf(stderr, format, args);
+  fputc('\n', stderr);
+  va_end(args);
+  exit(LAUNCH_FAILED);
+}
+
+static int starts_with(const char *text, const char *prefix) {
+  return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+/* Whether PATH is a cgroup path: under the cgroup root, no ".." part. */
+static int cgroup_path(const char *path) {
+  if (!starts_with(path, CGROUP_ROOT)) return 0;
+  for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2) {
+    if ((p == path || p[-1] == '/') && (p[2] == '/' || p[2] == '\0')) return 0;
+  }
+  return 1;
+}
+
+static void need_cgroup_path(const char *step, const char *path) {
+  if (!cgroup_path(path)) fail("step \"%s\" names a path outside " CGROUP_ROOT, step);
+}
+
+static int write_text(const char *path, const char *text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return -1;
+  size_t length = strlen(text);
+  ssize_t written = write(fd, text, length);
+  int saved = errno;
+  if (close(fd) != 0 && written == (ssize_t)length) return -1;
+  errno = saved;
+  return written == (ssize_t)length ? 0 : -1;
+}
+
+/* Closes every descriptor above 2: close_range when the kernel has it, else /proc/self/fd. */
+static void close_inherited(void) {
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+#endif
+  int fds[1024];
+  for (;;) {
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir) fail("cannot list inherited file descriptors: %s", strerror(errno));
+    int own = dirfd(dir), count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL && count < 1024) {
+      int fd = atoi(entry->d_name);
+      if (entry->d_name[0] != '.' && fd > 2 && fd != own) fds[count++] = fd;
+    }
+    closedir(dir);
+    if (count == 0) return;
+    for (int i = 0; i < count; i++) close(fds[i]);
+  }
+}
+
+static long long number(const char *step, const char *text) {
+  char *end;
+  errno = 0;
+  long long value = strtoll(text, &end, 10);
+  if (errno || end == text || *end != '\0' || value < 0) fail("step \"%s\" needs a number", step);
+  return value;
+}
+
+static void set_limit(const char *step, int resource, rlim_t value) {
+  struct rlimit limit = {value, value};
+  if (setrlimit(resource, &limit) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+}
+
+static void ulimit_step(const char *step, const char *spec) {
+  if (strlen(spec) < 3 || spec[1] != '=') fail("step \"%s\" is not ulimit:F=N", step);
+  rlim_t value = (rlim_t)number(step, spec + 2);
+  switch (spec[0]) {
+    case 't': set_limit(step, RLIMIT_CPU, value); break;
+    case 'f': set_limit(step, RLIMIT_FSIZE, value * 512); break;
+    case 'c': set_limit(step, RLIMIT_CORE, value * 512); break;
+    case 'n': set_limit(step, RLIMIT_NOFILE, value); break;
+    case 'v': set_limit(step, RLIMIT_AS, value * 1024); break;
+    default: fail("step \"%s\" names an unknown limit", step);
+  }
+}
+
+/*
+ * Gives everything in the current folder to ID, links themselves, depth first. It walks by
+ * changing folder (one descriptor open at a time), so no path grows with the depth: a tree nested
+ * deeper than PATH_MAX or than the descriptor limit is walked whole, as `chown -R` does.
+ */
+static int chown_here(uid_t id) {
+  DIR *dir = opendir(".");
+  if (!dir) return -1;
+  char **folders = NULL;
+  size_t count = 0, room = 0;
+  int result = 0;
+  struct dirent *entry;
+  while (result == 0 && (entry = readdir(dir)) != NULL) {
+    const char *name = entry->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
+    if (fchownat(dirfd(dir), name, id, id, AT_SYMLINK_NOFOLLOW) != 0) {
+      result = -1;
+      break;
+    }
+    int folder = entry->d_type == DT_DIR;
+    struct stat st;
+    if (entry->d_type == DT_UNKNOWN && fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      folder = S_ISDIR(st.st_mode);
+    }
+    if (!folder) continue;
+    if (count == room) {
+      room = room ? room * 2 : 16;
+      char **grown = realloc(folders, room * sizeof *folders);
+      if (!grown) {
+        result = -1;
+        break;
+      }
+      folders = grown;
+    }
+    if ((folders[count] = strdup(name)) == NULL) result = -1;
+    else count++;
+  }
+  closedir(dir);
+  for (size_t i = 0; i < count; i++) {
+    if (result == 0) {
+      int fd = open(folders[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0 || fchdir(fd) != 0) {
+        result = -1;
+      } else {
+        result = chown_here(id);
+        /* Back up: nothing of the sandbox runs now, so nothing moves the tree meanwhile. */
+        if (chdir("..") != 0) result = -1;
+      }
+      if (fd >= 0) close(fd);
+    }
+    free(folders[i]);
+  }
+  free(folders);
+  return result;
+}
+
+static void chown_step(const char *step, const char *spec) {
+  char *end;
+  long long uid = strtoll(spec, &end, 10);
+  if (end == spec || *end != ':' || end[1] != '/') fail("step \"%s\" is not chown:UID:DIR", step);
+  if (uid < FIRST_SANDBOX_UID || uid > 0xfffffffeLL) fail("step \"%s\" names no sandbox uid", step);
+  const char *root = end + 1;
+  if (lchown(root, (uid_t)uid, (uid_t)uid) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  int folder = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (folder < 0) {
+    if (errno == ENOTDIR || errno == ELOOP) return; /* A file or a link: done. */
+    fail("step \"%s\" failed: %s", step, strerror(errno));
+  }
+  int home = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (home < 0 || fchdir(folder) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  close(folder);
+  int walked = chown_here((uid_t)uid), saved = errno;
+  /* The program starts in the folder the launcher was started in. */
+  if (fchdir(home) != 0) fail("step \"%s\" failed: cannot return: %s", step, strerror(errno));
+  close(home);
+  if (walked != 0) fail("step \"%s\" failed: %s", step, strerror(saved));
+}
+
+/* Puts LENGTH bytes of DATA on descriptor TARGET as the read end of a filled, closed pipe. */
+static void pipe_to(const char *step, int target, const char *data, size_t length) {
+  int ends[2];
+  if (pipe2(ends, O_CLOEXEC) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  if (length > 65536 && fcntl(ends[1], F_SETPIPE_SZ, (int)length) < 0) {
+    fail("step \"%s\" failed: %zu bytes do not fit a pipe", step, length);
+  }
+  for (size_t done = 0; done < length;) {
+    ssize_t n = write(ends[1], data + done, length - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+    done += (size_t)n;
+  }
+  close(ends[1]);
+  if (ends[0] == target) {
+    if (fcntl(target, F_SETFD, 0) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  } else {
+    if (dup2(ends[0], target) < 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+    close(ends[0]);
+  }
+}
+
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+static void seccomp_step(const char *step, const char *hex) {
+  size_t length = strlen(hex) / 2;
+  if (length == 0 || strlen(hex) % 2) fail("step \"seccomp\" needs hex bytes");
+  char *bytes = malloc(length);
+  if (!bytes) fail("step \"seccomp\" failed: out of memory");
+  for (size_t i = 0; i < length; i++) {
+    int high = hex_digit(hex[2 * i]), low = hex_digit(hex[2 * i + 1]);
+    if (high < 0 || low < 0) fail("step \"seccomp\" needs hex bytes");
+    bytes[i] = (char)(high << 4 | low);
+  }
+  pipe_to(step, 5, bytes, length);
+  free(bytes);
+}
+
+/* setpriv --reuid --regid --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all */
+static void drop_step(const char *step, const char *text) {
+  long long id = number(step, text);
+  if (id < 1 || id > 0xfffffffeLL) fail("step \"%s\" names no unprivileged uid", step);
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+    fail("step \"%s\": no_new_privs: %s", step, strerror(errno));
+  }
+  if (geteuid() == 0) {
+    for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++) {
+      if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
+        fail("step \"%s\": bounding set: %s", step, strerror(errno));
+      }
+    }
+    if (setgroups(0, NULL) != 0) fail("step \"%s\": setgroups: %s", step, strerror(errno));
+  }
+  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  if (setresgid((gid_t)id, (gid_t)id, (gid_t)id) != 0) {
+    fail("step \"%s\": setresgid: %s", step, strerror(errno));
+  }
+  if (setresuid((uid_t)id, (uid_t)id, (uid_t)id) != 0) {
+    fail("step \"%s\": setresuid: %s", step, strerror(errno));
+  }
+  /* The inheritable set survives a uid change; the permitted and effective sets do not. */
+  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2];
+  memset(data, 0, sizeof data);
+  if (syscall(SYS_capset, &header, data) != 0) {
+    fail("step \"%s\": capset: %s", step, strerror(errno));
+  }
+}
+
+static int allowed_name(const char *name) {
+  for (size_t i = 0; i < sizeof ALLOWED_PROGRAMS / sizeof *ALLOWED_PROGRAMS; i++) {
+    if (strcmp(name, ALLOWED_PROGRAMS[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Execs bwrap or an allowlisted program; returns only to fail. */
+static void exec_program(char **argv) {
+  const char *program = argv[0];
+  if (!program) fail("no program after \"--\"");
+  if (BWRAP_PATH[0] && (strcmp(program, "bwrap") == 0 || strcmp(program, BWRAP_PATH) == 0)) {
+    execve(BWRAP_PATH, argv, environ);
+    fail("cannot run %s: %s", BWRAP_PATH, strerror(errno));
+  }
+  if (DENO_PATH[0] && strcmp(program, DENO_PATH) == 0) {
+    execve(DENO_PATH, argv, environ);
+    fail("cannot run %s: %s", DENO_PATH, strerror(errno));
+  }
+  if (strchr(program, '/') || !allowed_name(program)) {
+    fail("\"%s\" is neither bwrap nor an allowlisted program", program);
+  }
+  char path[PATH_MAX];
+  const char *dirs = CHILD_PATH;
+  int saved = ENOENT;
+  while (*dirs) {
+    size_t length = strcspn(dirs, ":");
+    if (snprintf(path, sizeof path, "%.*s/%s", (int)length, dirs, program) < (int)sizeof path) {
+      execve(path, argv, environ);
+      if (errno != ENOENT) saved = errno;
+    }
+    dirs += length + (dirs[length] == ':');
+  }
+  fail("cannot run \"%s\" from %s: %s", program, CHILD_PATH, strerror(saved));
+}
+
+static int launch(int argc, char **argv) {
+  close_inherited();
+  int i = 1;
+  for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    const char *a = argv[i];
+    char *equals = strchr(a, '=');
+    if (starts_with(a, "mkdir:")) {
+      need_cgroup_path(a, a + 6);
+      if (mkdir(a + 6, 0755) != 0) fail("step \"%s\" failed: %s", a, strerror(errno));
+    } else if (starts_with(a, "join:") || starts_with(a, "jointask:")) {
+      const char *file = strchr(a, ':') + 1;
+      need_cgroup_path(a, file);
+      char pid[24];
+      snprintf(pid, sizeof pid, "%d", a[4] == ':' ? (int)getpid() : 0);
+      if (write_text(file, pid) != 0) fail("step \"%s\" failed: %s", a, strerror(errno));
+    } else if (starts_with(a, "ulimit:")) {
+      ulimit_step(a, a + 7);
+    } else if (starts_with(a, "nproc:")) {
+      set_limit(a, RLIMIT_NPROC, (rlim_t)number(a, a + 6));
+    } else if (starts_with(a, "chown:")) {
+      chown_step(a, a + 6);
+    } else if (starts_with(a, "passwd:")) {
+      pipe_to("passwd", 3, a + 7, strlen(a + 7));
+    } else if (starts_with(a, "group:")) {
+      pipe_to("group", 4, a + 6, strlen(a + 6));
+    } else if (starts_with(a, "seccomp:")) {
+      seccomp_step(a, a + 8);
+    } else if (starts_with(a, "drop:")) {
+      drop_step(a, a + 5);
+    } else if (strcmp(a, "setsid") == 0) {
+      if (setsid() < 0) fail("step \"setsid\" failed: %s", strerror(errno));
+    } else if (equals) {
+      char file[PATH_MAX];
+      if ((size_t)(equals - a) >= sizeof file) fail("step \"%s\" names a path too long", a);
+      memcpy(file, a, (size_t)(equals - a));
+      file[equals - a] = '\0';
+      need_cgroup_path(a, file);
+      if (write_text(file, equals + 1) != 0) fail("step \"%s\" failed: %s", a, strerror(errno));
+    } else {
+      fail("step \"%s\" failed: unknown step", a);
+    }
+  }
+  if (i >= argc) fail("no \"--\" before the program");
+  exec_program(argv + i + 1);
+  return LAUNCH_FAILED;
+}
+
+static void pause_ms(long ms) {
+  struct timespec wait = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&wait, NULL);
+}
+
+/* Kills every process listed in PROCS until none is left, prints the events, removes the dirs. */
+static int sweep(int argc, char **argv) {
+  const char *procs = NULL, *killfile = NULL;
+  for (int i = 2; i < argc; i++) {
+    const char *colon = strchr(argv[i], ':');
+    if (!colon || !cgroup_path(colon + 1)) {
+      fprintf(stderr, "patchgym: sweep: \"%s\" names no cgroup path\n", argv[i]);
+      return 1;
+    }
+    if (starts_with(argv[i], "procs:")) procs = colon + 1;
+    if (starts_with(argv[i], "kill:")) killfile = colon + 1;
+  }
+  for (long round = 0; procs; round++) {
+    FILE *file = fopen(procs, "re");
+    if (!file) break;
+    int any = 0;
+    long pid;
+    int use_kill = killfile && access(killfile, F_OK) == 0;
+    while (fscanf(file, "%ld", &pid) == 1) {
+      any = 1;
+      if (!use_kill) kill((pid_t)pid, SIGKILL);
+    }
+    fclose(file);
+    if (!any) break;
+    if (use_kill) write_text(killfile, "1");
+    if (round > 100000) {
+      fprintf(stderr, "patchgym: cannot empty %s\n", procs);
+      return 1;
+    }
+  }
+  for (int i = 2; i < argc; i++) {
+    if (!starts_with(argv[i], "events:")) continue;
+    FILE *file = fopen(argv[i] + 7, "re");
+    if (!file) continue;
+    char key[128];
+    long long value;
+    while (fscanf(file, "%127s %lld", key, &value) == 2) printf("%s %s %lld\n", argv[i] + 7, key, value);
+    fclose(file);
+  }
+  fflush(stdout);
+  for (int i = 2; i < argc; i++) {
+    if (!starts_with(argv[i], "rmdir:")) continue;
+    /* A cgroup whose last process just died can stay busy for a moment on a loaded machine. */
+    for (int n = 0; rmdir(argv[i] + 6) != 0 && errno != ENOENT; n++) {
+      if (n >= 100) {
+        fprintf(stderr, "patchgym: cannot remove %s\n", argv[i] + 6);
+        return 1;
+      }
+      pause_ms(10);
+    }
+  }
+  return 0;
+}
+
+/* For each parent: remove stale sandbox cgroups of dead processes, then try a fresh folder. */
+static int cgroup_probe(int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {
+    const char *parent = argv[i];
+    if (!cgroup_path(parent)) {
+      printf("no %s\n", parent);
+      continue;
+    }
+    char path[PATH_MAX];
+    DIR *dir = opendir(parent);
+    struct dirent *entry;
+    while (dir && (entry = readdir(dir)) != NULL) {
+      if (!starts_with(entry->d_name, NAME_PREFIX)) continue;
+      long pid = atol(entry->d_name + strlen(NAME_PREFIX));
+      snprintf(path, sizeof path, "/proc/%ld", pid);
+      if (pid > 0 && access(path, F_OK) != 0) {
+        snprintf(path, sizeof path, "%s/%s", parent, entry->d_name);
+        rmdir(path);
+      }
+    }
+    if (dir) closedir(dir);
+    snprintf(path, sizeof path, "%s/" NAME_PREFIX "%d-probe", parent, (int)getpid());
+    if (mkdir(path, 0755) != 0) {
+      printf("no %s\n", parent);
+      continue;
+    }
+    printf("ok %s", parent);
+    dir = opendir(path);
+    while (dir && (entry = readdir(dir)) != NULL) {
+      if (entry->d_name[0] != '.') printf(" %s", entry->d_name);
+    }
+    if (dir) closedir(dir);
+    printf("\n");
+    rmdir(path);
+  }
+  return 0;
+}
+
+static int print_lines(const char *path, const char *prefix) {
+  FILE *file = fopen(path, "re");
+  if (!file) return 1;
+  char *line = NULL;
+  size_t size = 0;
+  while (getline(&line, &size, file) >= 0) printf("%s %s", prefix, line);
+  free(line);
+  fclose(file);
+  return 0;
+}
+
+static int tmpfs(const char *dir, const char *options) {
+  return mount(NAME_PREFIX "workspace", dir, "tmpfs", MS_NOSUID | MS_NODEV, options);
+}
+
+static int mount_workspace(int argc, char **argv) {
+  if (argc != 5) return 2;
+  char options[128];
+  snprintf(options, sizeof options, "size=%lld,nr_inodes=%lld,mode=0700",
+           number("mount-workspace", argv[2]), number("mount-workspace", argv[3]));
+  if (tmpfs(argv[4], options) != 0) {
+    fprintf(stderr, "mount %s: %s\n", argv[4], strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+/* A mountinfo path field with its octal escapes (\040 for a space) decoded, in place. */
+static void unescape(char *field) {
+  char *out = field;
+  for (char *in = field; *in; out++) {
+    if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+        in[3] >= '0' && in[3] <= '7') {
+      *out = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
+      in += 4;
+    } else {
+      *out = *in++;
+    }
+  }
+  *out = '\0';
+}
+
+static int umount_under(const char *dir) {
+  size_t length = strlen(dir);
+  if (length < 2 || dir[0] != '/') return 2;
+  FILE *file = fopen("/proc/self/mountinfo", "re");
+  if (!file) return 1;
+  char *line = NULL;
+  size_t size = 0;
+  while (getline(&line, &size, file) >= 0) {
+    /* The fifth field is the mount point. */
+    char *point = line;
+    for (int field = 0; field < 4 && point; field++) {
+      point = strchr(point, ' ');
+      if (point) point++;
+    }
+    if (!point) continue;
+    point[strcspn(point, " ")] = '\0';
+    unescape(point);
+    if (strncmp(point, dir, length) == 0 && point[length] == '/') umount2(point, MNT_DETACH);
+  }
+  free(line);
+  fclose(file);
+  return 0;
+}
+
+static int mount_probe(void) {
+  char dir[] = "/tmp/" NAME_PREFIX "probe-XXXXXX";
+  if (!mkdtemp(dir)) return 1;
+  int ok = tmpfs(dir, "size=4096,nr_inodes=16") == 0 && umount2(dir, 0) == 0;
+  rmdir(dir);
+  return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "sweep") == 0) return sweep(argc, argv);
+  if (strcmp(mode, "cgroup-probe") == 0) return cgroup_probe(argc, argv);
+  if (strcmp(mode, "self") == 0) {
+    return print_lines("/proc/self/cgroup", "c") | print_lines("/proc/self/mountinfo", "m");
+  }
+  if (strcmp(mode, "uid") == 0) return printf("%u\n", (unsigned)getuid()) < 0;
+  if (strcmp(mode, "mount-workspace") == 0) return mount_workspace(argc, argv);
+  if (strcmp(mode, "umount") == 0) {
+    if (argc == 3 && umount2(argv[2], 0) != 0) umount2(argv[2], MNT_DETACH);
+    return 0;
+  }
+  if (strcmp(mode, "umount-under") == 0) return argc == 3 ? umount_under(argv[2]) : 2;
+  if (strcmp(mode, "mount-probe") == 0) return mount_probe();
+  if (strcmp(mode, "kill") == 0) {
+    for (int i = 2; i < argc; i++) {
+      long pid = atol(argv[i]);
+      /* Never everything (-1) nor this process's own group (0). */
+      if (pid != 0 && pid != -1) kill((pid_t)pid, SIGKILL);
+    }
+    return 0;
+  }
+  return launch(argc, argv);
+}

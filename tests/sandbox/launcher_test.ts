@@ -1,0 +1,322 @@
+/**
+ * The compiled launcher (src/sandbox/launcher.ts, launcher/patchgym_launch.c): built once per
+ * source, it sets a child up like the shell launcher did and execs only bwrap or an allowlisted
+ * program, so granting it to the orchestrator does not grant "run anything".
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { buildLauncher } from "../../src/sandbox/launcher.ts";
+import {
+  guarantees,
+  missingGuarantees,
+  probeIsolation,
+  Sandbox,
+} from "../../src/sandbox/sandbox.ts";
+
+function skip(reason: string): void {
+  console.warn(`skipped: ${reason}`);
+}
+
+/** The launcher, or null (with a note) where this machine has no C compiler. */
+async function launcher(): Promise<string | null> {
+  const built = await buildLauncher();
+  if (!built.path) skip(`no compiled launcher: ${built.reason}`);
+  return built.path;
+}
+
+/** Run the launcher with `args` and no environment. */
+async function run(path: string, args: string[]) {
+  const out = await new Deno.Command(path, {
+    args,
+    cwd: "/",
+    clearEnv: true,
+    env: { PATH: "/usr/bin:/bin" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+async function isRoot(path: string): Promise<boolean> {
+  return (await run(path, ["uid"])).stdout.trim() === "0";
+}
+
+Deno.test("buildLauncher() builds once into a cache folder only its owner can write", async () => {
+  const path = await launcher();
+  if (!path) return;
+  assert.equal((await buildLauncher()).path, path);
+  for (const entry of [path, join(path, "..")]) {
+    const mode = Deno.statSync(entry).mode ?? 0;
+    assert.equal(mode & 0o022, 0, `${entry} is writable by group or others`);
+  }
+  assert.match(path, /\/patchgym\/launcher\/[0-9a-f]{32}\/patchgym_launch$/);
+});
+
+Deno.test("buildLauncher() makes a launcher that refuses every program but bwrap and the allowlist", async () => {
+  const path = await launcher();
+  if (!path) return;
+  assert.equal((await run(path, ["--", "echo", "allowed"])).stdout, "allowed\n");
+  for (const program of ["bash", "sh", "/bin/sh", "/usr/bin/python3", "../bin/echo", "env", ""]) {
+    const out = await run(path, ["--", program, "-c", "echo escaped"]);
+    assert.equal(out.code, 125, program);
+    assert.equal(out.stdout, "", program);
+    assert.match(out.stderr, /^patchgym: cannot set up the sandbox: /, program);
+  }
+  // No program at all, or no "--" before it.
+  assert.equal((await run(path, ["--"])).code, 125);
+  assert.equal((await run(path, ["echo", "x"])).code, 125);
+});
+
+Deno.test("buildLauncher() makes a launcher that writes only under /sys/fs/cgroup", async () => {
+  const path = await launcher();
+  if (!path) return;
+  const dir = await Deno.makeTempDir();
+  try {
+    const target = join(dir, "written");
+    await Deno.writeTextFile(target, "");
+    for (
+      const step of [
+        `${target}=owned`,
+        `mkdir:${join(dir, "made")}`,
+        `join:${target}`,
+        `jointask:/sys/fs/cgroup/../..${target}`,
+        `/sys/fs/cgroup/pids/../../..${target}=owned`,
+      ]
+    ) {
+      const out = await run(path, [step, "--", "true"]);
+      assert.equal(out.code, 125, step);
+      assert.match(out.stderr, /outside \/sys\/fs\/cgroup/, step);
+    }
+    assert.equal(await Deno.readTextFile(target), "");
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["written"]);
+    const sweep = await run(path, ["sweep", `procs:${target}`, `rmdir:${dir}`]);
+    assert.equal(sweep.code, 1);
+    assert.ok(Deno.statSync(dir).isDirectory);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("buildLauncher() makes a launcher that sets rlimits and hands passwd, group and seccomp bytes on fds 3-5", async () => {
+  const path = await launcher();
+  if (!path) return;
+  const limits = await run(path, [
+    "ulimit:t=7",
+    "ulimit:f=8",
+    "ulimit:n=64",
+    "ulimit:c=0",
+    "ulimit:v=1048576",
+    "nproc:4096",
+    "--",
+    "cat",
+    "/proc/self/limits",
+  ]);
+  assert.equal(limits.code, 0, limits.stderr);
+  const limit = (name: string) =>
+    limits.stdout.split("\n").find((l) => l.startsWith(name))?.split(/\s{2,}/).slice(1, 3);
+  assert.deepEqual(limit("Max cpu time"), ["7", "7"]);
+  assert.deepEqual(limit("Max file size"), ["4096", "4096"]);
+  assert.deepEqual(limit("Max open files"), ["64", "64"]);
+  assert.deepEqual(limit("Max core file size"), ["0", "0"]);
+  assert.deepEqual(limit("Max address space"), [String(1024 ** 3), String(1024 ** 3)]);
+  assert.deepEqual(limit("Max processes"), ["4096", "4096"]);
+  const fds = await run(path, [
+    "passwd:users\n",
+    "group:groups\n",
+    "seccomp:007f41",
+    "--",
+    "cat",
+    "/dev/fd/3",
+    "/dev/fd/4",
+    "/dev/fd/5",
+  ]);
+  assert.equal(fds.code, 0, fds.stderr);
+  assert.equal(fds.stdout, "users\ngroups\n\u0000\u007fA");
+});
+
+Deno.test("buildLauncher() makes a launcher that closes every inherited descriptor", async () => {
+  const path = await launcher();
+  if (!path) return;
+  // A descriptor of the host's / left open without close-on-exec by whoever started patchgym.
+  const out = await new Deno.Command("python3", {
+    args: [
+      "-I",
+      "-c",
+      `import os, sys
+for n in (3, 9, 47, 1000):
+    fd = os.open('/', os.O_RDONLY | os.O_DIRECTORY); os.dup2(fd, n); os.set_inheritable(n, True)
+os.execv(sys.argv[1], [sys.argv[1], '--', 'ls', '/proc/self/fd'])`,
+      path,
+    ],
+    clearEnv: true,
+    env: { PATH: "/usr/bin:/bin" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const fds = new TextDecoder().decode(out.stdout).trim().split("\n").map(Number);
+  // 0-2 and ls's own listing descriptor (3) at most.
+  assert.deepEqual(fds.filter((fd) => fd > 3), []);
+});
+
+Deno.test("buildLauncher() makes a launcher whose drop step leaves no privilege (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  const out = await run(path, ["drop:70001", "setsid", "--", "cat", "/proc/self/status"]);
+  assert.equal(out.code, 0, out.stderr);
+  const field = (name: string) =>
+    out.stdout.split("\n").find((l) => l.startsWith(`${name}:`))?.split(/\s+/).slice(1).join(" ");
+  assert.equal(field("Uid"), "70001 70001 70001 70001");
+  assert.equal(field("Gid"), "70001 70001 70001 70001");
+  assert.equal(field("Groups"), "");
+  assert.equal(field("NoNewPrivs"), "1");
+  for (const caps of ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]) {
+    assert.equal(field(caps), "0000000000000000", caps);
+  }
+  // Only sandbox uids may own a workspace, never root or a login user.
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const uid of ["0", "1000", "65535"]) {
+      const chown = await run(path, [`chown:${uid}:${dir}`, "--", "true"]);
+      assert.equal(chown.code, 125, uid);
+    }
+    assert.equal(Deno.statSync(dir).uid, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("probeIsolation() falls back to the sh launcher and says that --allow-run names sh", async () => {
+  const isolation = await probeIsolation("auto", { launcher: null });
+  assert.equal(isolation.launcher, null);
+  assert.ok(missingGuarantees(isolation).some((m) => /--allow-run names sh/.test(m)));
+  if (isolation.hostRoot && isolation.level !== "bwrap") return skip("root without bwrap");
+  const dir = await Deno.makeTempDir();
+  try {
+    const sandbox = new Sandbox({ isolation });
+    const result = await sandbox.run({
+      argv: ["python3", "-c", "print('ran')"],
+      cwd: dir,
+      timeoutMs: 20_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, "ran\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("probeIsolation() uses the compiled launcher when one is built", async () => {
+  const path = await launcher();
+  if (!path) return;
+  const isolation = await probeIsolation("auto");
+  assert.equal(isolation.launcher, path);
+  assert.ok(!missingGuarantees(isolation).some((m) => /launcher/.test(m)));
+  assert.ok(guarantees(isolation).holds.some((h) => h.includes(path)));
+});
+
+Deno.test("buildLauncher() makes a launcher that mounts a capped workspace and detaches what is left under a folder (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  if ((await run(path, ["mount-probe"])).code !== 0) return skip("tmpfs mounts are refused here");
+  const parent = await Deno.makeTempDir();
+  try {
+    // A space in the path: mountinfo writes it as \040.
+    const dirs = [join(parent, "a b"), join(parent, "c", "d")];
+    for (const dir of dirs) {
+      await Deno.mkdir(dir, { recursive: true });
+      const mounted = await run(path, ["mount-workspace", "65536", "16", dir]);
+      assert.equal(mounted.code, 0, mounted.stderr);
+      await Deno.writeTextFile(join(dir, "inside"), "x");
+    }
+    // The cap holds while writing.
+    await assert.rejects(Deno.writeFile(join(dirs[0], "big"), new Uint8Array(1024 * 1024)));
+    assert.equal((await run(path, ["umount-under", parent])).code, 0);
+    for (const dir of dirs) {
+      assert.deepEqual([...Deno.readDirSync(dir)], [], `${dir} is still mounted`);
+    }
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+Deno.test("buildLauncher() rebuilds a cached launcher that another user owns or may write (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  const cache = await Deno.makeTempDir();
+  const saved = Deno.env.get("XDG_CACHE_HOME");
+  try {
+    Deno.env.set("XDG_CACHE_HOME", cache);
+    const first = (await buildLauncher()).path!;
+    assert.ok(first.startsWith(`${cache}/patchgym/launcher/`), first);
+    // Another user's program planted under the launcher's name (a cache under a shared root).
+    await Deno.writeTextFile(first, "#!/bin/sh\necho planted\n", { mode: 0o755 });
+    await Deno.chown(first, 70001, 70001);
+    const again = (await buildLauncher()).path!;
+    assert.equal(again, first);
+    assert.equal(Deno.statSync(again).uid, 0);
+    assert.equal((await run(again, ["--", "echo", "built"])).stdout, "built\n");
+    // Writable by others: replaced too.
+    await Deno.chmod(again, 0o777);
+    assert.equal((await buildLauncher()).path, again);
+    assert.equal((Deno.statSync(again).mode ?? 0) & 0o022, 0);
+  } finally {
+    if (saved === undefined) Deno.env.delete("XDG_CACHE_HOME");
+    else Deno.env.set("XDG_CACHE_HOME", saved);
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("buildLauncher() makes a launcher that chowns a tree deeper than PATH_MAX and never follows links (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  const root = await Deno.makeTempDir();
+  const outside = await Deno.makeTempFile();
+  try {
+    // 600 levels of 9-character names: 6,000 characters, beyond PATH_MAX (4,096).
+    const depth = 600;
+    const out = await new Deno.Command("python3", {
+      args: [
+        "-c",
+        `import os, sys
+os.chdir(sys.argv[1])
+for i in range(${depth}):
+    os.mkdir("level0000"); os.chdir("level0000")
+open("deep.txt", "w").write("x")
+os.symlink(sys.argv[2], "link")`,
+        root,
+        outside,
+      ],
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const chowned = await run(path, [`chown:70002:${root}`, "--", "pwd"]);
+    assert.equal(chowned.code, 0, chowned.stderr);
+    // The program starts where the launcher was started.
+    assert.equal(chowned.stdout, "/\n");
+    const check = await new Deno.Command("python3", {
+      args: [
+        "-c",
+        `import os, sys
+os.chdir(sys.argv[1])
+owners = {os.lstat(".").st_uid}
+for i in range(${depth}):
+    owners.add(os.lstat("level0000").st_uid); os.chdir("level0000")
+owners.add(os.lstat("deep.txt").st_uid); owners.add(os.lstat("link").st_uid)
+print(sorted(owners))`,
+        root,
+      ],
+      stdout: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(check.stdout).trim(), "[70002]");
+    assert.equal(Deno.statSync(outside).uid, 0);
+  } finally {
+    await new Deno.Command("rm", { args: ["-rf", root] }).output();
+    await Deno.remove(outside);
+  }
+});
