@@ -22,7 +22,8 @@ const BINARY_NAME = "patchgym_launch";
 
 /**
  * The launcher's full C source: its configuration (the bwrap and deno it may exec, the children's
- * PATH, the closed allowlists of `programs.ts`: run_command's programs and the test runners') before the code of `patchgym_launch.c`.
+ * PATH, the closed allowlists of `programs.ts`: run_command's programs and the test runners')
+ * before the code of `patchgym_launch.c`.
  */
 export function launcherSource(): string {
   const c = (text: string) => JSON.stringify(text);
