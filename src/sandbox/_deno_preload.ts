@@ -186,6 +186,22 @@ function plain(value, depth, budget) {
   return ["o", entries];
 }
 
+/**
+ * The JSON text of a record the preload built (arrays, strings, numbers, booleans), read with
+ * intrinsics: JSON.stringify asks an object for its toJSON, which code under test could define on
+ * Array.prototype and so rewrite a record before it is written (and signed). On a primitive
+ * JSON.stringify asks nothing.
+ */
+const jsonPrimitive = JSON.stringify;
+function json(value) {
+  const kind = typeof value;
+  if (kind === "string" || kind === "number" || kind === "boolean") return jsonPrimitive(value);
+  if (!isArray(value)) return "null";
+  let text = "[";
+  for (let i = 0; i < value.length; i++) text += (i === 0 ? "" : ",") + json(value[i]);
+  return text + "]";
+}
+
 /** What a function threw: its constructors' names (own properties only) and its string form. */
 function thrown(fn) {
   try {
@@ -395,7 +411,7 @@ ${SERIALIZE}function observe(site, value, mode) {
   if (where === null || current === null || typeof site !== "string") {
     throw new ErrorCtor("patchgym: checks are observed only from the tests' own files");
   }
-  const seen = stringify(
+  const seen = json(
     mode === 1 && typeof value === "function"
       ? thrown(value)
       : plain(value, 0, { __proto__: null, left: 100000 }),
