@@ -141,9 +141,6 @@ const bigintText = Function.prototype.call.bind(BigInt.prototype.toString);
 const push = Function.prototype.call.bind(Array.prototype.push);
 const INDEX = /^(?:0|[1-9]\d*)$/;
 const regexTest = Function.prototype.call.bind(RegExp.prototype.test);
-// A frozen intrinsic's data property made an accessor (the node preload's lockdown): its value.
-const intrinsicValues = new WeakMap();
-const intrinsicValue = Function.prototype.call.bind(WeakMap.prototype.get);
 
 /** A property's value as deepStrictEqual reads it: a getter runs, as it would there. */
 function read(object, desc) {
@@ -222,12 +219,9 @@ function thrown(fn) {
       : null;
     for (let depth = 0; proto !== null && depth < 32; depth++) {
       const ctor = getOwnPropertyDescriptor(proto, "constructor");
-      const made = ctor === undefined
-        ? undefined
-        : hasOwn(ctor, "value")
-        ? ctor.value
-        : intrinsicValue(intrinsicValues, ctor.get);
-      const name = typeof made === "function" ? getOwnPropertyDescriptor(made, "name") : undefined;
+      const name = ctor && typeof ctor.value === "function"
+        ? getOwnPropertyDescriptor(ctor.value, "name")
+        : undefined;
       if (name && typeof name.value === "string") push(names, name.value);
       proto = getPrototypeOf(proto);
     }

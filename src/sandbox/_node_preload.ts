@@ -378,18 +378,20 @@ function hmac(key, text) {
 
 /**
  * The JavaScript intrinsics frozen before any code under test: the test files' own code (a
- * \`for...of\` in a helper, a \`.map\`, a template literal) runs through \`Array.prototype\`,
- * \`%ArrayIteratorPrototype%.next\` and the like, so code under test that replaced one could make a
- * failing test's checks never run (\`Array.prototype[Symbol.iterator]\` yielding nothing to the
- * tests' loops earned four \`fail_to_pass\` passes on js-semver-caret-zero). Every object reachable
+ * `for...of` in a helper, a `.map`, a template literal) runs through `Array.prototype`,
+ * `%ArrayIteratorPrototype%.next` and the like, so code under test that replaced one could make a
+ * failing test's checks never run (`Array.prototype[Symbol.iterator]` yielding nothing to the
+ * tests' loops earned four `fail_to_pass` passes on js-semver-caret-zero). Every object reachable
  * from the global constructors, namespaces and hidden intrinsics (through own properties and
  * prototypes) is frozen, and the globals naming them are made read-only. Like Node's
- * \`--frozen-intrinsics\` (which also locks \`Error.prepareStackTrace\`, which the preload's call
+ * `--frozen-intrinsics` (which also locks `Error.prepareStackTrace`, which the preload's call
  * sites need), a writable data property of a frozen object becomes an accessor whose setter, on
- * another object, defines that object's own property: \`this.name = ...\` in an Error subclass or
- * \`obj.toString = ...\` still work (the "override mistake"). \`Error.stackTraceLimit\` stays
- * writable (V8 reads it as a data property). Node's own globals (\`Buffer\`, \`URL\`,
- * \`TextEncoder\`, \`process\`) are not covered.
+ * another object, defines that object's own property: `this.name = ...` in an Error subclass or
+ * `obj.toString = ...` still work (the "override mistake"). `constructor` properties stay data
+ * properties (util.inspect reads them), so `Sub.prototype.constructor = Sub` on a prototype made
+ * from an intrinsic one throws. `Error.stackTraceLimit` stays writable (V8 reads it as a data
+ * property). Node's own globals (`Buffer`, `URL`,
+ * `TextEncoder`, `process`) are not covered.
  */
 const LOCKDOWN = String.raw`
 function lockdown() {
@@ -447,18 +449,18 @@ function lockdown() {
         add(desc.get);
         add(desc.set);
       }
-      if (object === Error && key === "stackTraceLimit") continue;
+      // A constructor stays a data property: util.inspect names a value by it (an Error whose
+      // prototype's constructor is an accessor prints as "{}").
+      if ((object === Error && key === "stackTraceLimit") || key === "constructor") continue;
       if ("value" in desc && desc.writable && desc.configurable) tamed.push([object, key, desc]);
     }
   }
   for (const [object, key, desc] of tamed) {
     const value = desc.value;
-    const get = function () {
-      return value;
-    };
-    intrinsicValues.set(Object.freeze(get), value);
     Object.defineProperty(object, key, {
-      get,
+      get() {
+        return value;
+      },
       set(next) {
         if (this === object) throw new TypeError("Cannot assign to read only property '" + String(key) + "' of a frozen intrinsic");
         Object.defineProperty(this, key, { value: next, writable: true, enumerable: true, configurable: true });

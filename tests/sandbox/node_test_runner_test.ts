@@ -314,7 +314,9 @@ export function Legacy(message) {
   this.message = message;
 }
 Legacy.prototype = Object.create(Error.prototype);
-Legacy.prototype.constructor = Legacy;
+Legacy.prototype.toString = function () {
+  return "Legacy: " + this.message;
+};
 export function shown(value) {
   const box = { value };
   box.toString = () => "box " + value;
@@ -328,7 +330,7 @@ import { Legacy, ParseError, shown } from "../src/errors.mjs";
 test("naïve ünïcode ✓ 🎉", () => {
   assert.throws(() => { throw new ParseError("bad"); }, ParseError);
   assert.equal(new ParseError("bad").name, "ParseError");
-  assert.equal(new Legacy("old").constructor, Legacy);
+  assert.equal(String(new Legacy("old")), "Legacy: old");
   assert.equal(shown(3), "box 3");
 });
 
@@ -336,13 +338,20 @@ test("intrinsics are frozen", () => {
   assert.throws(() => { Array.prototype.map = () => []; }, TypeError);
   assert.equal(Object.isFrozen(Object.getPrototypeOf([][Symbol.iterator]())), true);
 });
+
+test("errors still print", () => {
+  throw new ParseError("printed in full");
+});
 `;
   const run = await runNode({ "src/errors.mjs": code, "test/errors.test.mjs": tests }, [
     "test/errors.test.mjs",
   ]);
   assert.deepEqual(outcomes(run), {
+    "test/errors.test.mjs::errors still print": "failed",
     "test/errors.test.mjs::intrinsics are frozen": "passed",
     "test/errors.test.mjs::naïve ünïcode ✓ 🎉": "passed",
   }, shown(run));
   assert.deepEqual(run.problems, []);
+  // util.inspect still names errors (it reads the prototypes' constructor property).
+  assert.match(run.result.stdout, /ParseError: printed in full/, shown(run));
 });
