@@ -414,7 +414,7 @@ function lockdown() {
     "Uint8ClampedArray", "BigUint64Array", "BigInt64Array", "DataView", "Map", "BigInt", "Set",
     "WeakMap", "WeakSet", "Proxy", "Reflect", "FinalizationRegistry", "WeakRef", "decodeURI",
     "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "unescape", "eval",
-    "isFinite", "isNaN", "Iterator", "structuredClone",
+    "isFinite", "isNaN", "Iterator", "structuredClone", "WebAssembly",
   ];
   for (const name of names) {
     const desc = Object.getOwnPropertyDescriptor(globalThis, name);
