@@ -246,6 +246,16 @@ Deno.test("gradePatch() node_test: emptying the tests' own loops earns nothing",
   );
 });
 
+Deno.test("gradePatch() node_test: hooks from code under test that skip every test earn nothing", async () => {
+  // node:test's hooks are not wrapped: code under test may add one, which gets each test's
+  // context; a skip or todo there changes what node prints, not what the test function did.
+  assertUnrewarded(
+    await gradeWith(`import { beforeEach as __be, afterEach as __ae } from "node:test";
+__be((t) => { try { t.skip("skipped by code under test"); } catch {} });
+__ae((t) => { try { t.todo("todo"); } catch {} });`),
+  );
+});
+
 Deno.test("gradePatch() node_test: the reference solution earns 1.0", async () => {
   let grade: GradeResult | undefined;
   await withEnv(async (env) => {
