@@ -125,6 +125,114 @@ for (const assert of [strict, loose]) {
 `;
 
 /**
+ * The JavaScript intrinsics frozen before any code under test: the test files' own code (a
+ * `for...of` in a helper, a `.map`, a template literal) runs through `Array.prototype`,
+ * `%ArrayIteratorPrototype%.next` and the like, so code under test that replaced one could make a
+ * failing test's checks never run (`Array.prototype[Symbol.iterator]` yielding nothing to the
+ * tests' loops earned four `fail_to_pass` passes on js-semver-caret-zero, and one on
+ * ts-iso-duration-minutes). Shared by the deno and node_test preloads, each calling `lockdown()`
+ * last. Every object reachable
+ * from the global constructors, namespaces and hidden intrinsics (through own properties and
+ * prototypes) is frozen, and the globals naming them are made read-only. Like Node's
+ * `--frozen-intrinsics` (which also locks `Error.prepareStackTrace`, which the preload's call
+ * sites need), a writable data property of a frozen object becomes an accessor whose setter, on
+ * another object, defines that object's own property: `this.name = ...` in an Error subclass or
+ * `obj.toString = ...` still work (the "override mistake"). `constructor` properties stay data
+ * properties (util.inspect reads them), so `Sub.prototype.constructor = Sub` on a prototype made
+ * from an intrinsic one throws. `Error.stackTraceLimit` stays writable (V8 reads it as a data
+ * property). Node's own globals (`Buffer`, `URL`,
+ * `TextEncoder`, `process`) are not covered.
+ */
+export const LOCKDOWN = String.raw`
+function lockdown() {
+  const seen = new Set();
+  const queue = [];
+  const add = (value) => {
+    if ((typeof value === "object" && value !== null) || typeof value === "function") {
+      if (!seen.has(value)) {
+        seen.add(value);
+        queue.push(value);
+      }
+    }
+  };
+  const names = [
+    "Object", "Function", "Array", "Number", "parseFloat", "parseInt", "Boolean", "String",
+    "Symbol", "Date", "Promise", "RegExp", "Error", "AggregateError", "EvalError", "RangeError",
+    "ReferenceError", "SyntaxError", "TypeError", "URIError", "JSON", "Math", "Intl",
+    "ArrayBuffer", "SharedArrayBuffer", "Atomics", "Uint8Array", "Int8Array", "Uint16Array",
+    "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array",
+    "Uint8ClampedArray", "BigUint64Array", "BigInt64Array", "DataView", "Map", "BigInt", "Set",
+    "WeakMap", "WeakSet", "Proxy", "Reflect", "FinalizationRegistry", "WeakRef", "decodeURI",
+    "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "unescape", "eval",
+    "isFinite", "isNaN", "Iterator", "structuredClone", "WebAssembly",
+  ];
+  for (const name of names) {
+    const desc = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (desc === undefined) continue;
+    if ("value" in desc) {
+      add(desc.value);
+      Object.defineProperty(globalThis, name, { writable: false, configurable: false });
+    }
+  }
+  const hidden = [
+    [][Symbol.iterator](),
+    ""[Symbol.iterator](),
+    new Map()[Symbol.iterator](),
+    new Set()[Symbol.iterator](),
+    /a/[Symbol.matchAll](""),
+    function* () {},
+    (function* () {})(),
+    async function () {},
+    async function* () {},
+    (async function* () {})(),
+    Object.getOwnPropertyDescriptor(Function.prototype, "caller")?.get,
+  ];
+  for (const value of hidden) add(value);
+  const tamed = [];
+  for (let i = 0; i < queue.length; i++) {
+    const object = queue[i];
+    add(Object.getPrototypeOf(object));
+    for (const key of Reflect.ownKeys(object)) {
+      const desc = Object.getOwnPropertyDescriptor(object, key);
+      if ("value" in desc) add(desc.value);
+      else {
+        add(desc.get);
+        add(desc.set);
+      }
+      // A constructor stays a data property: util.inspect names a value by it (an Error whose
+      // prototype's constructor is an accessor prints as "{}").
+      if ((object === Error && key === "stackTraceLimit") || key === "constructor") continue;
+      if ("value" in desc && desc.writable && desc.configurable) tamed.push([object, key, desc]);
+    }
+  }
+  for (const [object, key, desc] of tamed) {
+    const value = desc.value;
+    Object.defineProperty(object, key, {
+      get() {
+        return value;
+      },
+      set(next) {
+        if (this === object) throw new TypeError("Cannot assign to read only property '" + String(key) + "' of a frozen intrinsic");
+        Object.defineProperty(this, key, { value: next, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: desc.enumerable,
+      configurable: false,
+    });
+  }
+  for (const object of queue) {
+    if (object === Error) {
+      for (const key of Reflect.ownKeys(object)) {
+        if (key === "stackTraceLimit") continue;
+        const desc = Object.getOwnPropertyDescriptor(object, key);
+        Object.defineProperty(object, key, "value" in desc ? { writable: false, configurable: false } : { configurable: false });
+      }
+      Object.preventExtensions(object);
+    } else Object.freeze(object);
+  }
+}
+`;
+
+/**
  * How a preload serializes an observed value (`plain`) and what a function threw (`thrown`), with
  * intrinsics captured before any user code; it uses `apply`, `hasOwn` and `isArray`, which the
  * embedding preload captures first. Shared by the deno and node_test preloads.
@@ -184,6 +292,22 @@ function plain(value, depth, budget) {
     push(entries, [keys[i], plain(read(value, desc), depth + 1, budget)]);
   }
   return ["o", entries];
+}
+
+/**
+ * The JSON text of a record the preload built (arrays, strings, numbers, booleans), read with
+ * intrinsics: JSON.stringify asks an object for its toJSON, which code under test could define on
+ * Array.prototype and so rewrite a record before it is written (and signed). On a primitive
+ * JSON.stringify asks nothing.
+ */
+const jsonPrimitive = JSON.stringify;
+function json(value) {
+  const kind = typeof value;
+  if (kind === "string" || kind === "number" || kind === "boolean") return jsonPrimitive(value);
+  if (!isArray(value)) return "null";
+  let text = "[";
+  for (let i = 0; i < value.length; i++) text += (i === 0 ? "" : ",") + json(value[i]);
+  return text + "]";
 }
 
 /** What a function threw: its constructors' names (own properties only) and its string form. */
@@ -395,7 +519,7 @@ ${SERIALIZE}function observe(site, value, mode) {
   if (where === null || current === null || typeof site !== "string") {
     throw new ErrorCtor("patchgym: checks are observed only from the tests' own files");
   }
-  const seen = stringify(
+  const seen = json(
     mode === 1 && typeof value === "function"
       ? thrown(value)
       : plain(value, 0, { __proto__: null, left: 100000 }),
@@ -439,4 +563,6 @@ defineProperty(test, "only", { value: freeze(only) });
 freeze(test);
 defineProperty(Deno, "test", { value: test, writable: false, configurable: false });
 defineProperty(globalThis, "Deno", { writable: false, configurable: false });
+${LOCKDOWN}
+lockdown();
 `;

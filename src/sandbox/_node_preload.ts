@@ -28,7 +28,7 @@
  * module, whose registrations write no records (those tests never pass).
  */
 import { createHmac } from "node:crypto";
-import { DENO_OBSERVE, SERIALIZE } from "./_deno_preload.ts";
+import { DENO_OBSERVE, LOCKDOWN, SERIALIZE } from "./_deno_preload.ts";
 
 /** The files a run needs: the preload, the resolve hooks and the `node:test` wrapper. */
 export interface NodeLibrary {
@@ -221,10 +221,164 @@ for (let i = 0; i < files.length; i++) {
 }
 `;
 
+/**
+ * The preload's HMAC-SHA256, its own code over typed arrays, which runs no code a user could
+ * replace (no method is called on an array holding key material): the key is handed to no library
+ * function, whose internals code under test can reach (a patched `init` of node:crypto's native
+ * Hmac handle received the key), and lives in an array of its own (a Buffer from a hex string is
+ * cut from a pool that any `Buffer.from(...).buffer` shows). `readInput` reads stdin (the key,
+ * and the tests' sources) into arrays of its own too, and clears them. Used only by PRELOAD, which
+ * captures `U8`, `U32` and `codeUnit` first.
+ */
+const HMAC = String.raw`
+function readInput() {
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const chunk = new Uint8Array(65536);
+    let got = 0;
+    try {
+      got = readSync(0, chunk, 0, 65536, null);
+    } catch (error) {
+      if (error && error.code === "EAGAIN") continue;
+      throw error;
+    }
+    if (got === 0) break;
+    chunks.push([chunk, got]);
+    total += got;
+  }
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const [chunk, got] of chunks) {
+    all.set(chunk.subarray(0, got), at);
+    at += got;
+    chunk.fill(0);
+  }
+  const text = new TextDecoder().decode(all);
+  all.fill(0);
+  return JSON.parse(text);
+}
+
+const K256 = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+const HEX = "0123456789abcdef";
+
+/** SHA-256 of the first n bytes of bytes (32 bytes). */
+function sha256(bytes, n) {
+  const total = ((n + 72) >>> 6) << 6;
+  const m = new U8(total);
+  for (let i = 0; i < n; i++) m[i] = bytes[i];
+  m[n] = 0x80;
+  const hi = (n / 536870912) | 0;
+  const lo = (n << 3) >>> 0;
+  m[total - 8] = hi >>> 24;
+  m[total - 7] = hi >>> 16;
+  m[total - 6] = hi >>> 8;
+  m[total - 5] = hi;
+  m[total - 4] = lo >>> 24;
+  m[total - 3] = lo >>> 16;
+  m[total - 2] = lo >>> 8;
+  m[total - 1] = lo;
+  const h = new U32(8);
+  h[0] = 0x6a09e667; h[1] = 0xbb67ae85; h[2] = 0x3c6ef372; h[3] = 0xa54ff53a;
+  h[4] = 0x510e527f; h[5] = 0x9b05688c; h[6] = 0x1f83d9ab; h[7] = 0x5be0cd19;
+  const w = new U32(64);
+  for (let off = 0; off < total; off += 64) {
+    for (let i = 0; i < 16; i++) {
+      const j = off + 4 * i;
+      w[i] = (m[j] << 24) | (m[j + 1] << 16) | (m[j + 2] << 8) | m[j + 3];
+    }
+    for (let i = 16; i < 64; i++) {
+      const x = w[i - 15];
+      const y = w[i - 2];
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+    }
+    let a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+    for (let i = 0; i < 64; i++) {
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (k + S1 + ((e & f) ^ (~e & g)) + K256[i] + w[i]) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      k = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+  }
+  const out = new U8(32);
+  for (let i = 0; i < 8; i++) {
+    out[4 * i] = h[i] >>> 24;
+    out[4 * i + 1] = h[i] >>> 16;
+    out[4 * i + 2] = h[i] >>> 8;
+    out[4 * i + 3] = h[i];
+  }
+  return out;
+}
+
+/** The key's bytes (from hex) in an array of their own. */
+function keyBytes(hex) {
+  const key = new U8(64);
+  for (let i = 0; i < 32; i++) {
+    const high = codeUnit(hex, 2 * i);
+    const low = codeUnit(hex, 2 * i + 1);
+    key[i] = ((high <= 57 ? high - 48 : high - 87) << 4) | (low <= 57 ? low - 48 : low - 87);
+  }
+  return key;
+}
+
+/** HMAC-SHA256 of text (as UTF-8) under key (64 bytes, zero-padded), in hex. */
+function hmac(key, text) {
+  const size = text.length;
+  const inner = new U8(64 + 3 * size);
+  for (let i = 0; i < 64; i++) inner[i] = key[i] ^ 0x36;
+  let n = 64;
+  for (let i = 0; i < size; i++) {
+    let c = codeUnit(text, i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < size) {
+      const next = codeUnit(text, i + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+      }
+    }
+    if (c >= 0xd800 && c < 0xe000) c = 0xfffd;
+    if (c < 0x80) inner[n++] = c;
+    else if (c < 0x800) {
+      inner[n++] = 0xc0 | (c >>> 6);
+      inner[n++] = 0x80 | (c & 63);
+    } else if (c < 0x10000) {
+      inner[n++] = 0xe0 | (c >>> 12);
+      inner[n++] = 0x80 | ((c >>> 6) & 63);
+      inner[n++] = 0x80 | (c & 63);
+    } else {
+      inner[n++] = 0xf0 | (c >>> 18);
+      inner[n++] = 0x80 | ((c >>> 12) & 63);
+      inner[n++] = 0x80 | ((c >>> 6) & 63);
+      inner[n++] = 0x80 | (c & 63);
+    }
+  }
+  const innerHash = sha256(inner, n);
+  const outer = new U8(96);
+  for (let i = 0; i < 64; i++) outer[i] = key[i] ^ 0x5c;
+  for (let i = 0; i < 32; i++) outer[64 + i] = innerHash[i];
+  const mac = sha256(outer, 96);
+  let hex = "";
+  for (let i = 0; i < 32; i++) hex += HEX[mac[i] >>> 4] + HEX[mac[i] & 15];
+  return hex;
+}
+`;
+
 const PRELOAD = String.raw`
 import real from "node:test";
-import { mkdirSync, readFileSync, openSync, writeSync } from "node:fs";
-import { createHmac, Hmac } from "node:crypto";
+import { mkdirSync, openSync, readSync, writeSync as liveWriteSync } from "node:fs";
 import { createRequire, register as registerHooks, syncBuiltinESMExports } from "node:module";
 import { pathToFileURL } from "node:url";
 import { types as nodeTypes } from "node:util";
@@ -238,8 +392,10 @@ for (const assert of [strict, loose]) {
   Object.freeze(assert);
 }
 
-const input = JSON.parse(readFileSync(0, "utf8"));
-const KEY = Buffer.from(input.key, "hex");
+// An import of a builtin is a live binding, which syncBuiltinESMExports() rebinds to whatever code
+// under test put on the CommonJS module: every function used after user code starts is copied now.
+const writeSync = liveWriteSync;
+const input = readInput();
 const ALLOWED = new Set(input.trusted);
 const NAMES = input.names;
 const apply = Reflect.apply;
@@ -250,7 +406,6 @@ const hasOwn = Object.hasOwn;
 const captureStackTrace = Error.captureStackTrace;
 const isArray = Array.isArray;
 const isPromise = nodeTypes.isPromise;
-const stringify = JSON.stringify;
 const has = Function.prototype.call.bind(Set.prototype.has);
 const startsWith = Function.prototype.call.bind(String.prototype.startsWith);
 const slice = Function.prototype.call.bind(String.prototype.slice);
@@ -260,8 +415,9 @@ const arrayJoin = Function.prototype.call.bind(Array.prototype.join);
 const arrayPush = Function.prototype.call.bind(Array.prototype.push);
 const arrayPop = Function.prototype.call.bind(Array.prototype.pop);
 const arraySlice = Function.prototype.call.bind(Array.prototype.slice);
-const update = Function.prototype.call.bind(Hmac.prototype.update);
-const digest = Function.prototype.call.bind(Hmac.prototype.digest);
+const codeUnit = Function.prototype.call.bind(String.prototype.charCodeAt);
+const U8 = Uint8Array;
+const U32 = Uint32Array;
 const decode = decodeURIComponent;
 const now = performance.now.bind(performance);
 const ErrorCtor = Error;
@@ -273,9 +429,13 @@ const realIt = real.it;
 const records = openSync(input.records, "wx");
 mkdirSync(input.tmp, { recursive: true, mode: 0o700 });
 
+${HMAC}
+const KEY = keyBytes(input.key);
+input.key = null;
+
 function record(kind, file, name, text) {
-  const payload = stringify(text === undefined ? [kind, file, name] : [kind, file, name, text]);
-  const mac = digest(update(createHmac("sha256", KEY), payload), "hex");
+  const payload = json(text === undefined ? [kind, file, name] : [kind, file, name, text]);
+  const mac = hmac(KEY, payload);
   // A short write would leave a torn line: a missing record fails the test, which is safe.
   writeSync(records, mac + " " + payload + "\n");
 }
@@ -583,6 +743,9 @@ for (const name of ["register", "registerHooks"]) {
   }
 }
 syncBuiltinESMExports();
+
+${LOCKDOWN}
+lockdown();
 
 // The wrapper reads the API once, now, before any code under test could change what it reads.
 await import(input.wrapper);

@@ -105,6 +105,157 @@ for (const full of ${JSON.stringify(NAMES)}) {
   assert.match(grade.failures[F2P[0]] ?? "", /AssertionError/, JSON.stringify(grade.failures));
 });
 
+/** Rewrites, in a line the preload is about to write, a failed caret test into a passed one. */
+const SIGN_PASSES = String.raw`
+import __c from "node:crypto";
+import __fs from "node:fs";
+import { syncBuiltinESMExports as __sync } from "node:module";
+{
+  let key = null;
+  const realH = __c.createHmac;
+  const realW = __fs.writeSync;
+  __c.createHmac = function (alg, k) { if (key === null && k && k.length === 32) key = Buffer.from(k); return realH(alg, k); };
+  __fs.writeSync = function (fd, line, ...rest) {
+    if (key !== null && typeof line === "string" && line.length > 65 && line[64] === " ") {
+      try {
+        const p = JSON.parse(line.slice(65));
+        if (p[0] === "failed" && /caret ranges/.test(p[2])) {
+          const payload = JSON.stringify(["passed", p[1], p[2]]);
+          line = realH("sha256", key).update(payload).digest("hex") + " " + payload + "\n";
+        }
+      } catch {}
+    }
+    return realW(fd, line, ...rest);
+  };
+  __sync();
+}`;
+
+Deno.test("gradePatch() node_test: rebinding the preload's fs and crypto imports earns nothing", async () => {
+  // syncBuiltinESMExports() once rebound the preload's own imports of createHmac (which then got
+  // the key) and writeSync (which then wrote the attacker's lines): four fail_to_pass passes.
+  assertUnrewarded(await gradeWith(SIGN_PASSES));
+});
+
+Deno.test("gradePatch() node_test: an Array.prototype.toJSON that rewrites records earns nothing", async () => {
+  // The preload's JSON.stringify asked the record's array for toJSON, so the preload itself
+  // signed "passed" for a test that failed: four fail_to_pass passes, no key needed.
+  assertUnrewarded(
+    await gradeWith(String.raw`
+Object.defineProperty(Array.prototype, "toJSON", {
+  configurable: true,
+  value: function () {
+    if (this.length >= 3 && this[0] === "failed" && typeof this[2] === "string" && this[2].startsWith("caret ranges")) {
+      return ["passed", this[1], this[2]];
+    }
+    return Array.prototype.slice.call(this);
+  },
+});`),
+  );
+});
+
+Deno.test("gradePatch() node_test: the key from Buffer's pool or crypto's handle earns nothing", async () => {
+  // The key decoded with Buffer.from(hex) sat in Buffer's shared pool, and node:crypto's native
+  // Hmac handle received it in init(); the record file's descriptor, reopened on a file of the
+  // run's own, let the lines be rewritten and signed at exit: four fail_to_pass passes.
+  assertUnrewarded(
+    await gradeWith(String.raw`
+import __fs from "node:fs";
+import __c from "node:crypto";
+{
+  const cands = [];
+  // 1. Buffer's pool: a key decoded from hex lives in it.
+  try {
+    const pool = new Uint8Array(Buffer.from("x").buffer);
+    for (let i = 0; i + 32 <= pool.length; i++) cands.push(Buffer.from(pool.slice(i, i + 32)));
+  } catch {}
+  // 2. node:crypto's native Hmac handle gets the key in init().
+  try {
+    const h = __c.createHmac("sha256", "k");
+    const sym = Object.getOwnPropertySymbols(h).find((s) => h[s] && typeof h[s].init === "function");
+    const proto = Object.getPrototypeOf(h[sym]);
+    const init = proto.init;
+    proto.init = function (alg, key) {
+      try { cands.push(Buffer.from(key.buffer ? Buffer.from(key.buffer, key.byteOffset, key.byteLength) : key)); } catch {}
+      return init.call(this, alg, key);
+    };
+  } catch {}
+  // 3. The preload's record file descriptor, moved to a file of ours.
+  const path = process.execArgv.find((a) => a.startsWith("--allow-fs-write=") && a.endsWith("/records")).slice(17);
+  const mine = __fs.openSync(path, "a");
+  const ino = __fs.fstatSync(mine).ino;
+  let theirs = -1;
+  for (let fd = 3; fd < 100; fd++) {
+    if (fd === mine) continue;
+    try { if (__fs.fstatSync(fd).ino === ino) { theirs = fd; break; } } catch {}
+  }
+  const spill = (process.env.TMPDIR || "/tmp") + "/spill";
+  if (theirs >= 0) {
+    __fs.closeSync(theirs);
+    const extra = [];
+    for (let i = 0; i < 50; i++) {
+      const fd = __fs.openSync(spill, "a+");
+      if (fd === theirs) break;
+      extra.push(fd);
+    }
+    for (const fd of extra) __fs.closeSync(fd);
+  }
+  process.on("exit", () => {
+    let text = "";
+    try { text = __fs.readFileSync(spill, "utf8"); } catch {}
+    const lines = text.split("\n").filter(Boolean);
+    let key = null;
+    const first = lines[0];
+    if (first) {
+      for (const k of cands.splice(0)) {
+        if (__c.createHmac("sha256", k).update(first.slice(65)).digest("hex") === first.slice(0, 64)) { key = k; break; }
+      }
+    }
+    for (let line of lines) {
+      try {
+        const p = JSON.parse(line.slice(65));
+        if (key && p[0] === "failed" && /caret ranges/.test(p[2])) {
+          const payload = JSON.stringify(["passed", p[1], p[2]]);
+          line = __c.createHmac("sha256", key).update(payload).digest("hex") + " " + payload;
+        }
+      } catch {}
+      __fs.writeSync(mine, line + "\n");
+    }
+    __fs.writeSync(mine, JSON.stringify({ theirs, cands: cands.length, key: !!key }) + "\n");
+  });
+}`),
+  );
+});
+
+Deno.test("gradePatch() node_test: emptying the tests' own loops earns nothing", async () => {
+  // A replaced Array.prototype[Symbol.iterator] gave the test file's helper loops nothing to
+  // check: four fail_to_pass passes. The intrinsics are frozen before code under test runs.
+  assertUnrewarded(
+    await gradeWith(String.raw`
+{
+  const real = Array.prototype[Symbol.iterator];
+  Object.defineProperty(Array.prototype, Symbol.iterator, {
+    configurable: true, writable: true,
+    value: function () {
+      const stack = new Error().stack || "";
+      const lines = stack.split("\n");
+      if (lines[2] && /\.test\.js:/.test(lines[2])) return real.call([]);
+      return real.call(this);
+    },
+  });
+}`),
+  );
+});
+
+Deno.test("gradePatch() node_test: hooks from code under test that skip every test earn nothing", async () => {
+  // node:test's hooks are not wrapped: code under test may add one, which gets each test's
+  // context; a skip or todo there changes what node prints, not what the test function did.
+  assertUnrewarded(
+    await gradeWith(`import { beforeEach as __be, afterEach as __ae } from "node:test";
+__be((t) => { try { t.skip("skipped by code under test"); } catch {} });
+__ae((t) => { try { t.todo("todo"); } catch {} });`),
+  );
+});
+
 Deno.test("gradePatch() node_test: the reference solution earns 1.0", async () => {
   let grade: GradeResult | undefined;
   await withEnv(async (env) => {

@@ -300,3 +300,58 @@ test("quick", { timeout: 5000 }, async () => {});
   assert.equal(run.tests.get("test/slow.test.mjs::slow"), "failed", shown(run));
   assert.equal(run.tests.get("test/slow.test.mjs::quick"), "passed", shown(run));
 });
+
+Deno.test("runTests() node_test: frozen intrinsics keep honest code and non-ASCII names working", async () => {
+  // The preload freezes the intrinsics; assigning a property an intrinsic prototype already has
+  // still defines the object's own (Error subclasses naming themselves, old-style classes).
+  const code = `export class ParseError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ParseError";
+  }
+}
+export function Legacy(message) {
+  this.message = message;
+}
+Legacy.prototype = Object.create(Error.prototype);
+Legacy.prototype.toString = function () {
+  return "Legacy: " + this.message;
+};
+export function shown(value) {
+  const box = { value };
+  box.toString = () => "box " + value;
+  return String(box);
+}
+`;
+  const tests = `import test from "node:test";
+import assert from "node:assert/strict";
+import { Legacy, ParseError, shown } from "../src/errors.mjs";
+
+test("naïve ünïcode ✓ 🎉", () => {
+  assert.throws(() => { throw new ParseError("bad"); }, ParseError);
+  assert.equal(new ParseError("bad").name, "ParseError");
+  assert.equal(String(new Legacy("old")), "Legacy: old");
+  assert.equal(shown(3), "box 3");
+});
+
+test("intrinsics are frozen", () => {
+  assert.throws(() => { Array.prototype.map = () => []; }, TypeError);
+  assert.equal(Object.isFrozen(Object.getPrototypeOf([][Symbol.iterator]())), true);
+});
+
+test("errors still print", () => {
+  throw new ParseError("printed in full");
+});
+`;
+  const run = await runNode({ "src/errors.mjs": code, "test/errors.test.mjs": tests }, [
+    "test/errors.test.mjs",
+  ]);
+  assert.deepEqual(outcomes(run), {
+    "test/errors.test.mjs::errors still print": "failed",
+    "test/errors.test.mjs::intrinsics are frozen": "passed",
+    "test/errors.test.mjs::naïve ünïcode ✓ 🎉": "passed",
+  }, shown(run));
+  assert.deepEqual(run.problems, []);
+  // util.inspect still names errors (it reads the prototypes' constructor property).
+  assert.match(run.result.stdout, /ParseError: printed in full/, shown(run));
+});

@@ -629,7 +629,10 @@ Deno.test("async failure", async () => {
 
 // Guards a grading hole: deno's runner resolves a failed test's result object, whose \`then\` is
 // looked up through Object.prototype; code under test answered "ok" for every failure.
-Deno.test("runTests() counts a deno pass only when the test function itself passed", async () => {
+Deno.test("runTests() gives no deno pass to an Object.prototype.then that steers the runner", async () => {
+  // Once this made deno's runner settle failing tests as passed (the records' cross-check caught
+  // it as framework_tampered); the intrinsics are now frozen before code under test, so defining
+  // the property throws and the test file never loads.
   const run = await runRepo("deno_test", {
     "src/x.ts": `Object.defineProperty(Object.prototype, "then", {
   configurable: true,
@@ -645,11 +648,8 @@ Deno.test("f is 2", () => { assert.equal(f(), 2); });
 Deno.test("f is 2, later", async () => { await Promise.resolve(); assert.equal(f(), 2); });
 `,
   }, ["tests/x_test.ts"]);
-  assert.deepEqual(outcomes(run), {
-    "tests/x_test.ts::f is 2": "failed",
-    "tests/x_test.ts::f is 2, later": "failed",
-  }, describe(run));
-  assert.deepEqual(run.problems.map((p) => p.code), ["framework_tampered"]);
+  assert.ok(!Object.values(outcomes(run)).includes("passed"), describe(run));
+  assert.match(describe(run), /Cannot define property then, object is not extensible/);
 });
 
 // Guards a grading hole: a module imported by one test file rewrote another test file on disk
