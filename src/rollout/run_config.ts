@@ -2,7 +2,7 @@
  * `run.json`: the configuration of a rollout run (`patchgym.run.v1`), written when the run starts
  * and read back by `--resume`. The policy choice is plain data; the API key is never saved.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
@@ -77,9 +77,14 @@ export function newRunId(now: Date = new Date()): string {
   return `run-${time}-${crypto.randomUUID().slice(0, 6)}`;
 }
 
-/** Write `run.json` into `dir` (which must exist). */
+/**
+ * Write `run.json` into `dir` (which must exist), through a rename: a reader (a worker, `--resume`,
+ * a watching trainer) sees the old file or the whole new one, never half of it.
+ */
 export function writeRunConfig(dir: string, config: RunConfig): void {
-  writeFileSync(join(dir, "run.json"), `${JSON.stringify(config, null, 2)}\n`);
+  const path = join(dir, "run.json");
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(config, null, 2)}\n`);
+  renameSync(`${path}.tmp`, path);
 }
 
 /**
