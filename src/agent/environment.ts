@@ -30,6 +30,7 @@ import {
 } from "../workspace/workspace.ts";
 import { MAX_GROWTH_ENTRIES } from "../workspace/limits.ts";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
+import { patchgymCommand } from "../hint.ts";
 
 /** The default workspace root; also named in the permission flags of deno.json. */
 export const DEFAULT_WORK_ROOT = "/tmp/patchgym";
@@ -123,7 +124,9 @@ export class Environment {
     const unmet = unmetRequirement(isolation, options.requireIsolation ?? "none");
     if (unmet) {
       throw new SandboxError(
-        `Cannot start: --require-isolation ${options.requireIsolation} is not met on this machine: ${unmet}; run "patchgym doctor" for what holds here`,
+        `Cannot start: --require-isolation ${options.requireIsolation} is not met on this machine: ${unmet}; run "${
+          patchgymCommand("doctor")
+        }" for what holds here`,
       );
     }
     const sandbox = new Sandbox({

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { formatIssue } from "../zod_issues.ts";
+import { patchgymCommand } from "../hint.ts";
 
 /** Name and version of the lock format. */
 export const LOCK_FORMAT = "patchgym-env-lock";
@@ -67,15 +68,17 @@ export function parseLock(text: string, label: string): EnvLock {
     raw = JSON.parse(text);
   } catch (error) {
     throw new Error(
-      `${label}: not valid JSON: ${(error as Error).message}; run "patchgym env build" again`,
+      `${label}: not valid JSON: ${(error as Error).message}; run "${
+        patchgymCommand("env build")
+      }" again`,
     );
   }
   const parsed = EnvLockSchema.safeParse(raw);
   if (!parsed.success) {
     throw new Error(
-      `${label}: ${
-        parsed.error.issues.map((i) => formatIssue(i, raw)).join("; ")
-      }; run "patchgym env build" again`,
+      `${label}: ${parsed.error.issues.map((i) => formatIssue(i, raw)).join("; ")}; run "${
+        patchgymCommand("env build")
+      }" again`,
     );
   }
   return parsed.data;

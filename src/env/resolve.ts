@@ -11,6 +11,7 @@ import type { Task } from "../task/spec.ts";
 import { displayPath } from "../task/load.ts";
 import { defaultCacheRoot, environmentDir, isReady } from "./build.ts";
 import { type EnvLock, lockHash, parseLock } from "./lock.ts";
+import { patchgymCommand } from "../hint.ts";
 
 /** A resolved environment, with the lock it came from when there is one. */
 export interface ResolvedEnvironment extends TestEnvironment {
@@ -30,7 +31,9 @@ export function resolveTaskEnvironment(
 
 /** The environment a lock file names, from the cache under `cacheRoot`. */
 export function resolveLock(lockPath: string, cacheRoot: string): ResolvedEnvironment {
-  const build = `run "patchgym env build ${displayPath(lockPath.replace(/\/[^/]*$/, ""))}"`;
+  const build = `run "${
+    patchgymCommand(`env build ${displayPath(lockPath.replace(/\/[^/]*$/, ""))}`)
+  }"`;
   const broken = (error: string, lock: EnvLock | null = null): ResolvedEnvironment => ({
     mounts: [],
     pythonPaths: [],

@@ -19,6 +19,7 @@ import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
 import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./_node_preload.ts";
 import { EnvironmentFault, SandboxError } from "../errors.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
+import { patchgymCommand } from "../hint.ts";
 
 /** The global function a separated deno test calls with each value under check. */
 export { DENO_OBSERVE };
@@ -319,7 +320,7 @@ async function checkRunner(sandbox: Sandbox, runner: RunnerName, cwd: string) {
       argv.join(" ")
     }" exited ${result.exitCode}${
       last ? ` (${last.slice(0, 200)})` : ""
-    }; install it (e.g. apt-get install python3-pytest) and run "patchgym doctor"`;
+    }; install it (e.g. apt-get install python3-pytest) and run "${patchgymCommand("doctor")}"`;
   } catch (error) {
     if (error instanceof SandboxError) {
       return `${needs} cannot start in the sandbox on this machine: ${error.message}`;

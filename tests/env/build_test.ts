@@ -74,7 +74,7 @@ Deno.test("resolveTaskEnvironment() names the build command when the environment
       JSON.stringify({ ...spec, environment: "env.lock" }),
     );
     const missingLock = resolveTaskEnvironment(loadTask(taskDir), join(dir, "cache"));
-    assert.match(missingLock?.error ?? "", /lock .*env\.lock" is missing; run "patchgym env build/);
+    assert.match(missingLock?.error ?? "", /lock .*env\.lock" is missing; run "deno task patchgym env build/);
     await Deno.writeTextFile(
       join(taskDir, "env.lock"),
       formatLock({
@@ -90,7 +90,7 @@ Deno.test("resolveTaskEnvironment() names the build command when the environment
       }),
     );
     const unbuilt = resolveTaskEnvironment(loadTask(taskDir), join(dir, "cache"));
-    assert.match(unbuilt?.error ?? "", /is not built .*run "patchgym env build/);
+    assert.match(unbuilt?.error ?? "", /is not built .*run "deno task patchgym env build/);
     // validate says environment_error, never broken.
     const env = await Environment.open({
       tasksDir: dir,

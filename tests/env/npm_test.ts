@@ -183,7 +183,7 @@ Deno.test("resolveLock() says an npm environment is not built and how to build i
     const resolved = resolveLock(lockPath, join(dir, "cache"));
     assert.match(
       resolved.error ?? "",
-      /is not built \(no ".*\/cache\/npm-[0-9a-f]{20}"\); run "patchgym env build .*task"/,
+      /is not built \(no ".*\/cache\/npm-[0-9a-f]{20}"\); run "deno task patchgym env build .*task"/,
     );
     await assert.rejects(
       () =>

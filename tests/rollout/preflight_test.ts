@@ -67,7 +67,7 @@ Deno.test("preflight() skips a task whose dependency environment is not built, s
     assert.equal(result.skipped.length, 1);
     assert.match(
       result.skipped[0].environment_error ?? "",
-      /is not built .*; run "patchgym env build .*js-outdated-prerelease-latest"/,
+      /is not built .*; run "deno task patchgym env build .*js-outdated-prerelease-latest"/,
     );
     const warning = skippedWarning(result.skipped, 2)!;
     assert.match(

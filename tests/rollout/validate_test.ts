@@ -226,7 +226,7 @@ Deno.test("validateTask() accepts the bundled node_test tasks, one with an npm e
     assert.equal(unbuilt.status, "environment_error");
     assert.match(
       unbuilt.problems[0],
-      /is not built .*; run "patchgym env build .*tasks\/js-outdated-prerelease-latest"/,
+      /is not built .*; run "deno task patchgym env build .*tasks\/js-outdated-prerelease-latest"/,
     );
     // Built from its package-lock.json (npm ci --ignore-scripts) into this test's own cache.
     const built = await buildNpmEnvironment(join(TASKS_DIR, "js-outdated-prerelease-latest/repo"), {
