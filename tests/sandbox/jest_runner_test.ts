@@ -197,7 +197,8 @@ exports.add = (a, b) => a + b;
     });
 
     await t.step("a test body swapped in jest-circus's state never passes", async () => {
-      const result = await attack(`"use strict";
+      const result = await attack(
+        `"use strict";
 const symbol = Object.getOwnPropertySymbols(globalThis)
   .find((s) => s.description === "JEST_STATE_SYMBOL");
 const state = globalThis[symbol];
@@ -212,7 +213,8 @@ exports.add = (a, b) => {
   visit(state.rootDescribeBlock);
   return a + b;
 };
-`, `const calc = require("../src/calc");
+`,
+        `const calc = require("../src/calc");
 
 test("honest", () => {
   expect(calc.add(2, 2)).toBe(4);
@@ -221,7 +223,8 @@ test("honest", () => {
 test("target", () => {
   expect(calc.add(2, 2)).toBe(5);
 });
-`);
+`,
+      );
       assert.equal(result.tests.get("test/calc.test.js::target"), "error", shown(result));
     });
 
