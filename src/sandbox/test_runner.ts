@@ -697,8 +697,10 @@ function readNodeReport(read: NodeRecords, dir: string, libDir: string): ReportC
   }
   for (const [file, byName] of read.failures) {
     for (const [name, text] of byName) {
-      // The preload's own frames say nothing about the test.
-      const own = text.split("\n").filter((line) => !line.includes(`${libDir}/`)).join("\n");
+      // The preload's own frames say nothing about the test, nor do jest's.
+      const own = text.split("\n").filter((line) =>
+        !line.includes(`${libDir}/`) && !JEST_FRAME.test(line)
+      ).join("\n");
       failures.set(`${relative(file)}::${name}`, own);
     }
   }
@@ -716,6 +718,9 @@ function readNodeReport(read: NodeRecords, dir: string, libDir: string): ReportC
   }
   return { tests, failures, problems, observations };
 }
+
+/** A stack frame of jest's own packages (`at ... (/…/node_modules/jest-circus/build/run.js:…)`). */
+const JEST_FRAME = /^\s+at .*\/node_modules\/(?:jest-[\w-]+|@jest\/[\w-]+)\//;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
