@@ -240,6 +240,36 @@ exports.add = (a, b) => a + b;
       assert.equal(result.tests.get("test/calc.test.js::target"), "failed", shown(result));
     });
 
+    await t.step(
+      "a test file's source swapped by code under test of an earlier file never runs",
+      async () => {
+        // Every module of jest's own process (the outer realm) is reachable from code under test:
+        // it compiled the next test file without its failing check, and that test passed.
+        const result = await run({
+          "src/calc.js": `"use strict";
+const vm = require("vm");
+const Real = vm.Script;
+vm.Script = class extends Real {
+  constructor(code, options) {
+    if (options && String(options.filename).endsWith("b.test.js")) {
+      code = code.replace("expect(add(2, 2)).toBe(5)", "1");
+    }
+    super(code, options);
+  }
+};
+exports.add = (a, b) => a + b;
+`,
+          "test/a.test.js": `const { add } = require("../src/calc");
+test("honest", () => expect(add(1, 1)).toBe(2));
+${"// jest runs the larger file first\n".repeat(40)}`,
+          "test/b.test.js": TARGET_TEST.replace("../src/calc", "../src/calc.js"),
+        }, ["test/a.test.js", "test/b.test.js"]);
+        assert.equal(result.tests.get("test/a.test.js::honest"), "passed", shown(result));
+        assert.equal(result.tests.get("test/b.test.js::target"), "failed", shown(result));
+        assert.equal(result.tests.get("test/b.test.js::honest"), "passed", shown(result));
+      },
+    );
+
     await t.step("jest missing from the environment is an environment fault", async () => {
       const error = await run({ "src/calc.js": CALC, "test/calc.test.js": TARGET_TEST }, [
         "test/calc.test.js",
