@@ -14,9 +14,11 @@
  *   `describe`, `.each`, ...) whose caller, past jest-circus's and jest-each's own frames, is not the
  *   pristine test file jest is running is refused (a signed `identity` line; the test is never
  *   wrapped, so it never passes). Each accepted test's function is replaced in circus's state by a
- *   wrapper that writes a signed `passed` line when the test's own function returned (or its promise
- *   resolved, or its done callback was called without an error), and circus's verdict can only make
- *   it worse (`failed` when the test ended with errors: a failed `expect`, a hook, a timeout);
+ *   wrapper that notes whether the test's own function returned (or its promise resolved, or its
+ *   done callback was called without an error); when circus says the test is done, one signed line
+ *   says `passed` only if it did and circus saw no error (a failed `expect`, a hook, a timeout),
+ *   `failed` otherwise. One terminal line per test: removing lines from the record file (its path
+ *   is writable by the run) can leave a test unfinished, never passed;
  * - locks `expect` once jest-circus installed it (the global cannot be reassigned, `expect`, its
  *   matchers and equality testers are frozen) and freezes the test realm's built-in constructors and
  *   prototypes, so code under test cannot turn a failing assertion into a no-op.
@@ -104,6 +106,8 @@ const update = uncurry(Hmac.prototype.update);
 const digest = uncurry(Hmac.prototype.digest);
 const ErrorCtor = Error;
 const WeakMapCtor = WeakMap;
+// Code under test reaches this realm's globals too: what the driver calls later is captured now.
+const StringCtor = String;
 
 // V8 asks Error.prepareStackTrace for structured call sites; user code may set its own, but
 // while patchgym reads a call site, patchgym's is the one V8 sees.
@@ -199,7 +203,7 @@ function registrant(testPath) {
   let jest = false;
   for (let i = 0; i < sites.length; i++) {
     const file = getFileName(sites[i]);
-    if (file === __filename || file === "node:internal/process/task_queues") continue;
+    if (file === __filename) continue;
     if (typeof file === "string" && (startsWith(file, circusDir) || startsWith(file, eachDir))) {
       jest = true;
       continue;
@@ -224,39 +228,43 @@ function selected(full) {
 }
 
 /**
- * The test function circus runs: the test file's own, through captured functions, recording its
- * outcome. Same arity as the original (circus hands a done callback to functions of one parameter
- * or more).
+ * The test function circus runs: the test file's own, called through captured functions, noting in
+ * outcome whether it returned (its promise resolved, its done callback was called without an
+ * error) or threw. Same arity as the original (circus hands a done callback to functions of one
+ * parameter or more). Nothing is written here: the one outcome line of a test is written when
+ * circus says it is done, so removing lines from the record file can never leave a pass behind.
  */
-function observed(fn, file, full) {
+function observed(fn, outcome) {
   function settle(result) {
     if (!isPromise(result)) {
-      record("passed", file, full);
+      outcome.state = "passed";
       return result;
     }
     // Promise.prototype.then asks the promise's constructor for a species, which user code could
     // supply; an own "constructor" of undefined makes V8 use the intrinsic Promise instead.
     defineProperty(result, "constructor", { value: undefined, configurable: true });
     return then(result, (value) => {
-      record("passed", file, full);
+      outcome.state = "passed";
       return value;
     }, (error) => {
-      record("failed", file, full, failure(error));
+      fail(outcome, error);
       throw error;
     });
   }
   if (fn.length > 0) {
     return function (done) {
       let settled = false;
+      outcome.state = "running";
       const finish = (error) => {
-        if (!settled) record(error ? "failed" : "passed", file, full, error ? failure(error) : undefined);
+        if (!settled && error) fail(outcome, error);
+        else if (!settled) outcome.state = "passed";
         settled = true;
         return done(error);
       };
       try {
         return apply(fn, this, [finish]);
       } catch (error) {
-        if (!settled) record("failed", file, full, failure(error));
+        if (!settled) fail(outcome, error);
         settled = true;
         throw error;
       }
@@ -264,14 +272,20 @@ function observed(fn, file, full) {
   }
   return function () {
     let result;
+    outcome.state = "running";
     try {
       result = apply(fn, this, []);
     } catch (error) {
-      record("failed", file, full, failure(error));
+      fail(outcome, error);
       throw error;
     }
     return settle(result);
   };
+}
+
+function fail(outcome, error) {
+  outcome.state = "failed";
+  if (outcome.text === undefined) outcome.text = failure(error);
 }
 
 const INTRINSICS = [
@@ -350,30 +364,41 @@ class PatchgymEnvironment extends NodeEnvironment {
     else if (name === "run_start") this.#started = true;
     else if (name === "start_describe_definition") {
       const ok = !this.#started && registrant(this.#file) !== null;
-      if (!ok) record("identity", this.#file, String(event.blockName));
+      if (!ok) record("identity", this.#file, StringCtor(event.blockName));
       const parent = this.#suites.length > 0 ? this.#suites[this.#suites.length - 1] : null;
       arrayPush(this.#suites, {
         __proto__: null,
         ok: ok && (parent === null || parent.ok),
-        full: parent === null ? String(event.blockName) : parent.full + " > " + event.blockName,
+        full: parent === null
+          ? StringCtor(event.blockName)
+          : parent.full + " > " + StringCtor(event.blockName),
       });
     } else if (name === "finish_describe_definition") arrayPop(this.#suites);
     else if (name === "add_test") this.#addTest(event, state);
     else if (name === "test_done") {
+      // The test's one outcome: passed only when its own function returned and circus saw no
+      // error (a failed expect, a hook, a timeout, a missing expect.assertions).
       const test = event.test;
       const own = weakGet(this.#tests, test);
-      if (own !== undefined && isArray(test.errors) && test.errors.length > 0) {
-        const first = test.errors[0];
-        record("failed", this.#file, own, failure(isArray(first) ? first[0] : first));
+      if (own === undefined || own.outcome === null) return;
+      const errors = isArray(test.errors) ? test.errors : [];
+      if (own.outcome.state === "passed" && errors.length === 0) {
+        record("passed", this.#file, own.full);
+      } else {
+        const first = errors.length > 0 ? errors[0] : undefined;
+        const text = own.outcome.text ??
+          (first === undefined ? "the test's own function did not run to its end" : failure(isArray(first) ? first[0] : first));
+        record("failed", this.#file, own.full, text);
       }
     } else if (name === "test_skip" || name === "test_todo") {
       const own = weakGet(this.#tests, event.test);
-      if (own !== undefined) record("skipped", this.#file, own);
+      if (own !== undefined) record("skipped", this.#file, own.full);
     }
   }
   #addTest(event, state) {
     const parent = this.#suites.length > 0 ? this.#suites[this.#suites.length - 1] : null;
-    const full = parent === null ? String(event.testName) : parent.full + " > " + event.testName;
+    const name = StringCtor(event.testName);
+    const full = parent === null ? name : parent.full + " > " + name;
     const block = state.currentDescribeBlock;
     const children = block && isArray(block.children) ? block.children : [];
     const test = children.length > 0 ? children[children.length - 1] : null;
@@ -384,7 +409,8 @@ class PatchgymEnvironment extends NodeEnvironment {
       record("identity", this.#file, full);
       return;
     }
-    weakSet(this.#tests, test, full);
+    const own = { __proto__: null, full, outcome: null };
+    weakSet(this.#tests, test, own);
     if (!selected(full)) {
       test.mode = "skip";
       return;
@@ -394,7 +420,8 @@ class PatchgymEnvironment extends NodeEnvironment {
       return;
     }
     record("registered", this.#file, full);
-    test.fn = observed(event.fn, this.#file, full);
+    own.outcome = { __proto__: null, state: "pending", text: undefined };
+    test.fn = observed(event.fn, own.outcome);
   }
 }
 module.exports = PatchgymEnvironment;

@@ -149,6 +149,32 @@ Deno.test({
       assert.match(result.result.stderr, /Tests:\s+2 failed, 1 skipped, 6 passed/);
     });
 
+    await t.step("a body that returned still fails by a hook or expect.assertions", async () => {
+      const result = await run({
+        "src/calc.js": CALC,
+        "test/calc.test.js": `const { add } = require("../src/calc");
+describe("hooked", () => {
+  afterEach(() => {
+    throw new Error("hook failed");
+  });
+  test("body passes", () => expect(add(1, 1)).toBe(2));
+});
+test("counted", () => {
+  expect.assertions(2);
+  expect(add(1, 1)).toBe(2);
+});
+`,
+      }, ["test/calc.test.js"]);
+      assert.deepEqual(outcomes(result), {
+        "test/calc.test.js::counted": "failed",
+        "test/calc.test.js::hooked > body passes": "failed",
+      }, shown(result));
+      assert.match(
+        result.failures.get("test/calc.test.js::hooked > body passes") ?? "",
+        /hook failed/,
+      );
+    });
+
     await t.step("a selector runs one test", async () => {
       const result = await run({ "src/calc.js": CALC, "test/calc.test.js": CALC_TEST }, [
         "test/calc.test.js",
@@ -225,7 +251,8 @@ test("target", () => {
 });
 `,
       );
-      assert.equal(result.tests.get("test/calc.test.js::target"), "error", shown(result));
+      assert.equal(result.tests.get("test/calc.test.js::target"), "failed", shown(result));
+      assert.match(result.failures.get("test/calc.test.js::target") ?? "", /did not run/);
     });
 
     await t.step("forged lines in the record file are ignored", async () => {
