@@ -225,6 +225,7 @@ const BARE_NAMES = {
   unittest: "python3 -m unittest",
   pytest: "python3 -m pytest",
   node_test: "node --test",
+  jest: "jest --runInBand",
 };
 
 /**
@@ -268,6 +269,14 @@ export function bareTestCommand(task: Task, dir: string, files: string[]): strin
       ];
     case "node_test":
       return [resolveChildProgram("node"), "--test", ...files];
+    case "jest":
+      return [
+        resolveChildProgram("node"),
+        `${dir}/node_modules/jest/bin/jest.js`,
+        "--runInBand",
+        "--no-watchman",
+        ...files,
+      ];
   }
 }
 

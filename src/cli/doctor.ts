@@ -86,6 +86,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       ]),
       deno_test: await probe(["deno", "--version"]),
       node_test: await probe(["node", "--version"]),
+      jest: "from each task's npm environment (jest 29, patchgym env build)",
     },
     network_in_sandbox: environment.isolation.level === "bwrap"
       ? "none (own network namespace)"
@@ -160,6 +161,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       `pytest         ${r.pytest ?? "not installed (pytest tasks unavailable)"}`,
       `deno (tests)   ${r.deno_test ?? "NOT FOUND"}`,
       `node (tests)   ${r.node_test ?? "not installed (JavaScript tasks unavailable)"}`,
+      `jest           ${r.node_test ? r.jest : "needs node (jest tasks unavailable)"}`,
       `permissions    ${Object.entries(report.permissions).map(([k, v]) => `${k}=${v}`).join(" ")}`,
       `model endpoint ${
         report.model_endpoint.configured

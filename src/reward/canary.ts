@@ -91,6 +91,8 @@ export function plantCanariesInTexts(
       ? plantDeno(file, source, expects, random, name)
       : runner === "node_test"
       ? plantNode(file, source, expects, random, name)
+      : runner === "jest"
+      ? plantJest(file, source, expects, random, name)
       : runner === "unittest"
       ? plantUnittest(file, source, expects, random, name)
       : plantPytest(file, source, expects, random, name);
@@ -292,6 +294,28 @@ function plantNode(
   const head = `import { test as ${local} } from "node:test";\n`;
   return {
     source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${head}${tests.join("\n")}`,
+    canaries,
+  };
+}
+
+/** Canary tests at the end of a jest test file, registered with jest's global `test`. */
+function plantJest(
+  file: string,
+  source: string,
+  expects: Canary["expect"][],
+  random: RandomInt,
+  name: FreshName,
+): Added {
+  const canaries: Canary[] = [];
+  const tests = expects.map((expect) => {
+    const test = name();
+    const { expr, value } = arithmetic(random, expect);
+    canaries.push({ id: `${file}::${test}`, expect });
+    return `test(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
+      `  if (actual !== ${value}) throw new Error(\`expected ${value}, got \${actual}\`);\n});\n`;
+  });
+  return {
+    source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${tests.join("\n")}`,
     canaries,
   };
 }

@@ -58,7 +58,7 @@ export function judge(
     // its test).
     const method = python
       ? lastName(path)
-      : runner === "node_test"
+      : runner === "node_test" || runner === "jest"
       ? [...plan.inside.keys()].filter((fn) => path === fn || path.startsWith(`${fn} > `))
         .sort((a, b) => b.length - a.length)[0] ?? path
       : path.split(" > ")[0];

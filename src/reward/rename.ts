@@ -27,7 +27,7 @@ export function renameTests(
 ): { source: string; names: Map<string, string> } {
   const names = new Map<string, string>();
   // Node tests keep their names (not renamed yet).
-  if (runner === "node_test") return { source, names };
+  if (runner === "node_test" || runner === "jest") return { source, names };
   if (isPythonRunner(runner)) {
     const given = new Map<string, string>();
     for (const [, name] of source.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(test\w*)[ \t]*\(/gm)) {

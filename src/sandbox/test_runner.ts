@@ -17,6 +17,7 @@ import {
 } from "./_deno_preload.ts";
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
 import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./_node_preload.ts";
+import { JEST_MAJOR, JEST_MISSING_STATUS, jestDriver, jestRunInput } from "./_jest_driver.ts";
 import { EnvironmentFault, SandboxError } from "../errors.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 import { patchgymCommand } from "../hint.ts";
@@ -149,6 +150,9 @@ function selects(selector: string, id: string): boolean {
 
 /** Run tests in the sandbox and read the report. */
 export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promise<TestRun> {
+  if (request.runner === "jest" && !request.selector && request.files.length > 1) {
+    return await runJestFiles(sandbox, request);
+  }
   const environment = request.environment;
   if (environment?.error) {
     throw new SandboxError(`Cannot run the tests: ${environment.error}`);
@@ -165,7 +169,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     const trusted = [...new Set([...request.files, ...(request.trusted ?? [])])]
       .map((f) => join(request.dir, f));
     const python = isPythonRunner(request.runner);
-    const node = request.runner === "node_test";
+    const node = request.runner === "node_test" || request.runner === "jest";
     const key = randomHex(32);
     const readOnly = canonical(
       [...new Set([...request.files, ...(request.readOnly ?? [])])].map((f) =>
@@ -177,7 +181,15 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
     }
     const binds = await bindPoints(request.dir, environment?.binds ?? []);
-    const nodeRun = node ? await nodeRunSetup(reportDir, request, targets, trusted, key) : null;
+    if (request.runner === "jest") {
+      const missing = jestProblem(request.dir, environment);
+      if (missing) throw new EnvironmentFault(missing);
+    }
+    const nodeRun = request.runner === "jest"
+      ? await jestRunSetup(reportDir, request, targets, trusted, key)
+      : node
+      ? await nodeRunSetup(reportDir, request, targets, trusted, key)
+      : null;
     const result = await sandbox.run({
       argv: nodeRun?.argv ??
         commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
@@ -218,6 +230,11 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       (pythonRead ? !pythonRead.problems.some((p) => p.code === "report_unverifiable") : true) &&
       (nodeRecords ? nodeRecords.outcomes.size > 0 : true);
     if (!signed) {
+      if (request.runner === "jest" && result.exitCode === JEST_MISSING_STATUS) {
+        // The driver stops there, before any code under test, when jest is missing or unsupported.
+        const said = result.stderr.split("\n").find((line) => line.startsWith("patchgym: "));
+        if (said) throw new EnvironmentFault(`Cannot run jest: ${said.slice(10)}`);
+      }
       // No report the reporter signed: first rule out a runner missing on this machine, which is
       // an environment fault, not something the code under test did.
       const missing = await runnerProblem(sandbox, request.runner, request.dir);
@@ -273,6 +290,79 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   }
 }
 
+/**
+ * A jest run of several test files: one process per file, in turn, within the request's time and
+ * output budgets, merged into one run. In one process, code under test that one file loads can
+ * reach jest's own modules (the outer realm: its `require("vm")` is Node's) and change how the next
+ * file is read or compiled; a process of its own starts every file from jest's pristine code.
+ */
+async function runJestFiles(sandbox: Sandbox, request: TestRunRequest): Promise<TestRun> {
+  const started = performance.now();
+  const share = Math.max(
+    4096,
+    Math.floor((request.maxOutputBytes ?? 32 * 1024) / request.files.length),
+  );
+  const runs: TestRun[] = [];
+  for (const file of request.files) {
+    const left = Math.round(request.timeoutMs - (performance.now() - started));
+    if (left <= 0) break;
+    runs.push(
+      await runTests(sandbox, {
+        ...request,
+        files: [file],
+        // The other test files stay read-only and count as test code as in one run.
+        readOnly: [...(request.readOnly ?? []), ...request.files],
+        trusted: [...(request.trusted ?? []), ...request.files],
+        timeoutMs: left,
+        maxOutputBytes: share,
+      }),
+    );
+  }
+  const first = runs[0];
+  const tests = new Map<string, TestOutcome>();
+  const failures = new Map<string, string>();
+  const observations = new Map<string, Observations>();
+  const problems: IntegrityProblem[] = [];
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const run of runs) {
+    for (const [id, outcome] of run.tests) tests.set(id, outcome);
+    for (const [id, text] of run.failures) failures.set(id, text);
+    for (const [id, seen] of run.observations) observations.set(id, seen);
+    for (const problem of run.problems) {
+      if (!problems.some((p) => p.code === problem.code)) problems.push(problem);
+    }
+    counts.passed += run.counts.passed;
+    counts.failed += run.counts.failed;
+    counts.skipped += run.counts.skipped;
+  }
+  const results = runs.map((r) => r.result);
+  const timedOut = runs.length < request.files.length || results.some((r) => r.timedOut);
+  return {
+    result: {
+      ...first.result,
+      exitCode: results.find((r) => r.exitCode !== 0)?.exitCode ?? 0,
+      signal: results.find((r) => r.signal !== null)?.signal ?? null,
+      timedOut,
+      stdout: results.map((r) => r.stdout).join("\n"),
+      stderr: results.map((r) => r.stderr).join("\n"),
+      truncated: results.some((r) => r.truncated),
+      outputBytes: results.reduce((sum, r) => sum + r.outputBytes, 0),
+      durationMs: results.reduce((sum, r) => sum + r.durationMs, 0),
+      capsHit: {
+        processes: results.some((r) => r.capsHit.processes),
+        memory: results.some((r) => r.capsHit.memory),
+      },
+    },
+    tests,
+    counts,
+    reportFound: runs.every((r) => r.reportFound),
+    problems,
+    failures,
+    observations,
+    display: testCommandLine("jest", request.files),
+  };
+}
+
 /** What each runner needs in the jail, checked with the interpreter's isolated mode. */
 const RUNNER_CHECKS: Record<RunnerName, { argv: string[]; needs: string }> = {
   unittest: { argv: ["python3", "-I", "-c", "import unittest"], needs: "python3" },
@@ -280,6 +370,11 @@ const RUNNER_CHECKS: Record<RunnerName, { argv: string[]; needs: string }> = {
   deno_test: { argv: ["deno", "--version"], needs: "deno" },
   // The permission model node_test runs under came with Node 20.
   node_test: {
+    argv: ["node", "-e", "process.exit(Number(process.versions.node.split('.')[0]) >= 20 ? 0 : 1)"],
+    needs: "node 20 or newer",
+  },
+  // jest itself comes from the task's npm environment (checked before the run, jestProblem()).
+  jest: {
     argv: ["node", "-e", "process.exit(Number(process.versions.node.split('.')[0]) >= 20 ? 0 : 1)"],
     needs: "node 20 or newer",
   },
@@ -420,7 +515,8 @@ function commandFor(
     case "pytest":
       return ["python3", "-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP];
     case "node_test":
-      throw new Error("node_test commands are made by nodeRunSetup()");
+    case "jest":
+      throw new Error("node_test and jest commands are made by nodeRunSetup() and jestRunSetup()");
     case "deno_test": {
       const files = [...new Set(targets.map((t) => t.split("::")[0]))];
       const names = targets.filter((t) => t.includes("::")).map((t) =>
@@ -480,6 +576,8 @@ export function testCommandLine(runner: RunnerName, targets: readonly string[]):
       return `deno test ${targets.join(" ")}`;
     case "node_test":
       return `node --test ${targets.join(" ")}`;
+    case "jest":
+      return `npx jest --runInBand ${targets.join(" ")}`;
   }
 }
 
@@ -568,6 +666,71 @@ async function nodeRunSetup(
 }
 
 /**
+ * Why jest cannot run for the repository at `dir` with `environment` (jest missing from its
+ * `node_modules`, or a major version other than the one the runner supports), or null. Read on the
+ * host, before the run: the environment's `node_modules` is bound into the jail read-only.
+ */
+function jestProblem(dir: string, environment: TestEnvironment | undefined): string | null {
+  const bound = environment?.binds?.find((b) => b.dest === "node_modules")?.source;
+  const modules = bound ?? join(dir, "node_modules");
+  let version: unknown;
+  try {
+    version = JSON.parse(Deno.readTextFileSync(join(modules, "jest", "package.json"))).version;
+  } catch {
+    return `Cannot run jest: jest is not installed in the repository's npm environment (no "${
+      join(modules, "jest")
+    }"); declare jest ${JEST_MAJOR} in package.json's devDependencies, commit package-lock.json and run "patchgym env build"`;
+  }
+  if (typeof version !== "string" || version.split(".")[0] !== String(JEST_MAJOR)) {
+    return `Cannot run jest: the npm environment has jest ${
+      String(version)
+    }; the jest runner needs jest ${JEST_MAJOR} (jest 30 resolves modules with a native addon, which Node's permission model refuses)`;
+  }
+  return null;
+}
+
+/**
+ * A jest run's command, stdin document and record file (see `_jest_driver.ts`): the same shape and
+ * grants as a node_test run, but no worker threads and no hidden test sources (jest reads the test
+ * files itself).
+ */
+async function jestRunSetup(
+  reportDir: string,
+  request: TestRunRequest,
+  targets: readonly string[],
+  trustedPaths: string[],
+  key: string,
+): Promise<{ argv: string[]; stdin: string; records: string; dir: string; tmp: string }> {
+  const lib = `${reportDir}/lib`;
+  await Deno.mkdir(lib);
+  await Deno.writeTextFile(`${lib}/driver.cjs`, jestDriver());
+  const trusted = await Promise.all(
+    trustedPaths.map((path) => Deno.realPath(path).catch(() => path)),
+  );
+  const dir = await Deno.realPath(request.dir);
+  const files = [...new Set(targets.map((t) => t.split("::")[0]))].map((f) => join(dir, f));
+  const names = targets.filter((t) => t.includes("::")).map((t) =>
+    t.split("::").slice(1).join("::")
+  );
+  const records = `${reportDir}/records`;
+  const mounts = request.environment?.mounts ?? [];
+  // A temporary folder of the run's own (os.tmpdir(), where jest computes its cache folder).
+  const tmp = `/tmp/patchgym-jest-${randomHex(8)}`;
+  const argv = [
+    "node",
+    "--experimental-permission",
+    ...[lib, dir, ...mounts, `${tmp}*`].map((p) => `--allow-fs-read=${p}`),
+    ...[dir, records, `${tmp}*`].map((p) => `--allow-fs-write=${p}`),
+    "--no-warnings",
+    "--disable-proto=delete",
+    "--max-old-space-size=512",
+    `${lib}/driver.cjs`,
+  ];
+  const stdin = jestRunInput({ key, records, dir, trusted, files, names, tmp });
+  return { argv, stdin, records, dir, tmp };
+}
+
+/**
  * What a node_test run may read in `dir`: everything but `hidden` (absolute paths), as the fewest
  * grants (a folder with none of them in it is one grant; `dir` itself is readable only through
  * them, so a file made later at a level that holds a hidden file cannot be read).
@@ -611,8 +774,10 @@ function readNodeReport(read: NodeRecords, dir: string, libDir: string): ReportC
   }
   for (const [file, byName] of read.failures) {
     for (const [name, text] of byName) {
-      // The preload's own frames say nothing about the test.
-      const own = text.split("\n").filter((line) => !line.includes(`${libDir}/`)).join("\n");
+      // The preload's own frames say nothing about the test, nor do jest's.
+      const own = text.split("\n").filter((line) =>
+        !line.includes(`${libDir}/`) && !JEST_FRAME.test(line)
+      ).join("\n");
       failures.set(`${relative(file)}::${name}`, own);
     }
   }
@@ -630,6 +795,9 @@ function readNodeReport(read: NodeRecords, dir: string, libDir: string): ReportC
   }
   return { tests, failures, problems, observations };
 }
+
+/** A stack frame of jest's own packages (`at ... (/…/node_modules/jest-circus/build/run.js:…)`). */
+const JEST_FRAME = /^\s+at .*\/node_modules\/(?:jest-[\w-]+|@jest\/[\w-]+)\//;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");

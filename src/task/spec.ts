@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** Test runners a task may use; a closed allowlist. */
-export const RUNNERS = ["unittest", "pytest", "deno_test", "node_test"] as const;
+export const RUNNERS = ["unittest", "pytest", "deno_test", "node_test", "jest"] as const;
 /** One of {@linkcode RUNNERS}. */
 export type RunnerName = (typeof RUNNERS)[number];
 
@@ -22,6 +22,7 @@ export function runnerLanguage(runner: RunnerName): (typeof LANGUAGES)[number] {
     case "deno_test":
       return "typescript";
     case "node_test":
+    case "jest":
       return "javascript";
   }
 }

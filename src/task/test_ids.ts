@@ -6,7 +6,7 @@ import type { RunnerName } from "./spec.ts";
 
 /** Test ids defined in one test file, in source order (`<file>::<Class>::<name>` or `<file>::<name>`). */
 export function discoverTestIds(file: string, source: string, runner: RunnerName): string[] {
-  if (runner === "node_test") return discoverNode(file, source);
+  if (runner === "node_test" || runner === "jest") return discoverNode(file, source);
   return runner === "deno_test" ? discoverDeno(file, source) : discoverPython(file, source, runner);
 }
 

@@ -95,6 +95,8 @@ Deno.test("doctorCommand() --json reports isolation, runners and no broad permis
   );
   assert.ok(["bwrap", "process"].includes(report.isolation), `isolation ${report.isolation}`);
   assert.match(report.runners.python3, /^Python 3\./);
+  // jest is no program of the machine: each task's npm environment brings it.
+  assert.match(report.runners.jest, /jest 29, patchgym env build/);
   assert.deepEqual(Object.keys(report.permissions).sort(), [
     "env",
     "ffi",

@@ -293,3 +293,22 @@ Deno.test("separate() counts a node test file's helper checks as kept inside eve
   ]);
   assert.deepEqual(out.sites.map((s) => s.expected), ["2"]);
 });
+
+Deno.test("separate() keeps a jest file as it is, every check of each test inside", () => {
+  const source = `const assert = require("node:assert/strict");
+describe("s", () => {
+  test("a", () => {
+    assert.equal(f(1), 2);
+    expect(f(2)).toBe(3);
+  });
+  test("b", () => {
+    expect(f(3)).toBe(4);
+  });
+});
+`;
+  const out = separate(source, "jest", ids());
+  assert.equal(out.source, source);
+  assert.deepEqual(out.sites, []);
+  assert.ok((out.inside.get("s > a") ?? 0) >= 1, JSON.stringify([...out.inside]));
+  assert.ok((out.inside.get("s > b") ?? 0) >= 1, JSON.stringify([...out.inside]));
+});

@@ -217,7 +217,7 @@ Deno.test("validateTask() lists the problems of a task that does not load instea
   });
 });
 
-Deno.test("validateTask() accepts the bundled node_test tasks, one with an npm environment", async () => {
+Deno.test("validateTask() accepts the bundled node_test and jest tasks, with their npm environments", async () => {
   const root = await Deno.makeTempDir({ prefix: "patchgym-validate-test-" });
   try {
     const envCache = join(root, "env");
@@ -239,6 +239,19 @@ Deno.test("validateTask() accepts the bundled node_test tasks, one with an npm e
     } else {
       assert.equal(built.lockWritten, false, "the bundled env.lock matches its package-lock.json");
       ids.push("js-outdated-prerelease-latest");
+    }
+    // The jest tasks: jest 29 from their package-lock.json, in the same cache.
+    for (const id of ["js-jest-duration-ms-unit", "js-jest-csv-escaped-quotes"]) {
+      const jest = await buildNpmEnvironment(join(TASKS_DIR, id, "repo"), {
+        cacheRoot: envCache,
+        lockPath: join(TASKS_DIR, id, "env.lock"),
+      }).catch((error: Error) => error);
+      if (jest instanceof Error) {
+        console.warn(`validate_test: npm environment of ${id} not built (${jest.message})`);
+      } else {
+        assert.equal(jest.lockWritten, false, `${id}: env.lock matches its package-lock.json`);
+        ids.push(id);
+      }
     }
     const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root, envCache });
     for (const id of ids) {

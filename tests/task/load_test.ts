@@ -219,9 +219,11 @@ Deno.test("loadTask() reports file problems beside schema problems", async () =>
 Deno.test("loadTask() reports a bad enum value", async () => {
   assert.deepEqual(
     await problemsAfter((spec) => {
-      spec.runner = "jest";
+      spec.runner = "vitest";
     }),
-    ['tasks/t1/task.json: runner: must be one of "unittest", "pytest", "deno_test", "node_test"'],
+    [
+      'tasks/t1/task.json: runner: must be one of "unittest", "pytest", "deno_test", "node_test", "jest"',
+    ],
   );
 });
 

@@ -153,3 +153,24 @@ Deno.test("discoverTestIds() finds no node tests in Deno or Python test files", 
   assert.deepEqual(discoverTestIds("t.py", PYTHON, "node_test"), []);
   assert.deepEqual(discoverTestIds("a_test.ts", 'Deno.test("x", () => {});', "node_test"), []);
 });
+
+Deno.test("discoverTestIds() names jest tests file::describe > test, as the jest runner does", () => {
+  const source = `const { parse } = require("../src");
+
+describe("parse", () => {
+  test("reads units", () => {
+    expect(parse("2h")).toBe(7200000);
+  });
+  describe("errors", () => {
+    it.skip("rejects text", () => {});
+  });
+});
+
+test("top", () => {});
+`;
+  assert.deepEqual(discoverTestIds("test/parse.test.js", source, "jest"), [
+    "test/parse.test.js::parse > reads units",
+    "test/parse.test.js::parse > errors > rejects text",
+    "test/parse.test.js::top",
+  ]);
+});
