@@ -74,7 +74,10 @@ Deno.test("resolveTaskEnvironment() names the build command when the environment
       JSON.stringify({ ...spec, environment: "env.lock" }),
     );
     const missingLock = resolveTaskEnvironment(loadTask(taskDir), join(dir, "cache"));
-    assert.match(missingLock?.error ?? "", /lock .*env\.lock" is missing; run "deno task patchgym env build/);
+    assert.match(
+      missingLock?.error ?? "",
+      /lock .*env\.lock" is missing; run "deno task patchgym env build/,
+    );
     await Deno.writeTextFile(
       join(taskDir, "env.lock"),
       formatLock({
