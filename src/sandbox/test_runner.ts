@@ -157,7 +157,16 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   // millisecond there); checks and reads of existing small files are synchronous (microseconds,
   // against tens for a hand-off to Deno's blocking thread pool and back).
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
+  // Code under test may write the report folder, so where the workspace is a capped file system
+  // of its own (root with bwrap) the folder is one too: on the work root's disk a test run once
+  // wrote 200 MiB and 30,000 files there, past the workspace's caps.
+  const capped = sandbox.workspaceMount(REPORT_FOLDER_BYTES, REPORT_FOLDER_ENTRIES);
+  let mounted = false;
   try {
+    if (capped) {
+      await capped.mount(reportDir);
+      mounted = true;
+    }
     const reportPath = `${reportDir}/report`;
     const recordsDir = `${reportDir}/records`;
     const targets = request.selector ? [request.selector] : request.files;
@@ -268,6 +277,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       display: testCommandLine(request.runner, targets),
     };
   } finally {
+    if (mounted) await capped!.unmount(reportDir);
     await Deno.remove(reportDir, { recursive: true });
   }
 }
@@ -330,6 +340,12 @@ async function checkRunner(sandbox: Sandbox, runner: RunnerName, cwd: string) {
 
 /** Largest report read; a bigger one counts as no report. */
 const MAX_REPORT_BYTES = 32 * 1024 * 1024;
+/**
+ * The caps of a report folder mounted as a file system of its own: a report and the records of
+ * the largest size read, plus the node runner's own files.
+ */
+const REPORT_FOLDER_BYTES = 2 * MAX_REPORT_BYTES + 4 * 1024 * 1024;
+const REPORT_FOLDER_ENTRIES = 20_000;
 
 /**
  * The report's text, or null when there is none. Code under test can write in the report's folder,

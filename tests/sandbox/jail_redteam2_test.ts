@@ -1,0 +1,99 @@
+/**
+ * Red-team attacks on the jail as it runs with the compiled launcher (issue 26, second round),
+ * through the real entry points (`Sandbox.run`, `runTests`), run as root and as an unprivileged
+ * user.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { runTests } from "../../src/sandbox/test_runner.ts";
+import { writeFiles } from "../_fixtures.ts";
+
+const isolation = await probeIsolation();
+const jailed = isolation.level === "bwrap";
+const cappedWorkspaces = jailed && isolation.users !== null && isolation.workspaceMounts === true;
+
+function skip(reason: string): void {
+  console.warn(`skipped: ${reason}`);
+}
+
+async function withBase(fn: (base: string) => Promise<void>): Promise<void> {
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-redteam2-" }));
+  try {
+    await fn(base);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+/**
+ * Code under test that finds every writable place of its run besides the workspace, /tmp and
+ * /dev/shm (the runner's report folder) in mountinfo, fills it with big files and many small
+ * ones, and writes what it managed into the workspace.
+ */
+const FLOOD = `import json, os
+ws = os.getcwd()
+places = []
+for line in open('/proc/self/mountinfo'):
+    fields = line.split()
+    point, options = fields[4], fields[5]
+    if 'rw' in options.split(',') and point not in ('/tmp', '/dev/shm', ws) and \\
+            not point.startswith(('/proc', '/dev')) and not point.startswith(ws + '/'):
+        places.append(point)
+written, files = 0, 0
+block = b'x' * (1 << 20)
+for place in places:
+    for i in range(4):
+        try:
+            with open(os.path.join(place, 'big%d' % i), 'wb') as f:
+                for _ in range(50):
+                    f.write(block)
+                    written += len(block)
+        except OSError:
+            break
+    try:
+        os.mkdir(os.path.join(place, 'many'))
+        for i in range(30000):
+            open(os.path.join(place, 'many', str(i)), 'w').close()
+            files += 1
+    except OSError:
+        pass
+with open(os.path.join(ws, 'flood.json'), 'w') as f:
+    json.dump({'places': places, 'written': written, 'files': files}, f)
+
+def add(a, b):
+    return a + b
+`;
+
+Deno.test("runTests() as root caps the report folder code under test can write, as the workspace is", async () => {
+  // The attack: the report folder is the one place besides the workspace that code under test may
+  // write, and it lay on the work root's disk, uncapped: a test run wrote 200 MiB and 30,000
+  // files there, past the workspace's caps, while the workspace itself was a capped tmpfs.
+  if (!cappedWorkspaces) {
+    return skip("the workspace is not a capped file system here (not root with bwrap)");
+  }
+  await withBase(async (base) => {
+    const dir = join(base, "repo");
+    writeFiles(dir, {
+      "calc.py": FLOOD,
+      "tests/test_calc.py":
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n",
+    });
+    const run = await runTests(new Sandbox({ isolation }), {
+      runner: "unittest",
+      dir,
+      files: ["tests/test_calc.py"],
+      timeoutMs: 60_000,
+    });
+    const flood = JSON.parse(await Deno.readTextFile(join(dir, "flood.json")));
+    assert.equal(flood.places.length, 1, JSON.stringify(flood));
+    assert.ok(
+      flood.written <= 68 * 1024 ** 2,
+      `wrote ${flood.written} bytes: ${JSON.stringify(flood)}`,
+    );
+    assert.ok(flood.files <= 20_000, `made ${flood.files} files`);
+    // The run itself still reports (the flood ended before the tests ran).
+    assert.ok(run.reportFound || run.result.exitCode !== 0, run.result.stderr);
+  });
+});
