@@ -129,7 +129,10 @@ while [ -f "$procs" ]; do
   [ -z "$pids" ] && break
   if [ -n "$killfile" ] && [ -f "$killfile" ]; then echo 1 > "$killfile"; else kill -9 $pids 2>/dev/null; fi
   i=$((i + 1))
-  if [ "$i" -gt 100000 ]; then echo "patchgym: cannot empty $procs" >&2; exit 1; fi
+  # A killed process stays listed until its exit is done (its jail's mounts go first), which can
+  # take seconds: wait between rounds after the first ones, about 300 s in all.
+  if [ "$i" -gt 31000 ]; then echo "patchgym: cannot empty $procs" >&2; exit 1; fi
+  [ "$i" -gt 1000 ] && sleep 0.01
 done
 for f in $events; do
   [ -f "$f" ] && while read -r k v; do echo "$f $k $v"; done < "$f"

@@ -97,3 +97,36 @@ Deno.test("runTests() as root caps the report folder code under test can write, 
     assert.ok(run.reportFound || run.result.exitCode !== 0, run.result.stderr);
   });
 });
+
+Deno.test("Sandbox.run() waits for a jail that takes long to die instead of failing the run", async () => {
+  // The attack: millions of empty files in the jail's /tmp make its processes take seconds to
+  // finish exiting (the kernel frees the file system as the last one goes). The cgroup sweep gave
+  // up after a count of rounds without pauses: the run threw "Cannot remove the sandbox cgroup"
+  // (the tool call, or the grader's run, failed as broken infrastructure) and left its cgroup.
+  if (!jailed) return skip("no bwrap here: no jail /tmp");
+  if (!isolation.cgroup) return skip("no cgroups here: nothing is swept");
+  await withBase(async (base) => {
+    const ws = join(base, "ws");
+    mkdirSync(ws);
+    const result = await new Sandbox({ isolation }).run({
+      argv: [
+        "python3",
+        "-c",
+        `import os, time
+start = time.monotonic()
+n = 0
+while time.monotonic() - start < 10:
+    try:
+        os.close(os.open('/tmp/%d' % n, os.O_CREAT | os.O_WRONLY))
+    except OSError:
+        break
+    n += 1
+print(n)`,
+      ],
+      cwd: ws,
+      timeoutMs: 60_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.ok(Number(result.stdout) > 100_000, result.stdout);
+  });
+});

@@ -396,6 +396,15 @@ static void pause_ms(long ms) {
   nanosleep(&wait, NULL);
 }
 
+/* How long a sweep waits for killed processes to finish exiting. */
+#define SWEEP_LIMIT_S 300
+
+static double monotonic_s(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
 /* Kills every process listed in PROCS until none is left, prints the events, removes the dirs. */
 static int sweep(int argc, char **argv) {
   const char *procs = NULL, *killfile = NULL;
@@ -408,6 +417,7 @@ static int sweep(int argc, char **argv) {
     if (starts_with(argv[i], "procs:")) procs = colon + 1;
     if (starts_with(argv[i], "kill:")) killfile = colon + 1;
   }
+  double started = monotonic_s();
   for (long round = 0; procs; round++) {
     FILE *file = fopen(procs, "re");
     if (!file) break;
@@ -421,9 +431,18 @@ static int sweep(int argc, char **argv) {
     fclose(file);
     if (!any) break;
     if (use_kill) write_text(killfile, "1");
-    if (round > 100000) {
-      fprintf(stderr, "patchgym: cannot empty %s\n", procs);
-      return 1;
+    /*
+     * A killed process stays listed until its exit is done, and that takes as long as its mount
+     * namespace takes to go: a jail whose /tmp holds millions of empty files took seconds, and a
+     * count of rounds without pauses gave up first (the run then failed and left its cgroup). So
+     * after the first rounds it waits between them, and gives up only after SWEEP_LIMIT_S.
+     */
+    if (round >= 1000) {
+      if (monotonic_s() - started > SWEEP_LIMIT_S) {
+        fprintf(stderr, "patchgym: cannot empty %s\n", procs);
+        return 1;
+      }
+      pause_ms(round < 2000 ? 1 : 10);
     }
   }
   for (int i = 2; i < argc; i++) {
