@@ -499,8 +499,8 @@ export function testCommandLine(runner: RunnerName, targets: readonly string[]):
 }
 
 /**
- * The environment's binds with their places in `dir` made: an empty folder where there is none (a
- * folder the repository has there is hidden by the bind; a symlink is refused by the sandbox).
+ * The environment's binds with their places in `dir` made: an empty folder where there is none or
+ * something else is (a folder the repository has there is hidden by the bind).
  */
 async function bindPoints(
   dir: string,
@@ -508,9 +508,17 @@ async function bindPoints(
 ): Promise<{ source: string; dest: string }[]> {
   const out: { source: string; dest: string }[] = [];
   for (const bind of binds) {
-    const dest = join(dir, bind.dest);
-    const stat = await Deno.lstat(dest).catch(() => null);
-    if (stat === null) await Deno.mkdir(dest, { recursive: true });
+    // Each folder down to the bind point is made a real folder: the agent's code may have left a
+    // symlink or a file at any of them (which the sandbox refuses to bind through, or a recursive
+    // mkdir would follow out of the workspace). No process of the agent's runs meanwhile.
+    let dest = dir;
+    for (const part of bind.dest.split("/").filter((p) => p !== "" && p !== ".")) {
+      dest = join(dest, part);
+      const stat = await Deno.lstat(dest).catch(() => null);
+      if (stat?.isDirectory) continue;
+      if (stat) await Deno.remove(dest);
+      await Deno.mkdir(dest);
+    }
     out.push({ source: bind.source, dest });
   }
   return out;

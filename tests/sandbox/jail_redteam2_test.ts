@@ -130,3 +130,41 @@ print(n)`,
     assert.ok(Number(result.stdout) > 100_000, result.stdout);
   });
 });
+
+Deno.test("runTests() binds the environment's folder over whatever the agent left at its place", async () => {
+  // The attack: the agent's code replaced the workspace's `node_modules` (where a task's npm
+  // environment is bound read-only) with a symlink or a file. The bind check then threw a
+  // SandboxError on every later run_tests, which ended the episode as broken infrastructure.
+  if (!jailed) return skip("no bwrap here: no binds");
+  await withBase(async (base) => {
+    const env = join(base, "env");
+    writeFiles(env, { "marker.txt": "from the environment\n" });
+    const dir = join(base, "repo");
+    writeFiles(dir, {
+      "calc.py": "def add(a, b):\n    return a + b\n",
+      "tests/test_calc.py":
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_env(self):\n        self.assertEqual(open('node_modules/marker.txt').read(), 'from the environment\\n')\n",
+    });
+    for (const plant of ["symlink", "file", "dangling"]) {
+      await Deno.remove(join(dir, "node_modules"), { recursive: true }).catch(() => {});
+      if (plant === "symlink") await Deno.symlink("/", join(dir, "node_modules"));
+      if (plant === "dangling") await Deno.symlink(join(base, "made"), join(dir, "node_modules"));
+      if (plant === "file") await Deno.writeTextFile(join(dir, "node_modules"), "planted");
+      const run = await runTests(new Sandbox({ isolation }), {
+        runner: "unittest",
+        dir,
+        files: ["tests/test_calc.py"],
+        timeoutMs: 30_000,
+        environment: {
+          mounts: [],
+          pythonPaths: [],
+          sourceRoots: [],
+          pytestArgs: [],
+          binds: [{ source: env, dest: "node_modules" }],
+        },
+      });
+      assert.deepEqual(run.counts, { passed: 1, failed: 0, skipped: 0 }, plant + run.result.stderr);
+      assert.equal(await Deno.stat(join(base, "made")).then(() => true, () => false), false);
+    }
+  });
+});
