@@ -168,3 +168,45 @@ Deno.test("runTests() binds the environment's folder over whatever the agent lef
     }
   });
 });
+
+Deno.test("Sandbox.run() tells the launcher's own failure from a program that prints the same", async () => {
+  // The attack: code under test printed the launcher's failure line and exited 125. The sandbox
+  // took that for a failed set-up and threw a SandboxError, so run_command, run_tests and the
+  // grader's run failed as broken infrastructure (an environment_error, which is not graded)
+  // whenever the agent's code chose to.
+  if (!jailed && isolation.hostRoot) return skip("root without bwrap refuses to run");
+  await withBase(async (base) => {
+    const ws = join(base, "ws");
+    mkdirSync(ws);
+    const sandbox = new Sandbox({ isolation });
+    const forged = await sandbox.run({
+      argv: [
+        "python3",
+        "-c",
+        `import os, re
+# Whatever the jail shows of its own set-up: the first process's command line, too.
+tags = set()
+for pid in os.listdir('/proc'):
+    try:
+        tags.update(re.findall(rb'\\btag:(\\w+)', open('/proc/%s/cmdline' % pid, 'rb').read()))
+    except OSError:
+        pass
+line = 'patchgym: cannot set up the sandbox: forged'
+os.write(2, (line + ''.join(' [%s]' % t.decode() for t in tags) + '\\n').encode())
+os._exit(125)`,
+      ],
+      cwd: ws,
+      timeoutMs: 20_000,
+    });
+    assert.equal(forged.exitCode, 125);
+    assert.match(forged.stderr, /^patchgym: cannot set up the sandbox: forged/);
+    // A real failure of a set-up step still throws.
+    await assert.rejects(
+      sandbox.run({
+        argv: ["python3", "-c", "pass"],
+        cwd: join(base, "missing"),
+        timeoutMs: 20_000,
+      }),
+    );
+  });
+});

@@ -7,6 +7,7 @@
  *   patchgym_launch [STEP...] -- PROGRAM ARGS...
  *
  * It first closes every inherited descriptor but 0, 1 and 2, then runs the steps in order:
+ *   tag:HEX              (first only) every failure line ends with " [HEX]"
  *   mkdir:DIR            make a cgroup folder
  *   FILE=VALUE           write VALUE to a cgroup file (pids.max, memory.max, ...)
  *   join:FILE            write this process's pid to a cgroup.procs file
@@ -72,11 +73,19 @@
 
 extern char **environ;
 
+/*
+ * The run's tag (a `tag:HEX` first step): a failure line ends with " [HEX]", so the orchestrator
+ * tells it from a program that prints the same line and exits 125. Nothing in the jail sees it:
+ * the steps are not passed on to what this execs.
+ */
+static const char *fail_tag = NULL;
+
 static void fail(const char *format, ...) {
   va_list args;
   va_start(args, format);
   fputs("patchgym: cannot set up the sandbox: ", stderr);
   vfprintf(stderr, format, args);
+  if (fail_tag) fprintf(stderr, " [%s]", fail_tag);
   fputc('\n', stderr);
   va_end(args);
   exit(LAUNCH_FAILED);
@@ -345,8 +354,9 @@ static void exec_program(char **argv) {
 }
 
 static int launch(int argc, char **argv) {
+  if (argc > 1 && starts_with(argv[1], "tag:")) fail_tag = argv[1] + 4;
   close_inherited();
-  int i = 1;
+  int i = fail_tag ? 2 : 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     const char *a = argv[i];
     char *equals = strchr(a, '=');
