@@ -18,6 +18,7 @@ import {
 import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
 import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./_node_preload.ts";
 import { EnvironmentFault, SandboxError } from "../errors.ts";
+import { removeTree } from "../workspace/remove.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 
 /** The global function a separated deno test calls with each value under check. */
@@ -214,7 +215,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     });
     // Without the jail the run's temporary folder is the host's (a link there is removed, never
     // followed).
-    if (nodeRun) await Deno.remove(nodeRun.tmp, { recursive: true }).catch(() => {});
+    if (nodeRun) await removeTree(nodeRun.tmp).catch(() => {});
     const report = await readReport(node ? nodeRun!.records : reportPath);
     // A Python report is read (and its signature checked) once, node's records too.
     const pythonRead = report !== null && python
@@ -278,7 +279,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     };
   } finally {
     if (mounted) await capped!.unmount(reportDir);
-    await Deno.remove(reportDir, { recursive: true });
+    await removeTree(reportDir);
   }
 }
 

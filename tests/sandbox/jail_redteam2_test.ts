@@ -210,3 +210,41 @@ os._exit(125)`,
     );
   });
 });
+
+Deno.test("Workspace.remove() survives a tree the agent's code nested 20,000 folders deep", async () => {
+  // The attack: one run_command made a workspace folder chain 20,000 deep (in about a second).
+  // Removing the workspace at the episode's end with Deno.remove({ recursive: true }) overflowed
+  // its thread's stack and aborted the whole patchgym process, with every other episode in it.
+  // Run in a child process: the failure is an abort.
+  if (!jailed && isolation.hostRoot) return skip("root without bwrap refuses to run");
+  await withBase(async (base) => {
+    const helper = join(base, "helper.ts");
+    const module = (path: string) => JSON.stringify(import.meta.resolve(path));
+    await Deno.writeTextFile(
+      helper,
+      `import { probeIsolation, Sandbox } from ${module("../../src/sandbox/sandbox.ts")};
+import { createWorkspace } from ${module("../../src/workspace/workspace.ts")};
+const file = { path: "a.txt", content: new TextEncoder().encode("a"), mode: 0o644 };
+const snapshot = { dirs: [], files: [file], byPath: new Map([[file.path, file]]) };
+const workspace = createWorkspace(snapshot, { root: Deno.args[0] });
+const result = await new Sandbox({ isolation: await probeIsolation() }).run({
+  argv: ["python3", "-c", "import os\\nfor i in range(20000):\\n    os.mkdir('d')\\n    os.chdir('d')"],
+  cwd: workspace.dir,
+  timeoutMs: 120_000,
+});
+if (result.exitCode !== 0) throw new Error(result.stderr);
+await workspace.remove();
+console.log("survived");
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-lock", helper, base],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, text);
+    assert.match(text, /survived/);
+    assert.deepEqual([...Deno.readDirSync(base)].map((e) => e.name), ["helper.ts"]);
+  });
+});
