@@ -224,12 +224,14 @@ Deno.test("Workspace.remove() survives a tree the agent's code nested 20,000 fol
     const module = (path: string) => JSON.stringify(import.meta.resolve(path));
     await Deno.writeTextFile(
       helper,
-      `import { probeIsolation, Sandbox } from ${module("../../src/sandbox/sandbox.ts")};
+      `import { Sandbox } from ${module("../../src/sandbox/sandbox.ts")};
 import { createWorkspace } from ${module("../../src/workspace/workspace.ts")};
 const file = { path: "a.txt", content: new TextEncoder().encode("a"), mode: 0o644 };
 const snapshot = { dirs: [], files: [file], byPath: new Map([[file.path, file]]) };
 const workspace = createWorkspace(snapshot, { root: Deno.args[0] });
-const result = await new Sandbox({ isolation: await probeIsolation() }).run({
+// The test's own probe, not a second one in this process.
+const isolation = JSON.parse(await Deno.readTextFile(Deno.args[1]));
+const result = await new Sandbox({ isolation }).run({
   argv: ["python3", "-c", "import os\\nfor i in range(20000):\\n    os.mkdir('d')\\n    os.chdir('d')"],
   cwd: workspace.dir,
   timeoutMs: 600_000,
@@ -239,14 +241,19 @@ await workspace.remove();
 console.log("survived");
 `,
     );
+    const probed = join(base, "isolation.json");
+    await Deno.writeTextFile(probed, JSON.stringify(isolation));
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-lock", helper, base],
+      args: ["run", "-A", "--no-lock", helper, base, probed],
       stdout: "piped",
       stderr: "piped",
     }).output();
     const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 0, text);
     assert.match(text, /survived/);
-    assert.deepEqual([...Deno.readDirSync(base)].map((e) => e.name), ["helper.ts"]);
+    assert.deepEqual([...Deno.readDirSync(base)].map((e) => e.name).sort(), [
+      "helper.ts",
+      "isolation.json",
+    ]);
   });
 });
