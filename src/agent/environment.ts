@@ -29,6 +29,7 @@ import {
   type WorkspaceMount,
 } from "../workspace/workspace.ts";
 import { MAX_GROWTH_ENTRIES } from "../workspace/limits.ts";
+import { removeTree } from "../workspace/remove.ts";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
 import { patchgymCommand } from "../hint.ts";
 
@@ -240,7 +241,7 @@ export class Environment {
       );
       return problems.filter((p): p is string => p !== null);
     } finally {
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await removeTree(dir).catch(() => {});
     }
   }
 

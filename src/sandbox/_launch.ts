@@ -24,11 +24,12 @@ export type Launcher = string | null;
  * moving that thread moves the whole process, and the kernel (6.x) then skips the global lock
  * that `cgroup.procs` takes, whose RCU grace period costs about 10 ms per join.
  */
-const LAUNCH_STEPS = `seccomp=
+const LAUNCH_STEPS = `seccomp= patchgym_tag=
 for a do
   shift
   case $a in
     --) break ;;
+    tag:*) patchgym_tag=" [\${a#tag:}]" ;;
     mkdir:*) mkdir "\${a#mkdir:}" ;;
     join:*) echo $$ > "\${a#join:}" ;;
     jointask:*) echo 0 > "\${a#jointask:}" ;;
@@ -38,7 +39,7 @@ for a do
     seccomp:*) seccomp=\${a#seccomp:} ;;
     *=*) echo "\${a#*=}" > "\${a%%=*}" ;;
     *) false ;;
-  esac || { echo "patchgym: cannot set up the sandbox: step \\"$a\\" failed" >&2; exit 125; }
+  esac || { echo "patchgym: cannot set up the sandbox: step \\"$a\\" failed$patchgym_tag" >&2; exit 125; }
 done
 `;
 
@@ -129,7 +130,10 @@ while [ -f "$procs" ]; do
   [ -z "$pids" ] && break
   if [ -n "$killfile" ] && [ -f "$killfile" ]; then echo 1 > "$killfile"; else kill -9 $pids 2>/dev/null; fi
   i=$((i + 1))
-  if [ "$i" -gt 100000 ]; then echo "patchgym: cannot empty $procs" >&2; exit 1; fi
+  # A killed process stays listed until its exit is done (its jail's mounts go first), which can
+  # take seconds: wait between rounds after the first ones, about 300 s in all.
+  if [ "$i" -gt 31000 ]; then echo "patchgym: cannot empty $procs" >&2; exit 1; fi
+  [ "$i" -gt 1000 ] && sleep 0.01
 done
 for f in $events; do
   [ -f "$f" ] && while read -r k v; do echo "$f $k $v"; done < "$f"
@@ -221,11 +225,17 @@ export interface LaunchPlan {
   setsid?: boolean;
   /** What is exec'd at the end: `bwrap ...` or an allowlisted program and its arguments. */
   command: string[];
+  /**
+   * The run's secret tag: a failed step's line ends with ` [TAG]`, which the program cannot know,
+   * so a program that prints the same line and exits 125 is not taken for a failed set-up.
+   */
+  tag?: string;
 }
 
 /** The argv that starts `plan` through `launcher` (or `sh` when null). */
 export function launchArgv(launcher: Launcher, plan: LaunchPlan): string[] {
-  const { jail, drop, setsid, steps, command } = plan;
+  const { jail, drop, setsid, command } = plan;
+  const steps = plan.tag ? [`tag:${plan.tag}`, ...plan.steps] : plan.steps;
   const filter = jail?.seccomp ?? null;
   if (launcher) {
     return [

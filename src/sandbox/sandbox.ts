@@ -518,7 +518,9 @@ export class Sandbox {
       ? [request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${user.uid}:${dir}`)
       : [];
     const steps = [...(cgroup?.steps ?? []), ...rlimits, ...owned];
+    const tag = randomTag();
     const argv = launchArgv(this.#launcher, {
+      tag,
       steps,
       ...(jailed ? { jail: { ...jailUsersOf(user?.uid ?? JAIL_UID), seccomp: filter } } : {}),
       ...this.#wrap(request, how),
@@ -565,8 +567,16 @@ export class Sandbox {
     await Promise.all([stdout.cancel(), stderr.cancel()]);
     await reading;
     const errText = stderr.text();
-    if (status.code === LAUNCH_FAILED && errText.startsWith("patchgym: cannot set up")) {
-      throw new SandboxError(`Cannot start "${program}" in its sandbox: ${errText.trim()}`);
+    // Only the launcher knows the tag: a program printing the same line is data, not a failed
+    // set-up (which would end the episode, or the grader's run, as broken infrastructure).
+    const firstLine = errText.split("\n")[0];
+    if (
+      status.code === LAUNCH_FAILED && firstLine.startsWith("patchgym: cannot set up") &&
+      firstLine.endsWith(` [${tag}]`)
+    ) {
+      throw new SandboxError(
+        `Cannot start "${program}" in its sandbox: ${firstLine.slice(0, -tag.length - 3)}`,
+      );
     }
     return {
       argv: request.argv,
@@ -1000,6 +1010,12 @@ function killSandbox(pid: number, launcher: Launcher): void {
       // Already gone, or not a group leader (a jailed child's bwrap is not).
     }
   }
+}
+
+/** A fresh secret for one run's launcher (see `LaunchPlan.tag`). */
+function randomTag(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function delay(ms: number): Promise<void> {

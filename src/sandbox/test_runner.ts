@@ -19,6 +19,7 @@ import { PYTHON_BOOTSTRAP, reporterInput } from "./_python_reporter.ts";
 import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./_node_preload.ts";
 import { JEST_MAJOR, JEST_MISSING_STATUS, jestDriver, jestRunInput } from "./_jest_driver.ts";
 import { EnvironmentFault, SandboxError } from "../errors.ts";
+import { removeTree } from "../workspace/remove.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 import { patchgymCommand } from "../hint.ts";
 
@@ -162,7 +163,16 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   // millisecond there); checks and reads of existing small files are synchronous (microseconds,
   // against tens for a hand-off to Deno's blocking thread pool and back).
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
+  // Code under test may write the report folder, so where the workspace is a capped file system
+  // of its own (root with bwrap) the folder is one too: on the work root's disk a test run once
+  // wrote 200 MiB and 30,000 files there, past the workspace's caps.
+  const capped = sandbox.workspaceMount(REPORT_FOLDER_BYTES, REPORT_FOLDER_ENTRIES);
+  let mounted = false;
   try {
+    if (capped) {
+      await capped.mount(reportDir);
+      mounted = true;
+    }
     const reportPath = `${reportDir}/report`;
     const recordsDir = `${reportDir}/records`;
     const targets = request.selector ? [request.selector] : request.files;
@@ -218,7 +228,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     });
     // Without the jail the run's temporary folder is the host's (a link there is removed, never
     // followed).
-    if (nodeRun) await Deno.remove(nodeRun.tmp, { recursive: true }).catch(() => {});
+    if (nodeRun) await removeTree(nodeRun.tmp).catch(() => {});
     const report = await readReport(node ? nodeRun!.records : reportPath);
     // A Python report is read (and its signature checked) once, node's records too.
     const pythonRead = report !== null && python
@@ -286,7 +296,8 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       display: testCommandLine(request.runner, targets),
     };
   } finally {
-    await Deno.remove(reportDir, { recursive: true });
+    if (mounted) await capped!.unmount(reportDir);
+    await removeTree(reportDir);
   }
 }
 
@@ -426,6 +437,12 @@ async function checkRunner(sandbox: Sandbox, runner: RunnerName, cwd: string) {
 
 /** Largest report read; a bigger one counts as no report. */
 const MAX_REPORT_BYTES = 32 * 1024 * 1024;
+/**
+ * The caps of a report folder mounted as a file system of its own: a report and the records of
+ * the largest size read, plus the node runner's own files.
+ */
+const REPORT_FOLDER_BYTES = 2 * MAX_REPORT_BYTES + 4 * 1024 * 1024;
+const REPORT_FOLDER_ENTRIES = 20_000;
 
 /**
  * The report's text, or null when there is none. Code under test can write in the report's folder,
@@ -582,8 +599,8 @@ export function testCommandLine(runner: RunnerName, targets: readonly string[]):
 }
 
 /**
- * The environment's binds with their places in `dir` made: an empty folder where there is none (a
- * folder the repository has there is hidden by the bind; a symlink is refused by the sandbox).
+ * The environment's binds with their places in `dir` made: an empty folder where there is none or
+ * something else is (a folder the repository has there is hidden by the bind).
  */
 async function bindPoints(
   dir: string,
@@ -591,9 +608,17 @@ async function bindPoints(
 ): Promise<{ source: string; dest: string }[]> {
   const out: { source: string; dest: string }[] = [];
   for (const bind of binds) {
-    const dest = join(dir, bind.dest);
-    const stat = await Deno.lstat(dest).catch(() => null);
-    if (stat === null) await Deno.mkdir(dest, { recursive: true });
+    // Each folder down to the bind point is made a real folder: the agent's code may have left a
+    // symlink or a file at any of them (which the sandbox refuses to bind through, or a recursive
+    // mkdir would follow out of the workspace). No process of the agent's runs meanwhile.
+    let dest = dir;
+    for (const part of bind.dest.split("/").filter((p) => p !== "" && p !== ".")) {
+      dest = join(dest, part);
+      const stat = await Deno.lstat(dest).catch(() => null);
+      if (stat?.isDirectory) continue;
+      if (stat) await Deno.remove(dest);
+      await Deno.mkdir(dest);
+    }
     out.push({ source: bind.source, dest });
   }
   return out;

@@ -1,6 +1,6 @@
 /** `run_command`: one allowlisted program with arguments, in the sandbox, never through a shell. */
 import { z } from "zod";
-import { ALLOWED_PROGRAMS, isAllowedProgram } from "../sandbox/programs.ts";
+import { ALLOWED_PROGRAMS, argvProblem, isAllowedProgram } from "../sandbox/programs.ts";
 import { commandPythonPath } from "../env/resolve.ts";
 import { formatRun } from "./_format.ts";
 import { checkGrowth } from "./_growth.ts";
@@ -14,7 +14,16 @@ export const runCommandTool = defineTool({
       [...ALLOWED_PROGRAMS].join(", ")
     }. Shows exit code and truncated output. No network.`,
   input: z.strictObject({
-    argv: z.array(z.string()).min(1).describe(
+    argv: z.array(z.string()).min(1).superRefine((argv, issues) => {
+      // A spawn that fails for these would fail the episode as broken infrastructure.
+      const problem = argvProblem(argv);
+      if (problem) {
+        issues.addIssue({
+          code: "custom",
+          message: `${problem}; write long code to a file and run that`,
+        });
+      }
+    }).describe(
       'Program and arguments, e.g. ["python3", "-c", "print(1)"]',
     ),
   }),

@@ -9,6 +9,7 @@
  * it: in-flight workspaces, scoring copies and test report folders.
  */
 import { join } from "node:path";
+import { removeTreeSync } from "./remove.ts";
 
 /** Format of the `.owner` file. */
 export const OWNER_FORMAT = "patchgym.owner.v1";
@@ -153,7 +154,7 @@ function safeReadDir(dir: string): Deno.DirEntry[] {
 
 function removeTree(path: string): void {
   try {
-    Deno.removeSync(path, { recursive: true });
+    removeTreeSync(path);
   } catch {
     // Removed concurrently by another sweeper, or busy: nothing to do.
   }

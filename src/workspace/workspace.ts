@@ -6,6 +6,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type GuardOptions, guardPath, type GuardResult } from "./guard.ts";
+import { removeTree } from "./remove.ts";
 import { type Snapshot, writeSnapshot, writeSnapshotAsync } from "./snapshot.ts";
 
 /** Options for {@linkcode createWorkspace} and {@linkcode startWorkspace}. */
@@ -91,9 +92,7 @@ export class Workspace {
     // Never race a write still in flight: it could recreate files after the removal.
     await this.ready.catch(() => {});
     await this.#mount?.unmount(this.dir);
-    await Deno.remove(this.dir, { recursive: true }).catch((error) => {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
+    await removeTree(this.dir);
   }
 }
 
@@ -128,7 +127,7 @@ export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): W
     await writeSnapshotAsync(snapshot, dir);
   })().catch(async (error) => {
     await mount?.unmount(dir);
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeTree(dir).catch(() => {});
     throw error;
   });
   // Whoever awaits `ready` sees a failure; until then it must not count as unhandled.

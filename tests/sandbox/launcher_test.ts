@@ -67,6 +67,11 @@ Deno.test("buildLauncher() makes a launcher that refuses every program but bwrap
   // No program at all, or no "--" before it.
   assert.equal((await run(path, ["--"])).code, 125);
   assert.equal((await run(path, ["echo", "x"])).code, 125);
+  // With the run's tag first, a failure line ends with it (what tells it from the program's own).
+  const tagged = await run(path, ["tag:0a1b", "--", "bash", "-c", "echo escaped"]);
+  assert.equal(tagged.code, 125);
+  assert.match(tagged.stderr, /^patchgym: cannot set up the sandbox: .* \[0a1b\]\n$/);
+  assert.equal((await run(path, ["tag:0a1b", "--", "echo", "ok"])).stdout, "ok\n");
 });
 
 Deno.test("buildLauncher() makes a launcher that writes only under /sys/fs/cgroup", async () => {

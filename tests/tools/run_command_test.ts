@@ -206,3 +206,29 @@ print("made")`;
     );
   });
 });
+
+Deno.test("executeTool() answers run_command arguments no process can be started with as invalid_input", async () => {
+  // The attack: a NUL byte in an argument, one argument over the kernel's 128 KiB, or too many
+  // arguments made the sandbox fail to start the launcher, and that SandboxError (broken
+  // infrastructure) ended the episode, or the grader's run, instead of being the model's mistake.
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    for (
+      const argv of [
+        ["python3", "-c", "print(1)\0"],
+        ["python3", "-c", `#${"x".repeat(200_000)}`],
+        ["python3", "-c", "pass", ...Array(40_000).fill("y".repeat(100))],
+      ]
+    ) {
+      const result = await executeTool("run_command", JSON.stringify({ argv }), ctx);
+      assert.ok(!result.ok);
+      assert.equal(result.code, "invalid_input", result.message);
+    }
+    // The largest single argument the kernel takes still runs.
+    const big = await executeTool(
+      "run_command",
+      JSON.stringify({ argv: ["python3", "-c", `print(1)#${"x".repeat(100_000)}`] }),
+      ctx,
+    );
+    assert.ok(big.ok, JSON.stringify(big).slice(0, 300));
+  });
+});

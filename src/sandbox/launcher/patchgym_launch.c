@@ -7,6 +7,7 @@
  *   patchgym_launch [STEP...] -- PROGRAM ARGS...
  *
  * It first closes every inherited descriptor but 0, 1 and 2, then runs the steps in order:
+ *   tag:HEX              (first only) every failure line ends with " [HEX]"
  *   mkdir:DIR            make a cgroup folder
  *   FILE=VALUE           write VALUE to a cgroup file (pids.max, memory.max, ...)
  *   join:FILE            write this process's pid to a cgroup.procs file
@@ -72,11 +73,19 @@
 
 extern char **environ;
 
+/*
+ * The run's tag (a `tag:HEX` first step): a failure line ends with " [HEX]", so the orchestrator
+ * tells it from a program that prints the same line and exits 125. Nothing in the jail sees it:
+ * the steps are not passed on to what this execs.
+ */
+static const char *fail_tag = NULL;
+
 static void fail(const char *format, ...) {
   va_list args;
   va_start(args, format);
   fputs("patchgym: cannot set up the sandbox: ", stderr);
   vfprintf(stderr, format, args);
+  if (fail_tag) fprintf(stderr, " [%s]", fail_tag);
   fputc('\n', stderr);
   va_end(args);
   exit(LAUNCH_FAILED);
@@ -345,8 +354,9 @@ static void exec_program(char **argv) {
 }
 
 static int launch(int argc, char **argv) {
+  if (argc > 1 && starts_with(argv[1], "tag:")) fail_tag = argv[1] + 4;
   close_inherited();
-  int i = 1;
+  int i = fail_tag ? 2 : 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     const char *a = argv[i];
     char *equals = strchr(a, '=');
@@ -396,6 +406,15 @@ static void pause_ms(long ms) {
   nanosleep(&wait, NULL);
 }
 
+/* How long a sweep waits for killed processes to finish exiting. */
+#define SWEEP_LIMIT_S 300
+
+static double monotonic_s(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
 /* Kills every process listed in PROCS until none is left, prints the events, removes the dirs. */
 static int sweep(int argc, char **argv) {
   const char *procs = NULL, *killfile = NULL;
@@ -408,6 +427,7 @@ static int sweep(int argc, char **argv) {
     if (starts_with(argv[i], "procs:")) procs = colon + 1;
     if (starts_with(argv[i], "kill:")) killfile = colon + 1;
   }
+  double started = monotonic_s();
   for (long round = 0; procs; round++) {
     FILE *file = fopen(procs, "re");
     if (!file) break;
@@ -421,9 +441,18 @@ static int sweep(int argc, char **argv) {
     fclose(file);
     if (!any) break;
     if (use_kill) write_text(killfile, "1");
-    if (round > 100000) {
-      fprintf(stderr, "patchgym: cannot empty %s\n", procs);
-      return 1;
+    /*
+     * A killed process stays listed until its exit is done, and that takes as long as its mount
+     * namespace takes to go: a jail whose /tmp holds millions of empty files took seconds, and a
+     * count of rounds without pauses gave up first (the run then failed and left its cgroup). So
+     * after the first rounds it waits between them, and gives up only after SWEEP_LIMIT_S.
+     */
+    if (round >= 1000) {
+      if (monotonic_s() - started > SWEEP_LIMIT_S) {
+        fprintf(stderr, "patchgym: cannot empty %s\n", procs);
+        return 1;
+      }
+      pause_ms(round < 2000 ? 1 : 10);
     }
   }
   for (int i = 2; i < argc; i++) {

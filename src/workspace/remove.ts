@@ -1,0 +1,100 @@
+/**
+ * Removing a folder the agent's code wrote, whatever its depth. `Deno.remove(dir, { recursive })`
+ * walks the tree by recursion on a thread's fixed stack: a tree 20,000 folders deep (one
+ * `run_command` makes it in a second) overflowed it and aborted the whole patchgym process, every
+ * episode in it. So a folder found deeper than {@linkcode MAX_DEPTH} levels or
+ * {@linkcode MAX_PATH_BYTES} bytes below `dir` is first moved up to `dir` itself (a rename of the
+ * folder, never of what a symlink leads to), until no chain is long, then the shallow tree goes in
+ * one call.
+ */
+import { join } from "node:path";
+
+/** Folders deeper than this below the root are moved up before the removal. */
+const MAX_DEPTH = 256;
+/** Paths longer than this are moved up too (a name may add 255 bytes, PATH_MAX is 4096). */
+const MAX_PATH_BYTES = 2048;
+
+/** Remove `dir` and everything in it, at any depth; a missing `dir` is fine. */
+export async function removeTree(dir: string): Promise<void> {
+  const root = await Deno.lstat(dir).catch(() => null);
+  if (!root) return;
+  if (root.isDirectory) await flatten(dir);
+  await Deno.remove(dir, { recursive: true }).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+}
+
+/** {@linkcode removeTree}, synchronous (for exit handlers). */
+export function removeTreeSync(dir: string): void {
+  let root: Deno.FileInfo;
+  try {
+    root = Deno.lstatSync(dir);
+  } catch {
+    return;
+  }
+  if (root.isDirectory) flattenSync(dir);
+  try {
+    Deno.removeSync(dir, { recursive: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+/** Moves every folder of a long chain under `dir` up to `dir`, so none is long. */
+async function flatten(dir: string): Promise<void> {
+  const moved = mover(dir);
+  const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
+  while (stack.length > 0) {
+    const { path, depth } = stack.pop()!;
+    const folders: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(path)) {
+        if (entry.isDirectory) folders.push(entry.name);
+      }
+    } catch {
+      continue; // Gone or unreadable: the removal reports it.
+    }
+    for (const name of folders) {
+      let child = join(path, name);
+      if (depth + 1 > MAX_DEPTH || child.length > MAX_PATH_BYTES) {
+        const target = moved();
+        await Deno.rename(child, target);
+        child = target;
+        stack.push({ path: child, depth: 1 });
+      } else {
+        stack.push({ path: child, depth: depth + 1 });
+      }
+    }
+  }
+}
+
+function flattenSync(dir: string): void {
+  const moved = mover(dir);
+  const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
+  while (stack.length > 0) {
+    const { path, depth } = stack.pop()!;
+    let folders: string[];
+    try {
+      folders = [...Deno.readDirSync(path)].filter((e) => e.isDirectory).map((e) => e.name);
+    } catch {
+      continue;
+    }
+    for (const name of folders) {
+      const child = join(path, name);
+      if (depth + 1 > MAX_DEPTH || child.length > MAX_PATH_BYTES) {
+        const target = moved();
+        Deno.renameSync(child, target);
+        stack.push({ path: target, depth: 1 });
+      } else {
+        stack.push({ path: child, depth: depth + 1 });
+      }
+    }
+  }
+}
+
+/** Fresh names directly under `dir` for folders moved up. */
+function mover(dir: string): () => string {
+  const prefix = `.patchgym-removing-${crypto.randomUUID().slice(0, 8)}-`;
+  let next = 0;
+  return () => join(dir, `${prefix}${next++}`);
+}

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { removeTree, removeTreeSync } from "../../src/workspace/remove.ts";
+
+/** Makes `dir/a/a/...` `depth` folders deep (by changing folder: the path outgrows PATH_MAX). */
+function deepTree(dir: string, depth: number): void {
+  const out = new Deno.Command("python3", {
+    args: [
+      "-c",
+      `import os, sys
+os.chdir(sys.argv[1])
+for i in range(int(sys.argv[2])):
+    os.mkdir('a')
+    os.chdir('a')
+open('leaf', 'w').close()
+os.symlink('/', 'root')`,
+      dir,
+      String(depth),
+    ],
+  }).outputSync();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+}
+
+Deno.test("removeTree() removes a tree nested far deeper than PATH_MAX without following links", async () => {
+  // Guards the bug where Deno.remove({ recursive: true }) of a 20,000-deep tree the agent's code
+  // made overflowed its thread's stack and aborted the whole process.
+  const base = await Deno.makeTempDir({ prefix: "patchgym-remove-" });
+  try {
+    for (const sync of [false, true]) {
+      const dir = join(base, "tree");
+      Deno.mkdirSync(dir);
+      deepTree(dir, 20_000);
+      Deno.writeTextFileSync(join(dir, "top.txt"), "x");
+      if (sync) removeTreeSync(dir);
+      else await removeTree(dir);
+      assert.deepEqual([...Deno.readDirSync(base)], []);
+    }
+    // Missing: nothing to do.
+    await removeTree(join(base, "missing"));
+    removeTreeSync(join(base, "missing"));
+    assert.ok(Deno.statSync("/usr/bin").isDirectory);
+  } finally {
+    await removeTree(base);
+  }
+});
