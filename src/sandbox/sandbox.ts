@@ -931,18 +931,29 @@ export async function probeIsolation(
   if (filter && (await probe(true)).success) {
     return { level: "bwrap", ...base, seccomp: filter, mounts, workspaceMounts };
   }
-  const plain = await probe(false);
+  // An installed bwrap that fails may have met a passing shortage (namespaces or processes of a
+  // loaded machine): it gets three tries before the run goes without the jail, and the reason
+  // quotes bwrap's own words, so a lost jail is never mistaken for a missing one.
+  const installed = findProgram("bwrap") !== null;
+  let plain = await probe(false);
+  for (let tries = 1; installed && !plain.success && tries < 3; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100 * tries));
+    plain = await probe(false);
+  }
   if (plain.success) {
     return { level: "bwrap", ...base, seccomp: null, mounts, workspaceMounts };
   }
+  const said = plain.stderr.trim().split("\n")[0];
   if (users && /setpriv/.test(plain.stderr)) {
     return unjailed(
-      `the jail cannot drop to sandbox uid ${users.first} (${
-        plain.stderr.trim().split("\n")[0]
-      }); choose uids this machine maps with --sandbox-uids`,
+      `the jail cannot drop to sandbox uid ${users.first} (${said}); choose uids this machine maps with --sandbox-uids`,
     );
   }
-  return unjailed("bwrap is not installed or cannot create namespaces here");
+  return unjailed(
+    installed
+      ? `bwrap is installed but cannot start a jail here (${said || "no message"})`
+      : "bwrap is not installed",
+  );
 }
 
 /**
