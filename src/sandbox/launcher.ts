@@ -53,9 +53,11 @@ function cacheRoot(): string | null {
 /**
  * The launcher for this machine: found in the cache, else built there (`cc`, `gcc` or `clang`,
  * through a short `sh` script, so the caller needs to run programs but not to write files).
+ * `options.cache` names another cache folder (tests: the environment is the process's, shared
+ * with every test running beside them).
  */
-export async function buildLauncher(): Promise<LauncherBuild> {
-  const root = cacheRoot();
+export async function buildLauncher(options: { cache?: string } = {}): Promise<LauncherBuild> {
+  const root = options.cache ? join(options.cache, "patchgym", "launcher") : cacheRoot();
   if (!root) return { path: null, reason: "neither XDG_CACHE_HOME nor HOME names a cache folder" };
   let source: string;
   try {

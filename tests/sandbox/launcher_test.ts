@@ -254,25 +254,21 @@ Deno.test("buildLauncher() rebuilds a cached launcher that another user owns or 
   if (!path) return;
   if (!await isRoot(path)) return skip("not root");
   const cache = await Deno.makeTempDir();
-  const saved = Deno.env.get("XDG_CACHE_HOME");
   try {
-    Deno.env.set("XDG_CACHE_HOME", cache);
-    const first = (await buildLauncher()).path!;
+    const first = (await buildLauncher({ cache })).path!;
     assert.ok(first.startsWith(`${cache}/patchgym/launcher/`), first);
     // Another user's program planted under the launcher's name (a cache under a shared root).
     await Deno.writeTextFile(first, "#!/bin/sh\necho planted\n", { mode: 0o755 });
     await Deno.chown(first, 70001, 70001);
-    const again = (await buildLauncher()).path!;
+    const again = (await buildLauncher({ cache })).path!;
     assert.equal(again, first);
     assert.equal(Deno.statSync(again).uid, 0);
     assert.equal((await run(again, ["--", "echo", "built"])).stdout, "built\n");
     // Writable by others: replaced too.
     await Deno.chmod(again, 0o777);
-    assert.equal((await buildLauncher()).path, again);
+    assert.equal((await buildLauncher({ cache })).path, again);
     assert.equal((Deno.statSync(again).mode ?? 0) & 0o022, 0);
   } finally {
-    if (saved === undefined) Deno.env.delete("XDG_CACHE_HOME");
-    else Deno.env.set("XDG_CACHE_HOME", saved);
     await Deno.remove(cache, { recursive: true });
   }
 });
