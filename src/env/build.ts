@@ -95,9 +95,9 @@ export function defaultCacheRoot(): string {
 export function environmentDir(
   cacheRoot: string,
   hash: string,
-  ecosystem: "python" | "npm" = "python",
+  ecosystem: "python" | "npm" | "deno" = "python",
 ): string {
-  return join(cacheRoot, `${ecosystem === "npm" ? "npm" : "py"}-${hash}`);
+  return join(cacheRoot, `${ecosystem === "python" ? "py" : ecosystem}-${hash}`);
 }
 
 /** Whether a repository declares anything an environment is for (dependencies or a src layout). */
@@ -279,10 +279,13 @@ async function install(
   }
 }
 
-/** Whether the cache entry at `dir` is complete (a Python `site` or an npm `node_modules`). */
+/**
+ * Whether the cache entry at `dir` is complete (a Python `site`, an npm `node_modules` or a
+ * `DENO_DIR` with its `npm` cache).
+ */
 export function isReady(dir: string): boolean {
   return existsSync(join(dir, "ready.json")) &&
-    (existsSync(join(dir, "site")) || existsSync(join(dir, "node_modules")));
+    ["site", "node_modules", "npm"].some((name) => existsSync(join(dir, name)));
 }
 
 /** Proxies and certificates pip reads from the environment (granted by the CLI's planner too). */

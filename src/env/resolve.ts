@@ -63,6 +63,17 @@ export function resolveLock(lockPath: string, cacheRoot: string): ResolvedEnviro
   }
   // The jail binds only a path that is its own real path.
   const real = realpathSync(dir);
+  if (lock.ecosystem === "deno") {
+    return {
+      mounts: [real],
+      pythonPaths: [],
+      sourceRoots: [],
+      pytestArgs: [],
+      denoDir: real,
+      lock,
+      dir: real,
+    };
+  }
   if (lock.ecosystem === "npm") {
     return {
       mounts: [],

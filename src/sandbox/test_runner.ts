@@ -21,6 +21,7 @@ import { JEST_MAJOR, JEST_MISSING_STATUS, jestDriver, jestRunInput } from "./_je
 import { EnvironmentFault, SandboxError } from "../errors.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 import { patchgymCommand } from "../hint.ts";
+import { denoImportMap } from "./deno_config.ts";
 
 /** The global function a separated deno test calls with each value under check. */
 export { DENO_OBSERVE };
@@ -79,6 +80,11 @@ export interface TestEnvironment {
    * repository (an npm environment's `node_modules`).
    */
   binds?: { source: string; dest: string }[];
+  /**
+   * A Deno environment's `DENO_DIR` (absolute, also in `mounts`): `deno test` reads its npm
+   * packages there, with the repository's `deno.json` imports as its import map.
+   */
+  denoDir?: string;
   /** Why the environment cannot be used; a run with it throws a {@linkcode SandboxError}. */
   error?: string;
 }
@@ -179,6 +185,12 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     if (request.runner === "deno_test") {
       await Deno.mkdir(recordsDir);
       await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
+      if (environment?.denoDir) {
+        await Deno.writeTextFile(
+          `${reportDir}/import_map.json`,
+          JSON.stringify(denoImportMap(request.dir)),
+        );
+      }
     }
     const binds = await bindPoints(request.dir, environment?.binds ?? []);
     if (request.runner === "jest") {
@@ -192,7 +204,9 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       : null;
     const result = await sandbox.run({
       argv: nodeRun?.argv ??
-        commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
+        commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted, {
+          denoDir: environment?.denoDir,
+        }),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
@@ -201,6 +215,9 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       ...(binds.length > 0 ? { binds } : {}),
       maxOutputBytes: request.maxOutputBytes,
       ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin), env: { TMPDIR: nodeRun.tmp } } : {}),
+      ...(request.runner === "deno_test" && environment?.denoDir
+        ? { env: { DENO_DIR: environment.denoDir } }
+        : {}),
       ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
         stdin: encoder.encode(
           reporterInput(request.runner, {
@@ -509,6 +526,7 @@ function commandFor(
   report: string,
   records: string,
   trusted: string[],
+  options: { denoDir?: string } = {},
 ): string[] {
   switch (runner) {
     case "unittest":
@@ -538,6 +556,12 @@ function commandFor(
         "--no-lock",
         "--no-check",
         "--cached-only",
+        // A Deno environment: npm packages from its DENO_DIR (read-only, loaded without a read
+        // grant like any module), bare names through the repository's imports (written by
+        // runTests: --no-config keeps the rest of its config out).
+        ...(options.denoDir
+          ? [`--import-map=${dirname(report)}/import_map.json`, "--node-modules-dir=none"]
+          : []),
         "--no-prompt",
         `--allow-read=${dir}`,
         // The preload makes its record file there first, then revokes this grant.
