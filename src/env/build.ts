@@ -58,6 +58,11 @@ export interface BuildOptions {
   cacheRoot: string;
   /** Where the lock is read from and written to. */
   lockPath: string;
+  /**
+   * The npm registry a Deno project's packages come from (default: this process's
+   * `NPM_CONFIG_REGISTRY`, else Deno's own default); a test run reads the cache under its name.
+   */
+  npmRegistry?: string;
   /** Ignore an existing lock and resolve the requirements again. */
   relock?: boolean;
   /** Progress lines for people (stderr). */

@@ -33,6 +33,9 @@ import {
 /** Environment variables `deno install` gets from this process: registry, certificates. */
 const DENO_ENV = ["HOME", "NPM_CONFIG_REGISTRY", "npm_config_registry", "DENO_CERT"];
 
+/** The file of a Deno environment naming the npm registry it was installed from, if not npm's. */
+export const DENO_REGISTRY_FILE = "registry";
+
 /** The note every Deno environment carries about lifecycle scripts. */
 export const DENO_SCRIPTS_NOTE =
   "installed without --allow-scripts: lifecycle scripts would run package code on the host; a package that needs one (a native addon) does not work";
@@ -76,7 +79,7 @@ export async function buildDenoEnvironment(
   try {
     if (!existsSync(lockFile)) {
       progress(`env: ${repo}: no deno.lock; writing one with deno install`);
-      staged = await install(repo, config.path, null, options.cacheRoot, progress);
+      staged = await install(repo, config.path, null, options, progress);
       Deno.copyFileSync(join(staged, ".project", "deno.lock"), lockFile);
       notes.push("deno.lock was missing: written with deno install");
     }
@@ -112,7 +115,7 @@ export async function buildDenoEnvironment(
       progress(`env: ${repo}: warm cache ${dir}`);
     } else {
       progress(`env: ${repo}: deno install of ${lock.packages.length} packages into ${dir}`);
-      staged ??= await install(repo, config.path, lockText, options.cacheRoot, progress);
+      staged ??= await install(repo, config.path, lockText, options, progress);
       Deno.removeSync(join(staged, ".project"), { recursive: true });
       Deno.mkdirSync(join(staged, "npm"), { recursive: true });
       Deno.writeTextFileSync(join(staged, "ready.json"), formatLock(lock));
@@ -142,16 +145,18 @@ export async function buildDenoEnvironment(
 /**
  * `deno install` of the config at `configPath` (with `lockText` as its lock, `--frozen`, or
  * writing one) into a new staging `DENO_DIR` under `cacheRoot`, whose `.project` folder holds the
- * copies installed from. Returns the staging folder; removes it and throws on failure.
+ * copies installed from, and whose `registry` file names the registry when one was configured (the
+ * npm cache is laid out by the registry's host). Returns the staging folder; removes it and throws
+ * on failure.
  */
 async function install(
   repo: string,
   configPath: string,
   lockText: Uint8Array | null,
-  cacheRoot: string,
+  options: BuildOptions,
   progress: (line: string) => void,
 ): Promise<string> {
-  const staging = Deno.makeTempDirSync({ dir: cacheRoot, prefix: ".staging-" });
+  const staging = Deno.makeTempDirSync({ dir: options.cacheRoot, prefix: ".staging-" });
   try {
     // Readable by the jail's own uid (a temporary folder is private).
     Deno.chmodSync(staging, 0o755);
@@ -170,6 +175,12 @@ async function install(
     for (const name of [...DENO_ENV, ...NETWORK_ENV]) {
       const value = readEnv(name);
       if (value) env[name] = value;
+    }
+    const registry = options.npmRegistry ?? env.NPM_CONFIG_REGISTRY ?? env.npm_config_registry;
+    delete env.npm_config_registry;
+    if (registry) {
+      env.NPM_CONFIG_REGISTRY = registry;
+      Deno.writeTextFileSync(join(staging, DENO_REGISTRY_FILE), registry);
     }
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["install", ...(lockText ? ["--frozen"] : []), "--node-modules-dir=none"],

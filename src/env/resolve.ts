@@ -12,6 +12,7 @@ import { displayPath } from "../task/load.ts";
 import { defaultCacheRoot, environmentDir, isReady } from "./build.ts";
 import { type EnvLock, lockHash, parseLock } from "./lock.ts";
 import { patchgymCommand } from "../hint.ts";
+import { DENO_REGISTRY_FILE } from "./deno.ts";
 
 /** A resolved environment, with the lock it came from when there is one. */
 export interface ResolvedEnvironment extends TestEnvironment {
@@ -64,12 +65,16 @@ export function resolveLock(lockPath: string, cacheRoot: string): ResolvedEnviro
   // The jail binds only a path that is its own real path.
   const real = realpathSync(dir);
   if (lock.ecosystem === "deno") {
+    // Deno finds npm packages in its cache under the registry's host: the run names the same one.
+    const registryFile = join(real, DENO_REGISTRY_FILE);
+    const registry = existsSync(registryFile) ? readFileSync(registryFile, "utf8").trim() : "";
     return {
       mounts: [real],
       pythonPaths: [],
       sourceRoots: [],
       pytestArgs: [],
       denoDir: real,
+      env: { DENO_DIR: real, ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}) },
       lock,
       dir: real,
     };

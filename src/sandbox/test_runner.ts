@@ -85,6 +85,8 @@ export interface TestEnvironment {
    * packages there, with the repository's `deno.json` imports as its import map.
    */
   denoDir?: string;
+  /** Environment variables a `deno test` run gets (a Deno environment's `DENO_DIR`, registry). */
+  env?: Record<string, string>;
   /** Why the environment cannot be used; a run with it throws a {@linkcode SandboxError}. */
   error?: string;
 }
@@ -215,9 +217,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       ...(binds.length > 0 ? { binds } : {}),
       maxOutputBytes: request.maxOutputBytes,
       ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin), env: { TMPDIR: nodeRun.tmp } } : {}),
-      ...(request.runner === "deno_test" && environment?.denoDir
-        ? { env: { DENO_DIR: environment.denoDir } }
-        : {}),
+      ...(request.runner === "deno_test" && environment?.env ? { env: environment.env } : {}),
       ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
         stdin: encoder.encode(
           reporterInput(request.runner, {
