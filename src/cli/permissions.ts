@@ -36,6 +36,7 @@ export const ALLOWED_ENV = [
   "npm_config_registry",
   "NODE_EXTRA_CA_CERTS",
   "DENO_CERT",
+  "DENO_TLS_CA_STORE",
   ...NETWORK_ENV,
   LAUNCHER_ENV,
   LAUNCHER_PATH_ENV,

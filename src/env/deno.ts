@@ -31,7 +31,15 @@ import {
 } from "./lock.ts";
 
 /** Environment variables `deno install` gets from this process: registry, certificates. */
-const DENO_ENV = ["HOME", "NPM_CONFIG_REGISTRY", "npm_config_registry", "DENO_CERT"];
+const DENO_ENV = [
+  "HOME",
+  "NPM_CONFIG_REGISTRY",
+  "npm_config_registry",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  // Deno reads Node's extra certificates too (a proxy's CA, as on machines that intercept TLS).
+  "NODE_EXTRA_CA_CERTS",
+];
 
 /** The file of a Deno environment naming the npm registry it was installed from, if not npm's. */
 export const DENO_REGISTRY_FILE = "registry";
