@@ -16,7 +16,9 @@ import {
 import { parseLock } from "../../src/env/lock.ts";
 import { resolveLock } from "../../src/env/resolve.ts";
 import { runTests } from "../../src/sandbox/test_runner.ts";
-import { testSandbox, writeFiles } from "../_fixtures.ts";
+import { runCommandTool } from "../../src/tools/run_command.ts";
+import { testSandbox, withContext, writeFiles } from "../_fixtures.ts";
+import { call, okOutput } from "../tools/_call.ts";
 
 /** A temp folder with an npm registry serving `padder@1.2.0` (with a postinstall script). */
 async function withRegistry(
@@ -231,4 +233,24 @@ Deno.test("runTests() deno_test imports npm packages from the environment's read
     // Without the environment the jail has no package (and no network to fetch it).
     const bare = await runTests(sandbox, request);
     assert.notEqual(bare.tests.get("test/label_test.ts::pads"), "passed");
+  }));
+
+Deno.test("runCommandTool.run() gives the agent's own deno test the environment's DENO_DIR", () =>
+  withRegistry(async (dir, registry) => {
+    const repo = join(dir, "repo");
+    writeFiles(repo, repoFiles());
+    const lockPath = join(dir, "env.lock");
+    const cacheRoot = join(dir, "cache");
+    await buildDenoEnvironment(repo, { cacheRoot, lockPath, npmRegistry: registry });
+    const environment = resolveLock(lockPath, cacheRoot);
+    await withContext(repoFiles(), async (ctx) => {
+      writeFiles(ctx.workspace.dir, { "deno.lock": readFileSync(join(repo, "deno.lock"), "utf8") });
+      const argv = ["deno", "test", "--cached-only", "test/label_test.ts"];
+      const bare = await call(runCommandTool, { argv }, ctx);
+      assert.match(okOutput(bare), /^exit code 1/);
+      ctx.tests.environment = environment;
+      const output = okOutput(await call(runCommandTool, { argv }, ctx));
+      assert.match(output, /^exit code 0/, output);
+      assert.match(output, /1 passed/, output);
+    });
   }));
