@@ -6,13 +6,14 @@
  * here. A repository without a lock gets one written by that install, and the note says so.
  *
  * The result lives in the cache at `<cache>/deno-<hash>` (a `DENO_DIR`: its `npm` folder holds
- * the packages), made under a temporary name and renamed when complete; the jail binds it
- * read-only and `deno test` reads it as its `DENO_DIR` with `--cached-only`.
+ * the packages, `import_map.json` the config's bare names of them), made under a temporary name
+ * and renamed when complete; the jail binds it read-only and `deno test` reads it as its
+ * `DENO_DIR` with `--cached-only`, and that import map.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { readDenoConfig } from "../sandbox/deno_config.ts";
+import { npmImportMap, readDenoConfig } from "./_deno_config.ts";
 import {
   type BuildOptions,
   type BuildResult,
@@ -41,6 +42,9 @@ const DENO_ENV = [
   "NODE_EXTRA_CA_CERTS",
 ];
 
+/** The import map of a Deno environment (see {@linkcode npmImportMap}), in its folder. */
+export const DENO_IMPORT_MAP_FILE = "import_map.json";
+
 /** The file of a Deno environment naming the npm registry it was installed from, if not npm's. */
 export const DENO_REGISTRY_FILE = "registry";
 
@@ -51,15 +55,7 @@ export const DENO_SCRIPTS_NOTE =
 /** Whether the repository at `repo` is a Deno project whose config imports `npm:` packages. */
 export function needsDenoEnvironment(repo: string): boolean {
   const config = readDenoConfig(repo);
-  if (config === null) return false;
-  const { imports, scopes } = config.value;
-  const values = [
-    ...Object.values(isObject(imports) ? imports : {}),
-    ...Object.values(isObject(scopes) ? scopes : {}).flatMap((m) =>
-      Object.values(isObject(m) ? m : {})
-    ),
-  ];
-  return values.some((v) => typeof v === "string" && v.startsWith("npm:"));
+  return config !== null && Object.keys(npmImportMap(config.value).imports).length > 0;
 }
 
 /**
@@ -126,6 +122,10 @@ export async function buildDenoEnvironment(
       staged ??= await install(repo, config.path, lockText, options, progress);
       Deno.removeSync(join(staged, ".project"), { recursive: true });
       Deno.mkdirSync(join(staged, "npm"), { recursive: true });
+      Deno.writeTextFileSync(
+        join(staged, DENO_IMPORT_MAP_FILE),
+        JSON.stringify(npmImportMap(config.value), null, 2) + "\n",
+      );
       Deno.writeTextFileSync(join(staged, "ready.json"), formatLock(lock));
       if (!isReady(dir)) {
         removeQuietly(dir);
@@ -237,10 +237,6 @@ export function lockedDenoPackages(text: Uint8Array | string): string[] {
 
 function sha256(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function readEnv(name: string): string | undefined {

@@ -12,7 +12,7 @@ import { displayPath } from "../task/load.ts";
 import { defaultCacheRoot, environmentDir, isReady } from "./build.ts";
 import { type EnvLock, lockHash, parseLock } from "./lock.ts";
 import { patchgymCommand } from "../hint.ts";
-import { DENO_REGISTRY_FILE } from "./deno.ts";
+import { DENO_IMPORT_MAP_FILE, DENO_REGISTRY_FILE } from "./deno.ts";
 
 /** A resolved environment, with the lock it came from when there is one. */
 export interface ResolvedEnvironment extends TestEnvironment {
@@ -73,7 +73,7 @@ export function resolveLock(lockPath: string, cacheRoot: string): ResolvedEnviro
       pythonPaths: [],
       sourceRoots: [],
       pytestArgs: [],
-      denoDir: real,
+      importMap: join(real, DENO_IMPORT_MAP_FILE),
       env: { DENO_DIR: real, ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}) },
       lock,
       dir: real,

@@ -21,7 +21,6 @@ import { JEST_MAJOR, JEST_MISSING_STATUS, jestDriver, jestRunInput } from "./_je
 import { EnvironmentFault, SandboxError } from "../errors.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 import { patchgymCommand } from "../hint.ts";
-import { denoImportMap } from "./deno_config.ts";
 
 /** The global function a separated deno test calls with each value under check. */
 export { DENO_OBSERVE };
@@ -81,10 +80,10 @@ export interface TestEnvironment {
    */
   binds?: { source: string; dest: string }[];
   /**
-   * A Deno environment's `DENO_DIR` (absolute, also in `mounts`): `deno test` reads its npm
-   * packages there, with the repository's `deno.json` imports as its import map.
+   * A Deno environment's import map (absolute, in a folder of `mounts`, whose `DENO_DIR` is in
+   * `env`): the bare names of the repository's `npm:` imports, for `deno test`.
    */
-  denoDir?: string;
+  importMap?: string;
   /** Environment variables a `deno test` run gets (a Deno environment's `DENO_DIR`, registry). */
   env?: Record<string, string>;
   /** Why the environment cannot be used; a run with it throws a {@linkcode SandboxError}. */
@@ -187,12 +186,6 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     if (request.runner === "deno_test") {
       await Deno.mkdir(recordsDir);
       await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
-      if (environment?.denoDir) {
-        await Deno.writeTextFile(
-          `${reportDir}/import_map.json`,
-          JSON.stringify(denoImportMap(request.dir)),
-        );
-      }
     }
     const binds = await bindPoints(request.dir, environment?.binds ?? []);
     if (request.runner === "jest") {
@@ -207,7 +200,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     const result = await sandbox.run({
       argv: nodeRun?.argv ??
         commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted, {
-          denoDir: environment?.denoDir,
+          importMap: environment?.importMap,
         }),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
@@ -526,7 +519,7 @@ function commandFor(
   report: string,
   records: string,
   trusted: string[],
-  options: { denoDir?: string } = {},
+  options: { importMap?: string } = {},
 ): string[] {
   switch (runner) {
     case "unittest":
@@ -557,10 +550,10 @@ function commandFor(
         "--no-check",
         "--cached-only",
         // A Deno environment: npm packages from its DENO_DIR (read-only, loaded without a read
-        // grant like any module), bare names through the repository's imports (written by
-        // runTests: --no-config keeps the rest of its config out).
-        ...(options.denoDir
-          ? [`--import-map=${dirname(report)}/import_map.json`, "--node-modules-dir=none"]
+        // grant like any module), bare names through the import map built with it from the
+        // repository's own config (--no-config keeps the copy's config, the agent's, out).
+        ...(options.importMap
+          ? [`--import-map=${options.importMap}`, "--node-modules-dir=none"]
           : []),
         "--no-prompt",
         `--allow-read=${dir}`,

@@ -13,6 +13,7 @@ import {
   DENO_SCRIPTS_NOTE,
   needsDenoEnvironment,
 } from "../../src/env/deno.ts";
+import { npmImportMap, stripJsonComments } from "../../src/env/_deno_config.ts";
 import { parseLock } from "../../src/env/lock.ts";
 import { resolveLock } from "../../src/env/resolve.ts";
 import { runTests } from "../../src/sandbox/test_runner.ts";
@@ -254,3 +255,61 @@ Deno.test("runCommandTool.run() gives the agent's own deno test the environment'
       assert.match(output, /1 passed/, output);
     });
   }));
+
+Deno.test("runTests() deno_test keeps the import map built with the environment, not the agent's", () =>
+  withRegistry(async (dir, registry) => {
+    const repo = join(dir, "repo");
+    writeFiles(repo, {
+      ...repoFiles(),
+      "test/_expect.ts": "export function equal(a: unknown, b: unknown): void {\n" +
+        "  if (a !== b) throw new Error(`${a} !== ${b}`);\n}\n",
+      "test/label_test.ts": 'import { label } from "../src/label.ts";\n' +
+        'import { equal } from "./_expect.ts";\n' +
+        'Deno.test("pads", () => equal(label(7), "#0007"));\n',
+    });
+    const lockPath = join(dir, "env.lock");
+    const cacheRoot = join(dir, "cache");
+    await buildDenoEnvironment(repo, { cacheRoot, lockPath, npmRegistry: registry });
+    // The agent breaks the code and maps the protected helper to one that checks nothing (with
+    // the copy's deno.json as the import map, this run passed).
+    writeFiles(repo, {
+      "src/label.ts": 'export const label = (n: number) => "#" + n;\n',
+      "src/lenient.ts": "export function equal(_a: unknown, _b: unknown): void {}\n",
+      "deno.json": JSON.stringify({
+        imports: {
+          padder: "npm:padder@^1.2.0",
+          [`file://${repo}/test/_expect.ts`]: "./src/lenient.ts",
+          "./test/_expect.ts": "./src/lenient.ts",
+        },
+      }),
+    });
+    const sandbox = await testSandbox();
+    const run = await runTests(sandbox, {
+      runner: "deno_test",
+      dir: repo,
+      files: ["test/label_test.ts"],
+      timeoutMs: 30_000,
+      environment: resolveLock(lockPath, cacheRoot),
+    });
+    const shown = `${run.result.stdout}\n${run.result.stderr}`;
+    assert.equal(run.tests.get("test/label_test.ts::pads"), "failed", shown);
+  }));
+
+Deno.test("npmImportMap() keeps bare names of npm: packages; stripJsonComments() reads deno.jsonc", () => {
+  const text = `{
+    // the config
+    "imports": {
+      "ms": "npm:ms@^2.1.3", /* a block */
+      "url//like": "npm:x@1",
+      "@/": "./src/",
+      "./a.ts": "npm:y@1",
+      "node:fs": "npm:z@1",
+      "jsr": "jsr:@std/assert@1",
+    },
+  }`;
+  const config = JSON.parse(stripJsonComments(text));
+  assert.deepEqual(npmImportMap(config), {
+    imports: { ms: "npm:ms@^2.1.3", "url//like": "npm:x@1" },
+  });
+  assert.deepEqual(npmImportMap({}), { imports: {} });
+});

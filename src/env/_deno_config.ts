@@ -1,26 +1,24 @@
 /**
- * A Deno repository's `deno.json` (or `deno.jsonc`) as patchgym reads it: only its `imports`
- * and `scopes`. `deno test` in the jail runs with `--no-config` (a config could grant
- * permissions or change flags), so the import map it needs is written apart, with the
- * repository's relative addresses made absolute.
+ * A Deno repository's `deno.json` (or `deno.jsonc`) as `env build` reads it: whether it imports
+ * `npm:` packages, and the import map of those. `deno test` in the jail runs with `--no-config`
+ * (a config could grant permissions or change flags), so the import map it needs is kept apart.
  */
 import { join } from "node:path";
 
 /** The config files Deno finds in a folder, in its order. */
 export const DENO_CONFIG_FILES = ["deno.json", "deno.jsonc"] as const;
 
-/** A config larger than this is not read (an agent could write one to stall the host). */
+/** A config larger than this is not read (a config is a few lines). */
 const MAX_CONFIG_BYTES = 1 << 20;
 
 /** An import map: what `--import-map` reads. */
 export interface ImportMap {
   imports: Record<string, string>;
-  scopes: Record<string, Record<string, string>>;
 }
 
 /**
  * The parsed config of the repository at `dir` (null when there is none, it is not a regular
- * file, or it is not JSON with comments). A link is never followed: the file may be the agent's.
+ * file, or it is not JSON with comments). A link is never followed.
  */
 export function readDenoConfig(
   dir: string,
@@ -46,29 +44,20 @@ export function readDenoConfig(
   return null;
 }
 
-/** The import map of the repository at `dir` (empty when it has no readable config). */
-export function denoImportMap(dir: string): ImportMap {
-  const config = readDenoConfig(dir);
-  return config === null ? { imports: {}, scopes: {} } : importMapOf(config.value, dir);
-}
-
-/** The import map of a config read from the repository at `dir`, addresses made absolute. */
-export function importMapOf(config: Record<string, unknown>, dir: string): ImportMap {
-  const base = `file://${dir.endsWith("/") ? dir : `${dir}/`}`;
-  const absolute = (value: string) =>
-    /^(\.{0,2}\/)/.test(value) ? new URL(value, base).href : value;
-  const table = (raw: unknown): Record<string, string> =>
-    Object.fromEntries(
-      Object.entries(isObject(raw) ? raw : {}).filter(([, v]) => typeof v === "string")
-        .map(([k, v]) => [k, absolute(v as string)]),
-    );
+/**
+ * The import map a test run gets: the config's bare names that point at `npm:` packages, the only
+ * imports the environment caches. It is taken when the environment is built, from the repository
+ * as its author left it: an agent's edited config could map a protected test helper, or a module
+ * the tests import, to code of its own.
+ */
+export function npmImportMap(config: Record<string, unknown>): ImportMap {
+  const imports = isObject(config.imports) ? config.imports : {};
   return {
-    imports: table(config.imports),
-    scopes: Object.fromEntries(
-      Object.entries(isObject(config.scopes) ? config.scopes : {}).map((
-        [scope, map],
-      ) => [absolute(scope), table(map)]),
-    ),
+    imports: Object.fromEntries(
+      Object.entries(imports).filter(([name, value]) =>
+        typeof value === "string" && value.startsWith("npm:") && !/^[./]|:/.test(name)
+      ),
+    ) as Record<string, string>,
   };
 }
 
