@@ -6,9 +6,9 @@
  * here. A repository without a lock gets one written by that install, and the note says so.
  *
  * The result lives in the cache at `<cache>/deno-<hash>` (a `DENO_DIR`: its `npm` folder holds
- * the packages, `import_map.json` the config's bare names of them), made under a temporary name
- * and renamed when complete; the jail binds it read-only and `deno test` reads it as its
- * `DENO_DIR` with `--cached-only`, and that import map.
+ * the packages, `import_map.json` the config's bare names of them, `deno.lock` their versions),
+ * made under a temporary name and renamed when complete; the jail binds it read-only and
+ * `deno test` reads it as its `DENO_DIR` with `--cached-only`, that import map and that lock.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -122,6 +122,8 @@ export async function buildDenoEnvironment(
       staged ??= await install(repo, config.path, lockText, options, progress);
       Deno.removeSync(join(staged, ".project"), { recursive: true });
       Deno.mkdirSync(join(staged, "npm"), { recursive: true });
+      // The lock a test run resolves versions with (the registry's own data is not cached).
+      Deno.writeFileSync(join(staged, "deno.lock"), lockText);
       Deno.writeTextFileSync(
         join(staged, DENO_IMPORT_MAP_FILE),
         JSON.stringify(npmImportMap(config.value), null, 2) + "\n",

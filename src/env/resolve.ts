@@ -73,7 +73,7 @@ export function resolveLock(lockPath: string, cacheRoot: string): ResolvedEnviro
       pythonPaths: [],
       sourceRoots: [],
       pytestArgs: [],
-      importMap: join(real, DENO_IMPORT_MAP_FILE),
+      deno: { importMap: join(real, DENO_IMPORT_MAP_FILE), lock: join(real, "deno.lock") },
       env: { DENO_DIR: real, ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}) },
       lock,
       dir: real,

@@ -80,10 +80,11 @@ export interface TestEnvironment {
    */
   binds?: { source: string; dest: string }[];
   /**
-   * A Deno environment's import map (absolute, in a folder of `mounts`, whose `DENO_DIR` is in
-   * `env`): the bare names of the repository's `npm:` imports, for `deno test`.
+   * A Deno environment's import map and `deno.lock` (absolute, in a folder of `mounts`, whose
+   * `DENO_DIR` is in `env`): the bare names of the repository's `npm:` imports and the versions
+   * they resolve to without the registry, for `deno test`.
    */
-  importMap?: string;
+  deno?: { importMap: string; lock: string };
   /** Environment variables a `deno test` run gets (a Deno environment's `DENO_DIR`, registry). */
   env?: Record<string, string>;
   /** Why the environment cannot be used; a run with it throws a {@linkcode SandboxError}. */
@@ -200,7 +201,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     const result = await sandbox.run({
       argv: nodeRun?.argv ??
         commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted, {
-          importMap: environment?.importMap,
+          deno: environment?.deno,
         }),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
@@ -519,7 +520,7 @@ function commandFor(
   report: string,
   records: string,
   trusted: string[],
-  options: { importMap?: string } = {},
+  options: { deno?: { importMap: string; lock: string } } = {},
 ): string[] {
   switch (runner) {
     case "unittest":
@@ -546,15 +547,20 @@ function commandFor(
         "deno",
         "test",
         "--no-config",
-        "--no-lock",
-        "--no-check",
-        "--cached-only",
         // A Deno environment: npm packages from its DENO_DIR (read-only, loaded without a read
         // grant like any module), bare names through the import map built with it from the
-        // repository's own config (--no-config keeps the copy's config, the agent's, out).
-        ...(options.importMap
-          ? [`--import-map=${options.importMap}`, "--node-modules-dir=none"]
-          : []),
+        // repository's own config (--no-config keeps the copy's config, the agent's, out), their
+        // versions from the deno.lock built with it (a frozen install caches no registry data).
+        ...(options.deno
+          ? [
+            `--import-map=${options.deno.importMap}`,
+            `--lock=${options.deno.lock}`,
+            "--frozen",
+            "--node-modules-dir=none",
+          ]
+          : ["--no-lock"]),
+        "--no-check",
+        "--cached-only",
         "--no-prompt",
         `--allow-read=${dir}`,
         // The preload makes its record file there first, then revokes this grant.

@@ -214,6 +214,13 @@ Deno.test("runTests() deno_test imports npm packages from the environment's read
     const repo = join(dir, "repo");
     writeFiles(repo, repoFiles());
     const lockPath = join(dir, "env.lock");
+    await buildDenoEnvironment(repo, {
+      cacheRoot: join(dir, "first"),
+      lockPath,
+      npmRegistry: registry,
+    });
+    // Built again from the committed deno.lock (deno install --frozen caches no registry data: the
+    // run resolves versions with the lock, as a bundled task's does).
     const cacheRoot = join(dir, "cache");
     await buildDenoEnvironment(repo, { cacheRoot, lockPath, npmRegistry: registry });
     const environment = resolveLock(lockPath, cacheRoot);
