@@ -15,6 +15,7 @@ import {
 } from "../env/build.ts";
 import { buildTaskEnvironment } from "../env/task_env.ts";
 import { buildNpmEnvironment, needsNpmEnvironment } from "../env/npm.ts";
+import { buildDenoEnvironment, needsDenoEnvironment } from "../env/deno.ts";
 import { LOCK_FILE } from "../env/lock.ts";
 import { displayPath } from "../task/load.ts";
 import { parseFlags, printJson } from "./_args.ts";
@@ -40,6 +41,11 @@ installed with "npm ci --ignore-scripts" from package-lock.json (written first w
 --package-lock-only" when the repository has none), on the host, into the same cache; the jail
 mounts that node_modules read-only at the repository's node_modules. Install scripts never run:
 they would run package code on the host.
+
+Deno projects (a TypeScript task, or a repository whose deno.json or deno.jsonc imports npm:
+packages) are installed with "deno install --frozen" from deno.lock (written first by that install
+when the repository has none) into a DENO_DIR of their own in the same cache; deno test in the
+jail reads it read-only with --cached-only. Lifecycle scripts never run (no --allow-scripts).
 
   --relock    resolve the requirements again instead of installing the lock's pins
 `;
@@ -83,6 +89,8 @@ export async function envCommand(args: string[]): Promise<number> {
         ? await buildTaskEnvironment(target.dir, { cacheRoot, relock: values.relock, progress })
         : needsNpmEnvironment(repo)
         ? await buildNpmEnvironment(repo, build)
+        : needsDenoEnvironment(repo)
+        ? await buildDenoEnvironment(repo, build)
         : await buildEnvironment(repo, build);
       if (result === null) {
         results.push({ path: target.dir, status: "none", notes: ["no dependencies declared"] });

@@ -35,6 +35,8 @@ export const ALLOWED_ENV = [
   "NPM_CONFIG_REGISTRY",
   "npm_config_registry",
   "NODE_EXTRA_CA_CERTS",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
   ...NETWORK_ENV,
   LAUNCHER_ENV,
   LAUNCHER_PATH_ENV,
@@ -346,8 +348,8 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       readWrite(envCache());
       plan.read.push(...SYSTEM_READ);
       // The python3 the jail runs, for pip, and npm for Node projects (outside the jail:
-      // installing needs the index); node only to read its version.
-      run.push(jailPython(), ...nodePrograms());
+      // installing needs the index); node only to read its version; deno for Deno projects.
+      run.push(jailPython(), ...nodePrograms(), Deno.execPath());
       break;
     }
     case "mine": {

@@ -58,6 +58,11 @@ export interface BuildOptions {
   cacheRoot: string;
   /** Where the lock is read from and written to. */
   lockPath: string;
+  /**
+   * The npm registry a Deno project's packages come from (default: this process's
+   * `NPM_CONFIG_REGISTRY`, else Deno's own default); a test run reads the cache under its name.
+   */
+  npmRegistry?: string;
   /** Ignore an existing lock and resolve the requirements again. */
   relock?: boolean;
   /** Progress lines for people (stderr). */
@@ -95,9 +100,9 @@ export function defaultCacheRoot(): string {
 export function environmentDir(
   cacheRoot: string,
   hash: string,
-  ecosystem: "python" | "npm" = "python",
+  ecosystem: "python" | "npm" | "deno" = "python",
 ): string {
-  return join(cacheRoot, `${ecosystem === "npm" ? "npm" : "py"}-${hash}`);
+  return join(cacheRoot, `${ecosystem === "python" ? "py" : ecosystem}-${hash}`);
 }
 
 /** Whether a repository declares anything an environment is for (dependencies or a src layout). */
@@ -279,10 +284,13 @@ async function install(
   }
 }
 
-/** Whether the cache entry at `dir` is complete (a Python `site` or an npm `node_modules`). */
+/**
+ * Whether the cache entry at `dir` is complete (a Python `site`, an npm `node_modules` or a
+ * `DENO_DIR` with its `npm` cache).
+ */
 export function isReady(dir: string): boolean {
   return existsSync(join(dir, "ready.json")) &&
-    (existsSync(join(dir, "site")) || existsSync(join(dir, "node_modules")));
+    ["site", "node_modules", "npm"].some((name) => existsSync(join(dir, name)));
 }
 
 /** Proxies and certificates pip reads from the environment (granted by the CLI's planner too). */

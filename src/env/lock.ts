@@ -51,8 +51,26 @@ const NpmLockSchema = z.strictObject({
   packages: z.array(z.string().min(1)).describe("Installed packages, name@version, sorted"),
 });
 
+/**
+ * Schema of a Deno `env.lock`: the repository's `deno.lock` and the `npm:` imports of its
+ * `deno.json` decide what `deno install` caches; the lock records their hashes and Deno's version.
+ */
+const DenoLockSchema = z.strictObject({
+  ...common,
+  ecosystem: z.literal("deno").describe("Which installer builds the environment"),
+  deno: z.string().regex(/^\d+\.\d+\.\d+/).describe("Deno version installed with"),
+  deno_lock: z.string().regex(/^[0-9a-f]{64}$/).describe("SHA-256 of the repository's deno.lock"),
+  imports: z.string().regex(/^[0-9a-f]{64}$/)
+    .describe("SHA-256 of the imports and scopes of the repository's deno.json"),
+  packages: z.array(z.string().min(1)).describe("Cached npm packages, name@version, sorted"),
+});
+
 /** Schema of `env.lock`. */
-export const EnvLockSchema = z.discriminatedUnion("ecosystem", [PythonLockSchema, NpmLockSchema]);
+export const EnvLockSchema = z.discriminatedUnion("ecosystem", [
+  PythonLockSchema,
+  NpmLockSchema,
+  DenoLockSchema,
+]);
 
 /** A parsed `env.lock`. */
 export type EnvLock = z.infer<typeof EnvLockSchema>;
@@ -60,6 +78,8 @@ export type EnvLock = z.infer<typeof EnvLockSchema>;
 export type PythonLock = z.infer<typeof PythonLockSchema>;
 /** An npm `env.lock`. */
 export type NpmLock = z.infer<typeof NpmLockSchema>;
+/** A Deno `env.lock`. */
+export type DenoLock = z.infer<typeof DenoLockSchema>;
 
 /** Parse a lock's text; throws an Error naming every problem. */
 export function parseLock(text: string, label: string): EnvLock {
@@ -91,18 +111,18 @@ export function formatLock(lock: EnvLock): string {
 
 /**
  * The cache key of a lock: a hash over what decides the installed files (ecosystem, interpreter,
- * pins or package-lock.json), not over notes, dates or per-run options.
+ * pins, package-lock.json or deno.lock), not over notes, dates or per-run options.
  */
 export function lockHash(
   lock:
     | Pick<PythonLock, "ecosystem" | "python" | "packages">
-    | Pick<
-      NpmLock,
-      "ecosystem" | "node" | "package_lock"
-    >,
+    | Pick<NpmLock, "ecosystem" | "node" | "package_lock">
+    | Pick<DenoLock, "ecosystem" | "deno" | "deno_lock" | "imports">,
 ): string {
   const key = lock.ecosystem === "npm"
     ? JSON.stringify([lock.ecosystem, lock.node, lock.package_lock])
+    : lock.ecosystem === "deno"
+    ? JSON.stringify([lock.ecosystem, lock.deno, lock.deno_lock, lock.imports])
     : JSON.stringify([lock.ecosystem, lock.python, [...lock.packages].sort()]);
   return createHash("sha256").update(key).digest("hex").slice(0, 20);
 }

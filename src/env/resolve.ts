@@ -12,6 +12,7 @@ import { displayPath } from "../task/load.ts";
 import { defaultCacheRoot, environmentDir, isReady } from "./build.ts";
 import { type EnvLock, lockHash, parseLock } from "./lock.ts";
 import { patchgymCommand } from "../hint.ts";
+import { DENO_IMPORT_MAP_FILE, DENO_REGISTRY_FILE } from "./deno.ts";
 
 /** A resolved environment, with the lock it came from when there is one. */
 export interface ResolvedEnvironment extends TestEnvironment {
@@ -63,6 +64,21 @@ export function resolveLock(lockPath: string, cacheRoot: string): ResolvedEnviro
   }
   // The jail binds only a path that is its own real path.
   const real = realpathSync(dir);
+  if (lock.ecosystem === "deno") {
+    // Deno finds npm packages in its cache under the registry's host: the run names the same one.
+    const registryFile = join(real, DENO_REGISTRY_FILE);
+    const registry = existsSync(registryFile) ? readFileSync(registryFile, "utf8").trim() : "";
+    return {
+      mounts: [real],
+      pythonPaths: [],
+      sourceRoots: [],
+      pytestArgs: [],
+      deno: { importMap: join(real, DENO_IMPORT_MAP_FILE), lock: join(real, "deno.lock") },
+      env: { DENO_DIR: real, ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}) },
+      lock,
+      dir: real,
+    };
+  }
   if (lock.ecosystem === "npm") {
     return {
       mounts: [],

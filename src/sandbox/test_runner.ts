@@ -80,6 +80,14 @@ export interface TestEnvironment {
    * repository (an npm environment's `node_modules`).
    */
   binds?: { source: string; dest: string }[];
+  /**
+   * A Deno environment's import map and `deno.lock` (absolute, in a folder of `mounts`, whose
+   * `DENO_DIR` is in `env`): the bare names of the repository's `npm:` imports and the versions
+   * they resolve to without the registry, for `deno test`.
+   */
+  deno?: { importMap: string; lock: string };
+  /** Environment variables a `deno test` run gets (a Deno environment's `DENO_DIR`, registry). */
+  env?: Record<string, string>;
   /** Why the environment cannot be used; a run with it throws a {@linkcode SandboxError}. */
   error?: string;
 }
@@ -202,7 +210,9 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       : null;
     const result = await sandbox.run({
       argv: nodeRun?.argv ??
-        commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted),
+        commandFor(request.runner, request.dir, targets, reportPath, recordsDir, trusted, {
+          deno: environment?.deno,
+        }),
       cwd: request.dir,
       timeoutMs: request.timeoutMs,
       writable: [reportDir],
@@ -211,6 +221,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       ...(binds.length > 0 ? { binds } : {}),
       maxOutputBytes: request.maxOutputBytes,
       ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin), env: { TMPDIR: nodeRun.tmp } } : {}),
+      ...(request.runner === "deno_test" && environment?.env ? { env: environment.env } : {}),
       ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
         stdin: encoder.encode(
           reporterInput(request.runner, {
@@ -526,6 +537,7 @@ function commandFor(
   report: string,
   records: string,
   trusted: string[],
+  options: { deno?: { importMap: string; lock: string } } = {},
 ): string[] {
   switch (runner) {
     case "unittest":
@@ -552,7 +564,18 @@ function commandFor(
         "deno",
         "test",
         "--no-config",
-        "--no-lock",
+        // A Deno environment: npm packages from its DENO_DIR (read-only, loaded without a read
+        // grant like any module), bare names through the import map built with it from the
+        // repository's own config (--no-config keeps the copy's config, the agent's, out), their
+        // versions from the deno.lock built with it (a frozen install caches no registry data).
+        ...(options.deno
+          ? [
+            `--import-map=${options.deno.importMap}`,
+            `--lock=${options.deno.lock}`,
+            "--frozen",
+            "--node-modules-dir=none",
+          ]
+          : ["--no-lock"]),
         "--no-check",
         "--cached-only",
         "--no-prompt",

@@ -41,11 +41,15 @@ export const runCommandTool = defineTool({
       argv: input.argv,
       cwd: ctx.workspace.dir,
       timeoutMs: timeout * 1000,
-      // The task's installed packages and source roots, as its tests see them.
+      // The task's installed packages and source roots (a Deno environment's DENO_DIR), as its
+      // tests see them.
       ...(environment && !environment.error
         ? {
           readOnly: environment.mounts,
-          env: { PYTHONPATH: commandPythonPath(environment, ctx.workspace.dir) },
+          env: {
+            PYTHONPATH: commandPythonPath(environment, ctx.workspace.dir),
+            ...environment.env,
+          },
         }
         : {}),
     });

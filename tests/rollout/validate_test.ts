@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Environment } from "../../src/agent/environment.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
+import { buildDenoEnvironment } from "../../src/env/deno.ts";
 import { buildNpmEnvironment } from "../../src/env/npm.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
@@ -259,6 +260,37 @@ Deno.test("validateTask() accepts the bundled node_test and jest tasks, with the
       assert.deepEqual(result.problems, [], id);
       assert.equal(result.status, "valid", id);
     }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("validateTask() accepts the bundled deno_test task with a Deno environment", async () => {
+  const id = "ts-timeouts-numeric-seconds";
+  const root = await Deno.makeTempDir({ prefix: "patchgym-validate-test-" });
+  try {
+    const envCache = join(root, "env");
+    const empty = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root, envCache });
+    const unbuilt = await validateTask(empty, id);
+    assert.equal(unbuilt.status, "environment_error");
+    assert.match(
+      unbuilt.problems[0],
+      /is not built .*; run "deno task patchgym env build .*tasks\/ts-/,
+    );
+    // Built from its deno.lock (deno install --frozen) into this test's own cache.
+    const built = await buildDenoEnvironment(join(TASKS_DIR, id, "repo"), {
+      cacheRoot: envCache,
+      lockPath: join(TASKS_DIR, id, "env.lock"),
+    }).catch((error: Error) => error);
+    if (built instanceof Error) {
+      console.warn(`validate_test: Deno environment not built (${built.message}); skipping it`);
+      return;
+    }
+    assert.equal(built.lockWritten, false, "the bundled env.lock matches its deno.lock");
+    const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root, envCache });
+    const result = await validateTask(env, id);
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.status, "valid");
   } finally {
     await Deno.remove(root, { recursive: true });
   }
