@@ -253,7 +253,10 @@ Deno.test("runCommandTool.run() gives the agent's own deno test the environment'
     const environment = resolveLock(lockPath, cacheRoot);
     await withContext(repoFiles(), async (ctx) => {
       writeFiles(ctx.workspace.dir, { "deno.lock": readFileSync(join(repo, "deno.lock"), "utf8") });
-      // --no-check: type-checking would put a wall-clock cost on a loaded machine into the test.
+      // --no-check: type-checking would put a wall-clock cost on a loaded machine into the test;
+      // and the task's 20 s command limit is lifted: this test is about the DENO_DIR the command
+      // gets, not its speed (a loaded CI machine once took longer than 20 s).
+      ctx.commandTimeoutS = 600;
       const argv = ["deno", "test", "--no-check", "--cached-only", "test/label_test.ts"];
       const bare = await call(runCommandTool, { argv }, ctx);
       assert.match(okOutput(bare), /^exit code 1/);
