@@ -13,6 +13,7 @@ import { NETWORK_ENV } from "../env/build.ts";
 import { fileURLToPath } from "node:url";
 import { POOL_WORKER_MODULE } from "../rollout/worker_pool.ts";
 import { LAUNCHER_PATH_ENV } from "../sandbox/launcher.ts";
+import { findProgram } from "../sandbox/mounts.ts";
 import { LAUNCHER_ENV } from "./_launcher.ts";
 
 /** Environment variables the orchestrator may read, by name. */
@@ -392,19 +393,12 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
 
 /** The interpreter `env build` installs for: the first `python3` on the children's PATH. */
 function jailPython(): string {
-  return ["/usr/local/bin/python3", "/usr/bin/python3", "/bin/python3"].find((p) =>
-    existsSync(p)
-  ) ??
-    "python3";
+  return findProgram("python3")?.path ?? "python3";
 }
 
 /** `npm` and `node` on the children's PATH, for `env build` of Node projects (when installed). */
 function nodePrograms(): string[] {
-  return ["npm", "node"].flatMap((name) => {
-    const found = ["/usr/local/bin", "/usr/bin", "/bin"].map((dir) => `${dir}/${name}`)
-      .find((p) => existsSync(p));
-    return found ? [found] : [];
-  });
+  return ["npm", "node"].flatMap((name) => findProgram(name)?.path ?? []);
 }
 
 /**
