@@ -102,7 +102,7 @@ export function sweepDeadRoots(
       if (!file.tryLockSync(true)) continue; // Its owner is alive.
       if (!isMark(readAll(file))) continue; // Empty: its owner is between creating and writing it.
       unmount(dir);
-      removeTree(dir);
+      removeQuietly(dir);
       removed.push(dir);
     } finally {
       file.close();
@@ -129,7 +129,7 @@ function releaseClaim(claim: Claim): void {
   claim.unmount(claim.dir);
   // The mark goes last: a folder left half-removed must still read as a dead process's.
   for (const entry of safeReadDir(claim.dir)) {
-    if (entry.name !== OWNER_FILE) removeTree(join(claim.dir, entry.name));
+    if (entry.name !== OWNER_FILE) removeQuietly(join(claim.dir, entry.name));
   }
   // Something still there (being written, or a workspace mounted just now): keep the mark, so the
   // next start-up sweeps what is left.
@@ -152,7 +152,8 @@ function safeReadDir(dir: string): Deno.DirEntry[] {
   }
 }
 
-function removeTree(path: string): void {
+/** {@linkcode removeTreeSync}, where a failure is someone else's concurrent removal. */
+function removeQuietly(path: string): void {
   try {
     removeTreeSync(path);
   } catch {
