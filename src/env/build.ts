@@ -524,7 +524,8 @@ async function pythonVersion(python: string): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-function readEnv(name: string): string | undefined {
+/** An environment variable, or undefined when unset or not permitted. */
+export function readEnv(name: string): string | undefined {
   try {
     return Deno.env.get(name);
   } catch {
@@ -542,14 +543,14 @@ function requirementName(requirement: string): string {
  * A fresh folder to build in, readable by everyone: the jail's user (an unprivileged uid of its
  * own) reads the environment through a read-only bind, and a temporary folder is private (0700).
  */
-function stagingDir(parent: string): string {
+export function stagingDir(parent: string): string {
   const dir = Deno.makeTempDirSync({ dir: parent, prefix: ".staging-" });
   Deno.chmodSync(dir, 0o755);
   return dir;
 }
 
 /** Remove a folder that may not exist (a staging folder already renamed into place). */
-function removeQuietly(path: string): void {
+export function removeQuietly(path: string): void {
   try {
     Deno.removeSync(path, { recursive: true });
   } catch {

@@ -21,6 +21,9 @@ import {
   environmentDir,
   isReady,
   NETWORK_ENV,
+  readEnv,
+  removeQuietly,
+  stagingDir,
 } from "./build.ts";
 import {
   type DenoLock,
@@ -166,10 +169,8 @@ async function install(
   options: BuildOptions,
   progress: (line: string) => void,
 ): Promise<string> {
-  const staging = Deno.makeTempDirSync({ dir: options.cacheRoot, prefix: ".staging-" });
+  const staging = stagingDir(options.cacheRoot);
   try {
-    // Readable by the jail's own uid (a temporary folder is private).
-    Deno.chmodSync(staging, 0o755);
     const project = join(staging, ".project");
     Deno.mkdirSync(project);
     Deno.copyFileSync(configPath, join(project, basename(configPath)));
@@ -239,20 +240,4 @@ export function lockedDenoPackages(text: Uint8Array | string): string[] {
 
 function sha256(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
-}
-
-function readEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    Deno.removeSync(path, { recursive: true });
-  } catch {
-    // Not there.
-  }
 }

@@ -21,6 +21,9 @@ import {
   environmentDir,
   isReady,
   NETWORK_ENV,
+  readEnv,
+  removeQuietly,
+  stagingDir,
 } from "./build.ts";
 import {
   formatLock,
@@ -107,10 +110,8 @@ export async function buildNpmEnvironment(
   } else {
     progress(`env: ${repo}: npm ci of ${lock.packages.length} packages into ${dir}`);
     Deno.mkdirSync(options.cacheRoot, { recursive: true });
-    const staging = Deno.makeTempDirSync({ dir: options.cacheRoot, prefix: ".staging-" });
+    const staging = stagingDir(options.cacheRoot);
     try {
-      // Readable by the jail's own uid (a temporary folder is private).
-      Deno.chmodSync(staging, 0o755);
       Deno.copyFileSync(join(repo, "package.json"), join(staging, "package.json"));
       Deno.writeFileSync(join(staging, "package-lock.json"), lockText);
       const result = await runNpm(npm, staging, ["ci"], progress);
@@ -228,20 +229,4 @@ async function runNpm(
     message: (errors.length > 0 ? errors : text.trim().split("\n")).slice(-6).join(" | ")
       .slice(0, 1500),
   };
-}
-
-function readEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    Deno.removeSync(path, { recursive: true });
-  } catch {
-    // Not there.
-  }
 }
