@@ -4,6 +4,7 @@
  * them, the Deno permissions in force, and whether the configured model endpoint answers.
  */
 import { exitOnSignal } from "../workspace/root.ts";
+import { removeTree } from "../workspace/remove.ts";
 import { describeMounts } from "../sandbox/mounts.ts";
 import { guarantees, missingGuarantees, sandboxSummary } from "../sandbox/sandbox.ts";
 import { DEFAULT_QUEUE_NAME, JobQueue } from "../rollout/queue.ts";
@@ -101,7 +102,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       ? await rayCheck(values.ray, values["ray-python"] ?? env("PATCHGYM_RAY_PYTHON") ?? "python3")
       : null,
   };
-  await Deno.remove(scratch, { recursive: true });
+  await removeTree(scratch);
   const problems: string[] = [];
   if (report.isolation !== "bwrap") {
     problems.push("no bwrap jail: agent code runs with your user's access (install bubblewrap)");
