@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
-import { isTestPath, mineRepository } from "../../src/mine/mine.ts";
+import { mineRepository } from "../../src/mine/mine.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
 import { pipHas } from "../env/_fixture.ts";
 import { gitMetadata, writeHistory } from "./_history.ts";
@@ -15,23 +15,6 @@ if (!HAS_DATEUTIL) {
     "tests/mine/mine_test.ts: skipping mining: the package index pip is configured with lacks python-dateutil",
   );
 }
-
-Deno.test("isTestPath() tells tests and test data from code", () => {
-  for (
-    const path of [
-      "tests/test_a.py",
-      "pkg/tests/data/x.json",
-      "test_b.py",
-      "a/b_test.py",
-      "conftest.py",
-    ]
-  ) {
-    assert.ok(isTestPath(path), path);
-  }
-  for (const path of ["src/pkg/a.py", "pkg/testament.py", "docs/testing.md"]) {
-    assert.ok(!isTestPath(path), path);
-  }
-});
 
 Deno.test({
   name: "mineRepository() makes valid tasks from fix commits, hides test changes and resumes",
