@@ -264,3 +264,18 @@ async function init(dir: string): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
   await git(dir, "init", "-q", "-b", "main");
 }
+
+/** Whether the registry npm is configured with serves `spec` (e.g. `jest@29.7.0`). */
+export async function npmHas(spec: string): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("npm", {
+      args: ["view", spec, "version", "--fetch-retries=0", "--fetch-timeout=10000"],
+      stdout: "piped",
+      stderr: "null",
+      signal: AbortSignal.timeout(30_000),
+    }).output();
+    return out.success && new TextDecoder().decode(out.stdout).trim() !== "";
+  } catch {
+    return false;
+  }
+}
