@@ -1,8 +1,9 @@
 /**
  * `mine`: bug-fixing tasks from a repository's git history. For each commit that changes code and
  * tests, in the language and test runner detected from the repository at that commit (Python with
- * pytest, Node with `node --test` or jest, Deno with `deno test`; see `stack.ts`): the repository at its parent (the base) with the commit's test changes on top is run
- * twice, the commit itself twice; tests that fail on both base runs and pass on both fix runs are
+ * pytest, Node with `node --test` or jest, Deno with `deno test`; see `stack.ts`): the repository
+ * at its parent (the base) with the commit's test changes on top is run twice, the commit itself
+ * twice; tests that fail on both base runs and pass on both fix runs are
  * `fail_to_pass`, tests that pass on all four are `pass_to_pass`, and a test whose two runs on one
  * side disagree is flaky and left out. The commit's test files and test data become the hidden
  * side; its code changes the reference patch; the workspace holds the base commit's files only (no
@@ -334,7 +335,9 @@ async function mineCommit(
     const [b2, a2] = [await run(before), await run(after)];
     if (!a1.reportFound || !a2.reportFound) {
       return drop(
-        `tests do not run after the fix: ${firstLine(a1.output || a2.output)}`,
+        `tests do not run after the fix: ${errorLine(a1.output || a2.output)}${
+          stack.limits ? `; ${stack.limits}` : ""
+        }`,
       );
     }
     const ids = new Set([...a1.tests.keys(), ...a2.tests.keys()]);
@@ -579,8 +582,11 @@ function versionStub(): string {
   return VERSION_STUB;
 }
 
-function firstLine(text: string): string {
-  return text.trim().split("\n").slice(-1)[0]?.slice(0, 300) ?? "";
+/** The line of a run's output that says what went wrong: its error line, else its last line. */
+function errorLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const error = lines.find((l) => /^(error|\w*Error)\b/.test(l)) ?? lines.at(-1) ?? "";
+  return error.slice(0, 300);
 }
 
 function slug(text: string): string {

@@ -19,6 +19,8 @@ export interface Stack {
   isCode: (path: string) => boolean;
   /** Whether a path is a test module the runner runs. */
   isTestModule: (path: string) => boolean;
+  /** What the repository declares that its test runs cannot have (said when they fail). */
+  limits?: string;
 }
 
 /** A detected stack, or why the repository cannot be mined. */
@@ -114,7 +116,10 @@ const JEST: Omit<Stack, "from"> = {
  */
 export function detectStack(files: Record<string, string>): Detection {
   for (const name of ["deno.json", "deno.jsonc"]) {
-    if (files[name] !== undefined) return { ok: true, stack: { ...DENO, from: name } };
+    const text = files[name];
+    if (text === undefined) continue;
+    const limits = uncachedImports(text);
+    return { ok: true, stack: { ...DENO, from: name, ...(limits ? { limits } : {}) } };
   }
   const text = files["package.json"];
   if (text === undefined) return { ok: true, stack: { ...PYTHON, from: "no package.json" } };
@@ -180,6 +185,19 @@ function jestStack(declared: unknown, from: string): Detection {
 export function isTestPath(path: string, stack: Pick<Stack, "isTestModule"> = PYTHON): boolean {
   return /(^|\/)(tests?|testing|__tests__)\//.test(path) || stack.isTestModule(path) ||
     /(^|\/)conftest\.py$/.test(path);
+}
+
+/**
+ * The imports of a Deno config that no environment caches (`jsr:`, `https:`), as a sentence, or
+ * null: only `npm:` packages get a Deno environment, and the jail has no network.
+ */
+function uncachedImports(text: string): string | null {
+  // Read as text: a deno.jsonc has comments, and a mapping's shape is all that matters here.
+  const names = [...text.matchAll(/"([^"\\]+)"\s*:\s*"(?:jsr:|https?:)/g)].map((m) => `"${m[1]}"`);
+  if (names.length === 0) return null;
+  return `its deno config imports ${
+    names.slice(0, 5).join(", ")
+  } from jsr: or https:, which no environment caches (only npm: imports get a Deno environment, and the jail has no network)`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -5,7 +5,7 @@ import { Environment } from "../../src/agent/environment.ts";
 import { mineRepository } from "../../src/mine/mine.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
 import { pipHas } from "../env/_fixture.ts";
-import { gitMetadata, writeHistory } from "./_history.ts";
+import { commit, git, gitMetadata, writeHistory } from "./_history.ts";
 import {
   npmHas,
   writeDenoHistory,
@@ -183,6 +183,43 @@ Deno.test("mineRepository() drops every commit of a vitest repository, naming vi
     assert.match(report.runner, /^none: unsupported test runner vitest .*permission model/);
     assert.match(report.records[0].reason!, /^unsupported test runner vitest/);
     assert.ok(!existsSync(join(root, "cache")), "nothing installed");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mineRepository() says why a Deno repository importing from jsr: cannot be mined", async () => {
+  const root = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-mine-jsr-test-" }));
+  try {
+    const dir = join(root, "adder");
+    await Deno.mkdir(dir);
+    await git(dir, "init", "-q", "-b", "main");
+    const test =
+      'import { assertEquals } from "@std/assert";\nimport { add } from "./mod.ts";\n\n' +
+      'Deno.test("zero", () => assertEquals(add(0, 0), 0));\n';
+    await commit(dir, "Start adder", {
+      "deno.json": '{ "imports": { "@std/assert": "jsr:@std/assert@^1.0.0" } }\n',
+      "mod.ts": "export const add = (a: number, b: number) => a - b;\n",
+      "mod_test.ts": test,
+    });
+    await commit(dir, "Add, not subtract", {
+      "mod.ts": "export const add = (a: number, b: number) => a + b;\n",
+      "mod_test.ts": test + 'Deno.test("adds", () => assertEquals(add(1, 2), 3));\n',
+    });
+    const out = join(root, "mined");
+    Deno.mkdirSync(out);
+    const environment = await Environment.open({ tasksDir: out, workRoot: join(root, "work") });
+    const report = await mineRepository(dir, {
+      outDir: out,
+      environment,
+      envCache: join(root, "cache"),
+      maxCommits: 5,
+    });
+    assert.deepEqual(report.tasks, []);
+    assert.match(
+      report.records[0].reason!,
+      /^tests do not run after the fix: error: .*"@std\/assert".*; its deno config imports "@std\/assert" from jsr: or https:/,
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

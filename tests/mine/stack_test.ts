@@ -138,3 +138,13 @@ Deno.test("isTestPath() tells tests and test data from code", () => {
   }
   assert.ok(!isTestPath("src/a.js", jest));
 });
+
+Deno.test("detectStack() names a Deno config's jsr: and https: imports, which no environment caches", () => {
+  const stack = stackOf({
+    "deno.jsonc":
+      '{\n  // test helpers\n  "imports": {\n    "@std/assert": "jsr:@std/assert@^1",\n' +
+      '    "ms": "npm:ms@2",\n    "x/": "https://deno.land/x/"\n  }\n}\n',
+  });
+  assert.match(stack.limits!, /imports "@std\/assert", "x\/" from jsr: or https:/);
+  assert.equal(stackOf({ "deno.json": '{"imports": {"ms": "npm:ms@2"}}' }).limits, undefined);
+});
