@@ -2,8 +2,9 @@
  * Small git histories of JavaScript and TypeScript projects, written for these tests: `tallyup`
  * (Node, `node --test`, no dependencies), `binpack` (Node, jest 29 from the npm registry, with its
  * package-lock.json) and `delayfmt` (Deno, `npm:ms` through deno.json, no deno.lock committed).
- * Each starts with a bug that a later commit fixes with a test; `tallyup` also has a feature that
- * reads test data and a commit that is not a candidate.
+ * Each starts with a bug that a later commit fixes with a test; `tallyup`'s fix also adds a flaky
+ * test (it passes and fails by turns), and the history has a feature that reads test data and a
+ * commit that is not a candidate.
  */
 import { join } from "node:path";
 import { commit, git } from "./_history.ts";
@@ -62,7 +63,10 @@ export async function writeNodeHistory(dir: string): Promise<JsHistory> {
     "Count the first item in sum()\n\nsum() left the first item of the list out of the total.",
     {
       "src/tally.js": TALLY_BUGGY.replace("let i = 1", "let i = 0"),
-      "test/tally.test.js": TALLY_TEST + `
+      "test/tally.test.js": TALLY_TEST.replace(
+        'import assert from "node:assert/strict";\n',
+        'import assert from "node:assert/strict";\nimport { existsSync, rmSync, writeFileSync } from "node:fs";\n',
+      ) + `
 describe("sum", () => {
   it("adds every count", () => {
     assert.equal(sum([{ name: "a", count: 2 }, { name: "b", count: 5 }]), 7);
@@ -70,6 +74,15 @@ describe("sum", () => {
 
   it("is zero without items", () => {
     assert.equal(sum([]), 0);
+  });
+
+  // Flaky by design: passes and fails by turns (a marker file beside the code).
+  it("keeps a running total", () => {
+    const marker = new URL("../src/.running-total", import.meta.url);
+    const seen = existsSync(marker);
+    if (seen) rmSync(marker);
+    else writeFileSync(marker, "");
+    assert.ok(!seen);
   });
 });
 `,
