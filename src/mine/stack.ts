@@ -3,10 +3,11 @@
  * configuration at a commit: `deno.json` (or `deno.jsonc`) is a Deno project (`deno test`);
  * `package.json` whose `scripts.test` runs `node --test` or jest, or that depends on jest, is a
  * Node project; anything else is Python (pytest), also when a `package.json` that names no test
- * runner sits beside `pyproject.toml`, `setup.py` or `setup.cfg`. A Node project that tests with a runner
- * patchgym cannot run (vitest, mocha, ...) is named with the reason, so `mine` drops its commits
- * with that reason instead of failing on them.
+ * runner sits beside `pyproject.toml`, `setup.py` or `setup.cfg`. A Node project that tests with a
+ * runner patchgym cannot run (vitest, mocha, ...) is named with the reason, so `mine` drops its
+ * commits with that reason instead of failing on them.
  */
+import { JEST_MAJOR } from "../sandbox/test_runner.ts";
 import type { LANGUAGES, RunnerName } from "../task/spec.ts";
 
 /** A repository's language and test runner, and how mining tells its code from its tests. */
@@ -36,25 +37,28 @@ export const STACK_FILES = [
   "setup.cfg",
 ] as const;
 
+/** What a Node repository's tests need to be mined. */
+const USE = `use node --test or jest ${JEST_MAJOR}`;
+
 /** JavaScript runners patchgym does not run, with why (the report quotes it). */
 const UNSUPPORTED: { name: string; why: string }[] = [
   {
     name: "vitest",
     why:
-      "vitest cannot run under Node's permission model in the jail (it starts worker processes and loads a native addon); use node --test or jest 29",
+      `vitest cannot run under Node's permission model in the jail (it starts worker processes and loads a native addon); ${USE}`,
   },
   {
     name: "mocha",
     why:
-      "patchgym has no mocha reporter (tests run through node --test or jest 29, whose results it signs); use node --test or jest 29",
+      `patchgym has no mocha reporter (it grades only the results its own node --test and jest reporters sign); ${USE}`,
   },
-  { name: "ava", why: "patchgym has no ava reporter; use node --test or jest 29" },
-  { name: "jasmine", why: "patchgym has no jasmine reporter; use node --test or jest 29" },
-  { name: "tap", why: "patchgym has no tap reporter; use node --test or jest 29" },
-  { name: "uvu", why: "patchgym has no uvu reporter; use node --test or jest 29" },
+  { name: "ava", why: `patchgym has no ava reporter; ${USE}` },
+  { name: "jasmine", why: `patchgym has no jasmine reporter; ${USE}` },
+  { name: "tap", why: `patchgym has no tap reporter; ${USE}` },
+  { name: "uvu", why: `patchgym has no uvu reporter; ${USE}` },
   {
     name: "karma",
-    why: "karma runs tests in a browser, which the jail does not have; use node --test or jest 29",
+    why: `karma runs tests in a browser, which the jail does not have; ${USE}`,
   },
   {
     name: "playwright",
@@ -62,9 +66,6 @@ const UNSUPPORTED: { name: string; why: string }[] = [
   },
   { name: "cypress", why: "cypress runs tests in a browser, which the jail does not have" },
 ];
-
-/** The jest major version patchgym's jest runner supports. */
-const JEST_MAJOR = 29;
 
 /** Python: pytest collects `test_*.py` and `*_test.py`. */
 const PYTHON: Omit<Stack, "from"> = {
@@ -159,8 +160,8 @@ export function detectStack(files: Record<string, string>): Detection {
   return {
     ok: false,
     reason: script
-      ? `unsupported test runner (${from}): patchgym runs node --test and jest 29; name one of them in scripts.test`
-      : 'no test runner: package.json has no scripts.test; patchgym runs "node --test" and jest 29',
+      ? `unsupported test runner (${from}): patchgym runs node --test and jest ${JEST_MAJOR}; name one of them in scripts.test`
+      : `no test runner: package.json has no scripts.test; ${USE}`,
   };
 }
 
