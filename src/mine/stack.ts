@@ -55,6 +55,8 @@ const UNSUPPORTED: { name: string; why: string }[] = [
   { name: "ava", why: `patchgym has no ava reporter; ${USE}` },
   { name: "jasmine", why: `patchgym has no jasmine reporter; ${USE}` },
   { name: "tap", why: `patchgym has no tap reporter; ${USE}` },
+  { name: "tape", why: `patchgym has no tape reporter; ${USE}` },
+  { name: "qunit", why: `patchgym has no qunit reporter; ${USE}` },
   { name: "uvu", why: `patchgym has no uvu reporter; ${USE}` },
   {
     name: "karma",

@@ -64,6 +64,7 @@ Deno.test("detectStack() names unsupported runners with why", () => {
       { scripts: { test: 'echo "Error: no test specified" && exit 1' } },
       /^unsupported test runner .*node --test and jest 29/,
     ],
+    [{ scripts: { test: "standard && tape test/*.js" } }, /^unsupported test runner tape /],
     [{ name: "x" }, /^no test runner: package\.json has no scripts\.test/],
   ];
   for (const [value, reason] of cases) {
