@@ -10,10 +10,14 @@ import { Progress } from "./_progress.ts";
 
 const HELP = `patchgym mine: bug-fixing tasks from a repository's git history
 
-For each commit that changes Python code and test modules (newest first): the repository at the
+For each commit that changes code and test modules (newest first): the repository at the
 commit's parent with the commit's tests, and the commit itself, are each tested twice in the
 sandbox, with the dependency environment built from the repository's own declarations (see
-"patchgym env"). fail_to_pass: tests that fail before the fix and pass after; pass_to_pass: tests
+"patchgym env"). The test runner comes from the repository at each commit: deno.json or
+deno.jsonc is a Deno project (deno test, npm: imports from a Deno environment); package.json whose
+scripts.test runs "node --test" or jest 29 (or that depends on jest) is a Node project (npm
+environment from package-lock.json); anything else is Python (pytest). A Node project that tests
+with vitest, mocha or another runner patchgym cannot run has its commits dropped with the reason. fail_to_pass: tests that fail before the fix and pass after; pass_to_pass: tests
 that pass on both sides; a test whose two runs disagree is flaky and left out. The commit's test
 files and test data are hidden; its code changes are the reference patch; the starting repository
 is the parent commit's files only (no .git). Every task is validated before it is kept, and
@@ -84,6 +88,7 @@ export async function mineCommand(args: string[]): Promise<number> {
   if (values.json) printJson(report);
   else {
     const drops = Object.entries(report.dropped).map(([r, n]) => `${r} ${n}`).join(", ");
+    console.log(`Test runner: ${report.runner}`);
     console.log(
       `${report.tasks.length} tasks from ${report.candidates} commits (${report.distinct_f2p_sets} distinct fail_to_pass sets, ${
         report.seconds_per_task ?? "-"

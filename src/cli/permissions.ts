@@ -360,7 +360,9 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
       readWrite(flag("out"));
       readWrite(envCache());
       endpoint();
-      run.push("git", jailPython());
+      // git reads the history; environments as "env build" makes them (pip's python3, npm and
+      // node for Node projects, deno for Deno projects).
+      run.push("git", jailPython(), ...nodePrograms(), Deno.execPath());
       break;
     }
     case "export": {

@@ -6,8 +6,10 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { LANGUAGES } from "../task/spec.ts";
 import {
   buildEnvironment,
+  type BuildOptions,
   type BuildResult,
   inspectRepository,
   needsEnvironment,
@@ -21,23 +23,36 @@ export async function buildTaskEnvironment(
   taskDir: string,
   options: { cacheRoot: string; relock?: boolean; progress?: (line: string) => void },
 ): Promise<BuildResult | null> {
-  const repo = join(taskDir, "repo");
   const path = join(taskDir, "task.json");
   const spec = JSON.parse(readFileSync(path, "utf8"));
-  const lockPath = join(taskDir, LOCK_FILE);
-  // A JavaScript task's dependencies are npm's, a TypeScript (Deno) task's the npm imports of
-  // its deno.json; every other task's are Python's.
-  const result = spec.language === "javascript"
-    ? needsNpmEnvironment(repo) ? await buildNpmEnvironment(repo, { ...options, lockPath }) : null
-    : spec.language === "typescript"
-    ? needsDenoEnvironment(repo) ? await buildDenoEnvironment(repo, { ...options, lockPath }) : null
-    : needsEnvironment(await inspectRepository(repo))
-    ? await buildEnvironment(repo, { ...options, lockPath })
-    : null;
+  const result = await buildRepoEnvironment(join(taskDir, "repo"), spec.language, {
+    ...options,
+    lockPath: join(taskDir, LOCK_FILE),
+  });
   if (result === null) return null;
   if (spec.environment !== LOCK_FILE) {
     spec.environment = LOCK_FILE;
     writeFileSync(path, JSON.stringify(spec, null, 2) + "\n");
   }
   return result;
+}
+
+/**
+ * Build the environment of the repository at `repo` whose tests are in `language`, with its lock
+ * at `options.lockPath`; null when it needs none.
+ */
+export async function buildRepoEnvironment(
+  repo: string,
+  language: (typeof LANGUAGES)[number],
+  options: BuildOptions,
+): Promise<BuildResult | null> {
+  // A JavaScript repository's dependencies are npm's, a TypeScript (Deno) one's the npm imports
+  // of its deno.json; every other one's are Python's.
+  return language === "javascript"
+    ? needsNpmEnvironment(repo) ? await buildNpmEnvironment(repo, options) : null
+    : language === "typescript"
+    ? needsDenoEnvironment(repo) ? await buildDenoEnvironment(repo, options) : null
+    : needsEnvironment(await inspectRepository(repo))
+    ? await buildEnvironment(repo, options)
+    : null;
 }

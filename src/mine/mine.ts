@@ -1,7 +1,9 @@
 /**
  * `mine`: bug-fixing tasks from a repository's git history. For each commit that changes code and
- * tests: the repository at its parent (the base) with the commit's test changes on top is run
- * twice, the commit itself twice; tests that fail on both base runs and pass on both fix runs are
+ * tests, in the language and test runner detected from the repository at that commit (Python with
+ * pytest, Node with `node --test` or jest, Deno with `deno test`; see `stack.ts`): the repository
+ * at its parent (the base) with the commit's test changes on top is run twice, the commit itself
+ * twice; tests that fail on both base runs and pass on both fix runs are
  * `fail_to_pass`, tests that pass on all four are `pass_to_pass`, and a test whose two runs on one
  * side disagree is flaky and left out. The commit's test files and test data become the hidden
  * side; its code changes the reference patch; the workspace holds the base commit's files only (no
@@ -12,14 +14,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Environment } from "../agent/environment.ts";
-import {
-  buildEnvironment,
-  EnvBuildError,
-  inspectRepository,
-  needsEnvironment,
-} from "../env/build.ts";
+import { EnvironmentFault } from "../errors.ts";
+import { EnvBuildError, inspectRepository } from "../env/build.ts";
 import { LOCK_FILE } from "../env/lock.ts";
 import { resolveLock } from "../env/resolve.ts";
+import { buildRepoEnvironment } from "../env/task_env.ts";
 import { validateTask } from "../rollout/validate.ts";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import { runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
@@ -28,6 +27,7 @@ import type { TaskSpec } from "../task/spec.ts";
 import { writeNewTask } from "../task/write.ts";
 import { VERSION_STUB } from "../synth/repo_seed.ts";
 import { type StatementEndpoint, templateStatement, writeModelStatement } from "./statement.ts";
+import { detectStack, isTestPath, type Stack, STACK_FILES } from "./stack.ts";
 
 /** How to mine. */
 export interface MineOptions {
@@ -77,6 +77,11 @@ export interface CandidateRecord {
 /** The run's report (also `<out>/.mine/report.json`). */
 export interface MineReport {
   repo: string;
+  /**
+   * The test runner detected at the newest commit looked at and what from, or why the repository
+   * cannot be mined (each commit is detected on its own: a history may change runners).
+   */
+  runner: string;
   candidates: number;
   tasks: string[];
   /** Dropped candidates by reason (the reason's first words). */
@@ -127,7 +132,8 @@ export async function mineRepository(repo: string, options: MineOptions): Promis
     try {
       record = await mineCommit(repo, commit, prefix, options, locks);
     } catch (error) {
-      if (!(error instanceof EnvBuildError)) throw error;
+      // A build that failed, or a runner the jail cannot start: this candidate's environment.
+      if (!(error instanceof EnvBuildError) && !(error instanceof EnvironmentFault)) throw error;
       record = {
         commit: commit.sha,
         subject: commit.subject,
@@ -165,8 +171,14 @@ export async function mineRepository(repo: string, options: MineOptions): Promis
     const key = (r.reason ?? "").split(":")[0];
     dropped[key] = (dropped[key] ?? 0) + 1;
   }
+  const newest = commits[0] ? detectStack(await stackFiles(repo, commits[0].sha)) : null;
   const report: MineReport = {
     repo,
+    runner: newest === null
+      ? "none: no commit to look at"
+      : newest.ok
+      ? `${newest.stack.runner} (from ${newest.stack.from})`
+      : `none: ${newest.reason}`,
     candidates: records.length,
     tasks: tasks.map((r) => r.task_id!),
     dropped,
@@ -218,17 +230,6 @@ async function listCommits(
   return commits;
 }
 
-/** Whether a path is a test file or test data (not code the fix may change). */
-export function isTestPath(path: string): boolean {
-  return /(^|\/)(tests?|testing)\//.test(path) ||
-    /(^|\/)(test_[^/]*\.py|[^/]*_test\.py|conftest\.py)$/.test(path);
-}
-
-/** Whether a test path is a Python test module pytest collects. */
-function isTestModule(path: string): boolean {
-  return /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(path);
-}
-
 async function mineCommit(
   repo: string,
   commit: Commit,
@@ -243,14 +244,20 @@ async function mineCommit(
     reason,
     seconds: 0,
   });
+  const detected = detectStack(await stackFiles(repo, commit.sha));
+  if (!detected.ok) return drop(detected.reason);
+  const stack = detected.stack;
+  const isTestModule = stack.isTestModule;
   const changes = await changedFiles(repo, commit.parent, commit.sha);
-  const testChanges = changes.filter((c) => isTestPath(c.path));
-  const codeChanges = changes.filter((c) => !isTestPath(c.path));
-  if (!codeChanges.some((c) => c.path.endsWith(".py"))) {
-    return drop("no code change: no Python file outside the tests changed");
+  const testChanges = changes.filter((c) => isTestPath(c.path, stack));
+  const codeChanges = changes.filter((c) => !isTestPath(c.path, stack));
+  if (!codeChanges.some((c) => stack.isCode(c.path))) {
+    return drop(
+      `no code change: no ${stack.language} file outside the tests changed (${stack.runner}, from ${stack.from})`,
+    );
   }
   if (!testChanges.some((c) => isTestModule(c.path) && c.status !== "D")) {
-    return drop("no test change: the commit adds or changes no test module");
+    return drop(`no test change: the commit adds or changes no ${stack.runner} test module`);
   }
   const [base, fixed] = await Promise.all([
     readCommit(repo, commit.parent),
@@ -274,32 +281,63 @@ async function mineCommit(
     await writeTree(before, beforeFiles);
     await writeTree(after, fixedFiles);
     // Files a build backend writes at install time (version modules): a stub, said in the report.
-    const generated = new Map<string, string>();
-    const environment = await candidateEnvironment(before, options, locks);
-    for (const path of (await inspectRepository(before)).missing_generated) {
-      generated.set(path, versionStub());
-      writeFileSync(join(after, path), versionStub());
-      writeFileSync(join(before, path), versionStub());
+    const generated = new Map<string, Uint8Array | string>();
+    const environment = await candidateEnvironment(before, stack, options, locks);
+    if (stack.language === "python") {
+      for (const path of (await inspectRepository(before)).missing_generated) {
+        generated.set(path, versionStub());
+        writeFileSync(join(after, path), versionStub());
+        writeFileSync(join(before, path), versionStub());
+      }
     }
-    const visible = visibleTests(baseFiles, hiddenTests);
-    if (visible.length === 0) return drop("no visible tests: the base commit has no test module");
+    // A lock the build wrote because the repository had none: the task's repository keeps it, so
+    // its environment builds again from the same versions.
+    for (const name of WRITTEN_LOCKS) {
+      if (!baseFiles.has(name) && existsSync(join(before, name))) {
+        generated.set(name, readFileSync(join(before, name)));
+      }
+    }
+    const visible = visibleTests(baseFiles, hiddenTests, isTestModule);
+    if (visible.length === 0) {
+      return drop(`no visible tests: the base commit has no ${stack.runner} test module`);
+    }
     // The visible modules run too: what passes there on both sides guards against regressions.
     const files = [...new Set([...hiddenTests, ...visible.filter((p) => fixedFiles.has(p))])];
-    const run = (dir: string) =>
-      runTests(options.environment.sandbox, {
-        runner: "pytest",
-        dir,
-        files,
-        timeoutMs: options.timeoutMs ?? 120_000,
-        scratchDir: work,
-        ...(environment.test ? { environment: environment.test } : {}),
-      });
+    // pytest reports a module it cannot import and runs the others; node --test, jest and deno
+    // test stop at the first module that fails to load (a test importing code the fix adds), so
+    // each of their files gets a run of its own.
+    const groups = stack.runner === "pytest" ? [files] : files.map((file) => [file]);
+    const run = async (dir: string): Promise<SideRun> => {
+      const side: SideRun = {
+        tests: new Map(),
+        failures: new Map(),
+        reportFound: true,
+        output: "",
+      };
+      for (const group of groups) {
+        const one = await runTests(options.environment.sandbox, {
+          runner: stack.runner,
+          dir,
+          files: group,
+          timeoutMs: options.timeoutMs ?? 120_000,
+          scratchDir: work,
+          ...(environment.test ? { environment: environment.test } : {}),
+        });
+        for (const [id, outcome] of one.tests) side.tests.set(id, outcome);
+        for (const [id, text] of one.failures) side.failures.set(id, text);
+        side.reportFound &&= one.reportFound;
+        side.output ||= one.reportFound ? "" : one.result.stderr || one.result.stdout;
+      }
+      return side;
+    };
     const b1 = await run(before);
     const a1 = await run(after);
     const [b2, a2] = [await run(before), await run(after)];
     if (!a1.reportFound || !a2.reportFound) {
       return drop(
-        `tests do not run after the fix: ${firstLine(a1.result.stderr || a1.result.stdout)}`,
+        `tests do not run after the fix: ${errorLine(a1.output || a2.output)}${
+          stack.limits ? `; ${stack.limits}` : ""
+        }`,
       );
     }
     const ids = new Set([...a1.tests.keys(), ...a2.tests.keys()]);
@@ -362,7 +400,7 @@ async function mineCommit(
     const spec: TaskSpec = {
       id,
       title: commit.subject.slice(0, 120) || `Fix from ${commit.sha.slice(0, 10)}`,
-      language: "python",
+      language: stack.language,
       difficulty: changedLines <= 4 && codeFiles === 1
         ? "easy"
         : codeFiles > 2 || changedLines > 40
@@ -370,7 +408,7 @@ async function mineCommit(
         : "medium",
       kind: codeFiles > 1 ? "multi_file" : changedLines <= 2 ? "one_line_bug" : "feature",
       statement,
-      runner: "pytest",
+      runner: stack.runner,
       visible_tests: visible,
       hidden_tests: hiddenTests,
       ...(hiddenData.length > 0 ? { hidden_data: hiddenData } : {}),
@@ -423,24 +461,58 @@ async function mineCommit(
   }
 }
 
-/** The candidate's environment: built once per set of declared requirements (cache by lock). */
+/** The tests of one side of a candidate (its files run together or one by one). */
+interface SideRun {
+  tests: Map<string, TestOutcome>;
+  failures: Map<string, string>;
+  /** Whether every run wrote a report. */
+  reportFound: boolean;
+  /** What the first run without a report printed. */
+  output: string;
+}
+
+/** Locks an environment build writes into a repository that has none (npm's, Deno's). */
+const WRITTEN_LOCKS = ["package-lock.json", "deno.lock"];
+
+/**
+ * The candidate's environment, built from its declarations and cached by the hash of its lock
+ * (npm's and Deno's from the repository's own lock; Python's resolved once per set of declared
+ * requirements, then reused).
+ */
 async function candidateEnvironment(
   dir: string,
+  stack: Stack,
   options: MineOptions,
   locks: Map<string, string>,
 ): Promise<{ lock: string | null; test: TestEnvironment | null }> {
-  const project = await inspectRepository(dir);
-  if (!needsEnvironment(project)) return { lock: null, test: null };
-  const key = JSON.stringify([project.requirements, project.source_roots, project.addopts]);
   const lockPath = join(dir, "..", "env.lock");
-  const known = locks.get(key);
-  if (known) writeFileSync(lockPath, known);
-  await buildEnvironment(dir, { cacheRoot: options.envCache, lockPath });
+  let key: string | null = null;
+  if (stack.language === "python") {
+    const project = await inspectRepository(dir);
+    key = JSON.stringify([project.requirements, project.source_roots, project.addopts]);
+    const known = locks.get(key);
+    if (known) writeFileSync(lockPath, known);
+  }
+  const built = await buildRepoEnvironment(dir, stack.language, {
+    cacheRoot: options.envCache,
+    lockPath,
+  });
+  if (built === null) return { lock: null, test: null };
   const text = readFileSync(lockPath, "utf8");
-  locks.set(key, text);
+  if (key !== null) locks.set(key, text);
   const resolved = resolveLock(lockPath, options.envCache);
   if (resolved.error) throw new EnvBuildError(resolved.error);
   return { lock: text, test: resolved };
+}
+
+/** The root configuration files stack detection reads (see {@linkcode STACK_FILES}), at `sha`. */
+async function stackFiles(repo: string, sha: string): Promise<Record<string, string>> {
+  const listed = await gitText(repo, ["ls-tree", "--name-only", "-z", sha, "--", ...STACK_FILES]);
+  const out: Record<string, string> = {};
+  for (const name of listed.split("\0").filter((n) => n !== "")) {
+    out[name] = await gitText(repo, ["show", `${sha}:${name}`]);
+  }
+  return out;
 }
 
 /** A commit's changed paths with their status (A, M, D; renames as D + A). */
@@ -479,7 +551,11 @@ async function writeTree(dir: string, files: Map<string, Uint8Array>): Promise<v
 }
 
 /** Test modules of the base: the changed ones that exist there, else the others beside them. */
-function visibleTests(base: Map<string, Uint8Array>, hidden: string[]): string[] {
+function visibleTests(
+  base: Map<string, Uint8Array>,
+  hidden: string[],
+  isTestModule: (path: string) => boolean,
+): string[] {
   const existing = hidden.filter((p) => base.has(p));
   if (existing.length > 0) return existing;
   const folders = new Set(hidden.map((p) => dirname(p)));
@@ -492,7 +568,7 @@ function visibleTests(base: Map<string, Uint8Array>, hidden: string[]): string[]
 function protectedPaths(hidden: string[], visible: string[]): string[] {
   const out = new Set<string>();
   for (const path of [...hidden, ...visible]) {
-    const top = /^(.*?(?:^|\/)(?:tests?|testing)\/)/.exec(path)?.[1];
+    const top = /^(.*?(?:^|\/)(?:tests?|testing|__tests__)\/)/.exec(path)?.[1];
     out.add(top ?? path);
   }
   return [...out].sort();
@@ -506,8 +582,11 @@ function versionStub(): string {
   return VERSION_STUB;
 }
 
-function firstLine(text: string): string {
-  return text.trim().split("\n").slice(-1)[0]?.slice(0, 300) ?? "";
+/** The line of a run's output that says what went wrong: its error line, else its last line. */
+function errorLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const error = lines.find((l) => /^(error|\w*Error)\b/.test(l)) ?? lines.at(-1) ?? "";
+  return error.slice(0, 300);
 }
 
 function slug(text: string): string {

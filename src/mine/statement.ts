@@ -92,7 +92,17 @@ function humanTestName(id: string): string {
 /** The last meaningful line of a failure: the exception and its message. */
 function symptomOf(text: string): string {
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const error = [...lines].reverse().find((l) => /^(E\s+)?\w*(Error|Exception|assert)\b/.test(l)) ??
-    lines.at(-1) ?? "";
-  return error.replace(/^E\s+/, "").slice(0, 200);
+  const at = lines.findLastIndex((l) => /^(E\s+)?\w*(Error|Exception|assert)\b/.test(l));
+  const error = lines[at < 0 ? lines.length - 1 : at] ?? "";
+  // Node's assertion errors end in a colon and give the values on the next line; jest's give
+  // them on lines of their own.
+  const values = at < 0
+    ? []
+    : lines.slice(at + 1, at + 3).filter((l) => /^(Expected|Received)\b/.test(l));
+  const detail = values.length > 0
+    ? ` (${values.join(", ")})`
+    : at >= 0 && error.endsWith(":") && lines[at + 1]
+    ? ` ${lines[at + 1]}`
+    : "";
+  return (error + detail).replace(/^E\s+/, "").slice(0, 200);
 }

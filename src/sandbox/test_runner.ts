@@ -25,6 +25,8 @@ import { patchgymCommand } from "../hint.ts";
 
 /** The global function a separated deno test calls with each value under check. */
 export { DENO_OBSERVE };
+/** The jest major version the jest runner supports. */
+export { JEST_MAJOR };
 
 /**
  * Why a test run's results cannot be trusted: the closed set of codes a report or the grader

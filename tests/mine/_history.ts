@@ -7,7 +7,8 @@
 import { join } from "node:path";
 import { projectFiles, writeFiles } from "../env/_fixture.ts";
 
-async function git(dir: string, ...args: string[]): Promise<string> {
+/** Run git in `dir` as a fixed author, without the machine's configuration; returns stdout. */
+export async function git(dir: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command("git", {
     args: ["-C", dir, ...args],
     env: {
@@ -24,7 +25,8 @@ async function git(dir: string, ...args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-async function commit(
+/** Write `files` into `dir` and commit everything; returns the commit's hash. */
+export async function commit(
   dir: string,
   message: string,
   files: Record<string, string>,

@@ -38,3 +38,26 @@ Deno.test("writeModelStatement() asks the endpoint without the fix, and gives nu
     await fake.close();
   }
 });
+
+Deno.test("templateStatement() gives the values of node's and jest's assertion failures", () => {
+  const text = templateStatement({
+    subject: "Count the first item",
+    body: "",
+    failing: ["test/a.test.js::sum > adds every count", "test/b.test.js::fits > exactly"],
+    failures: new Map([
+      [
+        "test/a.test.js::sum > adds every count",
+        "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n5 !== 7\n\n    at ...",
+      ],
+      [
+        "test/b.test.js::fits > exactly",
+        "Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 1\nReceived: 2\n    at ...",
+      ],
+    ]),
+  });
+  assert.match(text, /- sum > adds every count \(test\/a\.test\.js\): .*strictly equal: 5 !== 7/);
+  assert.match(
+    text,
+    /- fits > exactly \(test\/b\.test\.js\): .*equality \(Expected: 1, Received: 2\)/,
+  );
+});
