@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
-import { buildEnvironment, inspectRepository } from "../../src/env/build.ts";
+import { buildEnvironment, inspectRepository, pytestPlugins } from "../../src/env/build.ts";
 import { formatLock, LOCK_FORMAT, parseLock } from "../../src/env/lock.ts";
 import { resolveTaskEnvironment } from "../../src/env/resolve.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
@@ -171,4 +171,39 @@ Deno.test({
       assert.equal(result.status, "valid");
     });
   },
+});
+
+/** A `site` folder with fake distributions: name -> [METADATA lines, pytest11 entry points]. */
+async function fakeSite(dir: string, dists: Record<string, [string[], string[]]>): Promise<string> {
+  const files: Record<string, string> = {};
+  for (const [name, [requires, entries]] of Object.entries(dists)) {
+    files[`${name}.dist-info/METADATA`] = [
+      "Metadata-Version: 2.1",
+      `Name: ${name.split("-")[0]}`,
+      ...requires.map((r) => `Requires-Dist: ${r}`),
+    ].join("\n") + "\n";
+    files[`${name}.dist-info/entry_points.txt`] = `[pytest11]\n${entries.join("\n")}\n`;
+  }
+  await writeFiles(join(dir, "site"), files);
+  return join(dir, "site");
+}
+
+// Seen on real repositories: pytest-cov 7 registers "pytest_cov.plugin" (not "pytest_cov") and
+// needs pluggy>=1.2; loaded into a jail with pluggy 1.0 it failed every test run with a TypeError.
+Deno.test("pytestPlugins() leaves out skipped plugins by package and those the jail's pytest cannot load", async () => {
+  await withTemp(async (dir) => {
+    const site = await fakeSite(dir, {
+      "pytest_cov-7.1.0": [["pytest>=7", "pluggy>=1.2"], ["pytest_cov = pytest_cov.plugin"]],
+      "needs_new-1.0": [["pytest (>=8.1)", "coverage"], ["needs_new = needs_new.plugin"]],
+      "old_only-2.0": [["pytest<7"], ["old_only = old_only"]],
+      "fits-1.0": [["pytest>=6.2,<10", "pluggy>=1.5; extra == 'dev'"], ["fits = fits.plugin"]],
+    });
+    const notes: string[] = [];
+    const plugins = pytestPlugins(site, { pytest: "7.2.1", pluggy: "1.0.0+repack" }, notes);
+    assert.deepEqual(plugins, ["fits.plugin"]);
+    assert.deepEqual(notes, [
+      "pytest plugin needs_new-1.0 not loaded: it needs pytest>=8.1, the jail has pytest 7.2.1; tests that use it fail",
+      "pytest plugin old_only-2.0 not loaded: it needs pytest<7, the jail has pytest 7.2.1; tests that use it fail",
+    ]);
+  });
 });
