@@ -66,7 +66,7 @@ export async function mineCommand(args: string[]): Promise<number> {
   const model = values.model ?? env("PATCHGYM_MODEL") ?? env("OPENAI_MODEL");
   if (values["base-url"] && !model) throw new UsageError("mine: --base-url needs --model");
   const apiKey = env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY");
-  const progress = values.json ? null : new Progress(0);
+  const progress = values.json ? null : new Progress(0, 0, 0, { kept: "tasks" });
   const report = await mineRepository(resolve(positionals[0]), {
     outDir: out,
     environment,
