@@ -235,9 +235,7 @@ function plantPytest(
   const starts: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!/^(?:async\s+)?def test\w*\s*\(/.test(lines[i])) continue;
-    let start = i;
-    while (start > 0 && lines[start - 1].startsWith("@")) start--;
-    starts.push(start);
+    starts.push(decoratorsStart(lines, i, ""));
   }
   const canaries: Canary[] = [];
   const inserts = expects.map((expect) => ({
@@ -412,6 +410,19 @@ function plantMutants(
   return { source: out.join("\n"), canaries };
 }
 
+/**
+ * The first line of the decorators above the `def` at `header` (or `header`): blank lines between
+ * them are crossed, as `joinStatements` leaves them where a decorator spanned several lines.
+ */
+function decoratorsStart(lines: string[], header: number, indent: string): number {
+  let start = header;
+  for (let i = header - 1; i >= 0; i--) {
+    if (lines[i].startsWith(`${indent}@`)) start = i;
+    else if (lines[i].trim() !== "") break;
+  }
+  return start;
+}
+
 /** Lines `[start, end)` of a Python test (decorators included) and its `def` line. */
 function pythonBlock(
   lines: string[],
@@ -432,8 +443,7 @@ function pythonBlock(
     i > from && new RegExp(`^${indent}(?:async\\s+)?def\\s+${name}\\s*\\(`).test(l)
   );
   if (header < 0 || !lines[header].trimEnd().endsWith(":")) return null;
-  let start = header;
-  while (start > 0 && lines[start - 1].startsWith(`${indent}@`)) start--;
+  const start = decoratorsStart(lines, header, indent);
   let end = header + 1;
   while (
     end < lines.length &&

@@ -104,6 +104,57 @@ def test_two():
   });
 });
 
+// Seen on a real repository: a parametrize decorator written over several lines is joined into
+// one line with blank lines after it, and a canary planted under those blank lines took the
+// decorator away from its test (a collection error failed every test of the file).
+Deno.test("plantCanaries() keeps a multi-line decorator on its test, canary or mutant", async () => {
+  const file = `import pytest
+
+
+@pytest.mark.parametrize(
+    "n, expected",
+    [
+        (1, 2),
+        (2, 3),
+    ],
+)
+def test_one(n, expected):
+    assert len([n, expected]) == 2
+
+
+@pytest.mark.parametrize(
+    "n",
+    [1, 2],
+)
+def test_two(n):
+    assert n > 0
+`;
+  for (let seed = 0; seed < 8; seed++) {
+    await withFiles({ "test_p.py": file }, async (dir) => {
+      await plantCanaries(dir, ["test_p.py"], "pytest", {
+        random: seeded(seed),
+        mutate: ["test_p.py::test_one"],
+      });
+      const source = readFileSync(join(dir, "test_p.py"), "utf8");
+      // Every parametrized test is right under its decorator, the blank lines aside.
+      assert.equal(
+        source.match(
+          /@pytest\.mark\.parametrize\("n, expected"[^\n]*\n+def test_\w+\(n, expected\)/g,
+        )
+          ?.length,
+        3,
+        source,
+      );
+      assert.equal(
+        source.match(/@pytest\.mark\.parametrize\("n", [^\n]*\n+def test_\w+\(n\)/g)?.length,
+        1,
+        source,
+      );
+      assert.equal(await compiles(source), true, source);
+    });
+  }
+});
+
 Deno.test("plantCanaries() adds deno canaries as Deno.test calls with token names", async () => {
   await withFiles({ "a_test.ts": 'Deno.test("a", () => {});' }, async (dir) => {
     const { canaries } = await plantCanaries(dir, ["a_test.ts"], "deno_test", {
