@@ -439,8 +439,15 @@ function pythonBlock(
       "";
     if (!indent) return null;
   }
+  // A method is looked for in its own class only: one it inherits is not in its body.
+  let until = lines.length;
+  if (cls) {
+    const next = lines.findIndex((l, i) => i > from && /^[^\s#)]/.test(l));
+    if (next >= 0) until = next;
+  }
   const header = lines.findIndex((l, i) =>
-    i > from && new RegExp(`^${indent}(?:async\\s+)?def\\s+${name}\\s*\\(`).test(l)
+    i > from && i < until &&
+    new RegExp(`^${indent}(?:async\\s+)?def\\s+${name}\\s*\\(`).test(l)
   );
   if (header < 0 || !lines[header].trimEnd().endsWith(":")) return null;
   const start = decoratorsStart(lines, header, indent);

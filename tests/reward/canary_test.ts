@@ -206,6 +206,40 @@ Deno.test("plantCanaries() names never collide with the file's own tests", async
   }
 });
 
+// Seen on a real repository: a fail_to_pass test a class inherits from a mixin had its mutant
+// copies put into the next class that defines a method of that name, under the wrong class's id,
+// so the grade of the unchanged tests came out canary_mismatch.
+Deno.test("plantCanaries() makes no mutant of a test its class inherits, and none in another class", async () => {
+  const file = `import unittest
+
+
+class Mixin:
+    def test_shared(self):
+        self.assertEqual(len("ab"), 2)
+
+
+class FirstTest(unittest.TestCase, Mixin):
+    def test_own(self):
+        self.assertEqual(len("a"), 1)
+
+
+class SecondTest(unittest.TestCase):
+    def test_shared(self):
+        self.assertEqual(len("abc"), 3)
+`;
+  for (let seed = 0; seed < 6; seed++) {
+    await withFiles({ "tests/test_m.py": file }, async (dir) => {
+      const { canaries } = await plantCanaries(dir, ["tests/test_m.py"], "unittest", {
+        random: seeded(seed),
+        mutate: ["tests/test_m.py::FirstTest::test_shared"],
+      });
+      assert.deepEqual(canaries.filter((c) => c.original !== undefined), []);
+      const source = readFileSync(join(dir, "tests/test_m.py"), "utf8");
+      assert.equal(source.match(/len\("abc"\)/g)?.length, 1, source);
+    });
+  }
+});
+
 const PASS = { id: "f::p", expect: "pass" as const };
 const FAIL = { id: "f::f", expect: "fail" as const };
 
