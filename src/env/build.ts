@@ -180,8 +180,22 @@ export async function buildEnvironment(repo: string, options: BuildOptions): Pro
         const kept: string[] = [];
         for (const req of left) {
           const one = await pipInstall(python, site, [req], { progress });
-          if (one.ok) kept.push(req);
-          else notes.push(`left out "${req}": pip could not install it (${one.message})`);
+          if (one.ok) {
+            kept.push(req);
+            continue;
+          }
+          // A pin the index lacks while it has other versions: the newest it has, said so.
+          const loose = /from versions: (?!none\))/.test(one.message) ? unpinned(req) : null;
+          if (loose && (await pipInstall(python, site, [loose], { progress })).ok) {
+            kept.push(loose);
+            notes.push(
+              `installed "${loose}" in place of "${req}": the package index has no version that matches (${
+                /\(from versions: ([^)]*)\)/.exec(one.message)?.[1] ?? ""
+              }); tests that need the pinned version may fail`,
+            );
+            continue;
+          }
+          notes.push(`left out "${req}": pip could not install it (${one.message})`);
         }
         if (kept.length === 0) {
           throw new EnvBuildError(
@@ -606,6 +620,18 @@ export function readEnv(name: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A requirement without its version specifier (`simplejson==3.*` -> `simplejson`), extras and
+ * environment markers kept; null when it has no specifier or names a URL.
+ */
+export function unpinned(requirement: string): string | null {
+  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*([^;]*?)\s*(;.*)?$/.exec(
+    requirement,
+  );
+  if (!m || m[3] === "" || m[3].startsWith("@")) return null;
+  return `${m[1]}${m[2] ?? ""}${m[4] ? ` ${m[4]}` : ""}`;
 }
 
 /** The normalized distribution name of a requirement string (`Foo-Bar>=1` -> `foo_bar`). */

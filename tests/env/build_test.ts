@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
-import { buildEnvironment, inspectRepository, pytestPlugins } from "../../src/env/build.ts";
+import {
+  buildEnvironment,
+  inspectRepository,
+  pytestPlugins,
+  unpinned,
+} from "../../src/env/build.ts";
 import { formatLock, LOCK_FORMAT, parseLock } from "../../src/env/lock.ts";
 import { resolveTaskEnvironment } from "../../src/env/resolve.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
@@ -35,6 +40,9 @@ Deno.test("inspectRepository() finds the src layout, dependency groups, requirem
       ...projectFiles(),
       "requirements-test.txt": "-r requirements/base.txt\nhypothesis>=6  # property tests\n-e .\n",
       "requirements/base.txt": "tomli; python_version < '3.11'\n",
+      // A type checker's pins, not the tests' (seen on a real repository).
+      "requirements-mypy.txt": "mypy==1.0.0\n",
+      "requirements/typing.txt": "types-requests\n",
     });
     const project = await inspectRepository(dir);
     assert.equal(project.name, "shelfcount");
@@ -206,4 +214,47 @@ Deno.test("pytestPlugins() leaves out skipped plugins by package and those the j
       "pytest plugin old_only-2.0 not loaded: it needs pytest<7, the jail has pytest 7.2.1; tests that use it fail",
     ]);
   });
+});
+
+Deno.test("unpinned() drops the version specifier and keeps extras and markers", () => {
+  assert.equal(unpinned("simplejson==3.*"), "simplejson");
+  assert.equal(
+    unpinned("Foo.Bar[x,y] >=1.2, <2 ; python_version < '3.12'"),
+    "Foo.Bar[x,y] ; python_version < '3.12'",
+  );
+  assert.equal(unpinned("pytz"), null);
+  assert.equal(unpinned("pkg @ https://example.invalid/pkg.whl"), null);
+});
+
+// Seen on a real repository: "simplejson==3.*" and "pytz==2025.2" were left out because the
+// index had only newer versions, and the test module importing them could not be collected.
+Deno.test({
+  name:
+    "buildEnvironment() installs the newest version the index has for a pin it lacks, with a note",
+  ignore: !HAS_DATEUTIL,
+  async fn() {
+    await withTemp(async (dir) => {
+      const files = projectFiles();
+      files["pyproject.toml"] = files["pyproject.toml"].replace(
+        '"python-dateutil>=2.8"',
+        '"python-dateutil==0.0.1", "no-such-package-patchgym-test==1.0"',
+      );
+      await writeFiles(join(dir, "repo"), files);
+      const result = await buildEnvironment(join(dir, "repo"), {
+        cacheRoot: join(dir, "cache"),
+        lockPath: join(dir, "env.lock"),
+      });
+      assert.ok(result.lock.packages.some((p) => p.startsWith("python-dateutil==2.")));
+      assert.ok(
+        result.notes.some((n) =>
+          n.startsWith('installed "python-dateutil" in place of "python-dateutil==0.0.1"')
+        ),
+        result.notes.join("\n"),
+      );
+      assert.ok(
+        result.notes.some((n) => n.startsWith('left out "no-such-package-patchgym-test==1.0"')),
+        result.notes.join("\n"),
+      );
+    });
+  },
 });
