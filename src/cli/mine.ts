@@ -26,6 +26,8 @@ Usage: patchgym mine REPO --out DIR [flags]
   --range RANGE        git revision range, e.g. v1.2..main (default: HEAD's history)
   --max-commits N      commits looked at, newest first (default 100)
   --prefix NAME        task id prefix (default: the repository folder's name)
+  --retry-dropped      look again at the commits an earlier run dropped (after building the
+                       environment again or updating patchgym); kept tasks stay as they are
   --base-url URL       write statements with this OpenAI-compatible endpoint (and --model);
                        without one, statements are template-made from the commit message and
                        the failing tests (the report and each task's provenance say which)
@@ -43,6 +45,7 @@ export async function mineCommand(args: string[]): Promise<number> {
     range: { type: "string" },
     "max-commits": { type: "string" },
     prefix: { type: "string" },
+    "retry-dropped": { type: "boolean" },
     "base-url": { type: "string" },
     model: { type: "string" },
     ...ENVIRONMENT_FLAGS,
@@ -74,6 +77,7 @@ export async function mineCommand(args: string[]): Promise<number> {
     range: values.range,
     maxCommits: intFlag("max-commits", values["max-commits"], 100, 1, 1_000_000),
     prefix: values.prefix,
+    retryDropped: values["retry-dropped"] ?? false,
     ...(baseUrl && model ? { endpoint: { baseUrl, model, ...(apiKey ? { apiKey } : {}) } } : {}),
     onProgress: (event) => {
       progress?.setTotal(event.total);

@@ -49,6 +49,8 @@ export interface MineOptions {
   onProgress?: (event: MineProgress) => void;
   /** The id prefix (default: the repository folder's name). */
   prefix?: string;
+  /** Look again at commits an earlier run dropped (after the environment or patchgym changed). */
+  retryDropped?: boolean;
 }
 
 /** One candidate done. */
@@ -112,7 +114,7 @@ export async function mineRepository(repo: string, options: MineOptions): Promis
   for (const commit of commits) {
     done++;
     const previous = state.records[commit.sha];
-    if (previous) {
+    if (previous && !(options.retryDropped && previous.status === "dropped")) {
       options.onProgress?.({
         done,
         total: commits.length,

@@ -95,6 +95,17 @@ Deno.test({
       // A second run resumes: every commit is already decided.
       const again = await mineRepository(history.dir, { ...options, environment: env });
       assert.deepEqual(again.tasks.sort(), report.tasks.sort());
+      // --retry-dropped looks at the dropped commits again, and only at them.
+      const outcomes = new Map<string, string>();
+      const retried = await mineRepository(history.dir, {
+        ...options,
+        environment: env,
+        retryDropped: true,
+        onProgress: (e) => outcomes.set(e.commit, e.outcome),
+      });
+      assert.deepEqual(retried.tasks.sort(), report.tasks.sort());
+      assert.equal(outcomes.get(history.docs), "dropped");
+      assert.equal(outcomes.get(history.fix), "resumed");
     } finally {
       await Deno.remove(root, { recursive: true });
     }
