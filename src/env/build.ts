@@ -40,6 +40,8 @@ const DROPPED_OPTIONS: { prefix: string; value: boolean; why: string }[] = [
   { prefix: "--benchmark", value: false, why: "pytest-benchmark" },
   { prefix: "--doctest-glob", value: true, why: "doctests are not graded" },
   { prefix: "--doctest-modules", value: false, why: "doctests are not graded" },
+  { prefix: "--color", value: true, why: "the model reads the output as plain text" },
+  { prefix: "--code-highlight", value: true, why: "the model reads the output as plain text" },
 ];
 
 /** Plugins never loaded even when installed, by top-level package (see {@linkcode DROPPED_OPTIONS}). */
@@ -564,7 +566,7 @@ function addoptsOverride(project: PythonProject, notes: string[]): string[] {
   notes.push(
     `pytest addopts in ${project.addopts_file}: left out ${
       dropped.map((d) => `"${d}"`).join(", ")
-    } (options of plugins patchgym does not load, or that fail a run of some tests)`,
+    } (options of plugins patchgym does not load, that fail a run of some tests, or that color the output the model reads)`,
   );
   return ["-o", `addopts=${kept.join(" ")}`];
 }

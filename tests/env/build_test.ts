@@ -53,7 +53,12 @@ Deno.test("inspectRepository() finds the src layout, dependency groups, requirem
       "tomli; python_version < '3.11'",
       "hypothesis>=6",
     ]);
-    assert.deepEqual(project.addopts, ["-ra", "--cov=shelfcount", "--cov-fail-under=95"]);
+    assert.deepEqual(project.addopts, [
+      "-ra",
+      "--cov=shelfcount",
+      "--cov-fail-under=95",
+      "--color=yes",
+    ]);
     assert.equal(project.addopts_file, "pyproject.toml");
     assert.equal(project.build_backend, "setuptools.build_meta");
   });
@@ -138,6 +143,8 @@ Deno.test({
       assert.deepEqual(lock.source_roots, ["src"]);
       assert.deepEqual(lock.pytest_args, ["-o", "addopts=-ra"]);
       assert.ok(lock.notes.some((n) => n.includes('"--cov-fail-under=95"')));
+      // Seen on a real repository: --color=yes put escape codes in every test output the model read.
+      assert.ok(lock.notes.some((n) => n.includes('"--color=yes"')));
       assert.ok(existsSync(join(cold.dir, "site", "dateutil")));
       // The jail's own unprivileged user reads it through a bind: not a private temp folder.
       assert.equal(Deno.statSync(cold.dir).mode! & 0o777, 0o755);
