@@ -171,6 +171,13 @@ export class Environment {
     return task;
   }
 
+  /** Forget what was read of task `id` (its spec, repository and environment), after it changed. */
+  forget(id: string): void {
+    this.#tasks.delete(id);
+    this.#snapshots.delete(id);
+    this.#environments.delete(id);
+  }
+
   /** The pristine repository of a task, read once. */
   snapshot(task: Task): Snapshot {
     let snapshot = this.#snapshots.get(task.spec.id);

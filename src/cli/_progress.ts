@@ -9,6 +9,11 @@ export interface ProgressOptions {
    * reward, and off a terminal only a first and a last line are printed.
    */
   what?: string;
+  /**
+   * What a tick with reward 1 makes, for work that keeps some of what it tries (e.g. "tasks"):
+   * shown as a count instead of the mean reward, with a line per tick off a terminal.
+   */
+  kept?: string;
 }
 
 /** Reports done/total, mean reward and elapsed time. */
@@ -17,6 +22,7 @@ export class Progress {
   readonly #tty: boolean;
   readonly #started: number;
   readonly #what: string | undefined;
+  readonly #kept: string | undefined;
   readonly #encoder = new TextEncoder();
   #done = 0;
   #rewardSum = 0;
@@ -27,6 +33,7 @@ export class Progress {
     this.#rewardSum = rewardSum;
     this.#started = options.startedAt ?? performance.now();
     this.#what = options.what;
+    this.#kept = options.kept;
     this.#tty = Deno.stderr.isTerminal();
   }
 
@@ -46,7 +53,11 @@ export class Progress {
     this.#done++;
     this.#rewardSum += reward ?? 0;
     if (this.#tty) this.#draw(label);
-    else if (!this.#what) {
+    else if (this.#kept) {
+      this.#write(
+        `[${this.#done}/${this.#total}] ${label} ${detail} (${this.#keptCount()}, ${this.#elapsed()}s)\n`,
+      );
+    } else if (!this.#what) {
       const mean = this.#done ? this.#rewardSum / this.#done : 0;
       this.#write(
         `[${this.#done}/${this.#total}] ${label} reward=${reward ?? "n/a"} ${detail} (mean ${
@@ -70,11 +81,15 @@ export class Progress {
     const width = 24;
     const filled = Math.round((this.#done / Math.max(1, this.#total)) * width);
     const bar = "#".repeat(filled) + ".".repeat(width - filled);
-    const middle = this.#what ??
+    const middle = this.#what ?? (this.#kept ? this.#keptCount() : undefined) ??
       `mean reward ${(this.#done ? this.#rewardSum / this.#done : 0).toFixed(3)}`;
     this.#write(
       `\r\x1b[2K[${bar}] ${this.#done}/${this.#total}  ${middle}  ${this.#elapsed()}s  ${label}`,
     );
+  }
+
+  #keptCount(): string {
+    return `${this.#rewardSum} ${this.#kept}`;
   }
 
   #elapsed(): string {

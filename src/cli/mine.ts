@@ -30,6 +30,8 @@ Usage: patchgym mine REPO --out DIR [flags]
   --range RANGE        git revision range, e.g. v1.2..main (default: HEAD's history)
   --max-commits N      commits looked at, newest first (default 100)
   --prefix NAME        task id prefix (default: the repository folder's name)
+  --retry-dropped      look again at the commits an earlier run dropped (after building the
+                       environment again or updating patchgym); kept tasks stay as they are
   --base-url URL       write statements with this OpenAI-compatible endpoint (and --model);
                        without one, statements are template-made from the commit message and
                        the failing tests (the report and each task's provenance say which)
@@ -47,6 +49,7 @@ export async function mineCommand(args: string[]): Promise<number> {
     range: { type: "string" },
     "max-commits": { type: "string" },
     prefix: { type: "string" },
+    "retry-dropped": { type: "boolean" },
     "base-url": { type: "string" },
     model: { type: "string" },
     ...ENVIRONMENT_FLAGS,
@@ -70,7 +73,7 @@ export async function mineCommand(args: string[]): Promise<number> {
   const model = values.model ?? env("PATCHGYM_MODEL") ?? env("OPENAI_MODEL");
   if (values["base-url"] && !model) throw new UsageError("mine: --base-url needs --model");
   const apiKey = env("PATCHGYM_API_KEY") ?? env("OPENAI_API_KEY");
-  const progress = values.json ? null : new Progress(0);
+  const progress = values.json ? null : new Progress(0, 0, 0, { kept: "tasks" });
   const report = await mineRepository(resolve(positionals[0]), {
     outDir: out,
     environment,
@@ -78,6 +81,7 @@ export async function mineCommand(args: string[]): Promise<number> {
     range: values.range,
     maxCommits: intFlag("max-commits", values["max-commits"], 100, 1, 1_000_000),
     prefix: values.prefix,
+    retryDropped: values["retry-dropped"] ?? false,
     ...(baseUrl && model ? { endpoint: { baseUrl, model, ...(apiKey ? { apiKey } : {}) } } : {}),
     onProgress: (event) => {
       progress?.setTotal(event.total);

@@ -105,7 +105,7 @@ export async function synthCommand(args: string[]): Promise<number> {
     ),
   ];
   const envCache = values["env-cache"] ? resolve(values["env-cache"]) : defaultCacheRoot();
-  const progress = values.json ? null : new Progress(0);
+  const progress = values.json ? null : new Progress(0, 0, 0, { kept: "tasks" });
   let shownTotal = 0;
   const report = await synthesize(seeds, {
     sandbox: environment.sandbox,

@@ -197,14 +197,14 @@ names = []
 for top in sorted(os.listdir(repo)):
     low = top.lower()
     if os.path.isfile(path(top)) and low.endswith((".txt", ".in")) and "requirements" in low and \
-            not any(w in low for w in ("doc", "lint", "release", "publish")):
+            not any(w in low for w in ("doc", "lint", "release", "publish", "mypy", "typing")):
         names.append(top)
 for folder in ("requirements", "requirements.d"):
     if os.path.isdir(path(folder)):
         for f in sorted(os.listdir(path(folder))):
             low = f.lower()
             if low.endswith((".txt", ".in")) and any(w in low for w in ("base", "test", "dev", "main", "install", "requirements")) \
-                    and not any(w in low for w in ("doc", "lint")):
+                    and not any(w in low for w in ("doc", "lint", "mypy", "typing")):
                 names.append(folder + "/" + f)
 # A compiled .txt beside its .in: the .txt is the pinned one.
 names = [n for n in names if not (n.endswith(".in") and n[:-3] + ".txt" in names)]

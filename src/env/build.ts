@@ -40,17 +40,12 @@ const DROPPED_OPTIONS: { prefix: string; value: boolean; why: string }[] = [
   { prefix: "--benchmark", value: false, why: "pytest-benchmark" },
   { prefix: "--doctest-glob", value: true, why: "doctests are not graded" },
   { prefix: "--doctest-modules", value: false, why: "doctests are not graded" },
+  { prefix: "--color", value: true, why: "the model reads the output as plain text" },
+  { prefix: "--code-highlight", value: true, why: "the model reads the output as plain text" },
 ];
 
-/** Plugins never loaded even when installed (see {@linkcode DROPPED_OPTIONS}). */
-const SKIPPED_PLUGINS = [
-  "pytest_cov",
-  "xdist",
-  "xdist.plugin",
-  "xdist.looponfail",
-  "pytest_rerunfailures",
-  "pytest_benchmark",
-];
+/** Plugins never loaded even when installed, by top-level package (see {@linkcode DROPPED_OPTIONS}). */
+const SKIPPED_PLUGINS = ["pytest_cov", "xdist", "pytest_rerunfailures", "pytest_benchmark"];
 
 /** How to build. */
 export interface BuildOptions {
@@ -187,8 +182,22 @@ export async function buildEnvironment(repo: string, options: BuildOptions): Pro
         const kept: string[] = [];
         for (const req of left) {
           const one = await pipInstall(python, site, [req], { progress });
-          if (one.ok) kept.push(req);
-          else notes.push(`left out "${req}": pip could not install it (${one.message})`);
+          if (one.ok) {
+            kept.push(req);
+            continue;
+          }
+          // A pin the index lacks while it has other versions: the newest it has, said so.
+          const loose = /from versions: (?!none\))/.test(one.message) ? unpinned(req) : null;
+          if (loose && (await pipInstall(python, site, [loose], { progress })).ok) {
+            kept.push(loose);
+            notes.push(
+              `installed "${loose}" in place of "${req}": the package index has no version that matches (${
+                /\(from versions: ([^)]*)\)/.exec(one.message)?.[1] ?? ""
+              }); tests that need the pinned version may fail`,
+            );
+            continue;
+          }
+          notes.push(`left out "${req}": pip could not install it (${one.message})`);
         }
         if (kept.length === 0) {
           throw new EnvBuildError(
@@ -208,7 +217,7 @@ export async function buildEnvironment(repo: string, options: BuildOptions): Pro
       );
     }
     const packages = installedPins(site);
-    const plugins = pytestPlugins(site);
+    const plugins = pytestPlugins(site, await jailTestVersions(python), notes);
     const lockValue: EnvLock = {
       format: LOCK_FORMAT,
       version: LOCK_VERSION,
@@ -418,19 +427,101 @@ function removeJailPackages(site: string): string[] {
   return removed.sort();
 }
 
-/** The `pytest11` entry points (plugin modules) installed in `site`, minus skipped ones. */
-function pytestPlugins(site: string): string[] {
+/** Versions of the test packages the jail's interpreter brings (`JAIL_TEST_PACKAGES`). */
+export interface JailTestVersions {
+  pytest: string;
+  pluggy: string;
+}
+
+/**
+ * The `pytest11` entry points (plugin modules) installed in `site` that the jail's pytest can load:
+ * minus the skipped ones (by their top-level package: `pytest_cov.plugin` is pytest-cov's), and
+ * minus those whose declared `pytest` or `pluggy` range excludes the jail's versions (a plugin
+ * that fails to register fails every run), each left out with a note.
+ */
+export function pytestPlugins(site: string, jail: JailTestVersions, notes: string[]): string[] {
   const plugins: string[] = [];
   for (const entry of safeReadDir(site)) {
     if (!entry.endsWith(".dist-info")) continue;
     const text = readText(join(site, entry, "entry_points.txt"));
     const section = /\[pytest11\]\n([\s\S]*?)(?:\n\[|$)/.exec(text)?.[1] ?? "";
-    for (const line of section.split("\n")) {
-      const module = line.split("=")[1]?.trim().split(":")[0];
-      if (module && !SKIPPED_PLUGINS.includes(module)) plugins.push(module);
+    const modules = section.split("\n").map((line) => line.split("=")[1]?.trim().split(":")[0])
+      .filter((m): m is string => !!m && !SKIPPED_PLUGINS.includes(m.split(".")[0]));
+    if (modules.length === 0) continue;
+    const conflict = jailConflict(readText(join(site, entry, "METADATA")), jail);
+    if (conflict) {
+      notes.push(
+        `pytest plugin ${
+          entry.replace(/\.dist-info$/, "")
+        } not loaded: it needs ${conflict}; tests that use it fail`,
+      );
+      continue;
     }
+    plugins.push(...modules);
   }
   return [...new Set(plugins)].sort();
+}
+
+/** The plugin's `Requires-Dist` on pytest or pluggy the jail's version is outside of, or null. */
+function jailConflict(metadata: string, jail: JailTestVersions): string | null {
+  for (
+    const match of metadata.matchAll(
+      /^Requires-Dist:\s*(pytest|pluggy)\b\s*\(?([^;)\n]*)\)?\s*(;.*)?$/gim,
+    )
+  ) {
+    if (match[3]?.includes("extra")) continue;
+    const name = match[1].toLowerCase() as "pytest" | "pluggy";
+    const have = jail[name];
+    for (const spec of match[2].split(",").map((s) => s.trim()).filter(Boolean)) {
+      const op = /^(>=|<=|==|~=|!=|>|<)\s*([\w.*+!-]+)$/.exec(spec);
+      if (!op) continue;
+      const order = compareVersions(have, op[2].replace(/\.\*$/, ""));
+      const ok = op[1] === ">=" || op[1] === "~="
+        ? order >= 0
+        : op[1] === ">"
+        ? order > 0
+        : op[1] === "<"
+        ? order < 0
+        : op[1] === "<="
+        ? order <= 0
+        : op[1] === "=="
+        ? op[2].endsWith(".*") ? have.startsWith(op[2].slice(0, -1)) : order === 0
+        : true;
+      if (!ok) return `${name}${spec}, the jail has ${name} ${have}`;
+    }
+  }
+  return null;
+}
+
+/** Compare the numeric release parts of two versions (`1.0.0+repack` reads as 1.0.0). */
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) =>
+    (/^[\d.]+/.exec(v)?.[0] ?? "0").split(".").filter(Boolean).map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The pytest and pluggy versions of the jail's interpreter. */
+export async function jailTestVersions(python: string): Promise<JailTestVersions> {
+  const out = await new Deno.Command(python, {
+    args: ["-I", "-c", "import pytest, pluggy; print(pytest.__version__, pluggy.__version__)"],
+    clearEnv: true,
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin" },
+    stdin: "null",
+  }).output().catch((error) => {
+    throw new EnvBuildError(`Cannot run "${python}": ${String(error)}`);
+  });
+  const [pytest, pluggy] = new TextDecoder().decode(out.stdout).trim().split(" ");
+  if (!out.success || !pytest || !pluggy) {
+    throw new EnvBuildError(
+      `Cannot build a Python environment: "${python}" has no pytest; install python3-pytest`,
+    );
+  }
+  return { pytest, pluggy };
 }
 
 /** Why `option` is dropped from addopts, or null to keep it. */
@@ -475,7 +566,7 @@ function addoptsOverride(project: PythonProject, notes: string[]): string[] {
   notes.push(
     `pytest addopts in ${project.addopts_file}: left out ${
       dropped.map((d) => `"${d}"`).join(", ")
-    } (options of plugins patchgym does not load, or that fail a run of some tests)`,
+    } (options of plugins patchgym does not load, that fail a run of some tests, or that color the output the model reads)`,
   );
   return ["-o", `addopts=${kept.join(" ")}`];
 }
@@ -531,6 +622,18 @@ export function readEnv(name: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A requirement without its version specifier (`simplejson==3.*` -> `simplejson`), extras and
+ * environment markers kept; null when it has no specifier or names a URL.
+ */
+export function unpinned(requirement: string): string | null {
+  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*([^;]*?)\s*(;.*)?$/.exec(
+    requirement,
+  );
+  if (!m || m[3] === "" || m[3].startsWith("@")) return null;
+  return `${m[1]}${m[2] ?? ""}${m[4] ? ` ${m[4]}` : ""}`;
 }
 
 /** The normalized distribution name of a requirement string (`Foo-Bar>=1` -> `foo_bar`). */

@@ -49,6 +49,8 @@ export interface MineOptions {
   onProgress?: (event: MineProgress) => void;
   /** The id prefix (default: the repository folder's name). */
   prefix?: string;
+  /** Look again at commits an earlier run dropped (after the environment or patchgym changed). */
+  retryDropped?: boolean;
 }
 
 /** One candidate done. */
@@ -71,6 +73,8 @@ export interface CandidateRecord {
   fail_to_pass?: number;
   pass_to_pass?: number;
   flaky?: number;
+  /** Tests left out of the lists because the grader judged them otherwise than a plain run. */
+  graded_out?: number;
   seconds: number;
 }
 
@@ -115,7 +119,7 @@ export async function mineRepository(repo: string, options: MineOptions): Promis
   for (const commit of commits) {
     done++;
     const previous = state.records[commit.sha];
-    if (previous) {
+    if (previous && !(options.retryDropped && previous.status === "dropped")) {
       options.onProgress?.({
         done,
         total: commits.length,
@@ -441,7 +445,20 @@ async function mineCommit(
       ...(environment.lock ? { extra: { [LOCK_FILE]: environment.lock } } : {}),
     });
     if (!written.ok) return drop(`task refused: ${written.problems.join("; ")}`);
-    const validation = await validateTask(options.environment, id);
+    let validation = await validateTask(options.environment, id);
+    let gradedOut = 0;
+    if (validation.status === "broken") {
+      // The grader judges some tests otherwise than a plain run (a value compared outside the
+      // jail, a test's own mocks): keep the tests it judges as the plain runs did, then again.
+      const kept = await keepGradedTests(options.environment, spec, patch);
+      if (kept !== null) {
+        gradedOut = f2p.length + p2p.length - kept.fail_to_pass.length - kept.pass_to_pass.length;
+        Object.assign(spec, kept);
+        writeFileSync(join(written.dir, "task.json"), JSON.stringify(spec, null, 2) + "\n");
+        options.environment.forget(id);
+        validation = await validateTask(options.environment, id);
+      }
+    }
     if (!validation.ok) {
       rmSync(written.dir, { recursive: true, force: true });
       return drop(`not valid: ${validation.problems.join("; ")}`);
@@ -451,9 +468,10 @@ async function mineCommit(
       subject: commit.subject,
       status: "task",
       task_id: id,
-      fail_to_pass: f2p.length,
-      pass_to_pass: p2p.length,
+      fail_to_pass: spec.fail_to_pass.length,
+      pass_to_pass: spec.pass_to_pass.length,
       flaky,
+      ...(gradedOut > 0 ? { graded_out: gradedOut } : {}),
       seconds: 0,
     };
   } finally {
@@ -473,6 +491,35 @@ interface SideRun {
 
 /** Locks an environment build writes into a repository that has none (npm's, Deno's). */
 const WRITTEN_LOCKS = ["package-lock.json", "deno.lock"];
+
+/**
+ * The task's lists cut to the tests the grader judges as the plain runs did (fail_to_pass: fails
+ * unchanged, passes with the patch; pass_to_pass: passes on both), or null when that leaves no
+ * fail_to_pass test or changes nothing.
+ */
+async function keepGradedTests(
+  environment: Environment,
+  spec: TaskSpec,
+  patch: string,
+): Promise<{ fail_to_pass: string[]; pass_to_pass: string[] } | null> {
+  const task = environment.task(spec.id);
+  const before = await environment.grade(task, "");
+  const after = await environment.grade(task, patch);
+  if (!after.patch_applied) return null;
+  const outcome = (grade: typeof before, id: string) =>
+    grade.fail_to_pass.tests[id] ?? grade.pass_to_pass.tests[id];
+  const f2p = spec.fail_to_pass.filter((id) =>
+    outcome(before, id) !== "passed" && outcome(after, id) === "passed"
+  );
+  const p2p = spec.pass_to_pass.filter((id) =>
+    outcome(before, id) === "passed" && outcome(after, id) === "passed"
+  );
+  if (f2p.length === 0) return null;
+  if (f2p.length === spec.fail_to_pass.length && p2p.length === spec.pass_to_pass.length) {
+    return null;
+  }
+  return { fail_to_pass: f2p, pass_to_pass: p2p };
+}
 
 /**
  * The candidate's environment, built from its declarations and cached by the hash of its lock

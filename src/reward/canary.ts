@@ -235,9 +235,7 @@ function plantPytest(
   const starts: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!/^(?:async\s+)?def test\w*\s*\(/.test(lines[i])) continue;
-    let start = i;
-    while (start > 0 && lines[start - 1].startsWith("@")) start--;
-    starts.push(start);
+    starts.push(decoratorsStart(lines, i, ""));
   }
   const canaries: Canary[] = [];
   const inserts = expects.map((expect) => ({
@@ -412,6 +410,19 @@ function plantMutants(
   return { source: out.join("\n"), canaries };
 }
 
+/**
+ * The first line of the decorators above the `def` at `header` (or `header`): blank lines between
+ * them are crossed, as `joinStatements` leaves them where a decorator spanned several lines.
+ */
+function decoratorsStart(lines: string[], header: number, indent: string): number {
+  let start = header;
+  for (let i = header - 1; i >= 0; i--) {
+    if (lines[i].startsWith(`${indent}@`)) start = i;
+    else if (lines[i].trim() !== "") break;
+  }
+  return start;
+}
+
 /** Lines `[start, end)` of a Python test (decorators included) and its `def` line. */
 function pythonBlock(
   lines: string[],
@@ -428,12 +439,18 @@ function pythonBlock(
       "";
     if (!indent) return null;
   }
+  // A method is looked for in its own class only: one it inherits is not in its body.
+  let until = lines.length;
+  if (cls) {
+    const next = lines.findIndex((l, i) => i > from && /^[^\s#)]/.test(l));
+    if (next >= 0) until = next;
+  }
   const header = lines.findIndex((l, i) =>
-    i > from && new RegExp(`^${indent}(?:async\\s+)?def\\s+${name}\\s*\\(`).test(l)
+    i > from && i < until &&
+    new RegExp(`^${indent}(?:async\\s+)?def\\s+${name}\\s*\\(`).test(l)
   );
   if (header < 0 || !lines[header].trimEnd().endsWith(":")) return null;
-  let start = header;
-  while (start > 0 && lines[start - 1].startsWith(`${indent}@`)) start--;
+  const start = decoratorsStart(lines, header, indent);
   let end = header + 1;
   while (
     end < lines.length &&

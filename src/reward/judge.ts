@@ -372,7 +372,10 @@ function raisedOk(observed: unknown, names: string[]): boolean {
     return mro.some((entry) => {
       if (!Array.isArray(entry)) return false;
       const [module, qualname] = entry;
-      if (qualname !== last) return false;
+      // A class defined in a function or another class: `f.<locals>.LocalError`, `Outer.Inner`.
+      if (typeof qualname !== "string" || qualname.slice(qualname.lastIndexOf(".") + 1) !== last) {
+        return false;
+      }
       return !BUILTIN_EXCEPTIONS.has(name) || module === "builtins";
     });
   });

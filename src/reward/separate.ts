@@ -374,11 +374,15 @@ function pythonTests(lines: string[], starts: boolean[]): PyFunction[] {
   return found;
 }
 
-/** `ValueError`, `mod.Error` or a tuple of them as names, or null (other arguments). */
+/** `ValueError`, `mod.Error` or a tuple of them as names, or null (a variable, other arguments). */
 function exceptionNames(args: string): string[] | null {
   const text = args.trim().replace(/^\((.*)\)$/, "$1");
   const names = text.split(",").map((n) => n.trim()).filter((n) => n !== "");
-  return names.length > 0 && names.every((n) => /^[A-Za-z_][\w.]*$/.test(n)) ? names : null;
+  // Class names only (`ValueError`, `errors.ParseError`): a lower-case name is a variable holding
+  // the class (`pytest.raises(error)` under parametrize), whose name says nothing of the class.
+  return names.length > 0 && names.every((n) => /^(?:[A-Za-z_]\w*\.)*_*[A-Z]\w*$/.test(n))
+    ? names
+    : null;
 }
 
 const UNITTEST_KINDS: Record<string, CheckKind> = {

@@ -11,23 +11,103 @@ export function discoverTestIds(file: string, source: string, runner: RunnerName
 }
 
 function discoverPython(file: string, source: string, runner: RunnerName): string[] {
+  const { entries, classes } = parsePython(source);
   const ids: string[] = [];
-  let currentClass: string | null = null;
-  for (const line of source.split("\n")) {
-    const cls = /^class\s+(\w+)/.exec(line);
+  for (const entry of entries) {
+    if (entry.kind === "function") {
+      if (runner === "pytest") ids.push(`${file}::${entry.name}`);
+      continue;
+    }
+    for (const method of classMethods(entry.name, classes)) {
+      ids.push(`${file}::${entry.name}::${method}`);
+    }
+  }
+  return ids;
+}
+
+/**
+ * Test classes of a Python test file that inherit from a class the file does not define (a mixin
+ * imported from another module, as in `class LRUTest(TestCase, CacheTestMixin)`), as
+ * `<file>::<Class>`: their inherited test methods cannot be read from this file alone.
+ */
+export function openTestClasses(file: string, source: string): string[] {
+  const { entries, classes } = parsePython(source);
+  const open = (name: string, seen: Set<string>): boolean => {
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return (classes.get(name)?.bases ?? []).some((base) =>
+      classes.has(base) ? open(base, seen) : !ROOT_CLASSES.has(base)
+    );
+  };
+  return entries.filter((e) => e.kind === "class" && open(e.name, new Set())).map((e) =>
+    `${file}::${e.name}`
+  );
+}
+
+/** Bases that bring no test methods of their own. */
+const ROOT_CLASSES = new Set([
+  "object",
+  "TestCase",
+  "unittest.TestCase",
+  "IsolatedAsyncioTestCase",
+  "unittest.IsolatedAsyncioTestCase",
+]);
+
+interface PythonClass {
+  bases: string[];
+  methods: string[];
+}
+
+/** Top-level test functions and classes in source order, and each class's bases and test methods. */
+function parsePython(source: string): {
+  entries: { kind: "function" | "class"; name: string }[];
+  classes: Map<string, PythonClass>;
+} {
+  const entries: { kind: "function" | "class"; name: string }[] = [];
+  const classes = new Map<string, PythonClass>();
+  let current: PythonClass | null = null;
+  const lines = source.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const cls = /^class\s+(\w+)\s*(\()?/.exec(line);
     if (cls) {
-      currentClass = cls[1];
+      let header = line.slice(cls[0].length);
+      // Bases written over several lines: read to the closing parenthesis.
+      while (cls[2] && !header.includes(")") && i + 1 < lines.length) header += lines[++i];
+      const bases = cls[2]
+        ? header.slice(0, header.indexOf(")") < 0 ? undefined : header.indexOf(")")).split(",")
+          .map((b) => b.trim()).filter((b) => /^[\w.]+$/.test(b))
+        : [];
+      current = { bases, methods: [] };
+      classes.set(cls[1], current);
+      entries.push({ kind: "class", name: cls[1] });
       continue;
     }
     const fn = /^(\s*)(?:async\s+)?def\s+(test\w*)\s*\(/.exec(line);
     if (!fn) {
-      if (/^\S/.test(line) && !line.startsWith("#") && !line.startsWith("@")) currentClass = null;
+      if (/^\S/.test(line) && !line.startsWith("#") && !line.startsWith("@")) current = null;
       continue;
     }
-    if (fn[1].length > 0 && currentClass) ids.push(`${file}::${currentClass}::${fn[2]}`);
-    else if (fn[1].length === 0 && runner === "pytest") ids.push(`${file}::${fn[2]}`);
+    if (fn[1].length > 0 && current) current.methods.push(fn[2]);
+    else if (fn[1].length === 0) entries.push({ kind: "function", name: fn[2] });
   }
-  return ids;
+  return { entries, classes };
+}
+
+/** A class's test methods: its own, then those it inherits from classes of the same file. */
+function classMethods(name: string, classes: Map<string, PythonClass>): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (cls: string) => {
+    if (seen.has(cls)) return;
+    seen.add(cls);
+    const found = classes.get(cls);
+    if (!found) return;
+    for (const method of found.methods) if (!out.includes(method)) out.push(method);
+    for (const base of found.bases) visit(base);
+  };
+  visit(name);
+  return out;
 }
 
 function discoverDeno(file: string, source: string): string[] {

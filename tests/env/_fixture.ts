@@ -22,7 +22,7 @@ dependencies = ["python-dateutil>=2.8"]
 test = ["pytest"]
 
 [tool.pytest.ini_options]
-addopts = "-ra --cov=shelfcount --cov-fail-under=95"
+addopts = "-ra --cov=shelfcount --cov-fail-under=95 --color=yes"
 testpaths = ["tests"]
 `,
     "src/shelfcount/__init__.py": '"""Counting what is on the shelves."""\n',

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
 import { mineRepository } from "../../src/mine/mine.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
-import { pipHas } from "../env/_fixture.ts";
+import { pipHas, writeFiles } from "../env/_fixture.ts";
 import { commit, git, gitMetadata, writeHistory } from "./_history.ts";
 import {
   npmHas,
@@ -86,6 +86,17 @@ Deno.test({
       // A second run resumes: every commit is already decided.
       const again = await mineRepository(history.dir, { ...options, environment: env });
       assert.deepEqual(again.tasks.sort(), report.tasks.sort());
+      // --retry-dropped looks at the dropped commits again, and only at them.
+      const outcomes = new Map<string, string>();
+      const retried = await mineRepository(history.dir, {
+        ...options,
+        environment: env,
+        retryDropped: true,
+        onProgress: (e) => outcomes.set(e.commit, e.outcome),
+      });
+      assert.deepEqual(retried.tasks.sort(), report.tasks.sort());
+      assert.equal(outcomes.get(history.docs), "dropped");
+      assert.equal(outcomes.get(history.fix), "resumed");
     } finally {
       await Deno.remove(root, { recursive: true });
     }
@@ -311,4 +322,65 @@ Deno.test({
       await Deno.remove(root, { recursive: true });
     }
   },
+});
+
+// Seen on a real repository: a pass_to_pass test that compares an object with its own __eq__ to
+// a literal passes in a plain run and fails under grading (plain values only), so the whole
+// commit was dropped as "not valid"; now that test is left out of the lists and counted.
+Deno.test("mineRepository() leaves out tests the grader judges otherwise than a plain run", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-mine-graded-" });
+  try {
+    const repo = join(root, "keys");
+    const git = async (...args: string[]) => {
+      const out = await new Deno.Command("git", {
+        args: ["-C", repo, ...args],
+        env: {
+          GIT_AUTHOR_NAME: "Test",
+          GIT_AUTHOR_EMAIL: "test@example.com",
+          GIT_COMMITTER_NAME: "Test",
+          GIT_COMMITTER_EMAIL: "test@example.com",
+          GIT_CONFIG_GLOBAL: "/dev/null",
+        },
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    };
+    const keys = (fixed: boolean) =>
+      `class Key:\n    def __init__(self, text):\n        self.text = text\n\n    def __eq__(self, other):\n        return self.text == getattr(other, "text", other)\n\n\ndef normalize(text):\n    return ${
+        fixed ? "text.strip().lower()" : "text.strip()"
+      }\n`;
+    const tests =
+      'from keys import Key, normalize\n\n\ndef test_key_equals_text():\n    k = Key("foo")\n    assert k == "foo"\n\n\ndef test_strip():\n    assert normalize(" a ") == "a"\n';
+    await writeFiles(repo, { "keys.py": keys(false), "tests/test_keys.py": tests });
+    await git("init", "-q", "-b", "main");
+    await git("add", "-A");
+    await git("commit", "-q", "-m", "Keys");
+    await writeFiles(repo, {
+      "keys.py": keys(true),
+      "tests/test_keys.py": tests +
+        '\n\ndef test_lower():\n    assert normalize("AB") == "ab"\n',
+    });
+    await git("commit", "-q", "-am", "Normalize keys to lower case");
+    const out = join(root, "mined");
+    Deno.mkdirSync(out);
+    const environment = await Environment.open({
+      tasksDir: out,
+      workRoot: join(root, "work"),
+      envCache: join(root, "cache"),
+    });
+    const report = await mineRepository(repo, {
+      outDir: out,
+      environment,
+      envCache: join(root, "cache"),
+      maxCommits: 5,
+    });
+    assert.equal(report.tasks.length, 1, JSON.stringify(report.records));
+    assert.equal(report.records[0].graded_out, 1);
+    const spec = JSON.parse(readFileSync(join(out, report.tasks[0], "task.json"), "utf8"));
+    assert.deepEqual(spec.fail_to_pass, ["tests/test_keys.py::test_lower"]);
+    assert.deepEqual(spec.pass_to_pass, ["tests/test_keys.py::test_strip"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

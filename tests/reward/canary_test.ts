@@ -104,6 +104,57 @@ def test_two():
   });
 });
 
+// Seen on a real repository: a parametrize decorator written over several lines is joined into
+// one line with blank lines after it, and a canary planted under those blank lines took the
+// decorator away from its test (a collection error failed every test of the file).
+Deno.test("plantCanaries() keeps a multi-line decorator on its test, canary or mutant", async () => {
+  const file = `import pytest
+
+
+@pytest.mark.parametrize(
+    "n, expected",
+    [
+        (1, 2),
+        (2, 3),
+    ],
+)
+def test_one(n, expected):
+    assert len([n, expected]) == 2
+
+
+@pytest.mark.parametrize(
+    "n",
+    [1, 2],
+)
+def test_two(n):
+    assert n > 0
+`;
+  for (let seed = 0; seed < 8; seed++) {
+    await withFiles({ "test_p.py": file }, async (dir) => {
+      await plantCanaries(dir, ["test_p.py"], "pytest", {
+        random: seeded(seed),
+        mutate: ["test_p.py::test_one"],
+      });
+      const source = readFileSync(join(dir, "test_p.py"), "utf8");
+      // Every parametrized test is right under its decorator, the blank lines aside.
+      assert.equal(
+        source.match(
+          /@pytest\.mark\.parametrize\("n, expected"[^\n]*\n+def test_\w+\(n, expected\)/g,
+        )
+          ?.length,
+        3,
+        source,
+      );
+      assert.equal(
+        source.match(/@pytest\.mark\.parametrize\("n", [^\n]*\n+def test_\w+\(n\)/g)?.length,
+        1,
+        source,
+      );
+      assert.equal(await compiles(source), true, source);
+    });
+  }
+});
+
 Deno.test("plantCanaries() adds deno canaries as Deno.test calls with token names", async () => {
   await withFiles({ "a_test.ts": 'Deno.test("a", () => {});' }, async (dir) => {
     const { canaries } = await plantCanaries(dir, ["a_test.ts"], "deno_test", {
@@ -151,6 +202,40 @@ Deno.test("plantCanaries() names never collide with the file's own tests", async
       const ids = canaries.map((c) => c.id.split("::")[2]);
       const renamed = [...names.get("tests/test_calc.py")!.keys()];
       assert.equal(new Set([...ids, ...renamed]).size, ids.length + renamed.length);
+    });
+  }
+});
+
+// Seen on a real repository: a fail_to_pass test a class inherits from a mixin had its mutant
+// copies put into the next class that defines a method of that name, under the wrong class's id,
+// so the grade of the unchanged tests came out canary_mismatch.
+Deno.test("plantCanaries() makes no mutant of a test its class inherits, and none in another class", async () => {
+  const file = `import unittest
+
+
+class Mixin:
+    def test_shared(self):
+        self.assertEqual(len("ab"), 2)
+
+
+class FirstTest(unittest.TestCase, Mixin):
+    def test_own(self):
+        self.assertEqual(len("a"), 1)
+
+
+class SecondTest(unittest.TestCase):
+    def test_shared(self):
+        self.assertEqual(len("abc"), 3)
+`;
+  for (let seed = 0; seed < 6; seed++) {
+    await withFiles({ "tests/test_m.py": file }, async (dir) => {
+      const { canaries } = await plantCanaries(dir, ["tests/test_m.py"], "unittest", {
+        random: seeded(seed),
+        mutate: ["tests/test_m.py::FirstTest::test_shared"],
+      });
+      assert.deepEqual(canaries.filter((c) => c.original !== undefined), []);
+      const source = readFileSync(join(dir, "tests/test_m.py"), "utf8");
+      assert.equal(source.match(/len\("abc"\)/g)?.length, 1, source);
     });
   }
 });

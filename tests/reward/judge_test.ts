@@ -100,3 +100,66 @@ Deno.test("judge() passes values Python compares equal to their literals, judged
     await Deno.remove(base, { recursive: true });
   }
 });
+
+// Seen on a real repository: `pytest.raises(LocalError)` on a class defined in the test's body
+// failed ("it raised ...<locals>.LocalError"): the qualified name was compared whole.
+Deno.test("judge() passes a raise of an exception class defined in the test or nested in a class", async () => {
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-judge-" }));
+  try {
+    const dir = join(base, "repo");
+    let n = 0;
+    const plan = separate(
+      `import pytest
+
+from lib import fail_with
+
+
+class Outer:
+    class Inner(Exception):
+        pass
+
+
+def test_local():
+    class LocalError(Exception):
+        pass
+
+    with pytest.raises(LocalError):
+        fail_with(LocalError)
+
+
+def test_nested():
+    with pytest.raises(Outer.Inner):
+        fail_with(Outer.Inner)
+
+
+def test_other():
+    class LocalError(Exception):
+        pass
+
+    with pytest.raises(LocalError):
+        fail_with(KeyError)
+`,
+      "pytest",
+      () => `s${n++}`,
+    );
+    writeFiles(dir, {
+      "lib.py": "def fail_with(cls):\n    raise cls()\n",
+      "test_r.py": plan.source,
+    });
+    const run = await runTests(await testSandbox(), {
+      runner: "pytest",
+      dir,
+      files: ["test_r.py"],
+      timeoutMs: 20_000,
+      trusted: ["test_r.py"],
+    });
+    const verdict = judge("pytest", run.tests, run.observations, new Map([["test_r.py", plan]]));
+    for (const name of ["test_local", "test_nested"]) {
+      const id = `test_r.py::${name}`;
+      assert.equal(verdict.outcomes.get(id), "passed", verdict.failures.get(id));
+    }
+    assert.notEqual(verdict.outcomes.get("test_r.py::test_other"), "passed");
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

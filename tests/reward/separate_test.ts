@@ -312,3 +312,24 @@ describe("s", () => {
   assert.ok((out.inside.get("s > a") ?? 0) >= 1, JSON.stringify([...out.inside]));
   assert.ok((out.inside.get("s > b") ?? 0) >= 1, JSON.stringify([...out.inside]));
 });
+
+// Seen on a real repository: `pytest.raises(error)` with the class from parametrize was judged
+// outside against the name "error" and failed every case ("it raised ...UnexpectedCharError").
+Deno.test("separate() keeps a raises check on a variable inside and judges class names outside", () => {
+  const source = [
+    '@pytest.mark.parametrize("error", [KeyError, ValueError])',
+    "def test_a(error):",
+    "    with pytest.raises(error):",
+    "        f()",
+    "",
+    "def test_b():",
+    "    with pytest.raises((errors.ParseError, _Private)):",
+    "        f()",
+    "",
+  ].join("\n");
+  const out = separate(source, "pytest", ids());
+  assert.deepEqual(out.sites.filter((s) => s.kind === "raises").map((s) => [s.test, s.expected]), [
+    ["test_b", "errors.ParseError,_Private"],
+  ]);
+  assert.deepEqual(out.kept.get("test_a"), ["with pytest.raises(error):"]);
+});

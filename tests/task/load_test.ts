@@ -507,3 +507,38 @@ Deno.test("requireTaskIds() says no task folders were found and where tasks are 
     assert.deepEqual(requireTaskIds(root), ["a-task"]);
   });
 });
+
+// Seen on a real repository: test classes that take their test methods from a mixin, in the same
+// file or imported from another module, were refused as naming tests that do not exist.
+Deno.test("loadTask() takes test methods a class inherits from a mixin, here or imported", async () => {
+  const mixins = `import unittest
+
+from . import ImportedMixin
+
+
+class LocalMixin:
+    def test_local(self):
+        pass
+
+
+class LocalTest(unittest.TestCase, LocalMixin):
+    pass
+
+
+class ImportedTest(unittest.TestCase, ImportedMixin):
+    pass
+`;
+  assert.deepEqual(
+    await problemsAfter((spec, files) => {
+      files["t1/repo/tests/test_a.py"] = mixins;
+      spec.pass_to_pass = [
+        "tests/test_a.py::LocalTest::test_local",
+        "tests/test_a.py::ImportedTest::test_anything",
+        "tests/test_a.py::LocalTest::test_missing",
+      ];
+    }),
+    [
+      'tasks/t1/task.json: pass_to_pass[2]: test "tests/test_a.py::LocalTest::test_missing" is not defined in the visible or hidden tests; fix the id or add the test',
+    ],
+  );
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { discoverTestIds } from "../../src/task/test_ids.ts";
+import { discoverTestIds, openTestClasses } from "../../src/task/test_ids.ts";
 
 const PYTHON = `import unittest
 import pytest
@@ -173,4 +173,57 @@ test("top", () => {});
     "test/parse.test.js::parse > errors > rejects text",
     "test/parse.test.js::top",
   ]);
+});
+
+// Seen on a real repository: unittest classes that get their tests from a mixin had no ids.
+Deno.test("discoverTestIds() gives a class the test methods of its bases in the same file", () => {
+  const source = `class Mixin:
+    def test_shared(self):
+        pass
+
+    def test_overridden(self):
+        pass
+
+
+class Middle(
+    Mixin,
+):
+    def test_middle(self):
+        pass
+
+
+class CaseTest(unittest.TestCase, Middle):
+    def test_overridden(self):
+        pass
+`;
+  assert.deepEqual(discoverTestIds("t.py", source, "unittest"), [
+    "t.py::Mixin::test_shared",
+    "t.py::Mixin::test_overridden",
+    "t.py::Middle::test_middle",
+    "t.py::Middle::test_shared",
+    "t.py::Middle::test_overridden",
+    "t.py::CaseTest::test_overridden",
+    "t.py::CaseTest::test_middle",
+    "t.py::CaseTest::test_shared",
+  ]);
+});
+
+Deno.test("openTestClasses() names classes with a base from another module, directly or through a local base", () => {
+  const source = `import unittest
+from . import Imported
+
+
+class Closed(unittest.TestCase):
+    def test_a(self):
+        pass
+
+
+class Open(unittest.TestCase, Imported):
+    pass
+
+
+class Through(Open):
+    pass
+`;
+  assert.deepEqual(openTestClasses("t.py", source), ["t.py::Open", "t.py::Through"]);
 });
