@@ -342,4 +342,20 @@ describe("s", () => {
   assert.equal(out.inside.get("s > a"), 0);
   assert.equal(out.inside.get("s > b"), 4, JSON.stringify(out.kept.get("s > b")));
   assert.ok(!out.source.includes("[\n"), "the expected values left the file");
+  // toEqual is judged as jest compares: an entry whose value is undefined is absent, a hole is
+  // undefined; toStrictEqual counts both.
+  const [n, u, s, a, o] = [
+    (v: number) => ["n", String(v)],
+    ["u"],
+    (v: string) => ["s", v],
+    (...items: unknown[]) => ["a", items],
+    (...entries: unknown[]) => ["o", entries],
+  ] as const;
+  const loose = { ...equal, expected: '[1, { y: "z" }]' };
+  assert.equal(checkSite(loose, a(n(1), o(["y", s("z")], ["w", u]), u), false), null);
+  assert.match(checkSite(loose, a(n(1), o(["y", s("z")], ["w", n(0)])), false)!, /failed/);
+  assert.match(checkSite(loose, o(["0", n(1)], ["1", o(["y", s("z")])]), false)!, /failed/);
+  assert.match(checkSite({ ...loose, expected: "[-0]" }, a(n(0)), false)!, /failed/);
+  const strict = { ...out.sites[3], kind: "js_deep" as const, expected: '[1, { y: "z" }]' };
+  assert.match(checkSite(strict, a(n(1), o(["y", s("z")], ["w", u])), false)!, /failed/);
 });
