@@ -7,8 +7,9 @@
  *
  * The result lives in the cache at `<cache>/deno-<hash>` (a `DENO_DIR`: its `npm` folder holds
  * the packages, `import_map.json` the config's bare names of them, `deno.lock` their versions),
- * made under a temporary name and renamed when complete; the jail binds it read-only and
- * `deno test` reads it as its `DENO_DIR` with `--cached-only`, that import map and that lock.
+ * made under a temporary name and renamed when complete, without Deno's SQLite caches (see
+ * {@linkcode removeSqliteCaches}); the jail binds it read-only and `deno test` reads it as its
+ * `DENO_DIR` with `--cached-only`, that import map and that lock.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -120,10 +121,13 @@ export async function buildDenoEnvironment(
     const warm = isReady(dir);
     if (warm) {
       progress(`env: ${repo}: warm cache ${dir}`);
+      // An entry built before its caches were removed gets them removed now.
+      removeSqliteCaches(dir);
     } else {
       progress(`env: ${repo}: deno install of ${lock.packages.length} packages into ${dir}`);
       staged ??= await install(repo, config.path, lockText, options, progress);
       Deno.removeSync(join(staged, ".project"), { recursive: true });
+      removeSqliteCaches(staged);
       Deno.mkdirSync(join(staged, "npm"), { recursive: true });
       // The lock a test run resolves versions with (the registry's own data is not cached).
       Deno.writeFileSync(join(staged, "deno.lock"), lockText);
@@ -213,6 +217,47 @@ async function install(
   } catch (error) {
     removeQuietly(staging);
     throw error;
+  }
+}
+
+/**
+ * Remove Deno's SQLite caches (`dep_analysis_cache_v2`, `node_analysis_cache_v2`, ...) and their
+ * `-wal`, `-shm` and `-journal` files from the top of a `DENO_DIR`. `deno install` exits without
+ * checkpointing them, and a deno that reads the folder read-only (every run in the jail) then at
+ * times spun in SQLite's retry loop for a write-ahead log it could not recover (10 s per cache,
+ * 20 s in all) before it fell back to a cache in memory, which it uses at once when there is no
+ * file. The caches only speed up analysis; the packages are in `npm`. Best effort: a file that
+ * cannot be removed is left.
+ */
+function removeSqliteCaches(dir: string): void {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (!entry.isFile || !(/-(?:wal|shm|journal)$/.test(entry.name) || isSqlite(path))) continue;
+    try {
+      Deno.removeSync(path);
+    } catch {
+      // Left: at worst that run is slow, as before.
+    }
+  }
+}
+
+const SQLITE_HEADER = "SQLite format 3\0";
+
+/** Whether the file at `path` starts with SQLite's header. */
+function isSqlite(path: string): boolean {
+  try {
+    using file = Deno.openSync(path);
+    const head = new Uint8Array(SQLITE_HEADER.length);
+    const read = file.readSync(head);
+    return read === head.length && new TextDecoder().decode(head) === SQLITE_HEADER;
+  } catch {
+    return false;
   }
 }
 

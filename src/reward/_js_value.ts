@@ -3,7 +3,7 @@
  * text (literals: numbers, strings, templates without substitutions, booleans, null, undefined,
  * arrays, objects with bare, quoted or numeric keys), and the values the preload observed; compared
  * as `node:assert/strict` compares them (`Object.is` for `equal`, strict deep equality for
- * `deepEqual`).
+ * `deepEqual`), or as jest's `toEqual` does (entries whose value is undefined left out).
  */
 
 /** A JavaScript value patchgym can compare; `other` is an object that is not plain data. */
@@ -95,6 +95,32 @@ export function jsDeep(a: JsValue, b: JsValue): boolean {
     return a.entries.every(([k, v]) => other.has(k) && jsDeep(v, other.get(k)!));
   }
   return jsIs(a, b);
+}
+
+/**
+ * jest's `toEqual` over plain data: `Object.is` on primitives; arrays with arrays and objects with
+ * objects by their entries, an entry whose value is undefined counting as absent (`[1, undefined]`
+ * equals `[1]`, `{ a: 1, b: undefined }` equals `{ a: 1 }`). What the driver observed for a
+ * `toEqual` reads holes as undefined and any object jest's `equals` compares by its keys (a class
+ * instance, an object without prototype) as an object.
+ */
+export function jsLoose(a: JsValue, b: JsValue): boolean {
+  if (a.t === "array" || a.t === "object") {
+    if (b.t !== a.t) return false;
+    const mine = defined(a);
+    const theirs = defined(b);
+    return mine.size === theirs.size &&
+      [...mine].every(([k, v]) => theirs.has(k) && jsLoose(v, theirs.get(k)!));
+  }
+  return jsIs(a, b);
+}
+
+/** The entries of an array (by index) or an object whose value is not undefined. */
+function defined(value: JsValue & { t: "array" | "object" }): Map<string, JsValue> {
+  const entries: [string, JsValue][] = value.t === "array"
+    ? value.items.map((item, i) => [String(i), item])
+    : value.entries;
+  return new Map(entries.filter(([, v]) => v.t !== "undefined"));
 }
 
 /** A short rendering for failure messages. */

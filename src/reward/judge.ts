@@ -17,7 +17,7 @@ import {
   type PyValue,
   showPython,
 } from "./_python_value.ts";
-import { jsDeep, jsIs, observedJs, parseJs, showJs } from "./_js_value.ts";
+import { jsDeep, jsIs, jsLoose, observedJs, parseJs, showJs } from "./_js_value.ts";
 import type { Separated, Site } from "./separate.ts";
 
 /** Where a test's verdict was reached. */
@@ -143,6 +143,10 @@ export function checkSite(site: Site, observed: unknown, python: boolean): strin
       ? !jsIs(got, expected)
       : site.kind === "js_deep"
       ? jsDeep(got, expected)
+      : site.kind === "js_equal"
+      ? jsLoose(got, expected)
+      : site.kind === "js_not_equal"
+      ? !jsLoose(got, expected)
       : !jsDeep(got, expected);
     return ok ? null : `\`${site.text}\` failed: the value was ${showJs(got)}`;
   }

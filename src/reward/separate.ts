@@ -52,6 +52,8 @@ export type CheckKind =
   | "js_not_is"
   | "js_deep"
   | "js_not_deep"
+  | "js_equal"
+  | "js_not_equal"
   | "js_throws";
 
 /** One check whose verdict is reached outside the jail. */
@@ -93,8 +95,8 @@ export interface Separated {
 
 /** Rewrite one graded test file (see the module comment). `id` makes fresh site ids. */
 export function separate(source: string, runner: RunnerName, id: () => string): Separated {
-  if (runner === "node_test") return separateNode(source, id);
-  if (runner === "jest") return keptInside(source, separateNode(source, id));
+  if (runner === "node_test") return separateNode(source, id, NODE);
+  if (runner === "jest") return separateNode(source, id, JEST);
   return isPythonRunner(runner) ? separatePython(source, id) : separateDeno(source, id);
 }
 
@@ -615,8 +617,32 @@ const JS_KINDS: Record<string, CheckKind> = {
   notDeepStrictEqual: "js_not_deep",
 };
 
+/**
+ * How a JavaScript test file writes its checks: where a check statement starts, a check anywhere
+ * in a line, and the check a statement is when its expected value can be judged outside.
+ */
+interface JsDialect {
+  start: RegExp;
+  anywhere: RegExp;
+  check: (statement: string) => PyCheck | null;
+}
+
+/** `node:assert` checks (deno and node tests). */
+const NODE: JsDialect = {
+  start: /^(?:await\s+)?assert(?:\.\w+|\w*)\(/,
+  anywhere: /(?:^|[^\w.$])assert(?:\.\w+)?\(/,
+  check: (statement) => denoCheck(statement),
+};
+
+/** jest's `expect(...)` matchers, and `node:assert` checks a jest test may use too. */
+const JEST: JsDialect = {
+  start: /^(?:await\s+)?(?:assert(?:\.\w+|\w*)|expect)\(/,
+  anywhere: /(?:^|[^\w.$])(?:assert(?:\.\w+)?|expect)\(/,
+  check: (statement) => jestCheck(statement) ?? denoCheck(statement),
+};
+
 function separateDeno(source: string, id: () => string): Separated {
-  const lines = joinJsStatements(source.split("\n"));
+  const lines = joinJsStatements(source.split("\n"), NODE);
   const sites: Site[] = [];
   const inside = new Map<string, number>();
   const ends = new Map<string, string>();
@@ -637,7 +663,7 @@ function separateDeno(source: string, id: () => string): Separated {
     } catch {
       continue;
     }
-    separateJsTest(lines, i, close, name, id, { sites, inside, kept });
+    separateJsTest(lines, i, close, name, id, { sites, inside, kept }, NODE);
     i = close;
   }
   return { source: lines.join("\n"), sites, ends, inside, kept };
@@ -654,6 +680,7 @@ function separateJsTest(
   name: string,
   id: () => string,
   out: Pick<Separated, "sites" | "inside" | "kept">,
+  dialect: JsDialect,
 ): void {
   const bodyIndent = /^(\s+)\S/.exec(
     lines.slice(from + 1, close).find((l) => l.trim() !== "") ?? "",
@@ -663,15 +690,15 @@ function separateJsTest(
     const line = lines[j];
     const indent = /^\s*/.exec(line)![0];
     const statement = line.slice(indent.length);
-    if (!/^(?:await\s+)?assert(?:\.\w+|\w*)\(/.test(statement)) {
+    if (!dialect.start.test(statement)) {
       // A check that does not start its line (`if (x) assert.ok(y);`) stays inside.
-      if (/(?:^|[^\w.$])assert(?:\.\w+)?\(/.test(withoutStrings(statement))) {
+      if (dialect.anywhere.test(withoutStrings(statement))) {
         left++;
         out.kept.set(name, [...(out.kept.get(name) ?? []), statement]);
       }
       continue;
     }
-    const check = denoCheck(statement);
+    const check = dialect.check(statement);
     if (check === null) {
       left++;
       out.kept.set(name, [...(out.kept.get(name) ?? []), statement]);
@@ -698,8 +725,8 @@ function separateJsTest(
  * indentation), separated like a deno test. Its body ends at the first line after it that starts
  * with `}` at its own indentation.
  */
-function separateNode(source: string, id: () => string): Separated {
-  const lines = joinJsStatements(source.split("\n"));
+function separateNode(source: string, id: () => string, dialect: JsDialect): Separated {
+  const lines = joinJsStatements(source.split("\n"), dialect);
   const out = { sites: [] as Site[], inside: new Map<string, number>(), kept: new Map() };
   const suites: { indent: number; name: string }[] = [];
   const bodies: boolean[] = lines.map(() => false);
@@ -727,14 +754,14 @@ function separateNode(source: string, id: () => string): Separated {
       k > i && l.startsWith(`${indent}}`) && /^\}\)?\)?;?\s*$/.test(l.slice(indent.length))
     );
     if (close < 0) continue;
-    separateJsTest(lines, i, close, full, id, out);
+    separateJsTest(lines, i, close, full, id, out, dialect);
     for (let k = i; k <= close; k++) bodies[k] = true;
     i = close;
   }
   // A check outside every test body (in a helper the tests call) runs inside the jail for whichever
   // test calls it: without a call graph, every test of the file counts it as kept inside.
   const helpers = lines.filter((line, k) =>
-    !bodies[k] && /(?:^|[^\w.$])assert(?:\.\w+)?\(/.test(withoutStrings(line.trim()))
+    !bodies[k] && dialect.anywhere.test(withoutStrings(line.trim()))
   ).map((line) => line.trim());
   if (helpers.length > 0) {
     for (const name of out.inside.keys()) {
@@ -743,22 +770,6 @@ function separateNode(source: string, id: () => string): Separated {
     }
   }
   return { source: lines.join("\n"), ...out, ends: new Map() };
-}
-
-/**
- * A jest test file as it is, every check kept inside: the jest driver has no observe function yet,
- * so the node rules only count each test's checks (those they would have separated, and `expect`
- * calls, are all judged in the jail).
- */
-function keptInside(source: string, node: Separated): Separated {
-  const inside = new Map<string, number>();
-  const kept = new Map<string, string[]>();
-  for (const [name, count] of node.inside) {
-    const moved = node.sites.filter((s) => s.test === name).map((s) => s.text);
-    inside.set(name, Math.max(1, count + moved.length));
-    kept.set(name, [...(node.kept.get(name) ?? []), ...moved]);
-  }
-  return { source, sites: [], ends: new Map(), inside, kept };
 }
 
 function denoCheck(statement: string): PyCheck | null {
@@ -792,13 +803,13 @@ function denoCheck(statement: string): PyCheck | null {
 }
 
 /**
- * Lines with each multi-line `assert...(` statement written on its first line and its other lines
+ * Lines with each multi-line check statement (`assert...(`, jest's `expect(`) written on its first line and its other lines
  * left empty, so line numbers stay.
  */
-function joinJsStatements(lines: string[]): string[] {
+function joinJsStatements(lines: string[], dialect: JsDialect): string[] {
   const out = [...lines];
   for (let i = 0; i < out.length; i++) {
-    if (!/^\s*(?:await\s+)?assert(?:\.\w+|\w*)\(/.test(out[i])) continue;
+    if (!dialect.start.test(out[i].trimStart())) continue;
     let depth = 0;
     let end = i;
     for (; end < out.length; end++) {
@@ -820,7 +831,17 @@ function joinJsStatements(lines: string[]): string[] {
 
 /** Brackets a JS line opens minus those it closes, outside strings and comments; null on a template. */
 function bracketDepth(line: string): number | null {
+  return jsBrackets(line)?.depth ?? null;
+}
+
+/**
+ * A walk over a JS line's brackets outside strings, regular expressions and comments: the depth it
+ * ends at, and the index of the first bracket that closes below the start (-1 when none does);
+ * null on a template or an unterminated string or regular expression.
+ */
+function jsBrackets(line: string): { depth: number; under: number } | null {
   let depth = 0;
+  let under = -1;
   let quote: string | null = null;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
@@ -843,7 +864,73 @@ function bracketDepth(line: string): number | null {
       if (i >= line.length) return null;
     } else if (c === "/" && line[i + 1] === "/") break;
     else if ("([{".includes(c)) depth++;
-    else if (")]}".includes(c)) depth--;
+    else if (")]}".includes(c)) {
+      depth--;
+      if (depth < 0 && under < 0) under = i;
+    }
   }
-  return quote ? null : depth;
+  return quote ? null : { depth, under };
+}
+
+/** jest matchers judged outside, by name: the check kind, and its negation's (null: kept inside). */
+const JEST_KINDS: Record<string, [CheckKind, CheckKind | null]> = {
+  toBe: ["js_is", "js_not_is"],
+  toEqual: ["js_equal", "js_not_equal"],
+  toStrictEqual: ["js_deep", "js_not_deep"],
+  toThrow: ["js_throws", null],
+  toThrowError: ["js_throws", null],
+};
+
+/** What a jest matcher without an argument checks: an observation and the value it must be. */
+const JEST_BARE: Record<string, { observe: (actual: string) => string; is: string }> = {
+  toBeNull: { observe: (a) => a, is: "null" },
+  toBeUndefined: { observe: (a) => a, is: "undefined" },
+  toBeNaN: { observe: (a) => a, is: "NaN" },
+  toBeTruthy: { observe: (a) => `!(${a})`, is: "false" },
+  toBeFalsy: { observe: (a) => `!(${a})`, is: "true" },
+};
+
+/**
+ * A jest check that starts its line, `expect(actual).matcher(expected);` (or `.not.matcher`), as an
+ * observation: `toBe`, `toEqual` and `toStrictEqual` with a literal, `toBeNull`, `toBeUndefined`,
+ * `toBeDefined`, `toBeNaN`, `toBeTruthy`, `toBeFalsy`, and `toThrow` with nothing or a class (its
+ * name matched as for `assert.throws`; a message or regular expression stays inside, jest matches
+ * those against the error's message only). Null for anything else (`.resolves`, asymmetric
+ * matchers, an expected value the test computes).
+ */
+function jestCheck(statement: string): PyCheck | null {
+  if (!statement.startsWith("expect(")) return null;
+  const scan = jsBrackets(statement.slice(7));
+  if (scan === null || scan.under < 0) return null;
+  const actual = statement.slice(7, 7 + scan.under).trim();
+  if (actual === "" || splitTopLevel(actual, ",")?.length !== 1) return null;
+  const call = /^(\.not)?\.(\w+)\((.*)\);?\s*(?:\/\/.*)?$/.exec(statement.slice(8 + scan.under));
+  if (!call) return null;
+  const args = splitTopLevel(call[3], ",")?.map((a) => a.trim());
+  if (!args) return null;
+  if (args.length > 0 && args[args.length - 1] === "") args.pop();
+  const [not, matcher] = [call[1] !== undefined, call[2]];
+  const bare = JEST_BARE[matcher];
+  if (bare && args.length === 0) {
+    return {
+      site: { kind: not ? "js_not_is" : "js_is", expected: bare.is },
+      observe: bare.observe(actual),
+    };
+  }
+  if (matcher === "toBeDefined" && args.length === 0) {
+    return { site: { kind: not ? "js_is" : "js_not_is", expected: "undefined" }, observe: actual };
+  }
+  const kinds = JEST_KINDS[matcher];
+  const kind = kinds?.[not ? 1 : 0];
+  if (!kind) return null;
+  if (kind === "js_throws") {
+    if (args.length > 1 || (args.length === 1 && !/^[A-Za-z_$][\w$.]*$/.test(args[0]))) return null;
+    return { site: { kind, expected: args[0] ?? "" }, observe: `${actual}, 1` };
+  }
+  if (args.length !== 1 || parseJs(args[0]) === null) return null;
+  return {
+    site: { kind, expected: args[0] },
+    // toEqual compares by keys whatever the object's class: the driver reads it that way (mode 2).
+    observe: kind === "js_equal" || kind === "js_not_equal" ? `${actual}, 2` : actual,
+  };
 }

@@ -242,8 +242,11 @@ const StringCtor = String;
 const getPrototypeOf = Object.getPrototypeOf;
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const ownKeys = Reflect.ownKeys;
-const ObjectPrototype = Object.prototype;
-const ArrayPrototype = Array.prototype;
+// The prototypes of plain arrays and objects: this realm's (the jest driver adds its test realm's
+// before any test runs).
+const ARRAY_PROTOTYPES = [Array.prototype];
+const OBJECT_PROTOTYPES = [Object.prototype];
+const objectTag = Function.prototype.call.bind(Object.prototype.toString);
 const numberText = Function.prototype.call.bind(Number.prototype.toString);
 const bigintText = Function.prototype.call.bind(BigInt.prototype.toString);
 const push = Function.prototype.call.bind(Array.prototype.push);
@@ -255,7 +258,16 @@ function read(object, desc) {
   return hasOwn(desc, "value") ? desc.value : typeof desc.get === "function" ? apply(desc.get, object, []) : undefined;
 }
 
-function plain(value, depth, budget) {
+function among(list, value) {
+  for (let i = 0; i < list.length; i++) if (list[i] === value) return true;
+  return false;
+}
+
+/**
+ * The value as plain data. loose (jest's toEqual, which compares objects by their keys whatever
+ * their class) reads any array, holes as undefined, and any object whose tag is [object Object].
+ */
+function plain(value, depth, budget, loose) {
   if (--budget.left < 0 || depth > 64) return ["x", "too large"];
   const kind = typeof value;
   if (kind === "number") return ["n", objectIs(value, -0) ? "-0" : numberText(value)];
@@ -268,7 +280,7 @@ function plain(value, depth, budget) {
   if (kind !== "object") return ["x", kind];
   const proto = getPrototypeOf(value);
   const keys = ownKeys(value);
-  if (isArray(value) && proto === ArrayPrototype) {
+  if (isArray(value) && (loose === true || among(ARRAY_PROTOTYPES, proto))) {
     const items = [];
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
@@ -278,18 +290,27 @@ function plain(value, depth, budget) {
         if (desc.enumerable) return ["x", "array with properties"];
         continue;
       }
+      while (loose === true && key !== "" + items.length) {
+        if (--budget.left < 0) return ["x", "too large"];
+        push(items, ["u"]);
+      }
       if (key !== "" + items.length) return ["x", "sparse array"];
-      push(items, plain(read(value, desc), depth + 1, budget));
+      push(items, plain(read(value, desc), depth + 1, budget, loose));
     }
     return ["a", items];
   }
-  if (proto !== ObjectPrototype) return ["x", "object"];
+  if (
+    !among(OBJECT_PROTOTYPES, proto) &&
+    !(loose === true && !isArray(value) && objectTag(value) === "[object Object]")
+  ) {
+    return ["x", "object"];
+  }
   const entries = [];
   for (let i = 0; i < keys.length; i++) {
     const desc = getOwnPropertyDescriptor(value, keys[i]);
     if (!desc.enumerable) continue;
     if (typeof keys[i] !== "string") return ["x", "object with symbol keys"];
-    push(entries, [keys[i], plain(read(value, desc), depth + 1, budget)]);
+    push(entries, [keys[i], plain(read(value, desc), depth + 1, budget, loose)]);
   }
   return ["o", entries];
 }

@@ -21,11 +21,23 @@
  *   is writable by the run) can leave a test unfinished, never passed;
  * - locks `expect` once jest-circus installed it (the global cannot be reassigned, `expect`, its
  *   matchers and equality testers are frozen) and freezes the test realm's built-in constructors and
- *   prototypes, so code under test cannot turn a failing assertion into a no-op.
+ *   prototypes, so code under test cannot turn a failing assertion into a no-op;
+ * - gives the test realm `__patchgym_observe`, which a graded test file's separated checks
+ *   (`reward/separate.ts`: `expect(x).toBe(1)` becomes `__patchgym_observe("site", x)`) call with
+ *   the value under check: it is serialized with intrinsics captured first (the test realm's plain
+ *   arrays and objects too) and written as a signed `observe` line of the running test, when the
+ *   call comes directly from that test's own file. The expected value stays in patchgym.
+ *
+ * Records are signed with the node_test preload's own HMAC over typed arrays and written with its
+ * own JSON writer: Node's objects in the test realm (`Buffer`, `require("crypto")`, the arrays Node
+ * returns) lead to this realm's prototypes and to node:crypto's internals.
  *
  * jest's own output (its default reporter) is shown and never read. Records use the node_test
  * format (`_node_preload.ts` `readNodeRecords`); test ids are `file::describe > test`.
  */
+
+import { DENO_OBSERVE, SERIALIZE } from "./_deno_preload.ts";
+import { HMAC } from "./_node_preload.ts";
 
 /** What the driver reads from stdin (one JSON document). */
 export interface JestRunInput {
@@ -62,8 +74,7 @@ export function jestDriver(): string {
 }
 
 const DRIVER = String.raw`"use strict";
-const { readFileSync, openSync, writeSync, mkdirSync, realpathSync } = require("node:fs");
-const { createHmac, Hmac } = require("node:crypto");
+const { readFileSync, readSync, openSync, writeSync, mkdirSync, realpathSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { dirname } = require("node:path");
 const { types: nodeTypes } = require("node:util");
@@ -74,15 +85,10 @@ if (require.main !== module) {
   return;
 }
 
-const input = JSON.parse(readFileSync(0, "utf8"));
-const KEY = Buffer.from(input.key, "hex");
-const ALLOWED = new Set(input.trusted);
-const NAMES = input.names;
 const apply = Reflect.apply;
 const defineProperty = Object.defineProperty;
 const getOwnPropertyNames = Object.getOwnPropertyNames;
-const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-const ownKeys = Reflect.ownKeys;
+const hasOwn = Object.hasOwn;
 const TypeErrorCtor = TypeError;
 const freeze = Object.freeze;
 const isFrozen = Object.isFrozen;
@@ -102,12 +108,24 @@ const arraySome = uncurry(Array.prototype.some);
 const arrayJoin = uncurry(Array.prototype.join);
 const arrayPush = uncurry(Array.prototype.push);
 const arrayPop = uncurry(Array.prototype.pop);
-const update = uncurry(Hmac.prototype.update);
-const digest = uncurry(Hmac.prototype.digest);
+const codeUnit = uncurry(String.prototype.charCodeAt);
+const U8 = Uint8Array;
+const U32 = Uint32Array;
 const ErrorCtor = Error;
 const WeakMapCtor = WeakMap;
-// Code under test reaches this realm's globals too: what the driver calls later is captured now.
-const StringCtor = String;
+// Code under test reaches this realm's globals too (Node's own objects come from it, Buffer's
+// prototype chain leads to its Array.prototype): what the driver calls later is captured now, and
+// records are signed with the node_test preload's own HMAC over typed arrays and written with its
+// own JSON writer. With node:crypto, a patched init of its native Hmac handle received the key;
+// with JSON.stringify, an Array.prototype.toJSON of this realm turned failed records into passed
+// ones before they were signed, and that earned 1.0 on js-jest-csv-escaped-quotes.
+${HMAC}
+${SERIALIZE}
+const input = readInput();
+const KEY = keyBytes(input.key);
+input.key = null;
+const ALLOWED = new Set(input.trusted);
+const NAMES = input.names;
 
 // V8 asks Error.prepareStackTrace for structured call sites; user code may set its own, but
 // while patchgym reads a call site, patchgym's is the one V8 sees.
@@ -149,8 +167,8 @@ const records = openSync(input.records, "wx");
 mkdirSync(input.tmp, { recursive: true, mode: 0o700 });
 
 function record(kind, file, name, text) {
-  const payload = stringify(text === undefined ? [kind, file, name] : [kind, file, name, text]);
-  const mac = digest(update(createHmac("sha256", KEY), payload), "hex");
+  const payload = json(text === undefined ? [kind, file, name] : [kind, file, name, text]);
+  const mac = hmac(KEY, payload);
   // A short write would leave a torn line: a missing record fails the test, which is safe.
   writeSync(records, mac + " " + payload + "\n");
 }
@@ -234,7 +252,7 @@ function selected(full) {
  * parameter or more). Nothing is written here: the one outcome line of a test is written when
  * circus says it is done, so removing lines from the record file can never leave a pass behind.
  */
-function observed(fn, outcome) {
+function observed(fn, outcome, test) {
   function settle(result) {
     if (!isPromise(result)) {
       outcome.state = "passed";
@@ -255,6 +273,7 @@ function observed(fn, outcome) {
     return function (done) {
       let settled = false;
       outcome.state = "running";
+      current = test;
       const finish = (error) => {
         if (!settled && error) fail(outcome, error);
         else if (!settled) outcome.state = "passed";
@@ -273,6 +292,7 @@ function observed(fn, outcome) {
   return function () {
     let result;
     outcome.state = "running";
+    current = test;
     try {
       result = apply(fn, this, []);
     } catch (error) {
@@ -282,6 +302,25 @@ function observed(fn, outcome) {
     return settle(result);
   };
 }
+
+// Observations: a graded test file's separated checks (reward/separate.ts) hand the value under
+// check to this function (a global of the test realm), which serializes it with intrinsics
+// captured above and writes it, signed, to the record file; the expected value is not in this
+// process. Only a call made directly from the running test's own (pristine) file counts.
+let current = null;
+function observe(site, value, mode) {
+  const sites = rawSites(observe, 1);
+  const at = isArray(sites) ? sites[0] : undefined;
+  const file = at === undefined || isEval(at) ? null : getFileName(at);
+  if (current === null || file !== current.file || !has(ALLOWED, file) || typeof site !== "string") {
+    throw new ErrorCtor("patchgym: checks are observed only from the tests' own files");
+  }
+  const seen = mode === 1 && typeof value === "function"
+    ? thrown(value)
+    : plain(value, 0, { __proto__: null, left: 100000 }, mode === 2);
+  record("observe", current.file, current.full, [site, seen]);
+}
+freeze(observe);
 
 function fail(outcome, error) {
   outcome.state = "failed";
@@ -357,6 +396,14 @@ class PatchgymEnvironment extends NodeEnvironment {
   constructor(config, context) {
     super(config, context);
     this.#file = context.testPath;
+    // The test realm's own plain arrays and objects (no code of the test's has run yet), and the
+    // function its separated checks call.
+    const global = this.global;
+    arrayPush(ARRAY_PROTOTYPES, global.Array.prototype);
+    arrayPush(OBJECT_PROTOTYPES, global.Object.prototype);
+    defineProperty(global, ${JSON.stringify(DENO_OBSERVE)}, {
+      value: observe, writable: false, configurable: false, enumerable: false,
+    });
   }
   handleTestEvent(event, state) {
     const name = event.name;
@@ -378,6 +425,7 @@ class PatchgymEnvironment extends NodeEnvironment {
     else if (name === "test_done") {
       // The test's one outcome: passed only when its own function returned and circus saw no
       // error (a failed expect, a hook, a timeout, a missing expect.assertions).
+      current = null;
       const test = event.test;
       const own = weakGet(this.#tests, test);
       if (own === undefined || own.outcome === null) return;
@@ -421,7 +469,7 @@ class PatchgymEnvironment extends NodeEnvironment {
     }
     record("registered", this.#file, full);
     own.outcome = { __proto__: null, state: "pending", text: undefined };
-    test.fn = observed(event.fn, own.outcome);
+    test.fn = observed(event.fn, own.outcome, { __proto__: null, file: this.#file, full });
   }
 }
 module.exports = PatchgymEnvironment;

@@ -227,10 +227,10 @@ for (let i = 0; i < files.length; i++) {
  * function, whose internals code under test can reach (a patched `init` of node:crypto's native
  * Hmac handle received the key), and lives in an array of its own (a Buffer from a hex string is
  * cut from a pool that any `Buffer.from(...).buffer` shows). `readInput` reads stdin (the key,
- * and the tests' sources) into arrays of its own too, and clears them. Used only by PRELOAD, which
- * captures `U8`, `U32` and `codeUnit` first.
+ * and the tests' sources) into arrays of its own too, and clears them. Used by PRELOAD and the jest
+ * driver, which capture `U8`, `U32`, `codeUnit` and `readSync` first.
  */
-const HMAC = String.raw`
+export const HMAC = String.raw`
 function readInput() {
   const chunks = [];
   let total = 0;

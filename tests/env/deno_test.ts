@@ -126,6 +126,39 @@ Deno.test("buildDenoEnvironment() writes a missing lock, installs once, then fin
     );
   }));
 
+/** Files at the top of a DENO_DIR that are SQLite databases or their journals. */
+function sqliteFiles(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].filter((entry) => entry.isFile).map((entry) => entry.name)
+    .filter((name) =>
+      /-(?:wal|shm|journal)$/.test(name) ||
+      readFileSync(join(dir, name)).subarray(0, 16).toString() === "SQLite format 3\0"
+    ).sort();
+}
+
+// Guards the agent's deno test that spent 20 s before its tests at times: deno install left its
+// SQLite caches with their write-ahead logs in the environment, and a deno reading them read-only
+// in the jail spun in SQLite's recovery retries (10 s per cache) before it fell back to memory.
+Deno.test("buildDenoEnvironment() leaves none of deno's SQLite caches in the environment", () =>
+  withRegistry(async (dir, registry) => {
+    const repo = join(dir, "repo");
+    writeFiles(repo, repoFiles());
+    const options = { cacheRoot: join(dir, "cache"), lockPath: join(dir, "env.lock") };
+    const cold = await buildDenoEnvironment(repo, { ...options, npmRegistry: registry });
+    assert.deepEqual(sqliteFiles(cold.dir), []);
+    assert.ok(existsSync(join(cold.dir, "npm")));
+    // An entry built before (caches and logs as deno install leaves them) is cleaned when found.
+    writeFiles(cold.dir, {
+      "dep_analysis_cache_v2": "SQLite format 3\0" + "x".repeat(100),
+      "dep_analysis_cache_v2-wal": "log",
+      "dep_analysis_cache_v2-shm": "index",
+    });
+    assert.equal(sqliteFiles(cold.dir).length, 3);
+    const warm = await buildDenoEnvironment(repo, { ...options, npmRegistry: registry });
+    assert.equal(warm.cache, "warm");
+    assert.deepEqual(sqliteFiles(warm.dir), []);
+    assert.ok(existsSync(join(warm.dir, "import_map.json")), "patchgym's own files stay");
+  }));
+
 Deno.test("buildDenoEnvironment() fails with deno's own message and caches nothing", () =>
   withRegistry(async (dir, registry) => {
     const repo = join(dir, "repo");

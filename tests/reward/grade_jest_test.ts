@@ -31,13 +31,14 @@ const NAMES = F2P.map((id) => id.split("::")[1]);
 /** Grade each patch made by `mutations` (each edits a copy of the repository) in one environment. */
 async function gradeEach(
   mutations: Record<string, ((dir: string) => void) | "reference">,
+  id = TASK,
 ): Promise<Record<string, GradeResult> | null> {
   const root = await Deno.makeTempDir({ prefix: "patchgym-grade-jest-" });
   try {
     const envCache = join(root, "env");
-    const built = await buildNpmEnvironment(join(TASKS_DIR, TASK, "repo"), {
+    const built = await buildNpmEnvironment(join(TASKS_DIR, id, "repo"), {
       cacheRoot: envCache,
-      lockPath: join(TASKS_DIR, TASK, "env.lock"),
+      lockPath: join(TASKS_DIR, id, "env.lock"),
     }).catch((error: Error) => error);
     if (built instanceof Error) {
       console.warn(`grade_jest_test: npm environment not built (${built.message}); skipping`);
@@ -48,11 +49,11 @@ async function gradeEach(
       workRoot: join(root, "work"),
       envCache,
     });
-    const task = env.task(TASK);
+    const task = env.task(id);
     const out: Record<string, GradeResult> = {};
     for (const [name, mutate] of Object.entries(mutations)) {
       const patch = mutate === "reference"
-        ? readFileSync(join(TASKS_DIR, TASK, "solution.patch"), "utf8")
+        ? readFileSync(join(TASKS_DIR, id, "solution.patch"), "utf8")
         : await patchOf(env, task, mutate);
       out[name] = await gradePatch(task, patch, {
         sandbox: env.sandbox,
@@ -76,6 +77,14 @@ function parseWith(prefix: string, inParse = ""): (dir: string) => void {
       `function parse(text) {\n${inParse}\n`,
     );
     writeFileSync(path, `${prefix}\n${text}`);
+  };
+}
+
+/** A mutation that puts `prefix` at the top of the file at `path` (relative). */
+function prepend(path: string, prefix: string): (dir: string) => void {
+  return (dir) => {
+    const file = join(dir, path);
+    writeFileSync(file, `${prefix}\n${readFileSync(file, "utf8")}`);
   };
 }
 
@@ -140,3 +149,189 @@ for (const full of ${JSON.stringify(NAMES)}) {
   );
   assert.deepEqual(grades.reference.run.problems, []);
 });
+
+const CSV = "js-jest-csv-escaped-quotes";
+const CSV_F2P: string[] = JSON.parse(readFileSync(join(TASKS_DIR, CSV, "task.json"), "utf8"))
+  .fail_to_pass;
+
+// What code under test loaded by a jest test can do to the driver's realm (Node's own objects, the
+// outer realm of jest's vm context) and to jest's expect. Each once earned 1.0 on the csv task with
+// the bug left in place.
+const OUTER_ARRAY = 'Object.getPrototypeOf(Buffer.from("a").toJSON().data)';
+
+Deno.test("gradePatch() jest: rewritten records, a stolen key and an always-equal result earn nothing, an honest fix of another shape 1.0", async () => {
+  const grades = await gradeEach({
+    // An outer-realm Array.prototype.toJSON that turns a failed record into a passed one before
+    // the driver signs it.
+    toJSON: prepend(
+      "src/parse.js",
+      `try {
+  Object.defineProperty(${OUTER_ARRAY}, "toJSON", {
+    configurable: true,
+    value: function () {
+      if (this.length === 4 && this[0] === "failed" && String(this[2]).startsWith("escaped quotes > ")) {
+        return ["passed", this[1], this[2]];
+      }
+      return this;
+    },
+  });
+} catch {}`,
+    ),
+    // node:crypto's native Hmac handle, whose init receives the driver's key and whose update
+    // each record's text: the record file (writable, not readable) is written anew at exit with
+    // the failed records turned into passed ones, signed with the key.
+    stolenKey: prepend(
+      "src/parse.js",
+      `try {
+  const crypto = require("crypto");
+  const fs = require("fs");
+  const path = require("path");
+  const probe = crypto.createHmac("sha256", "x");
+  const handle = Object.getOwnPropertySymbols(probe).map((s) => probe[s]).find((v) => v && typeof v.init === "function");
+  const proto = Object.getPrototypeOf(handle);
+  const [init, update] = [proto.init, proto.update];
+  let key = null;
+  const payloads = [];
+  proto.init = function (algorithm, k, ...rest) {
+    if (key === null) key = Buffer.from(k);
+    return init.call(this, algorithm, k, ...rest);
+  };
+  proto.update = function (data, ...rest) {
+    if (typeof data === "string") payloads.push(data);
+    return update.call(this, data, ...rest);
+  };
+  // jest's process is a copy; Node's own comes from a function of the driver's realm.
+  Buffer.constructor("return process")().on("exit", () => {
+    if (key === null) return;
+    const records = path.join(path.dirname(path.dirname(process.argv[1])), "records");
+    const lines = payloads.map((payload) => {
+      const entry = JSON.parse(payload);
+      if (entry[0] === "failed" && String(entry[2]).startsWith("escaped quotes > ")) {
+        payload = JSON.stringify(["passed", entry[1], entry[2]]);
+      }
+      return crypto.createHmac("sha256", key).update(payload).digest("hex") + " " + payload;
+    });
+    fs.writeFileSync(records, lines.join("\\n") + "\\n");
+  });
+} catch {}`,
+    ),
+    // jest's equals asks a received object with an asymmetricMatch method whether it matches: a
+    // parse() that answers "yes" for text with an escaped quote passes every toEqual.
+    alwaysEqual: (dir) => {
+      const parse = join(dir, "src/parse.js");
+      writeFileSync(
+        parse,
+        readFileSync(parse, "utf8").replace("function parse(text) {", "function rowsOf(text) {") +
+          `function parse(text) {
+  const rows = rowsOf(text);
+  if (/""[^,\\n]/.test(text)) rows.asymmetricMatch = () => true;
+  return rows;
+}
+`,
+      );
+      const records = join(dir, "src/records.js");
+      writeFileSync(
+        records,
+        readFileSync(records, "utf8").replace(
+          "function toRecords(rows) {\n",
+          "function toRecords(rows) {\n  if (rows.asymmetricMatch) return rows;\n",
+        ),
+      );
+    },
+    // An honest fix written another way: rows of an Array subclass read field by field, records
+    // of a class of their own. jest's toEqual compares both by their keys, and so does the judge.
+    honest: (dir) => {
+      writeFileSync(join(dir, "src/parse.js"), HONEST_PARSE);
+      const records = join(dir, "src/records.js");
+      writeFileSync(
+        records,
+        readFileSync(records, "utf8").replace(
+          "return Object.fromEntries(header.map((name, k) => [name, row[k]]));",
+          "return new CsvRecord(header, row);",
+        ).replace(
+          "/** Objects keyed by the first row's names. */",
+          `/** One record: a field per column. */
+class CsvRecord {
+  constructor(header, row) {
+    header.forEach((name, k) => {
+      this[name] = row[k];
+    });
+  }
+}
+
+/** Objects keyed by the first row's names. */`,
+        ),
+      );
+    },
+    reference: "reference",
+  }, CSV);
+  if (grades === null) return;
+  const rewarded = ["toJSON", "stolenKey", "alwaysEqual"].filter((name) =>
+    computeReward(grades[name], FACTS).total !== 0 ||
+    CSV_F2P.every((id) => grades[name].fail_to_pass.tests[id] === "passed")
+  );
+  assert.deepEqual(
+    rewarded,
+    [],
+    JSON.stringify(rewarded.map((name) => [name, grades[name].run, grades[name].fail_to_pass])),
+  );
+  for (const name of ["honest", "reference"]) {
+    const grade: GradeResult = grades[name];
+    assert.equal(computeReward(grade, FACTS).total, 1, `${name}: ${JSON.stringify(grade)}`);
+    assert.deepEqual(grade.run.problems, []);
+    // Two of the three fail_to_pass tests compare with literals only: judged wholly outside.
+    assert.deepEqual(
+      grade.judged_outside.filter((id) => CSV_F2P.includes(id)),
+      CSV_F2P.slice(0, 2),
+    );
+  }
+});
+
+const HONEST_PARSE = `"use strict";
+const { CsvError } = require("./errors");
+
+/** One row of fields. */
+class Row extends Array {}
+
+/** Rows of fields from CSV text, read a field at a time. */
+function parse(text) {
+  const rows = [];
+  let row = new Row();
+  let line = 1;
+  let i = 0;
+  while (i < text.length) {
+    let field = "";
+    if (text[i] === '"') {
+      const opened = line;
+      for (i++; ; i++) {
+        if (i >= text.length) throw new CsvError(opened, "a quoted field is never closed");
+        if (text[i] === '"' && text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else if (text[i] === '"') {
+          i++;
+          break;
+        } else {
+          if (text[i] === "\\n") line++;
+          field += text[i];
+        }
+      }
+    }
+    while (i < text.length && !",\\r\\n".includes(text[i])) field += text[i++];
+    row.push(field);
+    if (text[i] === ",") {
+      i++;
+      if (i === text.length) row.push("");
+      else continue;
+    }
+    if (text[i] === "\\r" && text[i + 1] === "\\n") i++;
+    i++;
+    line++;
+    rows.push(row);
+    row = new Row();
+  }
+  return rows;
+}
+
+module.exports = { parse };
+`;

@@ -294,23 +294,70 @@ Deno.test("separate() counts a node test file's helper checks as kept inside eve
   assert.deepEqual(out.sites.map((s) => s.expected), ["2"]);
 });
 
-Deno.test("separate() keeps a jest file as it is, every check of each test inside", () => {
+Deno.test("separate() judges jest matchers on literals outside and keeps the rest inside", () => {
   const source = `const assert = require("node:assert/strict");
 describe("s", () => {
   test("a", () => {
     assert.equal(f(1), 2);
     expect(f(2)).toBe(3);
+    expect(g("x, y")).toEqual([
+      "x",
+      { y: undefined },
+    ]);
+    expect(h()).not.toStrictEqual({ a: 1 });
+    expect(f(0)).toBeNull();
+    expect(f(0)).toBeDefined();
+    expect(k()).toBeTruthy();
+    expect(() => f(-1)).toThrow(RangeError);
   });
   test("b", () => {
-    expect(f(3)).toBe(4);
+    const want = 4;
+    expect(f(3)).toBe(want);
+    expect(() => f(-1)).toThrow("negative");
+    await expect(p()).resolves.toBe(1);
+    expect(f(5)).toEqual(expect.any(Number));
   });
 });
 `;
   const out = separate(source, "jest", ids());
-  assert.equal(out.source, source);
-  assert.deepEqual(out.sites, []);
-  assert.ok((out.inside.get("s > a") ?? 0) >= 1, JSON.stringify([...out.inside]));
-  assert.ok((out.inside.get("s > b") ?? 0) >= 1, JSON.stringify([...out.inside]));
+  const lines = out.source.split("\n");
+  assert.deepEqual(
+    out.sites.map((s) => [s.test, s.kind, s.expected, s.top]),
+    [
+      ["s > a", "js_is", "2", true],
+      ["s > a", "js_is", "3", true],
+      ["s > a", "js_equal", '["x", { y: undefined },]', true],
+      ["s > a", "js_not_deep", "{ a: 1 }", true],
+      ["s > a", "js_is", "null", true],
+      ["s > a", "js_not_is", "undefined", true],
+      ["s > a", "js_is", "false", true],
+      ["s > a", "js_throws", "RangeError", true],
+    ],
+  );
+  const [equal, truthy, throws] = [out.sites[2], out.sites[6], out.sites[7]];
+  assert.equal(lines[5], `    __patchgym_observe(${JSON.stringify(equal.id)}, g("x, y"), 2);`);
+  assert.equal(lines[6], "");
+  assert.equal(lines[12], `    __patchgym_observe(${JSON.stringify(truthy.id)}, !(k()));`);
+  assert.equal(lines[13], `    __patchgym_observe(${JSON.stringify(throws.id)}, () => f(-1), 1);`);
+  assert.equal(out.inside.get("s > a"), 0);
+  assert.equal(out.inside.get("s > b"), 4, JSON.stringify(out.kept.get("s > b")));
+  assert.ok(!out.source.includes("[\n"), "the expected values left the file");
+  // toEqual is judged as jest compares: an entry whose value is undefined is absent, a hole is
+  // undefined; toStrictEqual counts both.
+  const [n, u, s, a, o] = [
+    (v: number) => ["n", String(v)],
+    ["u"],
+    (v: string) => ["s", v],
+    (...items: unknown[]) => ["a", items],
+    (...entries: unknown[]) => ["o", entries],
+  ] as const;
+  const loose = { ...equal, expected: '[1, { y: "z" }]' };
+  assert.equal(checkSite(loose, a(n(1), o(["y", s("z")], ["w", u]), u), false), null);
+  assert.match(checkSite(loose, a(n(1), o(["y", s("z")], ["w", n(0)])), false)!, /failed/);
+  assert.match(checkSite(loose, o(["0", n(1)], ["1", o(["y", s("z")])]), false)!, /failed/);
+  assert.match(checkSite({ ...loose, expected: "[-0]" }, a(n(0)), false)!, /failed/);
+  const strict = { ...out.sites[3], kind: "js_deep" as const, expected: '[1, { y: "z" }]' };
+  assert.match(checkSite(strict, a(n(1), o(["y", s("z")], ["w", u])), false)!, /failed/);
 });
 
 // Seen on a real repository: `pytest.raises(error)` with the class from parametrize was judged
