@@ -660,6 +660,7 @@ export class Sandbox {
       ],
       asRoot: how.user !== null,
       seccomp: how.filter !== null,
+      setpriv: drop !== null && drop.file === undefined,
     });
     return { command: [...jail, ...(drop?.argv ?? []), ...command] };
   }
@@ -702,10 +703,18 @@ interface JailPlaces {
   asRoot?: boolean;
   /** Whether the launcher opened the seccomp filter on {@linkcode SECCOMP_FD}. */
   seccomp?: boolean;
+  /**
+   * Whether `setpriv` drops root in the jail (the sh fallback as root); otherwise it is not bound:
+   * one program less in the jail, and one bind less (each costs bwrap a read of the mount table).
+   */
+  setpriv?: boolean;
 }
 
 /** The bwrap command line up to and including `--`, for `plan` and one run's places. */
-function jailArgs(plan: MountPlan, limits: ResourceLimits, places: JailPlaces): string[] {
+function jailArgs(runtime: MountPlan, limits: ResourceLimits, places: JailPlaces): string[] {
+  const plan = places.setpriv
+    ? runtime
+    : { ...runtime, mounts: runtime.mounts.filter((m) => m.dest !== runtime.setpriv) };
   const args = ["bwrap", ...(places.asRoot ? ROOT_JAIL_NAMESPACES : JAIL_NAMESPACES)];
   // Fresh, size-capped /tmp and /dev/shm, writable by any uid (sticky), so a command cannot fill
   // the host's; a write past the cap fails with ENOSPC while it is made.
@@ -921,6 +930,7 @@ export async function probeIsolation(
           files: drop?.file ? [drop.file] : [],
           asRoot: hostRoot,
           seccomp,
+          setpriv: drop !== null && drop.file === undefined,
         }),
         ...(drop?.argv ?? []),
         "true",

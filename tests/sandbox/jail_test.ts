@@ -270,3 +270,20 @@ Deno.test("unmetRequirement() and missingGuarantees() say what this kind of mach
     assert.equal(unmetRequirement(isolation, "full"), null);
   }
 });
+
+Deno.test("Sandbox.run() binds setpriv into the jail only when it drops root there", async () => {
+  // One program less the jailed code can run, and one bind less per run.
+  if (!jailed) return skip("no bwrap here");
+  await withWorkspace(async (ws) => {
+    const check = "import os\nprint(os.path.exists('/usr/bin/setpriv'))";
+    const own = await runIn(ws, check);
+    assert.equal(own.exitCode, 0, own.stderr);
+    assert.equal(own.stdout.trim(), "False");
+    if (!isolation.hostRoot || !isolation.mounts?.setpriv) return;
+    // As root through the sh fallback, setpriv is the jail's first program.
+    const sh = new Sandbox({ isolation: { ...isolation, launcher: null, launcherReason: "test" } });
+    const fallback = await runIn(ws, check, sh);
+    assert.equal(fallback.exitCode, 0, fallback.stderr);
+    assert.equal(fallback.stdout.trim(), "True");
+  });
+});

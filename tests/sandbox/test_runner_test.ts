@@ -3,7 +3,13 @@ import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { EnvironmentFault } from "../../src/errors.ts";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
-import { checkSelector, runTests, type TestRun } from "../../src/sandbox/test_runner.ts";
+import {
+  checkSelector,
+  compiledReporter,
+  runTests,
+  type TestRun,
+} from "../../src/sandbox/test_runner.ts";
+import { PYTHON_BOOTSTRAP, REPORTER_COMPILER } from "../../src/sandbox/_python_reporter.ts";
 import type { RunnerName } from "../../src/task/spec.ts";
 import { testSandbox, writeFiles } from "../_fixtures.ts";
 import { notePytestMissing, pytestTest } from "../_pytest.ts";
@@ -765,5 +771,74 @@ class ArgvTest(unittest.TestCase):
     Object.fromEntries(run.tests),
     { "tests/test_argv.py::ArgvTest::test_argv": "passed" },
     describe(run),
+  );
+});
+
+Deno.test("compiledReporter() compiles each runner's reporter once per sandbox, in a folder it removes", async () => {
+  // A sandbox of its own: the shared one has its reporters compiled by the tests above.
+  const sandbox = new Sandbox({ isolation: (await testSandbox()).isolation });
+  const scratch = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-compile-" }));
+  try {
+    const first = compiledReporter(sandbox, "unittest", scratch);
+    assert.equal(compiledReporter(sandbox, "unittest", scratch), first);
+    const compiled = await first;
+    assert.ok(compiled, "the jail's python3 compiled the reporter");
+    assert.match(compiled.hexversion, /^\d+$/);
+    assert.ok(compiled.code.length > 1000);
+    assert.deepEqual([...Deno.readDirSync(scratch)], []);
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+});
+
+/**
+ * PYTHON_BOOTSTRAP's stdin made by hand: `config`, the compiled code of `compiledSource` under
+ * `hexversion` (the interpreter's own unless given), then `source`.
+ */
+async function bootstrapRun(
+  compiledSource: string,
+  source: string,
+  hexversion?: string,
+): Promise<string> {
+  const sandbox = await testSandbox();
+  const cwd = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-bootstrap-" }));
+  try {
+    const encoder = new TextEncoder();
+    const compiled = await sandbox.run({
+      argv: ["python3", "-I", "-S", "-c", REPORTER_COMPILER],
+      cwd,
+      timeoutMs: 20_000,
+      stdin: encoder.encode(compiledSource),
+    });
+    const [own, hex] = compiled.stdout.split("\n");
+    const code = new Uint8Array(hex.match(/../g)!.map((b) => parseInt(b, 16)));
+    const head = encoder.encode(`{"said": "config"}\n${hexversion ?? own}\n${code.length}\n`);
+    const run = await sandbox.run({
+      argv: ["python3", "-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP],
+      cwd,
+      timeoutMs: 20_000,
+      stdin: new Uint8Array([...head, ...code, ...encoder.encode(source)]),
+    });
+    assert.equal(run.exitCode, 0, run.stderr);
+    return run.stdout;
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+}
+
+const SHOW = (from: string) =>
+  `import sys\nprint("${from}", _CONFIG["said"], sys._getframe().f_code.co_filename)\n`;
+
+Deno.test("PYTHON_BOOTSTRAP runs the compiled reporter made by the same interpreter", async () => {
+  assert.equal(
+    await bootstrapRun(SHOW("compiled"), SHOW("source")),
+    "compiled config <patchgym-reporter>\n",
+  );
+});
+
+Deno.test("PYTHON_BOOTSTRAP compiles the source when another interpreter compiled the code", async () => {
+  assert.equal(
+    await bootstrapRun(SHOW("compiled"), SHOW("source"), "1"),
+    "source config <patchgym-reporter>\n",
   );
 });

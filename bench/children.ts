@@ -1,0 +1,182 @@
+/**
+ * Where the children's CPU goes in one test run: the visible tests of `py-median-even` run bare,
+ * through the Python reporter without the sandbox (its code compiled once, and compiled per run as
+ * before), `true` through each layer of the sandbox, and the whole `runTests`. Cases alternate
+ * round by round, so a loaded machine weighs on each alike; CPU is the children's, from a cgroup v1
+ * `cpuacct` group (root on a cgroup v1 machine), each case's median over the rounds.
+ *
+ * `deno run -A bench/children.ts --rounds 30`
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { type IsolationInfo, probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
+import { compiledReporter, runTests } from "../src/sandbox/test_runner.ts";
+import { PYTHON_BOOTSTRAP, reporterInput } from "../src/sandbox/_python_reporter.ts";
+import { loadTask } from "../src/task/load.ts";
+import { snapshotDir } from "../src/workspace/snapshot.ts";
+import { createWorkspace } from "../src/workspace/workspace.ts";
+import { CpuMeter } from "./_cpu.ts";
+import { bareTestCommand } from "./_sandbox.ts";
+import { resolveChildProgram } from "./_system.ts";
+
+const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      rounds: { type: "string", default: "20" },
+      task: { type: "string", default: "py-median-even" },
+    },
+  });
+  const meter = await CpuMeter.open();
+  if (meter.unavailable) throw new Error(`Cannot measure the children: ${meter.unavailable}`);
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "patchgym-children-" }));
+  try {
+    const isolation = await probeIsolation();
+    const cases = await makeCases(isolation, loadTask(join(TASKS_DIR, values.task)), root);
+    const samples = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+    // One round of every case first, unmeasured: caches, the compiled reporter, the launcher.
+    for (const [, run] of cases) await run();
+    for (let round = 0; round < Number(values.rounds); round++) {
+      for (const [name, run] of cases) {
+        const { childMs } = await meter.measure(run);
+        samples.get(name)!.push(childMs!);
+      }
+    }
+    const median = (name: string) => {
+      const sorted = [...samples.get(name)!].sort((a, b) => a - b);
+      return sorted[Math.floor(sorted.length / 2)];
+    };
+    console.log(
+      `children's CPU per run, median of ${values.rounds} rounds (${values.task}, isolation ${isolation.level}, ${
+        isolation.cgroup ? `cgroup v${isolation.cgroup.version}` : "no cgroup"
+      }, ${isolation.hostRoot ? "root" : "not root"}):`,
+    );
+    for (const [name] of cases) console.log(`  ${median(name).toFixed(2).padStart(7)} ms  ${name}`);
+    const m = Object.fromEntries(cases.map(([name]) => [name, median(name)]));
+    const parts: [string, number][] = [
+      ["the tests bare (interpreter, unittest, the tests)", m[BARE]],
+      [
+        "the reporter's own work (audit hook, snapshots, checks, signed report)",
+        m[REPORTER] - m[BARE],
+      ],
+      ["compiling the reporter in every run (saved now)", m[REPORTER_SOURCE] - m[REPORTER]],
+      ["launcher and spawn (no jail, no cgroup)", m[PROCESS] - m[TRUE]],
+      ["per-run cgroups (make, cap, join, sweep)", m[CGROUP] - m[PROCESS]],
+      ["the jail (bwrap: namespaces, mounts, seccomp; the uid drop)", m[JAIL] - m[CGROUP]],
+      [
+        "the rest of runTests (report folder and its mount, files, reading)",
+        m[RUN_TESTS] - m[REPORTER] - (m[JAIL] - m[TRUE]),
+      ],
+    ];
+    console.log("breakdown of runTests:");
+    for (const [name, ms] of parts) console.log(`  ${ms.toFixed(2).padStart(7)} ms  ${name}`);
+    console.log(
+      `  ${m[RUN_TESTS].toFixed(2).padStart(7)} ms  runTests in all: ${
+        (m[RUN_TESTS] / m[BARE]).toFixed(2)
+      }x the bare tests`,
+    );
+  } finally {
+    await meter.close();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+const BARE = "tests bare (python3 -B -m unittest)";
+const REPORTER = "tests through the reporter, no sandbox (compiled once)";
+const REPORTER_SOURCE = "tests through the reporter, no sandbox (compiled per run)";
+const TRUE = "true bare";
+const PROCESS = "true: sandbox without jail or cgroup";
+const CGROUP = "true: sandbox without jail, with cgroups";
+const JAIL = "true: full sandbox (bwrap + cgroups)";
+const RUN_TESTS = "runTests, full sandbox";
+
+type Case = [string, () => Promise<void>];
+
+async function makeCases(
+  isolation: IsolationInfo,
+  task: ReturnType<typeof loadTask>,
+  root: string,
+): Promise<Case[]> {
+  const workspace = createWorkspace(snapshotDir(task.repoDir), { root, prefix: "ws" });
+  const files = task.spec.visible_tests;
+  const full = new Sandbox({ isolation });
+  // As root, runs without a jail need the flag a user would pass; children still drop to a uid.
+  const unjailed: IsolationInfo = {
+    ...isolation,
+    level: "process",
+    mounts: null,
+    seccomp: null,
+    unjailedRoot: true,
+  };
+  const withCgroup = new Sandbox({ isolation: unjailed });
+  const plain = new Sandbox({ isolation: { ...unjailed, cgroup: null } });
+  const [program, ...args] = bareTestCommand(task, workspace.dir, files);
+  const reportDir = Deno.makeTempDirSync({ dir: root, prefix: "report-" });
+  const compiled = await compiledReporter(full, "unittest", root);
+  if (!compiled) throw new Error("The jail's python3 could not compile the reporter");
+  const reporter = (withCode: boolean) => async () => {
+    const input = reporterInput("unittest", {
+      key: "00".repeat(32),
+      report: join(reportDir, "report"),
+      repo: workspace.dir,
+      targets: files,
+      trusted: files.map((f) => join(workspace.dir, f)),
+    }, withCode ? compiled : null);
+    await bare(resolveChildProgram("python3"), ["-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP], {
+      cwd: workspace.dir,
+      stdin: input,
+    });
+  };
+  const sandboxed = (sandbox: Sandbox) => async () => {
+    const result = await sandbox.run({ argv: ["true"], cwd: workspace.dir, timeoutMs: 10_000 });
+    if (result.exitCode !== 0) throw new Error(`true failed: ${result.stderr}`);
+  };
+  return [
+    [BARE, () => bare(program, args, { cwd: workspace.dir })],
+    [REPORTER, reporter(true)],
+    [REPORTER_SOURCE, reporter(false)],
+    [TRUE, () => bare(resolveChildProgram("true"), [], {})],
+    [PROCESS, sandboxed(plain)],
+    [CGROUP, sandboxed(withCgroup)],
+    [JAIL, sandboxed(full)],
+    [RUN_TESTS, async () => {
+      const run = await runTests(full, {
+        runner: task.spec.runner,
+        dir: workspace.dir,
+        files,
+        timeoutMs: 60_000,
+        scratchDir: root,
+      });
+      if (run.counts.passed === 0) throw new Error(`runTests ran no tests: ${run.result.stderr}`);
+    }],
+  ];
+}
+
+/** Run a program bare, stdin given or closed; throws when it fails. */
+async function bare(
+  program: string,
+  args: string[],
+  options: { cwd?: string; stdin?: Uint8Array },
+): Promise<void> {
+  const child = new Deno.Command(program, {
+    args,
+    cwd: options.cwd,
+    stdin: options.stdin ? "piped" : "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin) {
+    const writer = child.stdin.getWriter();
+    await writer.write(options.stdin);
+    await writer.close();
+  }
+  const out = await child.output();
+  if (!out.success) {
+    throw new Error(`"${program}" failed: ${new TextDecoder().decode(out.stderr).slice(-500)}`);
+  }
+}
+
+if (import.meta.main) await main();
