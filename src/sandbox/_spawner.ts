@@ -1,0 +1,128 @@
+/**
+ * Spawns off the caller's event loop. `Deno.Command#spawn` blocks its thread until the child has
+ * exec'd (`posix_spawn`), which on an oversubscribed machine took over a second: a stall of every
+ * episode on that thread and of the records it writes. So each thread that runs sandboxes hands its
+ * children and helper requests to a spawner thread of its own (a Deno worker, with the process's
+ * permissions), which starts them, reads their capped output and returns the result by message;
+ * the thread ends after a second without work, so it never keeps the process alive. Where no
+ * worker can start (no read permission for its module), children run in the caller's thread with
+ * one-shot helpers, as before. Private to `src/sandbox/`.
+ */
+import { type ChildResult, type ChildSpec, runChild } from "./_child.ts";
+import type { ServedMode } from "./_helper.ts";
+import { type Launcher, runHelper, type ShOutput } from "./_launch.ts";
+
+/** What the owner sends the spawner thread. */
+export type SpawnerRequest =
+  | { kind: "init"; launcher: Launcher }
+  | { kind: "run"; id: number; spec: ChildSpec }
+  | { kind: "helper"; id: number; mode: ServedMode; args: string[] };
+
+/** What the spawner thread answers: one reply per request, or that it is idle. */
+export type SpawnerReply =
+  | { id: number; ok: true; result: ChildResult }
+  | { id: number; ok: true; output: ShOutput }
+  | { id: number; ok: false; message: string }
+  | { kind: "idle" };
+
+const MODULE = new URL("./_spawner_worker.ts", import.meta.url);
+
+/** Runs children and helper requests on a spawner thread for one launcher. */
+export class Spawner {
+  readonly #launcher: Launcher;
+  #worker: Worker | null = null;
+  #next = 1;
+  readonly #waiting = new Map<
+    number,
+    { resolve: (reply: SpawnerReply) => void }
+  >();
+
+  constructor(launcher: Launcher) {
+    this.#launcher = launcher;
+  }
+
+  /** Run one child (see `runChild`); throws when its launcher cannot be spawned. */
+  async run(spec: ChildSpec): Promise<ChildResult> {
+    const reply = await this.#send((id) => ({ kind: "run", id, spec }));
+    if (!reply) return await runChild(spec, (mode, args) => runHelper(this.#launcher, mode, args));
+    if ("ok" in reply && reply.ok && "result" in reply) return reply.result;
+    throw new Error("ok" in reply && !reply.ok ? reply.message : "the spawner thread failed");
+  }
+
+  /** Run a helper mode (through the launcher's `serve` process when there is one). */
+  async helper(mode: ServedMode, args: string[]): Promise<ShOutput> {
+    const reply = await this.#send((id) => ({ kind: "helper", id, mode, args }));
+    if (!reply) return await runHelper(this.#launcher, mode, args);
+    if ("ok" in reply && reply.ok && "output" in reply) return reply.output;
+    return { success: false, stdout: "", stderr: "ok" in reply && !reply.ok ? reply.message : "" };
+  }
+
+  /** The reply to a request, or null when there is no spawner thread here. */
+  #send(make: (id: number) => SpawnerRequest): Promise<SpawnerReply> | null {
+    const worker = this.#start();
+    if (!worker) return null;
+    const id = this.#next++;
+    const reply = new Promise<SpawnerReply>((resolve) => this.#waiting.set(id, { resolve }));
+    worker.postMessage(make(id));
+    return reply;
+  }
+
+  #start(): Worker | null {
+    if (this.#worker) return this.#worker;
+    if (!workerAllowed()) return null;
+    let worker: Worker;
+    try {
+      worker = new Worker(MODULE, { type: "module", name: "patchgym-spawner" });
+    } catch {
+      return null;
+    }
+    worker.onmessage = (event: MessageEvent<SpawnerReply>) => {
+      const reply = event.data;
+      if ("kind" in reply) {
+        // Idle, and nothing asked meanwhile: end it (its helper process dies with it).
+        if (this.#waiting.size === 0 && this.#worker === worker) {
+          worker.terminate();
+          this.#worker = null;
+        }
+        return;
+      }
+      const waiting = this.#waiting.get(reply.id);
+      this.#waiting.delete(reply.id);
+      waiting?.resolve(reply);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      worker.terminate();
+      if (this.#worker === worker) this.#worker = null;
+      const message = `the spawner thread failed: ${event.message}`;
+      for (const [id, waiting] of this.#waiting) waiting.resolve({ id, ok: false, message });
+      this.#waiting.clear();
+    };
+    worker.postMessage({ kind: "init", launcher: this.#launcher } satisfies SpawnerRequest);
+    this.#worker = worker;
+    return worker;
+  }
+}
+
+/** Whether this process may start the spawner thread (it needs to read its module). */
+function workerAllowed(): boolean {
+  if (MODULE.protocol !== "file:") return true;
+  try {
+    const path = decodeURIComponent(MODULE.pathname);
+    return Deno.permissions.querySync({ name: "read", path }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+const spawners = new Map<string, Spawner>();
+/** This thread's spawner for `launcher` (null: the `sh` fallback). */
+export function spawnerFor(launcher: Launcher): Spawner {
+  const key = launcher ?? "";
+  let spawner = spawners.get(key);
+  if (!spawner) {
+    spawner = new Spawner(launcher);
+    spawners.set(key, spawner);
+  }
+  return spawner;
+}
