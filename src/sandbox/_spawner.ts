@@ -31,11 +31,10 @@ const MODULE = new URL("./_spawner_worker.ts", import.meta.url);
 export class Spawner {
   readonly #launcher: Launcher;
   #worker: Worker | null = null;
+  /** Set when the thread failed (its module could not load): requests run here from then on. */
+  #failed = false;
   #next = 1;
-  readonly #waiting = new Map<
-    number,
-    { resolve: (reply: SpawnerReply) => void }
-  >();
+  readonly #waiting = new Map<number, (reply: SpawnerReply | null) => void>();
 
   constructor(launcher: Launcher) {
     this.#launcher = launcher;
@@ -57,19 +56,19 @@ export class Spawner {
     return { success: false, stdout: "", stderr: "ok" in reply && !reply.ok ? reply.message : "" };
   }
 
-  /** The reply to a request, or null when there is no spawner thread here. */
-  #send(make: (id: number) => SpawnerRequest): Promise<SpawnerReply> | null {
+  /** The reply to a request, or null when it must run in this thread (no spawner thread). */
+  async #send(make: (id: number) => SpawnerRequest): Promise<SpawnerReply | null> {
     const worker = this.#start();
     if (!worker) return null;
     const id = this.#next++;
-    const reply = new Promise<SpawnerReply>((resolve) => this.#waiting.set(id, { resolve }));
+    const reply = new Promise<SpawnerReply | null>((resolve) => this.#waiting.set(id, resolve));
     worker.postMessage(make(id));
-    return reply;
+    return await reply;
   }
 
   #start(): Worker | null {
     if (this.#worker) return this.#worker;
-    if (!workerAllowed()) return null;
+    if (this.#failed || !workerAllowed()) return null;
     let worker: Worker;
     try {
       worker = new Worker(MODULE, { type: "module", name: "patchgym-spawner" });
@@ -86,16 +85,18 @@ export class Spawner {
         }
         return;
       }
-      const waiting = this.#waiting.get(reply.id);
+      const resolve = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
-      waiting?.resolve(reply);
+      resolve?.(reply);
     };
+    // The thread catches every request's error, so this is its module failing to load (a compiled
+    // binary without it): what was sent to it runs here instead, and so does everything after.
     worker.onerror = (event) => {
       event.preventDefault();
       worker.terminate();
+      this.#failed = true;
       if (this.#worker === worker) this.#worker = null;
-      const message = `the spawner thread failed: ${event.message}`;
-      for (const [id, waiting] of this.#waiting) waiting.resolve({ id, ok: false, message });
+      for (const resolve of this.#waiting.values()) resolve(null);
       this.#waiting.clear();
     };
     worker.postMessage({ kind: "init", launcher: this.#launcher } satisfies SpawnerRequest);
