@@ -743,10 +743,11 @@ static int serve(void) {
   static char buffer[SERVE_LINE];
   static struct { pid_t pid; char id[24]; } pending[SERVE_PENDING];
   size_t used = 0;
-  int open_input = 1;
+  int open_input = 1, running = 0;
   while (open_input) {
     struct pollfd input = {0, POLLIN, 0};
-    int ready = poll(&input, 1, 50);
+    /* Children are looked after every 50 ms while there are any; otherwise it sleeps on stdin. */
+    int ready = poll(&input, 1, running > 0 ? 50 : -1);
     /* Children that ended: those that died without answering get an answer here. */
     int status;
     pid_t done;
@@ -758,6 +759,7 @@ static int serve(void) {
           answer(pending[i].id, 1, "", 0, said, strlen(said));
         }
         pending[i].pid = 0;
+        running--;
         break;
       }
     }
@@ -787,6 +789,7 @@ static int serve(void) {
       } else {
         pending[slot].pid = pid;
         memcpy(pending[slot].id, id, sizeof id);
+        running++;
       }
       start = end + 1;
     }
