@@ -4,7 +4,7 @@
  * episode on that thread and of the records it writes. So each thread that runs sandboxes hands its
  * children and helper requests to a spawner thread of its own (a Deno worker, with the process's
  * permissions), which starts them, reads their capped output and returns the result by message;
- * the thread ends after a second without work, so it never keeps the process alive. Where no
+ * the thread ends after 10 s without work, so it does not keep the process alive. Where no
  * worker can start (no read permission for its module), children run in the caller's thread with
  * one-shot helpers, as before. Private to `src/sandbox/`.
  */
@@ -14,7 +14,7 @@ import { type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 
 /** What the owner sends the spawner thread. */
 export type SpawnerRequest =
-  | { kind: "init"; launcher: Launcher }
+  | { kind: "init"; launcher: Launcher; idleMs: number }
   | { kind: "run"; id: number; spec: ChildSpec }
   | { kind: "helper"; id: number; mode: ServedMode; args: string[] };
 
@@ -26,6 +26,13 @@ export type SpawnerReply =
   | { kind: "idle" };
 
 const MODULE = new URL("./_spawner_worker.ts", import.meta.url);
+/**
+ * How long the spawner thread waits without work before it ends: a new one costs loading its
+ * modules and starting the launcher's `serve` process again (the bench's 1 s model left gaps of
+ * over a second between runs, and a 1 s wait restarted it several times a batch). `main.ts` ends
+ * with `Deno.exit`, so the wait never holds a command's exit back.
+ */
+const IDLE_MS = 10_000;
 
 /** Runs children and helper requests on a spawner thread for one launcher. */
 export class Spawner {
@@ -36,8 +43,16 @@ export class Spawner {
   #next = 1;
   readonly #waiting = new Map<number, (reply: SpawnerReply | null) => void>();
 
-  constructor(launcher: Launcher) {
+  readonly #idleMs: number;
+
+  constructor(launcher: Launcher, options: { idleMs?: number } = {}) {
     this.#launcher = launcher;
+    this.#idleMs = options.idleMs ?? IDLE_MS;
+  }
+
+  /** Whether the spawner thread is running now. */
+  get threadRunning(): boolean {
+    return this.#worker !== null;
   }
 
   /** Run one child (see `runChild`); throws when its launcher cannot be spawned. */
@@ -99,7 +114,9 @@ export class Spawner {
       for (const resolve of this.#waiting.values()) resolve(null);
       this.#waiting.clear();
     };
-    worker.postMessage({ kind: "init", launcher: this.#launcher } satisfies SpawnerRequest);
+    worker.postMessage(
+      { kind: "init", launcher: this.#launcher, idleMs: this.#idleMs } satisfies SpawnerRequest,
+    );
     this.#worker = worker;
     return worker;
   }

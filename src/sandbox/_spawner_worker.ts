@@ -8,10 +8,9 @@ import { runChild } from "./_child.ts";
 import { type HelperCall, helperFor } from "./_helper.ts";
 import type { SpawnerReply, SpawnerRequest } from "./_spawner.ts";
 
-/** How long without work before the thread offers to end. */
-const IDLE_MS = 1000;
-
 let helper: HelperCall | null = null;
+/** How long without work before the thread offers to end (set by `init`). */
+let idleMs = 0;
 let busy = 0;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -19,6 +18,7 @@ self.onmessage = async (event: MessageEvent<SpawnerRequest>) => {
   const request = event.data;
   if (request.kind === "init") {
     helper = helperFor(request.launcher);
+    idleMs = request.idleMs;
     return;
   }
   busy++;
@@ -32,5 +32,5 @@ self.onmessage = async (event: MessageEvent<SpawnerRequest>) => {
     reply = { id: request.id, ok: false, message: String(error) };
   }
   self.postMessage(reply);
-  if (--busy === 0) idleTimer = setTimeout(() => self.postMessage({ kind: "idle" }), IDLE_MS);
+  if (--busy === 0) idleTimer = setTimeout(() => self.postMessage({ kind: "idle" }), idleMs);
 };

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
-import { spawnerFor } from "../../src/sandbox/_spawner.ts";
+import { Spawner } from "../../src/sandbox/_spawner.ts";
 import { buildLauncher } from "../../src/sandbox/launcher.ts";
 import { testSandbox } from "../_fixtures.ts";
 
@@ -189,19 +189,37 @@ Deno.test("Sandbox.run() under bwrap cannot see the launcher's serve process", a
   }
 });
 
-Deno.test("spawnerFor() ends its idle thread and starts a new one for the next run", async () => {
+Deno.test("Spawner ends its idle thread and starts a new one for the next run", async () => {
   const sandbox = await testSandbox();
+  const spawner = new Spawner(sandbox.isolation.launcher ?? null, { idleMs: 100 });
   const ws = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
+  const echo = (word: string) => ({
+    argv: ["echo", word],
+    cwd: ws,
+    env: { PATH: "/usr/bin:/bin" },
+    stdin: null,
+    cap: 1024,
+    timeoutMs: 10_000,
+    detached: true,
+    killGroup: true,
+    sweep: null,
+  });
   try {
-    const first = await sandbox.run({ argv: ["echo", "one"], cwd: ws, timeoutMs: 10_000 });
-    assert.equal(first.stdout, "one\n");
-    // Idle for longer than the thread waits (1 s): it has ended by now.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const second = await sandbox.run({ argv: ["echo", "two"], cwd: ws, timeoutMs: 10_000 });
-    assert.equal(second.stdout, "two\n");
-    const out = await spawnerFor(sandbox.isolation.launcher ?? null).helper("kill", ["2147483646"]);
+    assert.equal((await spawner.run(echo("one"))).stdout, "one\n");
+    assert.ok(spawner.threadRunning);
+    // Idle for longer than the thread waits: it has ended by now.
+    for (let i = 0; i < 100 && spawner.threadRunning; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(!spawner.threadRunning, "the idle thread is still running");
+    assert.equal((await spawner.run(echo("two"))).stdout, "two\n");
+    const out = await spawner.helper("kill", ["2147483646"]);
     assert.ok(out.success, out.stderr);
   } finally {
     await Deno.remove(ws, { recursive: true });
+    // Ended by its idle wait, which the test waits for: no thread outlives it.
+    for (let i = 0; i < 100 && spawner.threadRunning; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 });
