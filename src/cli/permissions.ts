@@ -12,7 +12,7 @@ import { DEFAULT_WORK_ROOT } from "../agent/environment.ts";
 import { NETWORK_ENV } from "../env/build.ts";
 import { fileURLToPath } from "node:url";
 import { POOL_WORKER_MODULE } from "../rollout/worker_pool.ts";
-import { LAUNCHER_PATH_ENV } from "../sandbox/launcher.ts";
+import { LAUNCHER_PATH_ENV, SPAWNER_MODULE_READS } from "../sandbox/launcher.ts";
 import { findProgram } from "../sandbox/mounts.ts";
 import { LAUNCHER_ENV } from "./_launcher.ts";
 
@@ -232,6 +232,8 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     plan.read.push(...SYSTEM_READ);
     // Built dependency environments: read to find them (the jail mounts them read-only).
     plan.read.push(abs(envCache()));
+    // The spawner thread loads its modules (patchgym's own src/sandbox/).
+    plan.read.push(...SPAWNER_MODULE_READS);
   };
   const envCache = () =>
     flag("env-cache") ?? context.env.PATCHGYM_ENV_CACHE ??

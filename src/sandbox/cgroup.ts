@@ -6,7 +6,7 @@
  * the launcher or its helper modes (see `_launch.ts`).
  */
 import { SandboxError } from "../errors.ts";
-import { CGROUP_PREFIX, type Launcher, runHelper } from "./_launch.ts";
+import { CGROUP_PREFIX, type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 
 /** Where this process may make sandbox cgroups. */
 export interface CgroupSupport {
@@ -43,7 +43,14 @@ export interface SandboxCgroup {
   name: string;
   /** Launcher steps (see `_launch.ts`): make the folders, write the caps, join. */
   steps: string[];
-  /** Kill every process left in the sandbox, remove its cgroups, say which caps were hit. */
+  /**
+   * The launcher's `sweep` arguments: kill every process left in the sandbox, print its events,
+   * remove its cgroups.
+   */
+  sweepArgs: string[];
+  /** Which caps were hit, from the sweep's output; throws when the sweep failed. */
+  caps(swept: ShOutput): CapsHit;
+  /** Run the sweep (one-shot) and say which caps were hit. */
   sweep(): Promise<CapsHit>;
 }
 
@@ -163,22 +170,24 @@ export function sandboxCgroup(
     ...events.map((e) => `events:${e}`),
     ...dirs.map((d) => `rmdir:${d}`),
   ];
+  const capsHit = (out: ShOutput): CapsHit => {
+    const hit = { processes: false, memory: false };
+    for (const line of out.stdout.split("\n")) {
+      const [file, key, value] = line.split(" ");
+      if (Number(value) <= 0) continue;
+      if (file?.endsWith("pids.events") && key === "max") hit.processes = true;
+      if (key === "oom_kill") hit.memory = true;
+    }
+    if (!out.success) {
+      throw new SandboxError(`Cannot remove the sandbox cgroup "${name}": ${out.stderr.trim()}`);
+    }
+    return hit;
+  };
   return {
     name,
     steps,
-    async sweep() {
-      const out = await runHelper(launcher, "sweep", sweepArgs);
-      const hit = { processes: false, memory: false };
-      for (const line of out.stdout.split("\n")) {
-        const [file, key, value] = line.split(" ");
-        if (Number(value) <= 0) continue;
-        if (file?.endsWith("pids.events") && key === "max") hit.processes = true;
-        if (key === "oom_kill") hit.memory = true;
-      }
-      if (!out.success) {
-        throw new SandboxError(`Cannot remove the sandbox cgroup "${name}": ${out.stderr.trim()}`);
-      }
-      return hit;
-    },
+    sweepArgs,
+    caps: capsHit,
+    sweep: async () => capsHit(await runHelper(launcher, "sweep", sweepArgs)),
   };
 }

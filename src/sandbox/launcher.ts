@@ -11,6 +11,15 @@ import { join } from "node:path";
 import { findProgram } from "./mounts.ts";
 import { ALLOWED_PROGRAMS, CHILD_PATH, RUNNER_PROGRAMS } from "./programs.ts";
 
+/**
+ * What the spawner thread (`_spawner.ts`) reads to load its modules: this folder of patchgym's own
+ * source (none for a compiled binary, whose modules are embedded). Without it, children start from
+ * the caller's thread.
+ */
+export const SPAWNER_MODULE_READS: string[] = import.meta.url.startsWith("file:")
+  ? [decodeURIComponent(new URL(".", import.meta.url).pathname).replace(/\/$/, "")]
+  : [];
+
 /** The variable through which `launch.ts` names the launcher it built to `main.ts`. */
 export const LAUNCHER_PATH_ENV = "PATCHGYM_SANDBOX_LAUNCHER";
 

@@ -12,6 +12,7 @@
  */
 import { dirname } from "node:path";
 import { SandboxError } from "../errors.ts";
+import type { ChildResult, ChildSpec } from "./_child.ts";
 import {
   launchArgv,
   type Launcher,
@@ -29,6 +30,7 @@ import {
   pythonLibraryPaths,
 } from "./mounts.ts";
 import { findLauncher } from "./launcher.ts";
+import { spawnerFor } from "./_spawner.ts";
 import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { compileFilter } from "./seccomp.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
@@ -394,8 +396,6 @@ const ROOT_JAIL_NAMESPACES = [
 ];
 /** The file descriptor the launcher opens the seccomp filter on, for `bwrap --seccomp`. */
 const SECCOMP_FD = 5;
-/** How long to wait for pipes to drain after the child is gone. */
-const DRAIN_GRACE_MS = 500;
 /** Exit status of the launcher when it cannot set up the sandbox. */
 const LAUNCH_FAILED = 125;
 
@@ -442,10 +442,10 @@ export class Sandbox {
    */
   workspaceMount(bytes: number, entries: number): WorkspaceMount | null {
     if (!this.isolation.workspaceMounts || !this.isolation.users) return null;
-    const launcher = this.#launcher;
+    const spawner = spawnerFor(this.#launcher);
     return {
       async mount(dir) {
-        const out = await runHelper(launcher, "mount-workspace", [
+        const out = await spawner.helper("mount-workspace", [
           String(Math.ceil(bytes / 4096) * 4096),
           String(entries),
           dir,
@@ -455,7 +455,7 @@ export class Sandbox {
         }
       },
       async unmount(dir) {
-        await runHelper(launcher, "umount", [dir]);
+        await spawner.helper("umount", [dir]);
       },
     };
   }
@@ -525,48 +525,31 @@ export class Sandbox {
       ...(jailed ? { jail: { ...jailUsersOf(user?.uid ?? JAIL_UID), seccomp: filter } } : {}),
       ...this.#wrap(request, how),
     });
-    let child: Deno.ChildProcess;
+    const spec: ChildSpec = {
+      argv,
+      cwd: request.cwd,
+      env: this.#env(request),
+      stdin: request.stdin ?? null,
+      cap: request.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
+      timeoutMs: request.timeoutMs,
+      detached: !jailed && !this.isolation.setsid,
+      killGroup: !cgroup && !jailed,
+      sweep: cgroup?.sweepArgs ?? null,
+    };
+    let child: ChildResult;
     try {
-      child = new Deno.Command(argv[0], {
-        args: argv.slice(1),
-        cwd: request.cwd,
-        env: this.#env(request),
-        clearEnv: true,
-        stdin: request.stdin ? "piped" : "null",
-        stdout: "piped",
-        stderr: "piped",
-        detached: !jailed && !this.isolation.setsid,
-      }).spawn();
+      child = await spawnerFor(this.#launcher).run(spec);
     } catch (error) {
       throw new SandboxError(`Cannot start the launcher for "${program}": ${String(error)}`, {
         cause: error,
       });
     }
-    if (request.stdin) {
-      const writer = child.stdin.getWriter();
-      // A child that exits without reading its stdin must not fail the run.
-      await writer.write(request.stdin).catch(() => {});
-      await writer.close().catch(() => {});
-    }
-    const cap = request.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES;
-    const stdout = new CappedReader(child.stdout, cap);
-    const stderr = new CappedReader(child.stderr, cap);
-    const reading = Promise.all([stdout.done, stderr.done]);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killSandbox(child.pid, this.#launcher);
-    }, request.timeoutMs);
-    const status = await child.status;
-    clearTimeout(timer);
-    // Anything the child left behind dies with it: all of its cgroup (the sweep), else its process
-    // group. A jail needs neither: its PID namespace ended with its first process.
-    if (!cgroup && !jailed) killSandbox(child.pid, this.#launcher);
-    const capsHit = cgroup ? await cgroup.sweep() : { processes: false, memory: false };
-    await Promise.race([reading, delay(DRAIN_GRACE_MS)]);
-    await Promise.all([stdout.cancel(), stderr.cancel()]);
-    await reading;
-    const errText = stderr.text();
+    const capsHit = cgroup && child.sweep
+      ? cgroup.caps(child.sweep)
+      : { processes: false, memory: false };
+    const status = { code: child.code, signal: child.signal };
+    const timedOut = child.timedOut;
+    const errText = child.stderr;
     // Only the launcher knows the tag: a program printing the same line is data, not a failed
     // set-up (which would end the episode, or the grader's run, as broken infrastructure).
     const firstLine = errText.split("\n")[0];
@@ -581,12 +564,12 @@ export class Sandbox {
     return {
       argv: request.argv,
       exitCode: status.code,
-      signal: status.signal ?? null,
+      signal: status.signal,
       timedOut,
-      stdout: stdout.text(),
+      stdout: child.stdout,
       stderr: errText + this.#capsNote(capsHit),
-      truncated: stdout.truncated || stderr.truncated,
-      outputBytes: stdout.total + stderr.total,
+      truncated: child.truncated,
+      outputBytes: child.outputBytes,
       durationMs: performance.now() - started,
       capsHit,
       cgroup: cgroup?.name ?? null,
@@ -1012,117 +995,8 @@ async function pythonPaths(launcher: Launcher): Promise<string[]> {
   return pythonLibraryPaths(path, prefix);
 }
 
-/**
- * Kill a sandbox's first process and its process group (when it leads one). `Deno.kill` needs
- * unrestricted run permission, which the orchestrator does not have (it may run only the
- * launcher), so the kill then goes through the launcher's `kill` mode.
- */
-function killSandbox(pid: number, launcher: Launcher): void {
-  for (const target of [pid, -pid]) {
-    try {
-      Deno.kill(target, "SIGKILL");
-    } catch (error) {
-      if (
-        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
-      ) {
-        runHelper(launcher, "kill", [String(pid), String(-pid)]).catch(() => {});
-        return;
-      }
-      // Already gone, or not a group leader (a jailed child's bwrap is not).
-    }
-  }
-}
-
 /** A fresh secret for one run's launcher (see `LaunchPlan.tag`). */
 function randomTag(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const id = setTimeout(resolve, ms);
-    Deno.unrefTimer(id);
-  });
-}
-
-/** Reads a stream to the end, keeping its first and last `cap / 2` bytes. */
-class CappedReader {
-  total = 0;
-  readonly done: Promise<void>;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly #headCap: number;
-  readonly #tailCap: number;
-  readonly #head: Uint8Array[] = [];
-  #headLength = 0;
-  readonly #tail: Uint8Array[] = [];
-  #tailLength = 0;
-
-  constructor(stream: ReadableStream<Uint8Array>, cap: number) {
-    this.#reader = stream.getReader();
-    this.#headCap = Math.ceil(cap / 2);
-    this.#tailCap = Math.floor(cap / 2);
-    this.done = this.#pump();
-  }
-
-  get truncated(): boolean {
-    return this.total > this.#headCap + this.#tailCap;
-  }
-
-  async #pump(): Promise<void> {
-    try {
-      while (true) {
-        const { done, value } = await this.#reader.read();
-        if (done) return;
-        this.#add(value);
-      }
-    } catch {
-      // Cancelled after the grace period: keep what was read.
-    }
-  }
-
-  #add(chunk: Uint8Array): void {
-    this.total += chunk.length;
-    const room = this.#headCap - this.#headLength;
-    if (room > 0) {
-      const part = chunk.subarray(0, room);
-      this.#head.push(part);
-      this.#headLength += part.length;
-      chunk = chunk.subarray(part.length);
-    }
-    if (chunk.length === 0) return;
-    this.#tail.push(chunk);
-    this.#tailLength += chunk.length;
-    while (this.#tail.length > 1 && this.#tailLength - this.#tail[0].length >= this.#tailCap) {
-      this.#tailLength -= this.#tail.shift()!.length;
-    }
-  }
-
-  async cancel(): Promise<void> {
-    await this.#reader.cancel().catch(() => {});
-  }
-
-  text(): string {
-    const decoder = new TextDecoder();
-    const head = decoder.decode(concat(this.#head));
-    let tail = concat(this.#tail);
-    if (tail.length > this.#tailCap) {
-      tail = tail.subarray(tail.length - this.#tailCap);
-    }
-    const omitted = this.total - this.#headLength - tail.length;
-    if (omitted <= 0) return head + decoder.decode(tail);
-    return `${head}\n[... ${omitted} bytes omitted: output capped at ${
-      this.#headCap + this.#tailCap
-    } bytes, first and last parts kept ...]\n${decoder.decode(tail)}`;
-  }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }

@@ -21,7 +21,7 @@ import {
   VALUE_FLAGS,
 } from "../../src/cli/permissions.ts";
 import { DEFAULT_WORK_ROOT } from "../../src/agent/environment.ts";
-import { buildLauncher } from "../../src/sandbox/launcher.ts";
+import { buildLauncher, SPAWNER_MODULE_READS } from "../../src/sandbox/launcher.ts";
 import {
   childEnv,
   jsonLines,
@@ -285,7 +285,8 @@ function short(plan: PermissionPlan) {
 // Issue 14: README commands were refused because the flags named only tasks/, runs/ and /tmp.
 Deno.test("planPermissions() grants exactly the files, folders and hosts a command names", () => {
   const tasks = ["/opt/patchgym/tasks", "tasks"];
-  const system = [...SYSTEM_READ, "/tmp/.cache/patchgym/env"];
+  // The spawner thread's modules (src/sandbox/) are read by every command that runs sandboxes.
+  const system = [...SYSTEM_READ, "/tmp/.cache/patchgym/env", ...SPAWNER_MODULE_READS];
   assert.deepEqual(
     short(
       planPermissions([

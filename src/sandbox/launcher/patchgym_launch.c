@@ -37,7 +37,18 @@
  *   umount-under DIR                detach every mount below DIR (a dead run's workspaces)
  *   mount-probe                     whether a tmpfs can be mounted here
  *   kill PID...                     SIGKILL each (a negative PID is a process group)
- * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part.
+ *   serve                           the four modes above them but probes (sweep, mount-workspace,
+ *                                   umount, kill) on request, for as long as stdin is open
+ * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part. A workspace is
+ * mounted only on a folder of this process's user that no one else may write, named by its real
+ * path (no symlink on the way), and only a tmpfs is unmounted that way.
+ *
+ * `serve` spares the orchestrator a process per request: it reads requests, one a line
+ * ("ID\tMODE\tARG\tARG...\n"), and answers each from a process forked for it (a sweep can take
+ * seconds; others go on meanwhile) with one write of at most PIPE_BUF bytes:
+ * "ID STATUS OUTLEN ERRLEN\n" then OUTLEN bytes of output and ERRLEN of messages. A request
+ * whose process dies without answering is answered by the server with status 1. It exits when
+ * stdin closes or its parent dies, and never execs anything.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -53,8 +64,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
@@ -416,12 +430,12 @@ static double monotonic_s(void) {
 }
 
 /* Kills every process listed in PROCS until none is left, prints the events, removes the dirs. */
-static int sweep(int argc, char **argv) {
+static int sweep(int argc, char **argv, FILE *out, FILE *err) {
   const char *procs = NULL, *killfile = NULL;
   for (int i = 2; i < argc; i++) {
     const char *colon = strchr(argv[i], ':');
     if (!colon || !cgroup_path(colon + 1)) {
-      fprintf(stderr, "patchgym: sweep: \"%s\" names no cgroup path\n", argv[i]);
+      fprintf(err, "patchgym: sweep: \"%s\" names no cgroup path\n", argv[i]);
       return 1;
     }
     if (starts_with(argv[i], "procs:")) procs = colon + 1;
@@ -449,7 +463,7 @@ static int sweep(int argc, char **argv) {
      */
     if (round >= 1000) {
       if (monotonic_s() - started > SWEEP_LIMIT_S) {
-        fprintf(stderr, "patchgym: cannot empty %s\n", procs);
+        fprintf(err, "patchgym: cannot empty %s\n", procs);
         return 1;
       }
       pause_ms(round < 2000 ? 1 : 10);
@@ -461,16 +475,16 @@ static int sweep(int argc, char **argv) {
     if (!file) continue;
     char key[128];
     long long value;
-    while (fscanf(file, "%127s %lld", key, &value) == 2) printf("%s %s %lld\n", argv[i] + 7, key, value);
+    while (fscanf(file, "%127s %lld", key, &value) == 2) fprintf(out, "%s %s %lld\n", argv[i] + 7, key, value);
     fclose(file);
   }
-  fflush(stdout);
+  fflush(out);
   for (int i = 2; i < argc; i++) {
     if (!starts_with(argv[i], "rmdir:")) continue;
     /* A cgroup whose last process just died can stay busy for a moment on a loaded machine. */
     for (int n = 0; rmdir(argv[i] + 6) != 0 && errno != ENOENT; n++) {
       if (n >= 100) {
-        fprintf(stderr, "patchgym: cannot remove %s\n", argv[i] + 6);
+        fprintf(err, "patchgym: cannot remove %s\n", argv[i] + 6);
         return 1;
       }
       pause_ms(10);
@@ -532,14 +546,74 @@ static int tmpfs(const char *dir, const char *options) {
   return mount(NAME_PREFIX "workspace", dir, "tmpfs", MS_NOSUID | MS_NODEV, options);
 }
 
-static int mount_workspace(int argc, char **argv) {
+/* A count argument of a helper mode: digits only, else -1. */
+static long long count_arg(const char *text) {
+  char *end;
+  errno = 0;
+  long long value = strtoll(text, &end, 10);
+  return errno || end == text || *end != '\0' || value < 0 ? -1 : value;
+}
+
+/*
+ * Opens DIR (O_PATH) for a mount or unmount when it is safe to: an absolute path that is its own
+ * real path (a symlink swapped in anywhere on the way is refused) and, with OWN, a folder of this
+ * process's user that no one else may write (a mounted workspace is the sandbox uid's by then).
+ * Returns the descriptor, or -1 with the reason in ERR.
+ */
+static int safe_folder(const char *dir, int own, FILE *err) {
+  char real[PATH_MAX];
+  if (dir[0] != '/' || !realpath(dir, real) || strcmp(real, dir) != 0) {
+    fprintf(err, "%s is not its own real path\n", dir);
+    return -1;
+  }
+  int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    fprintf(err, "%s: %s\n", dir, strerror(errno));
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  if (own && (st.st_uid != geteuid() || (st.st_mode & 022) != 0)) {
+    fprintf(err, "%s is not a folder of this user that only it may write\n", dir);
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+static int mount_workspace(int argc, char **argv, FILE *err) {
   if (argc != 5) return 2;
-  char options[128];
-  snprintf(options, sizeof options, "size=%lld,nr_inodes=%lld,mode=0700",
-           number("mount-workspace", argv[2]), number("mount-workspace", argv[3]));
-  if (tmpfs(argv[4], options) != 0) {
-    fprintf(stderr, "mount %s: %s\n", argv[4], strerror(errno));
+  long long bytes = count_arg(argv[2]), inodes = count_arg(argv[3]);
+  if (bytes < 0 || inodes < 0) {
+    fprintf(err, "mount-workspace needs BYTES INODES DIR\n");
+    return 2;
+  }
+  char options[128], target[64];
+  snprintf(options, sizeof options, "size=%lld,nr_inodes=%lld,mode=0700", bytes, inodes);
+  int fd = safe_folder(argv[4], 1, err);
+  if (fd < 0) return 1;
+  /* Through the descriptor: the folder checked is the folder mounted on. */
+  snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
+  int mounted = tmpfs(target, options);
+  int saved = errno;
+  close(fd);
+  if (mounted != 0) {
+    fprintf(err, "mount %s: %s\n", argv[4], strerror(saved));
     return 1;
+  }
+  return 0;
+}
+
+/* Unmounts the tmpfs on DIR (lazily when busy); anything else there stays. Never fails. */
+static int umount_workspace(int argc, char **argv, FILE *err) {
+  if (argc != 3) return 0;
+  int fd = safe_folder(argv[2], 0, err);
+  struct statfs fs;
+  if (fd < 0) return 0;
+  int is_tmpfs = fstatfs(fd, &fs) == 0 && fs.f_type == 0x01021994; /* TMPFS_MAGIC */
+  close(fd);
+  if (is_tmpfs && umount2(argv[2], UMOUNT_NOFOLLOW) != 0) {
+    umount2(argv[2], MNT_DETACH | UMOUNT_NOFOLLOW);
   }
   return 0;
 }
@@ -591,28 +665,159 @@ static int mount_probe(void) {
   return ok ? 0 : 1;
 }
 
+static int kill_each(int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {
+    long pid = atol(argv[i]);
+    /* Never everything (-1) nor this process's own group (0). */
+    if (pid != 0 && pid != -1) kill((pid_t)pid, SIGKILL);
+  }
+  return 0;
+}
+
+/* The helper modes `serve` answers: none starts a program or reads more than it is given. */
+static int served_mode(int argc, char **argv, FILE *out, FILE *err) {
+  const char *mode = argv[1];
+  if (strcmp(mode, "sweep") == 0) return sweep(argc, argv, out, err);
+  if (strcmp(mode, "mount-workspace") == 0) return mount_workspace(argc, argv, err);
+  if (strcmp(mode, "umount") == 0) return umount_workspace(argc, argv, err);
+  if (strcmp(mode, "kill") == 0) return kill_each(argc, argv);
+  fprintf(err, "unknown mode \"%s\"\n", mode);
+  return 2;
+}
+
+#define SERVE_FIELDS 256
+#define SERVE_LINE 65536
+#define SERVE_PENDING 4096
+
+/* One answer in one write (atomic on a pipe up to PIPE_BUF): output and messages cut to fit. */
+static void answer(const char *id, int status, const char *text, size_t out_length,
+                   const char *errors, size_t err_length) {
+  char reply[PIPE_BUF];
+  int head = snprintf(reply, sizeof reply, "%s %d %zu %zu\n", id, status, (size_t)0, (size_t)0);
+  size_t room = sizeof reply - (size_t)head - 48;
+  if (err_length > room / 2) err_length = room / 2;
+  if (out_length > room - err_length) out_length = room - err_length;
+  head = snprintf(reply, sizeof reply, "%s %d %zu %zu\n", id, status, out_length, err_length);
+  memcpy(reply + head, text, out_length);
+  memcpy(reply + head + out_length, errors, err_length);
+  size_t length = (size_t)head + out_length + err_length;
+  for (size_t done = 0; done < length;) {
+    ssize_t n = write(1, reply + done, length - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += (size_t)n;
+  }
+}
+
+/* Runs one request line (split in place) in a process of its own, which answers it. */
+static pid_t serve_one(char *line, char *id) {
+  char *fields[SERVE_FIELDS + 1];
+  int count = 0;
+  fields[count++] = "patchgym_launch";
+  for (char *field = strchr(line, '\t'); field && count < SERVE_FIELDS; field = strchr(field, '\t')) {
+    *field++ = '\0';
+    fields[count++] = field;
+  }
+  fields[count] = NULL;
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  char *text = NULL, *errors = NULL;
+  size_t out_length = 0, err_length = 0;
+  FILE *out = open_memstream(&text, &out_length), *err = open_memstream(&errors, &err_length);
+  if (!out || !err) _exit(1);
+  int status = count < 2 ? 2 : served_mode(count, fields, out, err);
+  fclose(out);
+  fclose(err);
+  answer(id, status, text, out_length, errors, err_length);
+  _exit(0);
+}
+
+/*
+ * The request loop of `serve`. Every request runs in a child; the loop remembers which, and answers
+ * for a child that died without answering (status 1), so no request waits forever.
+ */
+static int serve(void) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) return 0;
+  signal(SIGPIPE, SIG_IGN);
+  static char buffer[SERVE_LINE];
+  static struct { pid_t pid; char id[24]; } pending[SERVE_PENDING];
+  size_t used = 0;
+  int open_input = 1, running = 0;
+  while (open_input) {
+    struct pollfd input = {0, POLLIN, 0};
+    /* Children are looked after every 50 ms while there are any; otherwise it sleeps on stdin. */
+    int ready = poll(&input, 1, running > 0 ? 50 : -1);
+    /* Children that ended: those that died without answering get an answer here. */
+    int status;
+    pid_t done;
+    while ((done = waitpid(-1, &status, WNOHANG)) > 0) {
+      for (int i = 0; i < SERVE_PENDING; i++) {
+        if (pending[i].pid != done) continue;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+          const char *said = "patchgym: the helper's process died";
+          answer(pending[i].id, 1, "", 0, said, strlen(said));
+        }
+        pending[i].pid = 0;
+        running--;
+        break;
+      }
+    }
+    if (ready <= 0) continue;
+    ssize_t n = read(0, buffer + used, sizeof buffer - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    used += (size_t)n;
+    char *start = buffer, *end;
+    while ((end = memchr(start, '\n', used - (size_t)(start - buffer))) != NULL) {
+      *end = '\0';
+      char *tab = strchr(start, '\t');
+      char id[24];
+      size_t id_length = tab ? (size_t)(tab - start) : strlen(start);
+      if (id_length == 0 || id_length >= sizeof id) {
+        open_input = 0; /* Not a request of ours: stop. */
+        break;
+      }
+      memcpy(id, start, id_length);
+      id[id_length] = '\0';
+      int slot = -1;
+      for (int i = 0; i < SERVE_PENDING && slot < 0; i++) if (pending[i].pid == 0) slot = i;
+      pid_t pid = slot < 0 ? -1 : serve_one(start, id);
+      if (pid < 0) {
+        const char *said = "patchgym: the helper cannot fork";
+        answer(id, 1, "", 0, said, strlen(said));
+      } else {
+        pending[slot].pid = pid;
+        memcpy(pending[slot].id, id, sizeof id);
+        running++;
+      }
+      start = end + 1;
+    }
+    used -= (size_t)(start - buffer);
+    memmove(buffer, start, used);
+    if (used == sizeof buffer) break; /* A line longer than any request. */
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
-  if (strcmp(mode, "sweep") == 0) return sweep(argc, argv);
+  if (strcmp(mode, "serve") == 0) {
+    close_inherited();
+    return serve();
+  }
+  if (strcmp(mode, "sweep") == 0 || strcmp(mode, "mount-workspace") == 0 ||
+      strcmp(mode, "umount") == 0 || strcmp(mode, "kill") == 0) {
+    int status = served_mode(argc, argv, stdout, stderr);
+    fflush(stdout);
+    return status;
+  }
   if (strcmp(mode, "cgroup-probe") == 0) return cgroup_probe(argc, argv);
   if (strcmp(mode, "self") == 0) {
     return print_lines("/proc/self/cgroup", "c") | print_lines("/proc/self/mountinfo", "m");
   }
   if (strcmp(mode, "uid") == 0) return printf("%u\n", (unsigned)getuid()) < 0;
-  if (strcmp(mode, "mount-workspace") == 0) return mount_workspace(argc, argv);
-  if (strcmp(mode, "umount") == 0) {
-    if (argc == 3 && umount2(argv[2], 0) != 0) umount2(argv[2], MNT_DETACH);
-    return 0;
-  }
   if (strcmp(mode, "umount-under") == 0) return argc == 3 ? umount_under(argv[2]) : 2;
   if (strcmp(mode, "mount-probe") == 0) return mount_probe();
-  if (strcmp(mode, "kill") == 0) {
-    for (int i = 2; i < argc; i++) {
-      long pid = atol(argv[i]);
-      /* Never everything (-1) nor this process's own group (0). */
-      if (pid != 0 && pid != -1) kill((pid_t)pid, SIGKILL);
-    }
-    return 0;
-  }
   return launch(argc, argv);
 }

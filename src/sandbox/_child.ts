@@ -1,0 +1,202 @@
+/**
+ * One sandboxed child from spawn to its last byte: the launcher's argv spawned, stdin written, both
+ * streams read with a cap (head and tail kept), the wall-clock timeout that kills the sandbox, and
+ * afterwards the process group killed or the sandbox's cgroup swept. It is the part of a run that
+ * needs no state of the `Sandbox`, so it runs on the spawner thread (`_spawner.ts`), whose event
+ * loop a slow `posix_spawn` may block instead of the one running episodes, or, when there is no
+ * such thread, in the caller's. Private to `src/sandbox/`.
+ */
+import type { HelperCall } from "./_helper.ts";
+import type { ShOutput } from "./_launch.ts";
+
+/** Everything a child's run needs, as data (it crosses to the spawner thread). */
+export interface ChildSpec {
+  /** The launcher's argv (see `launchArgv`). */
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Bytes for stdin, which is then closed; null: no stdin at all. */
+  stdin: Uint8Array | null;
+  /** Bytes kept per stream (half head, half tail). */
+  cap: number;
+  timeoutMs: number;
+  /** Deno's `detached` (a process group of its own when there is no `setsid`). */
+  detached: boolean;
+  /** Kill the first process's group once it exits (no jail and no cgroup to end the rest). */
+  killGroup: boolean;
+  /** The cgroup sweep's arguments (see `sandboxCgroup`), run once the first process exits. */
+  sweep: string[] | null;
+}
+
+/** What the child did, as data. */
+export interface ChildResult {
+  code: number;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  /** Bytes the child wrote to both streams. */
+  outputBytes: number;
+  /** The sweep's output, when there was one. */
+  sweep: ShOutput | null;
+}
+
+/** How long to wait for pipes to drain after the child is gone. */
+const DRAIN_GRACE_MS = 500;
+
+/** Run `spec`; throws only when the launcher cannot be spawned. */
+export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<ChildResult> {
+  const child = new Deno.Command(spec.argv[0], {
+    args: spec.argv.slice(1),
+    cwd: spec.cwd,
+    env: spec.env,
+    clearEnv: true,
+    stdin: spec.stdin ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: spec.detached,
+  }).spawn();
+  if (spec.stdin) {
+    const writer = child.stdin.getWriter();
+    // A child that exits without reading its stdin must not fail the run.
+    await writer.write(spec.stdin).catch(() => {});
+    await writer.close().catch(() => {});
+  }
+  const stdout = new CappedReader(child.stdout, spec.cap);
+  const stderr = new CappedReader(child.stderr, spec.cap);
+  const reading = Promise.all([stdout.done, stderr.done]);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killSandbox(child.pid, helper);
+  }, spec.timeoutMs);
+  const status = await child.status;
+  clearTimeout(timer);
+  // Anything the child left behind dies with it: all of its cgroup (the sweep), else its process
+  // group. A jail needs neither: its PID namespace ended with its first process.
+  if (spec.killGroup) killSandbox(child.pid, helper);
+  const sweep = spec.sweep ? await helper("sweep", spec.sweep) : null;
+  await Promise.race([reading, delay(DRAIN_GRACE_MS)]);
+  await Promise.all([stdout.cancel(), stderr.cancel()]);
+  await reading;
+  return {
+    code: status.code,
+    signal: status.signal ?? null,
+    timedOut,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    truncated: stdout.truncated || stderr.truncated,
+    outputBytes: stdout.total + stderr.total,
+    sweep,
+  };
+}
+
+/**
+ * Kill a sandbox's first process and its process group (when it leads one). `Deno.kill` needs
+ * unrestricted run permission, which the orchestrator does not have (it may run only the
+ * launcher), so the kill then goes through the launcher's `kill` mode.
+ */
+function killSandbox(pid: number, helper: HelperCall): void {
+  for (const target of [pid, -pid]) {
+    try {
+      Deno.kill(target, "SIGKILL");
+    } catch (error) {
+      if (
+        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
+      ) {
+        helper("kill", [String(pid), String(-pid)]).catch(() => {});
+        return;
+      }
+      // Already gone, or not a group leader (a jailed child's bwrap is not).
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const id = setTimeout(resolve, ms);
+    Deno.unrefTimer(id);
+  });
+}
+
+/** Reads a stream to the end, keeping its first and last `cap / 2` bytes. */
+class CappedReader {
+  total = 0;
+  readonly done: Promise<void>;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #headCap: number;
+  readonly #tailCap: number;
+  readonly #head: Uint8Array[] = [];
+  #headLength = 0;
+  readonly #tail: Uint8Array[] = [];
+  #tailLength = 0;
+
+  constructor(stream: ReadableStream<Uint8Array>, cap: number) {
+    this.#reader = stream.getReader();
+    this.#headCap = Math.ceil(cap / 2);
+    this.#tailCap = Math.floor(cap / 2);
+    this.done = this.#pump();
+  }
+
+  get truncated(): boolean {
+    return this.total > this.#headCap + this.#tailCap;
+  }
+
+  async #pump(): Promise<void> {
+    try {
+      while (true) {
+        const { done, value } = await this.#reader.read();
+        if (done) return;
+        this.#add(value);
+      }
+    } catch {
+      // Cancelled after the grace period: keep what was read.
+    }
+  }
+
+  #add(chunk: Uint8Array): void {
+    this.total += chunk.length;
+    const room = this.#headCap - this.#headLength;
+    if (room > 0) {
+      const part = chunk.subarray(0, room);
+      this.#head.push(part);
+      this.#headLength += part.length;
+      chunk = chunk.subarray(part.length);
+    }
+    if (chunk.length === 0) return;
+    this.#tail.push(chunk);
+    this.#tailLength += chunk.length;
+    while (this.#tail.length > 1 && this.#tailLength - this.#tail[0].length >= this.#tailCap) {
+      this.#tailLength -= this.#tail.shift()!.length;
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await this.#reader.cancel().catch(() => {});
+  }
+
+  text(): string {
+    const decoder = new TextDecoder();
+    const head = decoder.decode(concat(this.#head));
+    let tail = concat(this.#tail);
+    if (tail.length > this.#tailCap) {
+      tail = tail.subarray(tail.length - this.#tailCap);
+    }
+    const omitted = this.total - this.#headLength - tail.length;
+    if (omitted <= 0) return head + decoder.decode(tail);
+    return `${head}\n[... ${omitted} bytes omitted: output capped at ${
+      this.#headCap + this.#tailCap
+    } bytes, first and last parts kept ...]\n${decoder.decode(tail)}`;
+  }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}

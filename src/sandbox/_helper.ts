@@ -1,0 +1,136 @@
+/**
+ * The compiled launcher's `serve` mode as one long-lived process per thread: the cgroup sweep after
+ * every run, the workspace mounts and unmounts and the kills go to it as request lines instead of
+ * a process each (see `patchgym_launch.c`). It dies with the thread that started it and when its
+ * stdin closes; a request it cannot take (it died, or an argument holds a tab or a newline) runs as
+ * the one-shot helper mode of `_launch.ts` instead, with the same arguments and output. Without a
+ * compiled launcher every helper call is the one-shot `sh` script. Private to `src/sandbox/`.
+ */
+import { type HelperMode, type Launcher, runHelper, type ShOutput } from "./_launch.ts";
+import { CHILD_PATH } from "./programs.ts";
+
+/** The helper modes `serve` answers. */
+export type ServedMode = Extract<HelperMode, "sweep" | "mount-workspace" | "umount" | "kill">;
+
+/** The launcher's `serve` process, started on the first request. */
+export class HelperProcess {
+  readonly #launcher: string;
+  #child: Deno.ChildProcess | null = null;
+  #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  #broken = false;
+  #next = 1;
+  readonly #waiting = new Map<string, (out: ShOutput) => void>();
+  readonly #encoder = new TextEncoder();
+
+  constructor(launcher: string) {
+    this.#launcher = launcher;
+  }
+
+  /** Run `mode` with `args` in the server (or, when it cannot, as a process of its own). */
+  async request(mode: ServedMode, args: string[]): Promise<ShOutput> {
+    if (this.#broken || args.some((a) => /[\t\n]/.test(a)) || !this.#start()) {
+      return await runHelper(this.#launcher, mode, args);
+    }
+    const id = String(this.#next++);
+    const answered = new Promise<ShOutput>((resolve) => this.#waiting.set(id, resolve));
+    try {
+      await this.#writer!.write(this.#encoder.encode(`${[id, mode, ...args].join("\t")}\n`));
+    } catch {
+      this.#waiting.delete(id);
+      this.#fail();
+      return await runHelper(this.#launcher, mode, args);
+    }
+    const out = await answered;
+    // The server went away before answering: the one-shot mode does the same work.
+    return out === GONE ? await runHelper(this.#launcher, mode, args) : out;
+  }
+
+  /** Stop the server (it also stops when this thread ends). */
+  close(): void {
+    this.#broken = true;
+    this.#writer?.close().catch(() => {});
+    this.#writer = null;
+  }
+
+  #start(): boolean {
+    if (this.#child) return true;
+    try {
+      this.#child = new Deno.Command(this.#launcher, {
+        args: ["serve"],
+        cwd: "/",
+        clearEnv: true,
+        env: { PATH: CHILD_PATH },
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+    } catch {
+      this.#broken = true;
+      return false;
+    }
+    this.#writer = this.#child.stdin.getWriter();
+    this.#read(this.#child.stdout).finally(() => this.#fail());
+    this.#child.status.catch(() => {});
+    return true;
+  }
+
+  #fail(): void {
+    this.#broken = true;
+    for (const resolve of this.#waiting.values()) resolve(GONE);
+    this.#waiting.clear();
+  }
+
+  /** Reads answers: `ID STATUS OUTLEN ERRLEN\n`, then the output and the messages. */
+  async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer: Uint8Array = new Uint8Array(0);
+    for await (const chunk of stream) {
+      buffer = buffer.length === 0 ? chunk : joined(buffer, chunk);
+      while (true) {
+        const end = buffer.indexOf(10);
+        if (end < 0) break;
+        const [id, status, outLength, errLength] = decoder.decode(buffer.subarray(0, end)).split(
+          " ",
+        );
+        const total = end + 1 + Number(outLength) + Number(errLength);
+        if (buffer.length < total) break;
+        const out = buffer.subarray(end + 1, end + 1 + Number(outLength));
+        const err = buffer.subarray(end + 1 + Number(outLength), total);
+        const resolve = this.#waiting.get(id);
+        this.#waiting.delete(id);
+        resolve?.({
+          success: status === "0",
+          stdout: decoder.decode(out),
+          stderr: decoder.decode(err),
+        });
+        buffer = buffer.subarray(total);
+      }
+    }
+  }
+}
+
+/** The answer a request gets when the server is gone. */
+const GONE: ShOutput = { success: false, stdout: "", stderr: "" };
+
+function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** How a thread runs helper modes: through its `serve` process, or one-shot through `sh`. */
+export type HelperCall = (mode: ServedMode, args: string[]) => Promise<ShOutput>;
+
+const servers = new Map<string, HelperProcess>();
+/** This thread's way to run helper modes with `launcher` (the server is made once per launcher). */
+export function helperFor(launcher: Launcher): HelperCall {
+  if (!launcher) return (mode, args) => runHelper(null, mode, args);
+  let server = servers.get(launcher);
+  if (!server) {
+    server = new HelperProcess(launcher);
+    servers.set(launcher, server);
+  }
+  const chosen = server;
+  return (mode, args) => chosen.request(mode, args);
+}

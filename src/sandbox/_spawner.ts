@@ -1,0 +1,146 @@
+/**
+ * Spawns off the caller's event loop. `Deno.Command#spawn` blocks its thread until the child has
+ * exec'd (`posix_spawn`), which on an oversubscribed machine took over a second: a stall of every
+ * episode on that thread and of the records it writes. So each thread that runs sandboxes hands its
+ * children and helper requests to a spawner thread of its own (a Deno worker, with the process's
+ * permissions), which starts them, reads their capped output and returns the result by message;
+ * the thread ends after 10 s without work, so it does not keep the process alive. Where no
+ * worker can start (no read permission for its module), children run in the caller's thread with
+ * one-shot helpers, as before. Private to `src/sandbox/`.
+ */
+import { type ChildResult, type ChildSpec, runChild } from "./_child.ts";
+import type { ServedMode } from "./_helper.ts";
+import { type Launcher, runHelper, type ShOutput } from "./_launch.ts";
+
+/** What the owner sends the spawner thread. */
+export type SpawnerRequest =
+  | { kind: "init"; launcher: Launcher; idleMs: number }
+  | { kind: "run"; id: number; spec: ChildSpec }
+  | { kind: "helper"; id: number; mode: ServedMode; args: string[] };
+
+/** What the spawner thread answers: one reply per request, or that it is idle. */
+export type SpawnerReply =
+  | { id: number; ok: true; result: ChildResult }
+  | { id: number; ok: true; output: ShOutput }
+  | { id: number; ok: false; message: string }
+  | { kind: "idle" };
+
+const MODULE = new URL("./_spawner_worker.ts", import.meta.url);
+/**
+ * How long the spawner thread waits without work before it ends: a new one costs loading its
+ * modules and starting the launcher's `serve` process again (the bench's 1 s model left gaps of
+ * over a second between runs, and a 1 s wait restarted it several times a batch). `main.ts` ends
+ * with `Deno.exit`, so the wait never holds a command's exit back.
+ */
+const IDLE_MS = 10_000;
+
+/** Runs children and helper requests on a spawner thread for one launcher. */
+export class Spawner {
+  readonly #launcher: Launcher;
+  #worker: Worker | null = null;
+  /** Set when the thread failed (its module could not load): requests run here from then on. */
+  #failed = false;
+  #next = 1;
+  readonly #waiting = new Map<number, (reply: SpawnerReply | null) => void>();
+
+  readonly #idleMs: number;
+
+  constructor(launcher: Launcher, options: { idleMs?: number } = {}) {
+    this.#launcher = launcher;
+    this.#idleMs = options.idleMs ?? IDLE_MS;
+  }
+
+  /** Whether the spawner thread is running now. */
+  get threadRunning(): boolean {
+    return this.#worker !== null;
+  }
+
+  /** Run one child (see `runChild`); throws when its launcher cannot be spawned. */
+  async run(spec: ChildSpec): Promise<ChildResult> {
+    const reply = await this.#send((id) => ({ kind: "run", id, spec }));
+    if (!reply) return await runChild(spec, (mode, args) => runHelper(this.#launcher, mode, args));
+    if ("ok" in reply && reply.ok && "result" in reply) return reply.result;
+    throw new Error("ok" in reply && !reply.ok ? reply.message : "the spawner thread failed");
+  }
+
+  /** Run a helper mode (through the launcher's `serve` process when there is one). */
+  async helper(mode: ServedMode, args: string[]): Promise<ShOutput> {
+    const reply = await this.#send((id) => ({ kind: "helper", id, mode, args }));
+    if (!reply) return await runHelper(this.#launcher, mode, args);
+    if ("ok" in reply && reply.ok && "output" in reply) return reply.output;
+    return { success: false, stdout: "", stderr: "ok" in reply && !reply.ok ? reply.message : "" };
+  }
+
+  /** The reply to a request, or null when it must run in this thread (no spawner thread). */
+  async #send(make: (id: number) => SpawnerRequest): Promise<SpawnerReply | null> {
+    const worker = this.#start();
+    if (!worker) return null;
+    const id = this.#next++;
+    const reply = new Promise<SpawnerReply | null>((resolve) => this.#waiting.set(id, resolve));
+    worker.postMessage(make(id));
+    return await reply;
+  }
+
+  #start(): Worker | null {
+    if (this.#worker) return this.#worker;
+    if (this.#failed || !workerAllowed()) return null;
+    let worker: Worker;
+    try {
+      worker = new Worker(MODULE, { type: "module", name: "patchgym-spawner" });
+    } catch {
+      return null;
+    }
+    worker.onmessage = (event: MessageEvent<SpawnerReply>) => {
+      const reply = event.data;
+      if ("kind" in reply) {
+        // Idle, and nothing asked meanwhile: end it (its helper process dies with it).
+        if (this.#waiting.size === 0 && this.#worker === worker) {
+          worker.terminate();
+          this.#worker = null;
+        }
+        return;
+      }
+      const resolve = this.#waiting.get(reply.id);
+      this.#waiting.delete(reply.id);
+      resolve?.(reply);
+    };
+    // The thread catches every request's error, so this is its module failing to load (a compiled
+    // binary without it): what was sent to it runs here instead, and so does everything after.
+    worker.onerror = (event) => {
+      event.preventDefault();
+      worker.terminate();
+      this.#failed = true;
+      if (this.#worker === worker) this.#worker = null;
+      for (const resolve of this.#waiting.values()) resolve(null);
+      this.#waiting.clear();
+    };
+    worker.postMessage(
+      { kind: "init", launcher: this.#launcher, idleMs: this.#idleMs } satisfies SpawnerRequest,
+    );
+    this.#worker = worker;
+    return worker;
+  }
+}
+
+/** Whether this process may start the spawner thread (it needs to read its module). */
+function workerAllowed(): boolean {
+  if (MODULE.protocol !== "file:") return true;
+  try {
+    const path = decodeURIComponent(MODULE.pathname);
+    return Deno.permissions.querySync({ name: "read", path }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+const spawners = new Map<string, Spawner>();
+/** This thread's spawner for `launcher` (null: the `sh` fallback). */
+export function spawnerFor(launcher: Launcher): Spawner {
+  const key = launcher ?? "";
+  let spawner = spawners.get(key);
+  if (!spawner) {
+    spawner = new Spawner(launcher);
+    spawners.set(key, spawner);
+  }
+  return spawner;
+}

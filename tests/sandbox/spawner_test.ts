@@ -1,0 +1,225 @@
+/**
+ * The spawner thread (src/sandbox/_spawner.ts) and the launcher's `serve` process it talks to
+ * (src/sandbox/_helper.ts, `serve` in launcher/patchgym_launch.c): one long-lived privileged
+ * process per spawner thread that sweeps cgroups, mounts and unmounts workspaces and kills on
+ * request. Attacks on the new pieces: a mount request naming a symlink or a folder others may
+ * write, a launch smuggled in as a request, the server seen from inside the jail.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { HelperProcess } from "../../src/sandbox/_helper.ts";
+import { Spawner } from "../../src/sandbox/_spawner.ts";
+import { buildLauncher } from "../../src/sandbox/launcher.ts";
+import { testSandbox } from "../_fixtures.ts";
+
+function skip(reason: string): void {
+  console.warn(`skipped: ${reason}`);
+}
+
+/** The compiled launcher and whether it runs as root, or null (with a note). */
+async function rootLauncher(): Promise<string | null> {
+  const built = await buildLauncher();
+  if (!built.path) {
+    skip(`no compiled launcher: ${built.reason}`);
+    return null;
+  }
+  const uid = await new Deno.Command(built.path, { args: ["uid"], stderr: "null" }).output();
+  if (new TextDecoder().decode(uid.stdout).trim() !== "0") {
+    skip("not root");
+    return null;
+  }
+  return built.path;
+}
+
+/** Send `lines` to a fresh `serve` process, close its stdin, return what it answered. */
+async function serve(launcher: string, lines: string[]): Promise<{ code: number; out: string }> {
+  const child = new Deno.Command(launcher, {
+    args: ["serve"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(lines.map((l) => `${l}\n`).join("")));
+  await writer.close();
+  const { code, stdout } = await child.output();
+  return { code, out: new TextDecoder().decode(stdout) };
+}
+
+/** Whether `dir` is a mount point: another device than its parent's (Deno reads no /proc). */
+function mounted(dir: string): boolean {
+  try {
+    return Deno.statSync(dir).dev !== Deno.statSync(join(dir, "..")).dev;
+  } catch {
+    return false;
+  }
+}
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
+  try {
+    await fn(dir);
+  } finally {
+    if (mounted(join(dir, "ws"))) {
+      await new Deno.Command("umount", { args: ["-l", join(dir, "ws")] }).output();
+    }
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("HelperProcess.request() mounts a capped workspace, unmounts it and kills, from one process", async () => {
+  const launcher = await rootLauncher();
+  if (!launcher) return;
+  const helper = new HelperProcess(launcher);
+  try {
+    await withDir(async (dir) => {
+      const ws = join(dir, "ws");
+      mkdirSync(ws);
+      const out = await helper.request("mount-workspace", ["65536", "16", ws]);
+      assert.ok(out.success, out.stderr);
+      assert.ok(mounted(ws));
+      // The cap holds while writing.
+      await assert.rejects(Deno.writeFile(join(ws, "big"), new Uint8Array(1024 * 1024)));
+      assert.ok((await helper.request("umount", [ws])).success);
+      assert.ok(!mounted(ws));
+      // Requests answer in any order: several at once, each by its own id.
+      const many = await Promise.all(
+        Array.from({ length: 8 }, () => helper.request("kill", ["2147483646"])),
+      );
+      assert.ok(many.every((o) => o.success));
+    });
+  } finally {
+    helper.close();
+  }
+});
+
+Deno.test("launcher serve refuses to mount on a path that leads through a symlink", async () => {
+  const launcher = await rootLauncher();
+  if (!launcher) return;
+  await withDir(async (dir) => {
+    const target = join(dir, "real");
+    mkdirSync(target);
+    symlinkSync(target, join(dir, "ws"));
+    const { out } = await serve(launcher, [`1\tmount-workspace\t65536\t16\t${join(dir, "ws")}`]);
+    assert.match(out, /^1 1 0 \d+\n.*is not its own real path/);
+    assert.ok(!mounted(target) && !mounted(join(dir, "ws")));
+  });
+});
+
+Deno.test("launcher serve refuses to mount on a folder that another user owns or may write", async () => {
+  const launcher = await rootLauncher();
+  if (!launcher) return;
+  await withDir(async (dir) => {
+    const ws = join(dir, "ws");
+    mkdirSync(ws);
+    Deno.chmodSync(ws, 0o777);
+    const open = await serve(launcher, [`1\tmount-workspace\t65536\t16\t${ws}`]);
+    assert.match(open.out, /^1 1 0 \d+\n.*only it may write/);
+    Deno.chmodSync(ws, 0o755);
+    Deno.chownSync(ws, 65534, 65534);
+    const theirs = await serve(launcher, [`2\tmount-workspace\t65536\t16\t${ws}`]);
+    assert.match(theirs.out, /^2 1 0 \d+\n.*only it may write/);
+    assert.ok(!mounted(ws));
+  });
+});
+
+Deno.test("launcher serve runs no program: a launch sent as a request is an unknown mode", async () => {
+  const launcher = await rootLauncher();
+  if (!launcher) return;
+  await withDir(async (dir) => {
+    const marker = join(dir, "ran");
+    const { code, out } = await serve(launcher, [
+      `1\t--\ttouch\t${marker}`,
+      `2\tmount-probe`,
+      `3\tsweep\tprocs:/etc/passwd`,
+    ]);
+    assert.equal(code, 0);
+    const answers = out.split(/(?=^\d+ \d+ )/m).sort();
+    assert.match(answers[0], /^1 2 0 \d+\nunknown mode "--"/);
+    assert.match(answers[1], /^2 2 0 \d+\nunknown mode "mount-probe"/);
+    assert.match(answers[2], /^3 1 0 \d+\n.*names no cgroup path/);
+    assert.throws(() => Deno.statSync(marker));
+  });
+});
+
+Deno.test("HelperProcess.request() runs an argument with a tab or newline as a one-shot helper", async () => {
+  const launcher = await rootLauncher();
+  if (!launcher) return;
+  const helper = new HelperProcess(launcher);
+  try {
+    await withDir(async (dir) => {
+      const ws = join(dir, "w\ts");
+      mkdirSync(ws);
+      const out = await helper.request("mount-workspace", ["65536", "16", ws]);
+      assert.ok(out.success, out.stderr);
+      assert.ok((await helper.request("umount", [ws])).success);
+    });
+  } finally {
+    helper.close();
+  }
+});
+
+Deno.test("Sandbox.run() under bwrap cannot see the launcher's serve process", async () => {
+  const sandbox = await testSandbox();
+  if (sandbox.isolation.level !== "bwrap") return skip("no bwrap here");
+  if (!sandbox.isolation.launcher) return skip("no compiled launcher");
+  if (!sandbox.isolation.cgroup) return skip("no cgroups: no sweep, no serve process");
+  const ws = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
+  try {
+    // The first run starts the serve process (its sweep); the second looks for it.
+    await sandbox.run({ argv: ["true"], cwd: ws, timeoutMs: 10_000 });
+    const result = await sandbox.run({
+      argv: [
+        "python3",
+        "-c",
+        "import os\nfor p in os.listdir('/proc'):\n  if p.isdigit():\n    print(open(f'/proc/{p}/cmdline','rb').read().replace(b'\\0', b' ').decode())",
+      ],
+      cwd: ws,
+      timeoutMs: 10_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    // As root the jail's first program is the launcher's drop step: itself, never `serve`.
+    assert.doesNotMatch(result.stdout, /\bserve\b/);
+    const ps = await new Deno.Command("ps", { args: ["-eo", "args"], stdout: "piped" }).output();
+    const serving = /patchgym_launch serve/.test(new TextDecoder().decode(ps.stdout));
+    assert.ok(serving, "no serve process outside the jail: the test proves nothing");
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+  }
+});
+
+Deno.test("Spawner ends its idle thread and starts a new one for the next run", async () => {
+  const sandbox = await testSandbox();
+  const spawner = new Spawner(sandbox.isolation.launcher ?? null, { idleMs: 100 });
+  const ws = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
+  const echo = (word: string) => ({
+    argv: ["echo", word],
+    cwd: ws,
+    env: { PATH: "/usr/bin:/bin" },
+    stdin: null,
+    cap: 1024,
+    timeoutMs: 10_000,
+    detached: true,
+    killGroup: true,
+    sweep: null,
+  });
+  try {
+    assert.equal((await spawner.run(echo("one"))).stdout, "one\n");
+    assert.ok(spawner.threadRunning);
+    // Idle for longer than the thread waits: it has ended by now.
+    for (let i = 0; i < 100 && spawner.threadRunning; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(!spawner.threadRunning, "the idle thread is still running");
+    assert.equal((await spawner.run(echo("two"))).stdout, "two\n");
+    const out = await spawner.helper("kill", ["2147483646"]);
+    assert.ok(out.success, out.stderr);
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+    // Ended by its idle wait, which the test waits for: no thread outlives it.
+    for (let i = 0; i < 100 && spawner.threadRunning; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+});
