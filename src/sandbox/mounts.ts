@@ -24,8 +24,8 @@ export interface MountPlan {
   /** Allowlisted programs not found on the children's PATH. */
   missing: string[];
   /**
-   * Where `setpriv` is in the jail (bound like a program), which drops root to the sandbox's uid
-   * when patchgym runs as root; null when it is not installed.
+   * Where `setpriv` is in the jail (bound like a program, but only where it drops root to the
+   * sandbox's uid: as root without the compiled launcher); null when it is not installed.
    */
   setpriv: string | null;
 }
@@ -69,7 +69,12 @@ export function planMounts(pythonPaths: string[]): MountPlan {
   }
   const setpriv = findProgram("setpriv");
   if (setpriv) {
-    mounts.push({ kind: "ro-bind", source: setpriv.real, dest: setpriv.path, why: "drops root" });
+    mounts.push({
+      kind: "ro-bind",
+      source: setpriv.real,
+      dest: setpriv.path,
+      why: "drops root, sh fallback only",
+    });
   }
   for (const file of HOST_ETC) {
     if (isFile(file)) mounts.push({ kind: "ro-bind", source: file, dest: file, why: "loader" });

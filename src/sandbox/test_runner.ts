@@ -425,8 +425,9 @@ async function compileReporter(
   runner: "unittest" | "pytest",
   scratch: string,
 ): Promise<CompiledReporter | null> {
-  const dir = await Deno.makeTempDir({ dir: scratch, prefix: ".compile-" });
+  let dir: string | null = null;
   try {
+    dir = await Deno.makeTempDir({ dir: scratch, prefix: ".compile-" });
     const result = await sandbox.run({
       argv: ["python3", "-I", "-S", "-c", REPORTER_COMPILER],
       cwd: dir,
@@ -447,7 +448,7 @@ async function compileReporter(
   } catch {
     return null;
   } finally {
-    await removeTree(dir).catch(() => {});
+    if (dir !== null) await removeTree(dir).catch(() => {});
   }
 }
 

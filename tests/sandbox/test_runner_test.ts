@@ -791,6 +791,16 @@ Deno.test("compiledReporter() compiles each runner's reporter once per sandbox, 
   }
 });
 
+Deno.test("compiledReporter() gives null when it cannot compile, so runs compile the source", async () => {
+  const sandbox = new Sandbox({ isolation: (await testSandbox()).isolation });
+  const missing = join(realpathSync(Deno.makeTempDirSync()), "gone");
+  try {
+    assert.equal(await compiledReporter(sandbox, "pytest", missing), null);
+  } finally {
+    Deno.removeSync(join(missing, ".."), { recursive: true });
+  }
+});
+
 /**
  * PYTHON_BOOTSTRAP's stdin made by hand: `config`, the compiled code of `compiledSource` under
  * `hexversion` (the interpreter's own unless given), then `source`.
