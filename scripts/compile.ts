@@ -8,10 +8,13 @@
 import { BINARY_FLAGS } from "../src/cli/permissions.ts";
 
 const OUTPUT = "dist/patchgym";
+/** Modules started as workers: `deno compile` embeds a worker's module only when told to. */
+const WORKER_MODULES = ["src/rollout/_pool_worker.ts", "src/sandbox/_spawner_worker.ts"];
 
 if (import.meta.main) {
   const flags = [...BINARY_FLAGS];
-  const args = ["compile", ...flags, "--include", "tasks", "--output", OUTPUT, "main.ts"];
+  const include = ["tasks", ...WORKER_MODULES].flatMap((path) => ["--include", path]);
+  const args = ["compile", ...flags, ...include, "--output", OUTPUT, "main.ts"];
   const denort = Deno.env.get("DENORT_BIN");
   console.error(`deno ${args.join(" ")}${denort ? `  (DENORT_BIN=${denort})` : ""}`);
   const { code, stderr } = await new Deno.Command("deno", {
