@@ -2,9 +2,10 @@
  * The compiled launcher's `serve` mode as one long-lived process per thread: the cgroup sweep after
  * every run, the workspace mounts and unmounts and the kills go to it as request lines instead of
  * a process each (see `patchgym_launch.c`). It dies with the thread that started it and when its
- * stdin closes; a request it cannot take (it died, or an argument holds a tab or a newline) runs as
- * the one-shot helper mode of `_launch.ts` instead, with the same arguments and output. Without a
- * compiled launcher every helper call is the one-shot `sh` script. Private to `src/sandbox/`.
+ * stdin closes; a request it cannot take (it died, or an argument holds a tab, a newline or a NUL,
+ * which a request line cannot carry) runs as the one-shot helper mode of `_launch.ts` instead, with
+ * the same arguments and output. Without a compiled launcher every helper call is the one-shot `sh`
+ * script. Private to `src/sandbox/`.
  */
 import { type HelperMode, type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 import { CHILD_PATH } from "./programs.ts";
@@ -28,7 +29,7 @@ export class HelperProcess {
 
   /** Run `mode` with `args` in the server (or, when it cannot, as a process of its own). */
   async request(mode: ServedMode, args: string[]): Promise<ShOutput> {
-    if (this.#broken || args.some((a) => /[\t\n]/.test(a)) || !this.#start()) {
+    if (this.#broken || args.some((a) => /[\t\n\0]/.test(a)) || !this.#start()) {
       return await runHelper(this.#launcher, mode, args);
     }
     const id = String(this.#next++);

@@ -41,7 +41,8 @@
  *                                   umount, kill) on request, for as long as stdin is open
  * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part. A workspace is
  * mounted only on a folder of this process's user that no one else may write, named by its real
- * path (no symlink on the way), and only a tmpfs is unmounted that way.
+ * path (no symlink on the way, and the folder opened still at that path), and only a tmpfs is
+ * unmounted that way (through the descriptor checked). A request line holding a NUL ends `serve`.
  *
  * `serve` spares the orchestrator a process per request: it reads requests, one a line
  * ("ID\tMODE\tARG\tARG...\n"), and answers each from a process forked for it (a sweep can take
@@ -573,6 +574,18 @@ static int safe_folder(const char *dir, int own, FILE *err) {
     if (fd >= 0) close(fd);
     return -1;
   }
+  /*
+   * What was opened is what was named: a folder above it swapped for a symlink between the check
+   * and the open leads the open elsewhere, and the descriptor's own path tells.
+   */
+  char link[32], opened[PATH_MAX];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t length = readlink(link, opened, sizeof opened - 1);
+  if (length < 0 || (opened[length] = '\0', strcmp(opened, dir) != 0)) {
+    fprintf(err, "%s changed while it was opened\n", dir);
+    close(fd);
+    return -1;
+  }
   if (own && (st.st_uid != geteuid() || (st.st_mode & 022) != 0)) {
     fprintf(err, "%s is not a folder of this user that only it may write\n", dir);
     close(fd);
@@ -610,11 +623,17 @@ static int umount_workspace(int argc, char **argv, FILE *err) {
   int fd = safe_folder(argv[2], 0, err);
   struct statfs fs;
   if (fd < 0) return 0;
-  int is_tmpfs = fstatfs(fd, &fs) == 0 && fs.f_type == 0x01021994; /* TMPFS_MAGIC */
-  close(fd);
-  if (is_tmpfs && umount2(argv[2], UMOUNT_NOFOLLOW) != 0) {
-    umount2(argv[2], MNT_DETACH | UMOUNT_NOFOLLOW);
+  /*
+   * Through the descriptor, as the mount is: the file system checked is the one detached, even if
+   * the path leads elsewhere by then. The descriptor keeps it busy, so the detach is lazy; it is
+   * freed when the descriptor closes, unless something else still holds it.
+   */
+  if (fstatfs(fd, &fs) == 0 && fs.f_type == 0x01021994 /* TMPFS_MAGIC */) {
+    char target[32];
+    snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
+    umount2(target, MNT_DETACH);
   }
+  close(fd);
   return 0;
 }
 
@@ -770,6 +789,11 @@ static int serve(void) {
     used += (size_t)n;
     char *start = buffer, *end;
     while ((end = memchr(start, '\n', used - (size_t)(start - buffer))) != NULL) {
+      /* A NUL would cut an argument short (or the id): not a request of ours, stop. */
+      if (memchr(start, '\0', (size_t)(end - start)) != NULL) {
+        open_input = 0;
+        break;
+      }
       *end = '\0';
       char *tab = strchr(start, '\t');
       char id[24];
