@@ -295,3 +295,40 @@ Deno.test("Sandbox.run() from the spawner thread hands the child no descriptor o
     await Deno.remove(ws, { recursive: true });
   }
 });
+
+// Attack surface: the serve process kept all of root's capabilities, its bounding set, and was
+// dumpable (a process of the same user, in an unjailed run, could open its pipes through /proc).
+Deno.test("launcher serve keeps only the capabilities its requests need and is not dumpable", async () => {
+  const launcher = await compiledLauncher();
+  if (!launcher) return;
+  const helper = new HelperProcess(launcher);
+  try {
+    assert.ok((await helper.request("kill", ["2147483646"])).success);
+    const [pid] = await servePids();
+    assert.ok(pid, "no serve process of this test");
+    const status = await new Deno.Command("cat", { args: [`/proc/${pid}/status`], stdout: "piped" })
+      .output();
+    const field = (name: string) =>
+      new TextDecoder().decode(status.stdout).match(new RegExp(`^${name}:\\s*(\\S+)`, "m"))?.[1];
+    assert.equal(field("NoNewPrivs"), "1");
+    assert.equal(field("CapInh"), "0000000000000000");
+    assert.equal(field("CapAmb"), "0000000000000000");
+    const root = field("Uid") === "0";
+    if (root) {
+      // SYS_ADMIN, KILL, DAC_OVERRIDE, DAC_READ_SEARCH and FOWNER; nothing to exec with.
+      assert.equal(field("CapEff"), "000000000020002e");
+      assert.equal(field("CapPrm"), "000000000020002e");
+      assert.equal(field("CapBnd"), "0000000000000000");
+    } else {
+      // A process of the same user cannot reach its stdin through /proc.
+      const open = await new Deno.Command("python3", {
+        args: ["-c", `open('/proc/${pid}/fd/0', 'wb')`],
+        stderr: "piped",
+      }).output();
+      assert.ok(!open.success, "a process of the same user opened the server's stdin");
+      assert.match(new TextDecoder().decode(open.stderr), /PermissionError/);
+    }
+  } finally {
+    helper.close();
+  }
+});
