@@ -49,7 +49,8 @@
  * seconds; others go on meanwhile) with one write of at most PIPE_BUF bytes:
  * "ID STATUS OUTLEN ERRLEN\n" then OUTLEN bytes of output and ERRLEN of messages. A request
  * whose process dies without answering is answered by the server with status 1. It exits when
- * stdin closes or its parent dies, and never execs anything.
+ * stdin closes or its parent dies, never execs anything, and keeps only the capabilities its
+ * requests need (see `serve_privileges`).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -755,9 +756,40 @@ static pid_t serve_one(char *line, char *id) {
  * The request loop of `serve`. Every request runs in a child; the loop remembers which, and answers
  * for a child that died without answering (status 1), so no request waits forever.
  */
+/*
+ * What `serve` keeps of root's power: mounts (SYS_ADMIN), kills of sandbox uids (KILL), and the
+ * cgroup and workspace files and folders of other users (DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER).
+ * It never execs, so the bounding set goes whole; no process of the same user may read its memory
+ * or descriptors (not dumpable), and nothing it could run would gain privileges.
+ */
+static int serve_privileges(void) {
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+    return -1;
+  }
+  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2];
+  memset(data, 0, sizeof data);
+  if (syscall(SYS_capget, &header, data) != 0) return -1;
+  __u32 keep = 1U << CAP_SYS_ADMIN | 1U << CAP_KILL | 1U << CAP_DAC_OVERRIDE |
+               1U << CAP_DAC_READ_SEARCH | 1U << CAP_FOWNER;
+  /* Only what it has now can be kept (an unprivileged user has none). */
+  data[0].effective = data[0].permitted = data[0].permitted & keep;
+  data[0].inheritable = 0;
+  data[1].effective = data[1].permitted = data[1].inheritable = 0;
+  if (geteuid() == 0 || data[0].permitted != 0) {
+    for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++) {
+      if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EPERM) return -1;
+    }
+  }
+  return syscall(SYS_capset, &header, data) == 0 ? 0 : -1;
+}
+
 static int serve(void) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
+  /* Without its reduced privileges it serves nothing: each request then runs one-shot. */
+  if (serve_privileges() != 0) return 1;
   signal(SIGPIPE, SIG_IGN);
   static char buffer[SERVE_LINE];
   static struct { pid_t pid; char id[24]; } pending[SERVE_PENDING];
