@@ -332,3 +332,38 @@ Deno.test("launcher serve keeps only the capabilities its requests need and is n
     helper.close();
   }
 });
+
+// Attack: bytes on the server's stdout that are not its answers (an unjailed process of the same
+// user can open a pipe of the orchestrator through /proc and write into it). A first line that is
+// not a header made the reader loop for ever on its thread; a header with a huge length left
+// every request waiting. Each request must still be done, by a one-shot helper.
+Deno.test("HelperProcess.request() runs one-shot when the server's output is not its answers", async () => {
+  const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-rtspawn-" }));
+  try {
+    for (const [name, line] of [["garbage", "not an answer"], ["huge", "1 0 99999999 0"]]) {
+      // A stand-in launcher: its `serve` prints `line` and waits; its one-shot mode says so.
+      const fake = join(dir, name);
+      Deno.writeTextFileSync(
+        fake,
+        `#!/bin/sh\nif [ "$1" = serve ]; then echo '${line}'; exec cat >/dev/null; fi\necho "one-shot $*"\n`,
+      );
+      Deno.chmodSync(fake, 0o755);
+      const helper = new HelperProcess(fake);
+      let guard: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const out = await Promise.race([
+          helper.request("kill", ["2147483646"]),
+          new Promise<null>((resolve) => guard = setTimeout(() => resolve(null), 20_000)),
+        ]);
+        assert.ok(out, `a request waited for ever on "${line}"`);
+        assert.equal(out.stdout, "one-shot kill 2147483646\n");
+        assert.ok(out.success);
+      } finally {
+        clearTimeout(guard);
+        helper.close();
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
