@@ -77,6 +77,9 @@ export class HelperProcess {
 
   #fail(): void {
     this.#broken = true;
+    // The server then reads the end of its input and exits.
+    this.#writer?.close().catch(() => {});
+    this.#writer = null;
     for (const resolve of this.#waiting.values()) resolve(GONE);
     this.#waiting.clear();
   }
@@ -90,9 +93,11 @@ export class HelperProcess {
       while (true) {
         const end = buffer.indexOf(10);
         if (end < 0) break;
-        const [id, status, outLength, errLength] = decoder.decode(buffer.subarray(0, end)).split(
-          " ",
-        );
+        const head = decoder.decode(buffer.subarray(0, end)).match(ANSWER_HEAD);
+        // Not an answer of the server's (which are one write each): stop trusting the pipe, and
+        // every request waiting on it runs one-shot, rather than parse on or wait for ever.
+        if (!head) return;
+        const [, id, status, outLength, errLength] = head;
         const total = end + 1 + Number(outLength) + Number(errLength);
         if (buffer.length < total) break;
         const out = buffer.subarray(end + 1, end + 1 + Number(outLength));
@@ -109,6 +114,9 @@ export class HelperProcess {
     }
   }
 }
+
+/** An answer's first line: `ID STATUS OUTLEN ERRLEN`, the whole answer within PIPE_BUF (4096). */
+const ANSWER_HEAD = /^(\d{1,20}) (\d{1,3}) (\d{1,4}) (\d{1,4})$/;
 
 /** The answer a request gets when the server is gone. */
 const GONE: ShOutput = { success: false, stdout: "", stderr: "" };
