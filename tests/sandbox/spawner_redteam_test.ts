@@ -367,3 +367,29 @@ Deno.test("HelperProcess.request() runs one-shot when the server's output is not
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+// Attack: a child that never reads its stdin, given more than a pipe holds. Its timeout started
+// only once all of stdin was written, so the run waited for ever (and its output went unread).
+Deno.test("Sandbox.run() times out a child that never reads a stdin larger than a pipe", async () => {
+  const sandbox = await testSandbox();
+  const ws = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-rtspawn-" }));
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const result = await Promise.race([
+      sandbox.run({
+        // It would end by itself after 60 s: a broken defense leaves nothing running for long.
+        argv: ["python3", "-c", "import sys, time\nprint('x' * 200000)\ntime.sleep(60)"],
+        cwd: ws,
+        stdin: new Uint8Array(4 * 1024 * 1024),
+        timeoutMs: 2_000,
+      }),
+      new Promise<null>((resolve) => guard = setTimeout(() => resolve(null), 45_000)),
+    ]);
+    assert.ok(result, "the run outlived its timeout: it waited for the child to read its stdin");
+    assert.ok(result.timedOut);
+    assert.ok(result.stdout.startsWith("xxxx"), result.stderr);
+  } finally {
+    clearTimeout(guard);
+    await Deno.remove(ws, { recursive: true });
+  }
+});
