@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
-import { spawnerFor } from "../../src/sandbox/_spawner.ts";
+import { Spawner, spawnerFor } from "../../src/sandbox/_spawner.ts";
 import { buildLauncher } from "../../src/sandbox/launcher.ts";
 import { testSandbox } from "../_fixtures.ts";
 
@@ -392,4 +392,27 @@ Deno.test("Sandbox.run() times out a child that never reads a stdin larger than 
     clearTimeout(guard);
     await Deno.remove(ws, { recursive: true });
   }
+});
+
+// Attack surface: serve processes piling up, each privileged, as spawner threads end and start.
+// A thread that ends takes its serve process with it.
+Deno.test("Spawner leaves no serve process behind when its thread ends", async () => {
+  const launcher = await compiledLauncher();
+  if (!launcher) return;
+  const before = await servePids();
+  const spawner = new Spawner(launcher, { idleMs: 100 });
+  assert.ok((await spawner.helper("kill", ["2147483646"])).success);
+  const started = (await servePids()).filter((pid) => !before.includes(pid));
+  assert.equal(started.length, 1, "the request started no serve process: the test proves nothing");
+  for (let i = 0; i < 200 && spawner.threadRunning; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.ok(!spawner.threadRunning, "the idle thread is still running");
+  let left = started;
+  for (let i = 0; i < 200 && left.length > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = await servePids();
+    left = started.filter((pid) => now.includes(pid));
+  }
+  assert.deepEqual(left, [], "the serve process outlived its spawner thread");
 });
