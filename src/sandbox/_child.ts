@@ -57,12 +57,6 @@ export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<Chi
     stderr: "piped",
     detached: spec.detached,
   }).spawn();
-  if (spec.stdin) {
-    const writer = child.stdin.getWriter();
-    // A child that exits without reading its stdin must not fail the run.
-    await writer.write(spec.stdin).catch(() => {});
-    await writer.close().catch(() => {});
-  }
   const stdout = new CappedReader(child.stdout, spec.cap);
   const stderr = new CappedReader(child.stderr, spec.cap);
   const reading = Promise.all([stdout.done, stderr.done]);
@@ -71,8 +65,16 @@ export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<Chi
     timedOut = true;
     killSandbox(child.pid, helper);
   }, spec.timeoutMs);
+  // Written beside the clock and the readers, never before them: a child that does not read a
+  // stdin larger than a pipe would otherwise hold the run before its timeout even started. A
+  // child that exits without reading its stdin must not fail the run.
+  const writer = spec.stdin ? child.stdin.getWriter() : null;
+  const writing = writer?.write(spec.stdin!).then(() => writer.close()).catch(() => {});
   const status = await child.status;
   clearTimeout(timer);
+  // What is left unread by now (a process that left the sandbox holds the pipe) is dropped.
+  await Promise.race([writing, delay(DRAIN_GRACE_MS)]);
+  await writer?.abort().catch(() => {});
   // Anything the child left behind dies with it: all of its cgroup (the sweep), else its process
   // group. A jail needs neither: its PID namespace ended with its first process.
   if (spec.killGroup) killSandbox(child.pid, helper);

@@ -2,9 +2,10 @@
  * The compiled launcher's `serve` mode as one long-lived process per thread: the cgroup sweep after
  * every run, the workspace mounts and unmounts and the kills go to it as request lines instead of
  * a process each (see `patchgym_launch.c`). It dies with the thread that started it and when its
- * stdin closes; a request it cannot take (it died, or an argument holds a tab or a newline) runs as
- * the one-shot helper mode of `_launch.ts` instead, with the same arguments and output. Without a
- * compiled launcher every helper call is the one-shot `sh` script. Private to `src/sandbox/`.
+ * stdin closes; a request it cannot take (it died, or an argument holds a tab, a newline or a NUL,
+ * which a request line cannot carry) runs as the one-shot helper mode of `_launch.ts` instead, with
+ * the same arguments and output. Without a compiled launcher every helper call is the one-shot `sh`
+ * script. Private to `src/sandbox/`.
  */
 import { type HelperMode, type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 import { CHILD_PATH } from "./programs.ts";
@@ -28,7 +29,7 @@ export class HelperProcess {
 
   /** Run `mode` with `args` in the server (or, when it cannot, as a process of its own). */
   async request(mode: ServedMode, args: string[]): Promise<ShOutput> {
-    if (this.#broken || args.some((a) => /[\t\n]/.test(a)) || !this.#start()) {
+    if (this.#broken || args.some((a) => /[\t\n\0]/.test(a)) || !this.#start()) {
       return await runHelper(this.#launcher, mode, args);
     }
     const id = String(this.#next++);
@@ -76,6 +77,9 @@ export class HelperProcess {
 
   #fail(): void {
     this.#broken = true;
+    // The server then reads the end of its input and exits.
+    this.#writer?.close().catch(() => {});
+    this.#writer = null;
     for (const resolve of this.#waiting.values()) resolve(GONE);
     this.#waiting.clear();
   }
@@ -89,9 +93,11 @@ export class HelperProcess {
       while (true) {
         const end = buffer.indexOf(10);
         if (end < 0) break;
-        const [id, status, outLength, errLength] = decoder.decode(buffer.subarray(0, end)).split(
-          " ",
-        );
+        const head = decoder.decode(buffer.subarray(0, end)).match(ANSWER_HEAD);
+        // Not an answer of the server's (which are one write each): stop trusting the pipe, and
+        // every request waiting on it runs one-shot, rather than parse on or wait for ever.
+        if (!head) return;
+        const [, id, status, outLength, errLength] = head;
         const total = end + 1 + Number(outLength) + Number(errLength);
         if (buffer.length < total) break;
         const out = buffer.subarray(end + 1, end + 1 + Number(outLength));
@@ -108,6 +114,9 @@ export class HelperProcess {
     }
   }
 }
+
+/** An answer's first line: `ID STATUS OUTLEN ERRLEN`, the whole answer within PIPE_BUF (4096). */
+const ANSWER_HEAD = /^(\d{1,20}) (\d{1,3}) (\d{1,4}) (\d{1,4})$/;
 
 /** The answer a request gets when the server is gone. */
 const GONE: ShOutput = { success: false, stdout: "", stderr: "" };

@@ -41,14 +41,16 @@
  *                                   umount, kill) on request, for as long as stdin is open
  * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part. A workspace is
  * mounted only on a folder of this process's user that no one else may write, named by its real
- * path (no symlink on the way), and only a tmpfs is unmounted that way.
+ * path (no symlink on the way, and the folder opened still at that path), and only a tmpfs is
+ * unmounted that way (through the descriptor checked). A request line holding a NUL ends `serve`.
  *
  * `serve` spares the orchestrator a process per request: it reads requests, one a line
  * ("ID\tMODE\tARG\tARG...\n"), and answers each from a process forked for it (a sweep can take
  * seconds; others go on meanwhile) with one write of at most PIPE_BUF bytes:
  * "ID STATUS OUTLEN ERRLEN\n" then OUTLEN bytes of output and ERRLEN of messages. A request
  * whose process dies without answering is answered by the server with status 1. It exits when
- * stdin closes or its parent dies, and never execs anything.
+ * stdin closes or its parent dies, never execs anything, and keeps only the capabilities its
+ * requests need (see `serve_privileges`).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -573,6 +575,18 @@ static int safe_folder(const char *dir, int own, FILE *err) {
     if (fd >= 0) close(fd);
     return -1;
   }
+  /*
+   * What was opened is what was named: a folder above it swapped for a symlink between the check
+   * and the open leads the open elsewhere, and the descriptor's own path tells.
+   */
+  char link[32], opened[PATH_MAX];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t length = readlink(link, opened, sizeof opened - 1);
+  if (length < 0 || (opened[length] = '\0', strcmp(opened, dir) != 0)) {
+    fprintf(err, "%s changed while it was opened\n", dir);
+    close(fd);
+    return -1;
+  }
   if (own && (st.st_uid != geteuid() || (st.st_mode & 022) != 0)) {
     fprintf(err, "%s is not a folder of this user that only it may write\n", dir);
     close(fd);
@@ -610,11 +624,17 @@ static int umount_workspace(int argc, char **argv, FILE *err) {
   int fd = safe_folder(argv[2], 0, err);
   struct statfs fs;
   if (fd < 0) return 0;
-  int is_tmpfs = fstatfs(fd, &fs) == 0 && fs.f_type == 0x01021994; /* TMPFS_MAGIC */
-  close(fd);
-  if (is_tmpfs && umount2(argv[2], UMOUNT_NOFOLLOW) != 0) {
-    umount2(argv[2], MNT_DETACH | UMOUNT_NOFOLLOW);
+  /*
+   * Through the descriptor, as the mount is: the file system checked is the one detached, even if
+   * the path leads elsewhere by then. The descriptor keeps it busy, so the detach is lazy; it is
+   * freed when the descriptor closes, unless something else still holds it.
+   */
+  if (fstatfs(fd, &fs) == 0 && fs.f_type == 0x01021994 /* TMPFS_MAGIC */) {
+    char target[32];
+    snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
+    umount2(target, MNT_DETACH);
   }
+  close(fd);
   return 0;
 }
 
@@ -736,9 +756,40 @@ static pid_t serve_one(char *line, char *id) {
  * The request loop of `serve`. Every request runs in a child; the loop remembers which, and answers
  * for a child that died without answering (status 1), so no request waits forever.
  */
+/*
+ * What `serve` keeps of root's power: mounts (SYS_ADMIN), kills of sandbox uids (KILL), and the
+ * cgroup and workspace files and folders of other users (DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER).
+ * It never execs, so the bounding set goes whole; no process of the same user may read its memory
+ * or descriptors (not dumpable), and nothing it could run would gain privileges.
+ */
+static int serve_privileges(void) {
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+    return -1;
+  }
+  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2];
+  memset(data, 0, sizeof data);
+  if (syscall(SYS_capget, &header, data) != 0) return -1;
+  __u32 keep = 1U << CAP_SYS_ADMIN | 1U << CAP_KILL | 1U << CAP_DAC_OVERRIDE |
+               1U << CAP_DAC_READ_SEARCH | 1U << CAP_FOWNER;
+  /* Only what it has now can be kept (an unprivileged user has none). */
+  data[0].effective = data[0].permitted = data[0].permitted & keep;
+  data[0].inheritable = 0;
+  data[1].effective = data[1].permitted = data[1].inheritable = 0;
+  if (geteuid() == 0 || data[0].permitted != 0) {
+    for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++) {
+      if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EPERM) return -1;
+    }
+  }
+  return syscall(SYS_capset, &header, data) == 0 ? 0 : -1;
+}
+
 static int serve(void) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
+  /* Without its reduced privileges it serves nothing: each request then runs one-shot. */
+  if (serve_privileges() != 0) return 1;
   signal(SIGPIPE, SIG_IGN);
   static char buffer[SERVE_LINE];
   static struct { pid_t pid; char id[24]; } pending[SERVE_PENDING];
@@ -770,6 +821,11 @@ static int serve(void) {
     used += (size_t)n;
     char *start = buffer, *end;
     while ((end = memchr(start, '\n', used - (size_t)(start - buffer))) != NULL) {
+      /* A NUL would cut an argument short (or the id): not a request of ours, stop. */
+      if (memchr(start, '\0', (size_t)(end - start)) != NULL) {
+        open_input = 0;
+        break;
+      }
       *end = '\0';
       char *tab = strchr(start, '\t');
       char id[24];
