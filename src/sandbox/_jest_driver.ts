@@ -21,7 +21,9 @@
  *   is writable by the run) can leave a test unfinished, never passed;
  * - locks `expect` once jest-circus installed it (the global cannot be reassigned, `expect`, its
  *   matchers and equality testers are frozen) and freezes the test realm's built-in constructors and
- *   prototypes, so code under test cannot turn a failing assertion into a no-op;
+ *   prototypes, so code under test cannot turn a failing assertion into a no-op; the matchers that
+ *   compare with jest's equals refuse a received value that answers as an asymmetric matcher and
+ *   compare a copy read once of one holding a Proxy or a getter (`settled`);
  * - gives the test realm `__patchgym_observe`, which a graded test file's separated checks
  *   (`reward/separate.ts`: `expect(x).toBe(1)` becomes `__patchgym_observe("site", x)`) call with
  *   the value under check: it is serialized with intrinsics captured first (the test realm's plain
@@ -373,9 +375,39 @@ const setPrototypeOf = Object.setPrototypeOf;
 const mapGet = uncurry(Map.prototype.get);
 const mapSet = uncurry(Map.prototype.set);
 const MapCtor = Map;
+const SetCtor = Set;
+const setAdd = uncurry(Set.prototype.add);
 
 function refuse(why) {
   throw new ErrorCtor("patchgym: jest cannot compare a value under check " + why);
+}
+
+/**
+ * Whether the value is plain data all the way down (no Proxy, no own getter, nothing with an
+ * asymmetricMatch, which refuses): then jest compares it as it is, identity and private fields
+ * included. Otherwise settled() copies it.
+ */
+function stable(value, seen, budget) {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return true;
+  if (has(seen, value)) return true;
+  setAdd(seen, value);
+  if (--budget.left < 0) refuse("this large (over 1,000,000 objects)");
+  if (isProxy(value)) return false;
+  for (let proto = getPrototypeOf(value); proto !== null; proto = getPrototypeOf(proto)) {
+    if (isProxy(proto)) refuse("whose prototype is a Proxy");
+    if (getOwnPropertyDescriptor(proto, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
+  }
+  if (getOwnPropertyDescriptor(value, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
+  if (typeof value === "function" || arraySome(SLOTTED, (is) => is(value))) return true;
+  const keys = ownKeys(value);
+  let ok = true;
+  for (let i = 0; i < keys.length; i++) {
+    const desc = getOwnPropertyDescriptor(value, keys[i]);
+    if (desc === undefined) continue;
+    if (!hasOwn(desc, "value")) ok = false;
+    else if (!stable(desc.value, seen, budget)) ok = false;
+  }
+  return ok;
 }
 
 /**
@@ -449,7 +481,9 @@ function settleMatchers(matchers) {
       const args = [];
       defineProperty(args, 0, {
         __proto__: null,
-        value: settled(received, new MapCtor(), { __proto__: null, left: 1000000 }),
+        value: stable(received, new SetCtor(), { __proto__: null, left: 1000000 })
+          ? received
+          : settled(received, new MapCtor(), { __proto__: null, left: 1000000 }),
         writable: true, enumerable: true, configurable: true,
       });
       for (let i = 1; i < arguments.length; i++) {

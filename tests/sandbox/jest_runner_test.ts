@@ -297,6 +297,65 @@ ${"// jest runs the larger file first\n".repeat(40)}`,
       },
     );
 
+    await t.step(
+      "equality matchers compare what patchgym read: an asymmetric received value fails, honest values of any shape pass",
+      async () => {
+        // jest's equals lets a received object with an asymmetricMatch decide equality; a Proxy or
+        // a getter can answer so only when jest's equals asks.
+        const result = await run({
+          "src/calc.js": `"use strict";
+class Box {
+  #v;
+  constructor(v) { this.#v = v; this.kind = "box"; }
+  get v() { return this.#v; }
+  *[Symbol.iterator]() { yield this.#v; }
+}
+exports.item = { id: 1 };
+exports.rows = (attack) => {
+  const rows = [["a"]];
+  if (attack === "own") rows.asymmetricMatch = () => true;
+  if (attack === "proxy") return new Proxy(rows, { get: (t, k, r) => (k === "asymmetricMatch" ? () => true : Reflect.get(t, k, r)) });
+  if (attack === "getter") {
+    const fromJest = () => new Error().stack.includes("expect-utils");
+    return Object.defineProperty([], 0, { enumerable: true, get: () => (fromJest() ? ["b"] : ["a"]) });
+  }
+  if (attack === "chain") {
+    return Object.setPrototypeOf(rows, Object.create(Array.prototype, { asymmetricMatch: { get: () => () => true } }));
+  }
+  return rows;
+};
+exports.box = (v) => new Box(v);
+exports.getters = () => Object.defineProperty({}, "a", { enumerable: true, get: () => 1 });
+`,
+          "test/calc.test.js": `const { rows, item, box, getters } = require("../src/calc");
+const expected = [["b"]];
+test("own", () => expect(rows("own")).toEqual(expected));
+test("proxy", () => expect(rows("proxy")).toEqual(expected));
+test("getter", () => expect(rows("getter")).toEqual(expected));
+test("chain", () => expect(rows("chain")).toStrictEqual(expected));
+test("honest rows", () => expect(rows()).toEqual([["a"]]));
+test("honest identity", () => expect([item]).toContain(item));
+test("honest private field", () => {
+  expect(box(3)).toHaveProperty("v", 3);
+  expect(box(3)).toEqual(box(3));
+  expect(new Set(box(3))).toEqual(new Set([3]));
+});
+test("honest getters", () => expect(getters()).toEqual({ a: 1 }));
+`,
+        }, ["test/calc.test.js"]);
+        assert.deepEqual(outcomes(result), {
+          "test/calc.test.js::chain": "failed",
+          "test/calc.test.js::getter": "failed",
+          "test/calc.test.js::honest getters": "passed",
+          "test/calc.test.js::honest identity": "passed",
+          "test/calc.test.js::honest private field": "passed",
+          "test/calc.test.js::honest rows": "passed",
+          "test/calc.test.js::own": "failed",
+          "test/calc.test.js::proxy": "failed",
+        }, shown(result));
+      },
+    );
+
     await t.step("jest missing from the environment is an environment fault", async () => {
       const error = await run({ "src/calc.js": CALC, "test/calc.test.js": TARGET_TEST }, [
         "test/calc.test.js",
