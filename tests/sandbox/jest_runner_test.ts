@@ -267,6 +267,36 @@ exports.add = (a, b) => a + b;
       assert.equal(result.tests.get("test/calc.test.js::target"), "failed", shown(result));
     });
 
+    await t.step("the key is not in a heap snapshot code under test can write", async () => {
+      // Node's permission model lets v8.writeHeapSnapshot write into the workspace: every 64-digit
+      // hex string in the heap is tried as the key, the record file written anew at exit.
+      const result = await attack(`"use strict";
+const fs = require("fs");
+const path = require("path");
+const crypto = require("crypto");
+const v8 = require("v8");
+const file = v8.writeHeapSnapshot(path.join(process.cwd(), "heap.heapsnapshot"));
+const text = fs.readFileSync(file, "latin1");
+const keys = [...new Set(text.match(/[0-9a-f]{64}/g) || [])];
+process.stderr.write("patchgym-probe snapshot=" + text.length + " keys=" + keys.length + "\\n");
+const records = path.join(path.dirname(path.dirname(process.argv[1])), "records");
+const test = path.join(process.cwd(), "test/calc.test.js");
+Buffer.constructor("return process")().on("exit", () => {
+  const lines = [];
+  for (const key of keys) {
+    for (const entry of [["registered", test, "target"], ["passed", test, "target"]]) {
+      const payload = JSON.stringify(entry);
+      lines.push(crypto.createHmac("sha256", Buffer.from(key, "hex")).update(payload).digest("hex") + " " + payload);
+    }
+  }
+  if (lines.length > 0) fs.writeFileSync(records, lines.join("\\n") + "\\n");
+});
+exports.add = (a, b) => a + b;
+`);
+      assert.match(shown(result), /patchgym-probe snapshot=\d{6,} keys=0/);
+      assert.equal(result.tests.get("test/calc.test.js::target"), "failed", shown(result));
+    });
+
     await t.step(
       "a test file's source swapped by code under test of an earlier file never runs",
       async () => {
