@@ -65,11 +65,15 @@ export function judge(
     const functions = [...plan.inside.keys()].filter((fn) =>
       (python ? lastName(fn) : fn) === method
     );
+    const seen = observations.get(id) ?? { observed: [], ends: [] };
     if (functions.length === 0) {
+      // A test the plan cannot name (one inside a jest `describe.each`, or a suite named by a
+      // variable) is judged inside, but what it observed is still judged: the expected values of
+      // its separated checks left the file.
       where.set(id, "inside");
+      if (result.get(id) === "passed") judgeObserved(id, sep, seen);
       continue;
     }
-    const seen = observations.get(id) ?? { observed: [], ends: [] };
     let fn: string | undefined = functions.length === 1 ? functions[0] : undefined;
     if (python) {
       const reached = seen.ends.map((end) => plan.ends.get(end)).filter((f) => f !== undefined);
@@ -98,6 +102,12 @@ export function judge(
         break;
       }
     }
+    judgeObserved(id, sep, seen);
+  }
+  return { outcomes: result, failures, where };
+
+  /** Fail the passed test `id` at the first value it observed that misses its expected value. */
+  function judgeObserved(id: string, sep: number, seen: Observations): void {
     for (const { site: siteId, value } of seen.observed) {
       const site = siteById.get(siteId);
       if (site === undefined) continue;
@@ -111,11 +121,10 @@ export function judge(
           : "";
         failures.set(id, `${where}AssertionError: ${problem}`);
         result.set(id, "failed");
-        break;
+        return;
       }
     }
   }
-  return { outcomes: result, failures, where };
 
   function fail(id: string, why: string): void {
     if (result.get(id) !== "passed") return;

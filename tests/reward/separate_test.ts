@@ -160,6 +160,29 @@ Deno.test("separate() counts a check that does not start its statement as kept i
   assert.equal(ts.inside.get("a"), 1);
 });
 
+// Guards a separated check whose test the plan cannot name: its expected value left the file, so
+// a judge that skipped the test's observations passed any value.
+Deno.test("judge() judges what a jest test inside describe.each observed, though judged inside", () => {
+  const source = `describe.each([[1]])("case %i", (n) => {
+  test("doubles", () => {
+    expect(f(n)).toBe(2);
+  });
+});
+`;
+  const plan = separate(source, "jest", ids());
+  assert.equal(plan.sites.length, 1);
+  const id = "t.test.js::case 1 > doubles";
+  const seen = (value: unknown) =>
+    new Map([[id, { observed: [{ site: plan.sites[0].id, value }], ends: [] }]]);
+  const run = (value: unknown) =>
+    judge("jest", new Map([[id, "passed" as const]]), seen(value), new Map([["t.test.js", plan]]));
+  const wrong = run(["n", "3"]);
+  assert.equal(wrong.outcomes.get(id), "failed");
+  assert.match(wrong.failures.get(id)!, /toBe\(2\);` failed: the value was 3/);
+  assert.equal(wrong.where.get(id), "inside");
+  assert.equal(run(["n", "2"]).outcomes.get(id), "passed");
+});
+
 Deno.test("judge() fails a test whose plain `with` block did not run to its end, checks kept inside included", () => {
   // A context manager of the code under test could swallow the AssertionError of a check kept
   // inside (or an exception raised before a separated one) and let the body reach its end.
