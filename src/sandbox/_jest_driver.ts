@@ -376,6 +376,24 @@ const mapGet = uncurry(Map.prototype.get);
 const mapSet = uncurry(Map.prototype.set);
 const MapCtor = Map;
 const SetCtor = Set;
+const setValues = uncurry(Set.prototype.values);
+const mapEntries = uncurry(Map.prototype.entries);
+const setIteratorNext = uncurry(getPrototypeOf(new Set().values()).next);
+const mapIteratorNext = uncurry(getPrototypeOf(new Map().entries()).next);
+
+/** A Set's values or a Map's entries ([key, value]), read with captured iterators. */
+function contents(value) {
+  const out = [];
+  const map = nodeTypes.isMap(value);
+  const iterator = map ? mapEntries(value) : setValues(value);
+  for (let step = map ? mapIteratorNext(iterator) : setIteratorNext(iterator); !step.done;) {
+    defineProperty(out, out.length, {
+      __proto__: null, value: step.value, writable: true, enumerable: true, configurable: true,
+    });
+    step = map ? mapIteratorNext(iterator) : setIteratorNext(iterator);
+  }
+  return out;
+}
 const setAdd = uncurry(Set.prototype.add);
 
 function refuse(why) {
@@ -398,9 +416,17 @@ function stable(value, seen, budget) {
     if (getOwnPropertyDescriptor(proto, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
   }
   if (getOwnPropertyDescriptor(value, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
-  if (typeof value === "function" || arraySome(SLOTTED, (is) => is(value))) return true;
-  const keys = ownKeys(value);
   let ok = true;
+  // jest's equals compares a Set's or a Map's contents one by one, as it does an array's.
+  if (!isProxy(value) && (nodeTypes.isSet(value) || nodeTypes.isMap(value))) {
+    const items = contents(value);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (nodeTypes.isMap(value) ? !stable(item[0], seen, budget) || !stable(item[1], seen, budget) : !stable(item, seen, budget)) ok = false;
+    }
+  }
+  if (typeof value === "function" || arraySome(SLOTTED, (is) => is(value))) return ok;
+  const keys = ownKeys(value);
   for (let i = 0; i < keys.length; i++) {
     const desc = getOwnPropertyDescriptor(value, keys[i]);
     if (desc === undefined) continue;
@@ -431,6 +457,20 @@ function settled(value, seen, budget) {
     if (getOwnPropertyDescriptor(proto, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
   }
   const proxy = isProxy(value);
+  if (!proxy && (nodeTypes.isSet(value) || nodeTypes.isMap(value))) {
+    if (getOwnPropertyDescriptor(value, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
+    const map = nodeTypes.isMap(value);
+    const copy = map ? new MapCtor() : new SetCtor();
+    setPrototypeOf(copy, first);
+    mapSet(seen, value, copy);
+    const items = contents(value);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (map) mapSet(copy, settled(item[0], seen, budget), settled(item[1], seen, budget));
+      else setAdd(copy, settled(item, seen, budget));
+    }
+    return copy;
+  }
   if (!proxy && (typeof value === "function" || arraySome(SLOTTED, (is) => is(value)))) {
     if (getOwnPropertyDescriptor(value, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
     mapSet(seen, value, value);

@@ -355,9 +355,15 @@ exports.rows = (attack) => {
   return rows;
 };
 exports.box = (v) => new Box(v);
+exports.set = (attack) => {
+  const row = attack
+    ? Object.defineProperty({}, "a", { enumerable: true, get: () => (new Error().stack.includes("expect-utils") ? 2 : 1) })
+    : { a: 1 };
+  return [new Set([row]), new Map([["k", row]])];
+};
 exports.getters = () => Object.defineProperty({}, "a", { enumerable: true, get: () => 1 });
 `,
-          "test/calc.test.js": `const { rows, item, box, getters } = require("../src/calc");
+          "test/calc.test.js": `const { rows, item, box, getters, set } = require("../src/calc");
 const expected = [["b"]];
 test("own", () => expect(rows("own")).toEqual(expected));
 test("proxy", () => expect(rows("proxy")).toEqual(expected));
@@ -371,6 +377,12 @@ test("honest private field", () => {
   expect(new Set(box(3))).toEqual(new Set([3]));
 });
 test("honest getters", () => expect(getters()).toEqual({ a: 1 }));
+test("set", () => expect(set(true)[0]).toEqual(new Set([{ a: 2 }])));
+test("map", () => expect(set(true)[1]).toEqual(new Map([["k", { a: 2 }]])));
+test("honest set and map", () => {
+  expect(set(false)[0]).toEqual(new Set([{ a: 1 }]));
+  expect(set(false)[1]).toEqual(new Map([["k", { a: 1 }]]));
+});
 `,
         }, ["test/calc.test.js"]);
         assert.deepEqual(outcomes(result), {
@@ -380,8 +392,11 @@ test("honest getters", () => expect(getters()).toEqual({ a: 1 }));
           "test/calc.test.js::honest identity": "passed",
           "test/calc.test.js::honest private field": "passed",
           "test/calc.test.js::honest rows": "passed",
+          "test/calc.test.js::honest set and map": "passed",
+          "test/calc.test.js::map": "failed",
           "test/calc.test.js::own": "failed",
           "test/calc.test.js::proxy": "failed",
+          "test/calc.test.js::set": "failed",
         }, shown(result));
       },
     );
