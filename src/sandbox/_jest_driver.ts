@@ -21,7 +21,9 @@
  *   is writable by the run) can leave a test unfinished, never passed;
  * - locks `expect` once jest-circus installed it (the global cannot be reassigned, `expect`, its
  *   matchers and equality testers are frozen) and freezes the test realm's built-in constructors and
- *   prototypes, so code under test cannot turn a failing assertion into a no-op;
+ *   prototypes, so code under test cannot turn a failing assertion into a no-op; the matchers that
+ *   compare with jest's equals refuse a received value that answers as an asymmetric matcher and
+ *   compare a copy read once of one holding a Proxy or a getter (`settled`);
  * - gives the test realm `__patchgym_observe`, which a graded test file's separated checks
  *   (`reward/separate.ts`: `expect(x).toBe(1)` becomes `__patchgym_observe("site", x)`) call with
  *   the value under check: it is serialized with intrinsics captured first (the test realm's plain
@@ -360,12 +362,192 @@ function lockPrototype(proto) {
   freeze(proto);
 }
 
+// Node's own checks of internal slots: a value of these kinds is compared by jest as it is (its
+// contents are not own properties a getter or a Proxy could serve).
+const isProxy = nodeTypes.isProxy;
+const SLOTTED = [
+  nodeTypes.isDate, nodeTypes.isRegExp, nodeTypes.isMap, nodeTypes.isSet, nodeTypes.isWeakMap,
+  nodeTypes.isWeakSet, nodeTypes.isNativeError, nodeTypes.isBoxedPrimitive, nodeTypes.isAnyArrayBuffer,
+  nodeTypes.isArrayBufferView, nodeTypes.isPromise, nodeTypes.isGeneratorObject,
+  nodeTypes.isMapIterator, nodeTypes.isSetIterator,
+];
+const setPrototypeOf = Object.setPrototypeOf;
+const mapGet = uncurry(Map.prototype.get);
+const mapSet = uncurry(Map.prototype.set);
+const MapCtor = Map;
+const SetCtor = Set;
+const setValues = uncurry(Set.prototype.values);
+const mapEntries = uncurry(Map.prototype.entries);
+const setIteratorNext = uncurry(getPrototypeOf(new Set().values()).next);
+const mapIteratorNext = uncurry(getPrototypeOf(new Map().entries()).next);
+
+/** A Set's values or a Map's entries ([key, value]), read with captured iterators. */
+function contents(value) {
+  const out = [];
+  const map = nodeTypes.isMap(value);
+  const iterator = map ? mapEntries(value) : setValues(value);
+  for (let step = map ? mapIteratorNext(iterator) : setIteratorNext(iterator); !step.done;) {
+    defineProperty(out, out.length, {
+      __proto__: null, value: step.value, writable: true, enumerable: true, configurable: true,
+    });
+    step = map ? mapIteratorNext(iterator) : setIteratorNext(iterator);
+  }
+  return out;
+}
+const setAdd = uncurry(Set.prototype.add);
+
+function refuse(why) {
+  throw new ErrorCtor("patchgym: jest cannot compare a value under check " + why);
+}
+
+/**
+ * Whether the value is plain data all the way down (no Proxy, no own getter, nothing with an
+ * asymmetricMatch, which refuses): then jest compares it as it is, identity and private fields
+ * included. Otherwise settled() copies it.
+ */
+function stable(value, seen, budget) {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return true;
+  if (has(seen, value)) return true;
+  setAdd(seen, value);
+  if (--budget.left < 0) refuse("this large (over 1,000,000 objects)");
+  if (isProxy(value)) return false;
+  for (let proto = getPrototypeOf(value); proto !== null; proto = getPrototypeOf(proto)) {
+    if (isProxy(proto)) refuse("whose prototype is a Proxy");
+    if (getOwnPropertyDescriptor(proto, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
+  }
+  if (getOwnPropertyDescriptor(value, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
+  let ok = true;
+  // jest's equals compares a Set's or a Map's contents one by one, as it does an array's.
+  if (!isProxy(value) && (nodeTypes.isSet(value) || nodeTypes.isMap(value))) {
+    const items = contents(value);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (nodeTypes.isMap(value) ? !stable(item[0], seen, budget) || !stable(item[1], seen, budget) : !stable(item, seen, budget)) ok = false;
+    }
+  }
+  if (typeof value === "function" || arraySome(SLOTTED, (is) => is(value))) return ok;
+  const keys = ownKeys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const desc = getOwnPropertyDescriptor(value, keys[i]);
+    if (desc === undefined) continue;
+    if (!hasOwn(desc, "value")) ok = false;
+    else if (!stable(desc.value, seen, budget)) ok = false;
+  }
+  return ok;
+}
+
+/**
+ * The value a matcher compares, read once by patchgym: arrays and ordinary objects are copied with
+ * their prototype, each own property a data property (a getter runs once, a Proxy's traps answer
+ * once), so what jest compares is what was read, whatever the caller. A value that answers as an
+ * asymmetric matcher (an asymmetricMatch anywhere on its prototype chain: jest's equals lets such a
+ * received value decide equality) or whose prototype is a Proxy is refused. An asymmetricMatch
+ * returning true on parse()'s rows, or a Proxy serving one, passed js-jest-csv-escaped-quotes'
+ * round-trip test with the bug in place.
+ */
+function settled(value, seen, budget) {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
+  const known = mapGet(seen, value);
+  if (known !== undefined) return known;
+  if (--budget.left < 0) refuse("this large (over 1,000,000 objects)");
+  // Read once: a Proxy's getPrototypeOf trap may answer differently each time.
+  const first = getPrototypeOf(value);
+  for (let proto = first; proto !== null; proto = getPrototypeOf(proto)) {
+    if (isProxy(proto)) refuse("whose prototype is a Proxy");
+    if (getOwnPropertyDescriptor(proto, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
+  }
+  const proxy = isProxy(value);
+  if (!proxy && (nodeTypes.isSet(value) || nodeTypes.isMap(value))) {
+    if (getOwnPropertyDescriptor(value, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
+    const map = nodeTypes.isMap(value);
+    const copy = map ? new MapCtor() : new SetCtor();
+    setPrototypeOf(copy, first);
+    mapSet(seen, value, copy);
+    const items = contents(value);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (map) mapSet(copy, settled(item[0], seen, budget), settled(item[1], seen, budget));
+      else setAdd(copy, settled(item, seen, budget));
+    }
+    return copy;
+  }
+  if (!proxy && (typeof value === "function" || arraySome(SLOTTED, (is) => is(value)))) {
+    if (getOwnPropertyDescriptor(value, "asymmetricMatch") !== undefined) refuse("that has an asymmetricMatch");
+    mapSet(seen, value, value);
+    return value;
+  }
+  const array = isArray(value);
+  const copy = array ? [] : {};
+  setPrototypeOf(copy, first);
+  mapSet(seen, value, copy);
+  const keys = ownKeys(value);
+  let length = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const desc = getOwnPropertyDescriptor(value, key);
+    if (desc === undefined) continue;
+    if (key === "asymmetricMatch") refuse("that has an asymmetricMatch");
+    const item = hasOwn(desc, "value") ? desc.value : typeof desc.get === "function" ? apply(desc.get, value, []) : undefined;
+    if (array && key === "length") {
+      length = item;
+      continue;
+    }
+    defineProperty(copy, key, {
+      __proto__: null,
+      value: settled(item, seen, budget),
+      writable: true,
+      enumerable: !!desc.enumerable,
+      configurable: true,
+    });
+  }
+  if (array && typeof length === "number") defineProperty(copy, "length", { __proto__: null, value: length });
+  return copy;
+}
+
+// The matchers that compare the received value with jest's equals.
+const SETTLED_MATCHERS = [
+  "toEqual", "toStrictEqual", "toMatchObject", "toContainEqual", "toHaveProperty", "toContain", "toHaveLength",
+];
+const INTERNAL_MATCHER = Symbol.for("$$jest-internal-matcher");
+
+/** Matchers of equals that compare what settled() read of the received value. */
+function settleMatchers(matchers) {
+  for (let n = 0; n < SETTLED_MATCHERS.length; n++) {
+    const name = SETTLED_MATCHERS[n];
+    const matcher = matchers[name];
+    if (typeof matcher !== "function") continue;
+    const wrapped = function (received) {
+      // No spread, no assignment: code under test reaches this realm's Array.prototype.
+      const args = [];
+      defineProperty(args, 0, {
+        __proto__: null,
+        value: stable(received, new SetCtor(), { __proto__: null, left: 1000000 })
+          ? received
+          : settled(received, new MapCtor(), { __proto__: null, left: 1000000 }),
+        writable: true, enumerable: true, configurable: true,
+      });
+      for (let i = 1; i < arguments.length; i++) {
+        defineProperty(args, i, {
+          __proto__: null, value: arguments[i], writable: true, enumerable: true, configurable: true,
+        });
+      }
+      return apply(matcher, this, args);
+    };
+    defineProperty(wrapped, "name", { __proto__: null, value: name });
+    if (matcher[INTERNAL_MATCHER] === true) {
+      defineProperty(wrapped, INTERNAL_MATCHER, { __proto__: null, value: true });
+    }
+    matchers[name] = wrapped;
+  }
+}
+
 /** Freeze what decides an assertion in the test realm: expect and the built-ins it compares with. */
 function lockRealm(global) {
   const expect = global.expect;
   if (typeof expect === "function") {
     const matchers = global[Symbol.for("$$jest-matchers-object")];
     if (matchers !== null && typeof matchers === "object") {
+      settleMatchers(matchers.matchers);
       freeze(matchers.matchers);
       freeze(matchers.customEqualityTesters);
       defineProperty(global, Symbol.for("$$jest-matchers-object"), {

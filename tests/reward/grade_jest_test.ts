@@ -335,3 +335,110 @@ function parse(text) {
 
 module.exports = { parse };
 `;
+
+// The round-trip test of the csv task (`expect(parse(stringify(rows))).toEqual(rows)`) compares
+// with a value the test computes, so it is judged inside, by jest's equals in the jail.
+const ROUND_TRIP = CSV_F2P[2];
+
+/** src/parse.js with parse() wrapped: `wrap` is an expression of `rows`, what the buggy parse read. */
+function parseReturns(wrap: string): (dir: string) => void {
+  return (dir) => {
+    const path = join(dir, "src/parse.js");
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8") +
+        `const buggyParse = module.exports.parse;
+module.exports.parse = function parse(text) {
+  const rows = buggyParse(text);
+  return ${wrap};
+};
+`,
+    );
+  };
+}
+
+Deno.test("gradePatch() jest: a received value that answers as an asymmetric matcher fails the round-trip test; memos of stringify's output are a round-trip test's limit; honest getters earn 1.0", async () => {
+  const grades = await gradeEach({
+    // jest's equals lets a received object with an asymmetricMatch decide equality: both passed
+    // the round-trip test with the bug in place before matchers compared patchgym's copy.
+    asymmetric: parseReturns(
+      `Object.defineProperty(rows, "asymmetricMatch", { value: () => true, enumerable: false })`,
+    ),
+    proxy: parseReturns(
+      `new Proxy(rows, { get: (t, k, r) => (k === "asymmetricMatch" ? () => true : Reflect.get(t, k, r)) })`,
+    ),
+    // A getter on the prototype that answers only when jest's equals asks (not patchgym's copy).
+    prototypeGetter: parseReturns(
+      `Object.setPrototypeOf(rows, Object.create(Array.prototype, { asymmetricMatch: { get: () => (new Error().stack.includes("expect-utils") ? () => true : undefined) } }))`,
+    ),
+    // parse() answers with what stringify() was given: no grader running the test in one process
+    // can tell it from a fix. The round-trip test passes (its checks compare with the test's own
+    // value); the two tests of literals, judged outside, still fail.
+    memo: (dir) => {
+      const stringify = join(dir, "src/stringify.js");
+      writeFileSync(
+        stringify,
+        readFileSync(stringify, "utf8") +
+          `const MEMO = new Map();
+const plainStringify = module.exports.stringify;
+module.exports.stringify = function stringify(rows) {
+  const text = plainStringify(rows);
+  MEMO.set(text, JSON.stringify(rows));
+  return text;
+};
+module.exports.MEMO = MEMO;
+`,
+      );
+      const parse = join(dir, "src/parse.js");
+      writeFileSync(
+        parse,
+        readFileSync(parse, "utf8").replace(
+          "function parse(text) {\n",
+          `function parse(text) {\n  const known = require("./stringify").MEMO.get(text);\n  if (known !== undefined) return JSON.parse(known);\n`,
+        ),
+      );
+    },
+    // The reference fix with records whose fields are enumerable getters (jest reads them, so does
+    // patchgym's copy, once).
+    honestGetters: (dir) => {
+      const parse = join(dir, "src/parse.js");
+      writeFileSync(
+        parse,
+        readFileSync(parse, "utf8").replace(
+          "      if (c === QUOTE) {\n",
+          `      if (c === QUOTE && text[i + 1] === QUOTE) {\n        field += QUOTE;\n        i++;\n      } else if (c === QUOTE) {\n`,
+        ),
+      );
+      const records = join(dir, "src/records.js");
+      writeFileSync(
+        records,
+        readFileSync(records, "utf8").replace(
+          "return Object.fromEntries(header.map((name, k) => [name, row[k]]));",
+          `const record = {};
+    header.forEach((name, k) => Object.defineProperty(record, name, { get: () => row[k], enumerable: true }));
+    return record;`,
+        ),
+      );
+    },
+  }, CSV);
+  if (grades === null) return;
+  for (const name of ["asymmetric", "proxy", "prototypeGetter", "memo"]) {
+    assert.notEqual(computeReward(grades[name], FACTS).total, 1, name);
+    assert.equal(grades[name].fail_to_pass.tests[CSV_F2P[0]], "failed", name);
+    assert.equal(grades[name].fail_to_pass.tests[CSV_F2P[1]], "failed", name);
+  }
+  for (const name of ["asymmetric", "proxy", "prototypeGetter"]) {
+    assert.equal(
+      grades[name].fail_to_pass.tests[ROUND_TRIP],
+      "failed",
+      `${name}: ${JSON.stringify(grades[name].failures)}`,
+    );
+  }
+  // Known limit (docs/grader.md): the memo passes the round-trip test.
+  assert.equal(grades.memo.fail_to_pass.tests[ROUND_TRIP], "passed");
+  assert.equal(
+    computeReward(grades.honestGetters, FACTS).total,
+    1,
+    JSON.stringify(grades.honestGetters),
+  );
+});

@@ -267,6 +267,36 @@ exports.add = (a, b) => a + b;
       assert.equal(result.tests.get("test/calc.test.js::target"), "failed", shown(result));
     });
 
+    await t.step("the key is not in a heap snapshot code under test can write", async () => {
+      // Node's permission model lets v8.writeHeapSnapshot write into the workspace: every 64-digit
+      // hex string in the heap is tried as the key, the record file written anew at exit.
+      const result = await attack(`"use strict";
+const fs = require("fs");
+const path = require("path");
+const crypto = require("crypto");
+const v8 = require("v8");
+const file = v8.writeHeapSnapshot(path.join(process.cwd(), "heap.heapsnapshot"));
+const text = fs.readFileSync(file, "latin1");
+const keys = [...new Set(text.match(/[0-9a-f]{64}/g) || [])];
+process.stderr.write("patchgym-probe snapshot=" + text.length + " keys=" + keys.length + "\\n");
+const records = path.join(path.dirname(path.dirname(process.argv[1])), "records");
+const test = path.join(process.cwd(), "test/calc.test.js");
+Buffer.constructor("return process")().on("exit", () => {
+  const lines = [];
+  for (const key of keys) {
+    for (const entry of [["registered", test, "target"], ["passed", test, "target"]]) {
+      const payload = JSON.stringify(entry);
+      lines.push(crypto.createHmac("sha256", Buffer.from(key, "hex")).update(payload).digest("hex") + " " + payload);
+    }
+  }
+  if (lines.length > 0) fs.writeFileSync(records, lines.join("\\n") + "\\n");
+});
+exports.add = (a, b) => a + b;
+`);
+      assert.match(shown(result), /patchgym-probe snapshot=\d{6,} keys=0/);
+      assert.equal(result.tests.get("test/calc.test.js::target"), "failed", shown(result));
+    });
+
     await t.step(
       "a test file's source swapped by code under test of an earlier file never runs",
       async () => {
@@ -294,6 +324,80 @@ ${"// jest runs the larger file first\n".repeat(40)}`,
         assert.equal(result.tests.get("test/a.test.js::honest"), "passed", shown(result));
         assert.equal(result.tests.get("test/b.test.js::target"), "failed", shown(result));
         assert.equal(result.tests.get("test/b.test.js::honest"), "passed", shown(result));
+      },
+    );
+
+    await t.step(
+      "equality matchers compare what patchgym read: an asymmetric received value fails, honest values of any shape pass",
+      async () => {
+        // jest's equals lets a received object with an asymmetricMatch decide equality; a Proxy or
+        // a getter can answer so only when jest's equals asks.
+        const result = await run({
+          "src/calc.js": `"use strict";
+class Box {
+  #v;
+  constructor(v) { this.#v = v; this.kind = "box"; }
+  get v() { return this.#v; }
+  *[Symbol.iterator]() { yield this.#v; }
+}
+exports.item = { id: 1 };
+exports.rows = (attack) => {
+  const rows = [["a"]];
+  if (attack === "own") rows.asymmetricMatch = () => true;
+  if (attack === "proxy") return new Proxy(rows, { get: (t, k, r) => (k === "asymmetricMatch" ? () => true : Reflect.get(t, k, r)) });
+  if (attack === "getter") {
+    const fromJest = () => new Error().stack.includes("expect-utils");
+    return Object.defineProperty([], 0, { enumerable: true, get: () => (fromJest() ? ["b"] : ["a"]) });
+  }
+  if (attack === "chain") {
+    return Object.setPrototypeOf(rows, Object.create(Array.prototype, { asymmetricMatch: { get: () => () => true } }));
+  }
+  return rows;
+};
+exports.box = (v) => new Box(v);
+exports.set = (attack) => {
+  const row = attack
+    ? Object.defineProperty({}, "a", { enumerable: true, get: () => (new Error().stack.includes("expect-utils") ? 2 : 1) })
+    : { a: 1 };
+  return [new Set([row]), new Map([["k", row]])];
+};
+exports.getters = () => Object.defineProperty({}, "a", { enumerable: true, get: () => 1 });
+`,
+          "test/calc.test.js": `const { rows, item, box, getters, set } = require("../src/calc");
+const expected = [["b"]];
+test("own", () => expect(rows("own")).toEqual(expected));
+test("proxy", () => expect(rows("proxy")).toEqual(expected));
+test("getter", () => expect(rows("getter")).toEqual(expected));
+test("chain", () => expect(rows("chain")).toStrictEqual(expected));
+test("honest rows", () => expect(rows()).toEqual([["a"]]));
+test("honest identity", () => expect([item]).toContain(item));
+test("honest private field", () => {
+  expect(box(3)).toHaveProperty("v", 3);
+  expect(box(3)).toEqual(box(3));
+  expect(new Set(box(3))).toEqual(new Set([3]));
+});
+test("honest getters", () => expect(getters()).toEqual({ a: 1 }));
+test("set", () => expect(set(true)[0]).toEqual(new Set([{ a: 2 }])));
+test("map", () => expect(set(true)[1]).toEqual(new Map([["k", { a: 2 }]])));
+test("honest set and map", () => {
+  expect(set(false)[0]).toEqual(new Set([{ a: 1 }]));
+  expect(set(false)[1]).toEqual(new Map([["k", { a: 1 }]]));
+});
+`,
+        }, ["test/calc.test.js"]);
+        assert.deepEqual(outcomes(result), {
+          "test/calc.test.js::chain": "failed",
+          "test/calc.test.js::getter": "failed",
+          "test/calc.test.js::honest getters": "passed",
+          "test/calc.test.js::honest identity": "passed",
+          "test/calc.test.js::honest private field": "passed",
+          "test/calc.test.js::honest rows": "passed",
+          "test/calc.test.js::honest set and map": "passed",
+          "test/calc.test.js::map": "failed",
+          "test/calc.test.js::own": "failed",
+          "test/calc.test.js::proxy": "failed",
+          "test/calc.test.js::set": "failed",
+        }, shown(result));
       },
     );
 
