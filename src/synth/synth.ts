@@ -277,11 +277,17 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
     sandbox: options.sandbox,
     workRoot: options.workRoot,
     snapshot: seed.snapshot,
+    // A whole real suite, graded on a loaded machine, takes longer than one task's tests.
+    timeoutMs: SEED_TIMEOUT_MS,
     ...(seed.environment ? { environment: seed.environment } : {}),
   });
-  if (grade.run.problems.length > 0 || grade.run.timed_out) {
+  if (grade.run.timed_out) {
+    report.problem = `the seed's tests did not finish within ${SEED_TIMEOUT_MS / 1000} s`;
+    return seed;
+  }
+  if (grade.run.problems.length > 0) {
     report.problem = `the seed's tests cannot be trusted: ${
-      grade.run.problems.map((p) => p.code).join(", ") || "timed out"
+      grade.run.problems.map((p) => p.code).join(", ")
     }`;
     return seed;
   }
@@ -295,6 +301,9 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
   seed.timeoutMs = Math.max(10_000, grade.run.duration_ms * 5);
   return seed;
 }
+
+/** How long the seed's own test runs may take (a mutant's get five times the seed's time). */
+const SEED_TIMEOUT_MS = 300_000;
 
 /** The test ids a plain run of the seed's test files reports, or null when it reports none. */
 async function reportedIds(seed: Seed, options: SynthOptions): Promise<string[] | null> {
@@ -313,7 +322,7 @@ async function reportedIds(seed: Seed, options: SynthOptions): Promise<string[] 
       runner: spec.runner,
       dir: workspace.dir,
       files,
-      timeoutMs: 120_000,
+      timeoutMs: SEED_TIMEOUT_MS,
       ...(seed.environment ? { environment: seed.environment } : {}),
     });
     const ids = [...run.tests.keys()].filter((id) =>
