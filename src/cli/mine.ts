@@ -85,7 +85,7 @@ export async function mineCommand(args: string[]): Promise<number> {
     ...(baseUrl && model ? { endpoint: { baseUrl, model, ...(apiKey ? { apiKey } : {}) } } : {}),
     onProgress: (event) => {
       progress?.setTotal(event.total);
-      progress?.tick(event.commit.slice(0, 10), event.outcome === "task" ? 1 : 0, event.detail);
+      progress?.tick(event.commit.slice(0, 10), event.kept ? 1 : 0, event.detail);
     },
   });
   progress?.finish();

@@ -59,6 +59,8 @@ export interface MineProgress {
   total: number;
   commit: string;
   outcome: "task" | "dropped" | "resumed";
+  /** Whether the commit is a task (made now, or by the run this one resumes). */
+  kept: boolean;
   detail: string;
 }
 
@@ -125,6 +127,7 @@ export async function mineRepository(repo: string, options: MineOptions): Promis
         total: commits.length,
         commit: commit.sha,
         outcome: "resumed",
+        kept: previous.status === "task",
         detail: previous.status === "task"
           ? `task ${previous.task_id}`
           : `dropped: ${previous.reason}`,
@@ -154,6 +157,7 @@ export async function mineRepository(repo: string, options: MineOptions): Promis
       total: commits.length,
       commit: commit.sha,
       outcome: record.status,
+      kept: record.status === "task",
       detail: record.status === "task"
         ? `task ${record.task_id} (F2P ${record.fail_to_pass}, P2P ${record.pass_to_pass})`
         : `dropped: ${record.reason}`,

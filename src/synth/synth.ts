@@ -9,8 +9,8 @@
  * full reward before the task is written. Pairs and triples of kept mutants that fail different
  * tests make harder, multi-mutation tasks.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { gradePatch, type GradeResult } from "../reward/grade.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { discoverTestIds } from "../task/test_ids.ts";
@@ -28,7 +28,7 @@ import { estimateDifficulty, type FailureEvidence, writeStatement } from "./stat
 import { typescriptMutants } from "./typescript.ts";
 import { containedFixes, type ReferenceFix, referenceFixes } from "./decontaminate.ts";
 import { LOCK_FILE } from "../env/lock.ts";
-import type { TestEnvironment } from "../sandbox/test_runner.ts";
+import { runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
 import { type StatementEndpoint, writeModelStatement } from "../mine/statement.ts";
 
 /** Why a mutant did not become a task; a closed set. */
@@ -259,7 +259,7 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
   for (const path of task.spec.hidden_tests) {
     seed.hidden[path] = readFileSync(join(task.hiddenDir, path));
   }
-  const ids = [
+  const discovered = [
     ...task.spec.visible_tests.flatMap((path) => {
       const file = seed.snapshot.byPath.get(path);
       return file ? discoverTestIds(path, decode(file.content), task.spec.runner) : [];
@@ -268,15 +268,26 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
       discoverTestIds(path, decode(seed.hidden[path]), task.spec.runner)
     ),
   ];
+  // pytest names each case of a parametrized test, and runs methods a class inherits from another
+  // module: the ids a run reports are the tests, where the files alone give their functions only.
+  const ids = task.spec.runner === "pytest"
+    ? await reportedIds(seed, options) ?? discovered
+    : discovered;
   const grade = await gradePatch(withExpected(task, ids, []), "", {
     sandbox: options.sandbox,
     workRoot: options.workRoot,
     snapshot: seed.snapshot,
+    // A whole real suite, graded on a loaded machine, takes longer than one task's tests.
+    timeoutMs: SEED_TIMEOUT_MS,
     ...(seed.environment ? { environment: seed.environment } : {}),
   });
-  if (grade.run.problems.length > 0 || grade.run.timed_out) {
+  if (grade.run.timed_out) {
+    report.problem = `the seed's tests did not finish within ${SEED_TIMEOUT_MS / 1000} s`;
+    return seed;
+  }
+  if (grade.run.problems.length > 0) {
     report.problem = `the seed's tests cannot be trusted: ${
-      grade.run.problems.map((p) => p.code).join(", ") || "timed out"
+      grade.run.problems.map((p) => p.code).join(", ")
     }`;
     return seed;
   }
@@ -289,6 +300,38 @@ async function prepareSeed(task: Task, options: SynthOptions): Promise<Seed> {
   // A mutant's test run may take longer than the seed's (more failures), not forever.
   seed.timeoutMs = Math.max(10_000, grade.run.duration_ms * 5);
   return seed;
+}
+
+/** How long the seed's own test runs may take (a mutant's get five times the seed's time). */
+const SEED_TIMEOUT_MS = 300_000;
+
+/** The test ids a plain run of the seed's test files reports, or null when it reports none. */
+async function reportedIds(seed: Seed, options: SynthOptions): Promise<string[] | null> {
+  const { spec } = seed.task;
+  const files = [...new Set([...spec.visible_tests, ...spec.hidden_tests])];
+  const workspace = createWorkspace(seed.snapshot, {
+    root: options.workRoot,
+    prefix: `seed-ids-${spec.id}`,
+  });
+  try {
+    for (const [path, content] of Object.entries(seed.hidden)) {
+      mkdirSync(dirname(join(workspace.dir, path)), { recursive: true });
+      writeFileSync(join(workspace.dir, path), content);
+    }
+    const run = await runTests(options.sandbox, {
+      runner: spec.runner,
+      dir: workspace.dir,
+      files,
+      timeoutMs: SEED_TIMEOUT_MS,
+      ...(seed.environment ? { environment: seed.environment } : {}),
+    });
+    const ids = [...run.tests.keys()].filter((id) =>
+      files.some((file) => id.startsWith(`${file}::`))
+    );
+    return ids.length > 0 ? ids : null;
+  } finally {
+    await workspace.remove();
+  }
 }
 
 async function findMutants(seed: Seed, options: SynthOptions): Promise<Mutant[]> {

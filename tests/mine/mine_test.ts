@@ -88,15 +88,20 @@ Deno.test({
       assert.deepEqual(again.tasks.sort(), report.tasks.sort());
       // --retry-dropped looks at the dropped commits again, and only at them.
       const outcomes = new Map<string, string>();
+      const kept = new Map<string, boolean>();
       const retried = await mineRepository(history.dir, {
         ...options,
         environment: env,
         retryDropped: true,
-        onProgress: (e) => outcomes.set(e.commit, e.outcome),
+        onProgress: (e) => {
+          outcomes.set(e.commit, e.outcome);
+          kept.set(e.commit, e.kept);
+        },
       });
       assert.deepEqual(retried.tasks.sort(), report.tasks.sort());
       assert.equal(outcomes.get(history.docs), "dropped");
       assert.equal(outcomes.get(history.fix), "resumed");
+      assert.equal(kept.get(history.fix), true, "a resumed task still counts as kept");
     } finally {
       await Deno.remove(root, { recursive: true });
     }

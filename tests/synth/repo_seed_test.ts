@@ -46,3 +46,41 @@ Deno.test("repositorySeed() seeds synthesis from a plain repository, with a stub
     await Deno.remove(root, { recursive: true });
   }
 });
+
+// Seen on real repositories: a suite of parametrized tests, and of unittest classes taking their
+// tests from a mixin in another module, gave synthesis few or no passing tests (the files name
+// functions, the run names cases), so nearly every mutant was dropped as equivalent.
+Deno.test("synthesize() takes a repository's tests from what a run reports: parametrized cases, inherited methods", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-repo-seed-" });
+  try {
+    await writeFiles(join(root, "dbl"), {
+      "calc.py": "def double(x):\n    return x * 2\n",
+      "tests/__init__.py": "",
+      "tests/mixins.py":
+        "from calc import double\n\n\nclass DoubleMixin:\n    def test_double_zero(self):\n        self.assertEqual(double(0), 0)\n",
+      "tests/test_calc.py":
+        'import unittest\n\nimport pytest\n\nfrom calc import double\n\nfrom .mixins import DoubleMixin\n\n\n@pytest.mark.parametrize("x, expected", [(1, 2), (2, 4), (5, 10)])\ndef test_double(x, expected):\n    assert double(x) == expected\n\n\nclass DoubleTest(unittest.TestCase, DoubleMixin):\n    pass\n',
+    });
+    Deno.mkdirSync(join(root, "scratch"));
+    const seed = repositorySeed(join(root, "dbl"), join(root, "scratch"));
+    const report = await synthesize([seed], {
+      sandbox: new Sandbox({ isolation: await probeIsolation() }),
+      workRoot: root,
+      outDir: join(root, "out"),
+      perSeed: 6,
+      multiPerSeed: 0,
+    });
+    assert.equal(report.seeds[0].problem, null);
+    assert.equal(report.seeds[0].passing_tests, 4, JSON.stringify(report.seeds[0]));
+    assert.ok(report.written.length > 0, JSON.stringify(report));
+    const f2p = report.written.flatMap((id) =>
+      JSON.parse(readFileSync(join(root, "out", id, "task.json"), "utf8")).fail_to_pass
+    );
+    assert.ok(
+      f2p.some((id: string) => id.startsWith("tests/test_calc.py::test_double[")),
+      f2p.join(),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
