@@ -173,6 +173,8 @@ export class EpisodeServer {
   readonly #env: Environment;
   readonly #sessions = new Map<string, Session>();
   readonly #expired = new Set<string>();
+  /** Removals of expired episodes still running, by key. */
+  readonly #expiring = new Map<string, Promise<void>>();
   readonly #closed = new Set<string>();
   readonly #samples = new Map<string, number>();
   readonly limits: ServerLimits;
@@ -332,6 +334,8 @@ export class EpisodeServer {
       session = undefined;
     } else if (session) return session;
     if (this.#expired.has(scopedKey(episodeId, caller))) {
+      // The sweep timer may still be removing it: answer once its workspace is gone.
+      await this.#expiring.get(scopedKey(episodeId, caller));
       return failure(
         "episode_expired",
         `Episode "${episodeId}" was closed after ${
@@ -551,7 +555,13 @@ export class EpisodeServer {
   async #expire(session: Session): Promise<void> {
     if (this.#sessions.get(session.key) !== session) return;
     this.#remember(this.#expired, session.key);
-    await this.#remove(session);
+    const removal = this.#remove(session);
+    this.#expiring.set(session.key, removal.catch(() => {}));
+    try {
+      await removal;
+    } finally {
+      this.#expiring.delete(session.key);
+    }
   }
 
   async #remove(session: Session): Promise<void> {
