@@ -96,7 +96,7 @@ function statsCommand(args: string[]): number {
   const lines = rows.map((r) =>
     `${r.task_id.padEnd(40)} ${String(r.resolved).padStart(3)}/${
       String(r.samples).padEnd(3)
-    } pass@1 ${r.pass_at_1.toFixed(2)}  pass@${k} ${r.pass_at_k.toFixed(2)}  ${
+    } pass@1 ${r.pass_at_1.toFixed(2)}  pass@${r.k} ${r.pass_at_k.toFixed(2)}  ${
       r.label.padEnd(8)
     } (declared ${r.declared})`
   );

@@ -21,6 +21,8 @@ export interface TaskDifficulty {
   samples: number;
   resolved: number;
   pass_at_1: number;
+  /** The k of `pass_at_k`: the k asked for, or fewer when the task has fewer samples. */
+  k: number;
   pass_at_k: number;
   label: EvidenceLabel;
   /** The difficulty the task declared, for comparison. */
@@ -46,6 +48,7 @@ export function taskDifficulty(records: TrajectoryRecord[], k: number): TaskDiff
       samples: samples.length,
       resolved,
       pass_at_1: round(p1),
+      k: Math.min(k, samples.length),
       pass_at_k: round(passAtK(samples.length, resolved, k)),
       label: labelOf(resolved, p1),
       declared: samples[0].task.difficulty,

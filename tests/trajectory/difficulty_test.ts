@@ -39,3 +39,11 @@ Deno.test("labelOf() puts thresholds at 0.25 and 0.75", () => {
   assert.equal(labelOf(3, 0.75), "easy");
   assert.equal(labelOf(0, 0), "unsolved");
 });
+
+Deno.test("taskDifficulty() names the k it could estimate: fewer samples than k give pass@samples", () => {
+  const records = [true, false].map((r) => sample("two", r));
+  const [row] = taskDifficulty(records, 5);
+  assert.equal(row.k, 2);
+  assert.equal(row.pass_at_k, 1);
+  assert.equal(taskDifficulty([...records, sample("two", false)], 2)[0].k, 2);
+});
