@@ -285,6 +285,12 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
             request.dir,
             readDenoRecords(await readRecords(recordsDir), key),
           ));
+    const unsigned = read.problems.some((p) => p.code === "report_unverifiable");
+    if (result.timedOut) {
+      // Killed at its timeout, the reporter never signed what it had written: the run counts as
+      // timed out (no test passes), not as a report someone tampered with.
+      read.problems = read.problems.filter((p) => p.code !== "report_unverifiable");
+    }
     // deno test prints what tests write to stderr among its own output, on either stream.
     const output = `${result.stdout}\n${result.stderr}`;
     if (request.runner === "deno_test" && output.includes(`${IDENTITY_MARKER}${key}`)) {
@@ -309,7 +315,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       result,
       tests: read.tests,
       counts,
-      reportFound: report !== null && !read.problems.some((p) => p.code === "report_unverifiable"),
+      reportFound: report !== null && !unsigned,
       problems: read.problems,
       failures: read.failures,
       observations: read.observations,

@@ -442,6 +442,35 @@ Deno.test("runTests() finds no report when the run times out", async () => {
   }
 });
 
+// Seen on a real repository: a slow honest suite killed at its timeout left the lines its reporter
+// had written without the signature that ends a report, and the run was flagged as a tampered
+// report (a reward hack) instead of a timeout.
+Deno.test("runTests() counts a run killed after some tests reported as timed out, not tampered", async () => {
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-tests-" }));
+  try {
+    const dir = join(base, "repo");
+    writeFiles(dir, {
+      "tests/__init__.py": "",
+      "tests/test_slow.py": "import time, unittest\n\nclass S(unittest.TestCase):\n" +
+        "    def test_a_quick(self):\n        pass\n\n" +
+        "    def test_b_slow(self):\n        time.sleep(60)\n",
+    });
+    const run = await runTests(await testSandbox(), {
+      runner: "unittest",
+      dir,
+      files: ["tests/test_slow.py"],
+      timeoutMs: 4_000,
+      scratchDir: base,
+    });
+    assert.equal(run.result.timedOut, true);
+    assert.equal(run.reportFound, false);
+    assert.equal(run.counts.passed, 0);
+    assert.deepEqual(run.problems, []);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
 // Attack: code under test finds its report folder (the one writable bind besides the repository)
 // and puts a FIFO or a symlink where the report goes. Reading the report then hung the orchestrator
 // for good (opening a FIFO without a writer blocks), or followed the link out of the folder.
