@@ -4,20 +4,15 @@
  * in its spec; a tasks folder builds every task in it; any other folder is a repository, whose
  * lock goes to `<repo>/.patchgym/env.lock` (or `--lock FILE`), where `mine` and `synth` find it.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import {
-  buildEnvironment,
-  type BuildResult,
-  defaultCacheRoot,
-  EnvBuildError,
-} from "../env/build.ts";
-import { buildTaskEnvironment } from "../env/task_env.ts";
-import { buildNpmEnvironment, needsNpmEnvironment } from "../env/npm.ts";
-import { buildDenoEnvironment, needsDenoEnvironment } from "../env/deno.ts";
+import { type BuildResult, defaultCacheRoot, EnvBuildError } from "../env/build.ts";
+import { buildRepoEnvironment, buildTaskEnvironment } from "../env/task_env.ts";
 import { LOCK_FILE } from "../env/lock.ts";
 import { displayPath } from "../task/load.ts";
+import { detectStack, STACK_FILES } from "../mine/stack.ts";
+import type { LANGUAGES } from "../task/spec.ts";
 import { parseFlags, printJson } from "./_args.ts";
 
 const HELP = `patchgym env: per-task dependency environments
@@ -87,11 +82,7 @@ export async function envCommand(args: string[]): Promise<number> {
       const build = { cacheRoot, lockPath, relock: values.relock, progress };
       const result = target.kind === "task" && !values.lock
         ? await buildTaskEnvironment(target.dir, { cacheRoot, relock: values.relock, progress })
-        : needsNpmEnvironment(repo)
-        ? await buildNpmEnvironment(repo, build)
-        : needsDenoEnvironment(repo)
-        ? await buildDenoEnvironment(repo, build)
-        : await buildEnvironment(repo, build);
+        : await buildRepoEnvironment(repo, repoLanguage(repo), build);
       if (result === null) {
         results.push({ path: target.dir, status: "none", notes: ["no dependencies declared"] });
         if (!values.json) console.log(`${displayPath(target.dir)}: no dependencies declared`);
@@ -111,6 +102,22 @@ export async function envCommand(args: string[]): Promise<number> {
 }
 
 type Target = { kind: "task" | "repo"; dir: string };
+
+/**
+ * A repository's language as `mine` reads it from its root files (deno.json: TypeScript on Deno;
+ * a package.json whose tests run on Node: JavaScript; else Python), so that a Node or Deno
+ * repository without dependencies builds nothing instead of a Python environment. A package.json
+ * whose runner patchgym cannot run is still a Node project.
+ */
+function repoLanguage(repo: string): (typeof LANGUAGES)[number] {
+  const files: Record<string, string> = {};
+  for (const name of STACK_FILES) {
+    const path = join(repo, name);
+    if (existsSync(path)) files[name] = readFileSync(path, "utf8");
+  }
+  const found = detectStack(files);
+  return found.ok ? found.stack.language : "javascript";
+}
 
 /** Task folders, tasks folders (each task in them) and repositories. */
 function expand(paths: string[]): Target[] {
