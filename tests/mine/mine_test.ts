@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
 import { mineRepository } from "../../src/mine/mine.ts";
 import { validateTask } from "../../src/rollout/validate.ts";
-import { pipHas, writeFiles } from "../env/_fixture.ts";
+import { pipHas } from "../env/_fixture.ts";
 import { commit, git, gitMetadata, writeHistory } from "./_history.ts";
 import {
   npmHas,
@@ -336,37 +336,20 @@ Deno.test("mineRepository() leaves out tests the grader judges otherwise than a 
   const root = await Deno.makeTempDir({ prefix: "patchgym-mine-graded-" });
   try {
     const repo = join(root, "keys");
-    const git = async (...args: string[]) => {
-      const out = await new Deno.Command("git", {
-        args: ["-C", repo, ...args],
-        env: {
-          GIT_AUTHOR_NAME: "Test",
-          GIT_AUTHOR_EMAIL: "test@example.com",
-          GIT_COMMITTER_NAME: "Test",
-          GIT_COMMITTER_EMAIL: "test@example.com",
-          GIT_CONFIG_GLOBAL: "/dev/null",
-        },
-        stdout: "null",
-        stderr: "piped",
-      }).output();
-      assert.ok(out.success, new TextDecoder().decode(out.stderr));
-    };
     const keys = (fixed: boolean) =>
       `class Key:\n    def __init__(self, text):\n        self.text = text\n\n    def __eq__(self, other):\n        return self.text == getattr(other, "text", other)\n\n\ndef normalize(text):\n    return ${
         fixed ? "text.strip().lower()" : "text.strip()"
       }\n`;
     const tests =
       'from keys import Key, normalize\n\n\ndef test_key_equals_text():\n    k = Key("foo")\n    assert k == "foo"\n\n\ndef test_strip():\n    assert normalize(" a ") == "a"\n';
-    await writeFiles(repo, { "keys.py": keys(false), "tests/test_keys.py": tests });
-    await git("init", "-q", "-b", "main");
-    await git("add", "-A");
-    await git("commit", "-q", "-m", "Keys");
-    await writeFiles(repo, {
+    Deno.mkdirSync(repo);
+    await git(repo, "init", "-q", "-b", "main");
+    await commit(repo, "Keys", { "keys.py": keys(false), "tests/test_keys.py": tests });
+    await commit(repo, "Normalize keys to lower case", {
       "keys.py": keys(true),
       "tests/test_keys.py": tests +
         '\n\ndef test_lower():\n    assert normalize("AB") == "ab"\n',
     });
-    await git("commit", "-q", "-am", "Normalize keys to lower case");
     const out = join(root, "mined");
     Deno.mkdirSync(out);
     const environment = await Environment.open({
