@@ -88,11 +88,11 @@ export function plantCanariesInTexts(
     const expects: Canary["expect"][] = ["pass", "fail"];
     if (random(2) === 1) expects.push(random(2) === 1 ? "pass" : "fail");
     const planted = runner === "deno_test"
-      ? plantDeno(file, source, expects, random, name)
+      ? plantJs(file, source, expects, random, name, "Deno.test")
       : runner === "node_test"
       ? plantNode(file, source, expects, random, name)
       : runner === "jest"
-      ? plantJest(file, source, expects, random, name)
+      ? plantJs(file, source, expects, random, name, "test")
       : runner === "unittest"
       ? plantUnittest(file, source, expects, random, name)
       : plantPytest(file, source, expects, random, name);
@@ -251,22 +251,31 @@ function plantPytest(
   return { source: lines.join("\n"), canaries };
 }
 
-function plantDeno(
+/**
+ * Arithmetic canaries at the end of a JavaScript or TypeScript test file, each registered by
+ * calling `register` (`Deno.test`, jest's global `test`, or what `head` imports), after `head`.
+ */
+function plantJs(
   file: string,
   source: string,
   expects: Canary["expect"][],
   random: RandomInt,
   name: FreshName,
+  register: string,
+  head = "",
 ): Added {
   const canaries: Canary[] = [];
   const tests = expects.map((expect) => {
     const test = name();
     const { expr, value } = arithmetic(random, expect);
     canaries.push({ id: `${file}::${test}`, expect });
-    return `Deno.test(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
+    return `${register}(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
       `  if (actual !== ${value}) throw new Error(\`expected ${value}, got \${actual}\`);\n});\n`;
   });
-  return { source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${tests.join("\n")}`, canaries };
+  return {
+    source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${head}${tests.join("\n")}`,
+    canaries,
+  };
 }
 
 /**
@@ -280,42 +289,9 @@ function plantNode(
   random: RandomInt,
   name: FreshName,
 ): Added {
-  const canaries: Canary[] = [];
   const local = `__canary_${name()}`;
-  const tests = expects.map((expect) => {
-    const test = name();
-    const { expr, value } = arithmetic(random, expect);
-    canaries.push({ id: `${file}::${test}`, expect });
-    return `${local}(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
-      `  if (actual !== ${value}) throw new Error(\`expected ${value}, got \${actual}\`);\n});\n`;
-  });
   const head = `import { test as ${local} } from "node:test";\n`;
-  return {
-    source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${head}${tests.join("\n")}`,
-    canaries,
-  };
-}
-
-/** Canary tests at the end of a jest test file, registered with jest's global `test`. */
-function plantJest(
-  file: string,
-  source: string,
-  expects: Canary["expect"][],
-  random: RandomInt,
-  name: FreshName,
-): Added {
-  const canaries: Canary[] = [];
-  const tests = expects.map((expect) => {
-    const test = name();
-    const { expr, value } = arithmetic(random, expect);
-    canaries.push({ id: `${file}::${test}`, expect });
-    return `test(${JSON.stringify(test)}, () => {\n  const actual = ${expr};\n` +
-      `  if (actual !== ${value}) throw new Error(\`expected ${value}, got \${actual}\`);\n});\n`;
-  });
-  return {
-    source: `${source}${source.endsWith("\n") ? "" : "\n"}\n${tests.join("\n")}`,
-    canaries,
-  };
+  return plantJs(file, source, expects, random, name, local, head);
 }
 
 /**
