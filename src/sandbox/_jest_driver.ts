@@ -39,7 +39,7 @@
  */
 
 import { DENO_OBSERVE, SERIALIZE } from "./_deno_preload.ts";
-import { HMAC } from "./_node_preload.ts";
+import { HMAC, STACK_HOOK } from "./_node_preload.ts";
 
 /** What the driver reads from stdin (one JSON document). */
 export interface JestRunInput {
@@ -129,21 +129,7 @@ input.key = null;
 const ALLOWED = new Set(input.trusted);
 const NAMES = input.names;
 
-// V8 asks Error.prepareStackTrace for structured call sites; user code may set its own, but
-// while patchgym reads a call site, patchgym's is the one V8 sees.
-let ours = null;
-let theirs = Error.prepareStackTrace;
-defineProperty(Error, "prepareStackTrace", {
-  configurable: false,
-  enumerable: false,
-  get() {
-    return ours ?? theirs;
-  },
-  set(value) {
-    theirs = value;
-  },
-});
-defineProperty(globalThis, "Error", { writable: false, configurable: false });
+${STACK_HOOK}
 
 function rawSites(entry, limit) {
   const holder = {};

@@ -222,6 +222,29 @@ for (let i = 0; i < files.length; i++) {
 `;
 
 /**
+ * V8 asks `Error.prepareStackTrace` for structured call sites; code under test may set its own, but
+ * while patchgym reads a call site (its `ours`, set around the read), patchgym's is the one V8 sees;
+ * `Error` itself cannot be replaced. Used by PRELOAD and the jest driver, after `defineProperty`.
+ */
+export const STACK_HOOK = String
+  .raw`// V8 asks Error.prepareStackTrace for structured call sites; user code may set its own, but
+// while patchgym reads a call site, patchgym's is the one V8 sees.
+let ours = null;
+let theirs = Error.prepareStackTrace;
+defineProperty(Error, "prepareStackTrace", {
+  configurable: false,
+  enumerable: false,
+  get() {
+    return ours ?? theirs;
+  },
+  set(value) {
+    theirs = value;
+  },
+});
+defineProperty(globalThis, "Error", { writable: false, configurable: false });
+`;
+
+/**
  * The preload's HMAC-SHA256, its own code over typed arrays, which runs no code a user could
  * replace (no method is called on an array holding key material): the key is handed to no library
  * function, whose internals code under test can reach (a patched `init` of node:crypto's native
@@ -440,21 +463,7 @@ function record(kind, file, name, text) {
   writeSync(records, mac + " " + payload + "\n");
 }
 
-// V8 asks Error.prepareStackTrace for structured call sites; user code may set its own, but
-// while patchgym reads a call site, patchgym's is the one V8 sees.
-let ours = null;
-let theirs = Error.prepareStackTrace;
-defineProperty(Error, "prepareStackTrace", {
-  configurable: false,
-  enumerable: false,
-  get() {
-    return ours ?? theirs;
-  },
-  set(value) {
-    theirs = value;
-  },
-});
-defineProperty(globalThis, "Error", { writable: false, configurable: false });
+${STACK_HOOK}
 
 function callSite(entry) {
   const holder = {};
