@@ -720,6 +720,27 @@ async function bindPoints(
   return out;
 }
 
+/**
+ * What a node or jest run is told of its targets: the trusted paths, the repository and the test
+ * files by their real paths (V8 names a module by its real path, so they are compared in that
+ * form), and the test names asked for (`file::name` targets).
+ */
+async function nodeTargets(
+  request: TestRunRequest,
+  targets: readonly string[],
+  trustedPaths: string[],
+): Promise<{ trusted: string[]; dir: string; files: string[]; names: string[] }> {
+  const trusted = await Promise.all(
+    trustedPaths.map((path) => Deno.realPath(path).catch(() => path)),
+  );
+  const dir = await Deno.realPath(request.dir);
+  const files = [...new Set(targets.map((t) => t.split("::")[0]))].map((f) => join(dir, f));
+  const names = targets.filter((t) => t.includes("::")).map((t) =>
+    t.split("::").slice(1).join("::")
+  );
+  return { trusted, dir, files, names };
+}
+
 /** A node_test run's command, stdin document and record file (see `_node_preload.ts`). */
 async function nodeRunSetup(
   reportDir: string,
@@ -733,15 +754,7 @@ async function nodeRunSetup(
   for (const [name, text] of Object.entries(nodeLibrary())) {
     await Deno.writeTextFile(`${lib}/${name}`, text);
   }
-  // V8 names a module by its real path: trusted paths are compared in that form.
-  const trusted = await Promise.all(
-    trustedPaths.map((path) => Deno.realPath(path).catch(() => path)),
-  );
-  const dir = await Deno.realPath(request.dir);
-  const files = [...new Set(targets.map((t) => t.split("::")[0]))].map((f) => join(dir, f));
-  const names = targets.filter((t) => t.includes("::")).map((t) =>
-    t.split("::").slice(1).join("::")
-  );
+  const { trusted, dir, files, names } = await nodeTargets(request, targets, trustedPaths);
   const records = `${reportDir}/records`;
   const mounts = request.environment?.mounts ?? [];
   // The tests' own scripts are served from memory by the hooks and never readable in the run.
@@ -825,14 +838,7 @@ async function jestRunSetup(
   const lib = `${reportDir}/lib`;
   await Deno.mkdir(lib);
   await Deno.writeTextFile(`${lib}/driver.cjs`, jestDriver());
-  const trusted = await Promise.all(
-    trustedPaths.map((path) => Deno.realPath(path).catch(() => path)),
-  );
-  const dir = await Deno.realPath(request.dir);
-  const files = [...new Set(targets.map((t) => t.split("::")[0]))].map((f) => join(dir, f));
-  const names = targets.filter((t) => t.includes("::")).map((t) =>
-    t.split("::").slice(1).join("::")
-  );
+  const { trusted, dir, files, names } = await nodeTargets(request, targets, trustedPaths);
   const records = `${reportDir}/records`;
   const mounts = request.environment?.mounts ?? [];
   // A temporary folder of the run's own (os.tmpdir(), where jest computes its cache folder).
