@@ -10,40 +10,8 @@ import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
 import { Spawner, spawnerFor } from "../../src/sandbox/_spawner.ts";
-import { buildLauncher } from "../../src/sandbox/launcher.ts";
 import { testSandbox } from "../_fixtures.ts";
-
-function skip(reason: string): void {
-  console.warn(`skipped: ${reason}`);
-}
-
-/** The compiled launcher, or null (with a note). */
-async function compiledLauncher(): Promise<string | null> {
-  const built = await buildLauncher();
-  if (!built.path) skip(`no compiled launcher: ${built.reason}`);
-  return built.path ?? null;
-}
-
-/** The compiled launcher when this process is root, or null (with a note). */
-async function rootLauncher(): Promise<string | null> {
-  const launcher = await compiledLauncher();
-  if (!launcher) return null;
-  const uid = await new Deno.Command(launcher, { args: ["uid"], stderr: "null" }).output();
-  if (new TextDecoder().decode(uid.stdout).trim() !== "0") {
-    skip("not root");
-    return null;
-  }
-  return launcher;
-}
-
-/** Whether `dir` is a mount point: another device than its parent's. */
-function mounted(dir: string): boolean {
-  try {
-    return Deno.statSync(dir).dev !== Deno.statSync(join(dir, "..")).dev;
-  } catch {
-    return false;
-  }
-}
+import { compiledLauncher, mounted, rootLauncher, skip, withDir } from "./_launcher_fixture.ts";
 
 /** The pids of this process's children running `launcher serve` (Deno reads no /proc). */
 async function servePids(): Promise<number[]> {
@@ -69,17 +37,6 @@ async function killedBy9(child: Deno.ChildProcess): Promise<boolean> {
     return status.signal === "SIGKILL";
   } finally {
     clearTimeout(timer);
-  }
-}
-
-async function withDir(fn: (dir: string) => Promise<void>, launcher: string): Promise<void> {
-  const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-rtspawn-" }));
-  try {
-    await fn(dir);
-  } finally {
-    // Whatever a broken defense mounted below the folder goes before it is removed.
-    await new Deno.Command(launcher, { args: ["umount-under", dir] }).output();
-    await Deno.remove(dir, { recursive: true });
   }
 }
 

@@ -10,27 +10,8 @@ import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
 import { Spawner } from "../../src/sandbox/_spawner.ts";
-import { buildLauncher } from "../../src/sandbox/launcher.ts";
 import { testSandbox } from "../_fixtures.ts";
-
-function skip(reason: string): void {
-  console.warn(`skipped: ${reason}`);
-}
-
-/** The compiled launcher and whether it runs as root, or null (with a note). */
-async function rootLauncher(): Promise<string | null> {
-  const built = await buildLauncher();
-  if (!built.path) {
-    skip(`no compiled launcher: ${built.reason}`);
-    return null;
-  }
-  const uid = await new Deno.Command(built.path, { args: ["uid"], stderr: "null" }).output();
-  if (new TextDecoder().decode(uid.stdout).trim() !== "0") {
-    skip("not root");
-    return null;
-  }
-  return built.path;
-}
+import { mounted, rootLauncher, skip, withDir } from "./_launcher_fixture.ts";
 
 /** Send `lines` to a fresh `serve` process, close its stdin, return what it answered. */
 async function serve(launcher: string, lines: string[]): Promise<{ code: number; out: string }> {
@@ -45,27 +26,6 @@ async function serve(launcher: string, lines: string[]): Promise<{ code: number;
   await writer.close();
   const { code, stdout } = await child.output();
   return { code, out: new TextDecoder().decode(stdout) };
-}
-
-/** Whether `dir` is a mount point: another device than its parent's (Deno reads no /proc). */
-function mounted(dir: string): boolean {
-  try {
-    return Deno.statSync(dir).dev !== Deno.statSync(join(dir, "..")).dev;
-  } catch {
-    return false;
-  }
-}
-
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
-  try {
-    await fn(dir);
-  } finally {
-    if (mounted(join(dir, "ws"))) {
-      await new Deno.Command("umount", { args: ["-l", join(dir, "ws")] }).output();
-    }
-    await Deno.remove(dir, { recursive: true });
-  }
 }
 
 Deno.test("HelperProcess.request() mounts a capped workspace, unmounts it and kills, from one process", async () => {
@@ -88,7 +48,7 @@ Deno.test("HelperProcess.request() mounts a capped workspace, unmounts it and ki
         Array.from({ length: 8 }, () => helper.request("kill", ["2147483646"])),
       );
       assert.ok(many.every((o) => o.success));
-    });
+    }, launcher);
   } finally {
     helper.close();
   }
@@ -104,7 +64,7 @@ Deno.test("launcher serve refuses to mount on a path that leads through a symlin
     const { out } = await serve(launcher, [`1\tmount-workspace\t65536\t16\t${join(dir, "ws")}`]);
     assert.match(out, /^1 1 0 \d+\n.*is not its own real path/);
     assert.ok(!mounted(target) && !mounted(join(dir, "ws")));
-  });
+  }, launcher);
 });
 
 Deno.test("launcher serve refuses to mount on a folder that another user owns or may write", async () => {
@@ -121,7 +81,7 @@ Deno.test("launcher serve refuses to mount on a folder that another user owns or
     const theirs = await serve(launcher, [`2\tmount-workspace\t65536\t16\t${ws}`]);
     assert.match(theirs.out, /^2 1 0 \d+\n.*only it may write/);
     assert.ok(!mounted(ws));
-  });
+  }, launcher);
 });
 
 Deno.test("launcher serve runs no program: a launch sent as a request is an unknown mode", async () => {
@@ -140,7 +100,7 @@ Deno.test("launcher serve runs no program: a launch sent as a request is an unkn
     assert.match(answers[1], /^2 2 0 \d+\nunknown mode "mount-probe"/);
     assert.match(answers[2], /^3 1 0 \d+\n.*names no cgroup path/);
     assert.throws(() => Deno.statSync(marker));
-  });
+  }, launcher);
 });
 
 Deno.test("HelperProcess.request() runs an argument with a tab or newline as a one-shot helper", async () => {
@@ -154,7 +114,7 @@ Deno.test("HelperProcess.request() runs an argument with a tab or newline as a o
       const out = await helper.request("mount-workspace", ["65536", "16", ws]);
       assert.ok(out.success, out.stderr);
       assert.ok((await helper.request("umount", [ws])).success);
-    });
+    }, launcher);
   } finally {
     helper.close();
   }
