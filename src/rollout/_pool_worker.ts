@@ -1,9 +1,9 @@
 /**
- * The worker thread of {@linkcode workerPoolRunner} (worker_pool.ts): it opens the run's
- * environment from the spec it is sent (isolation already probed, the same workspace root), runs
- * the samples it is given with `runSample`, exactly as the main thread would, and posts each record
- * back as its JSON line. It has the permissions of the process (Deno workers inherit them).
- * Private to `src/rollout/`.
+ * The worker thread of {@linkcode WorkerPool} (worker_pool.ts): it opens the run's environment
+ * from the spec it is sent (isolation already probed, the same workspace root) and says so, then
+ * runs the samples of each run it is given with `runSample`, exactly as the main thread would,
+ * and posts each record back as its JSON line. It has the permissions of the process (Deno
+ * workers inherit them). Private to `src/rollout/`.
  */
 import { Environment } from "../agent/environment.ts";
 import { describeError } from "../errors.ts";
@@ -17,45 +17,62 @@ const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<PoolRequest>) => void) | null;
 };
 
+type Batch = Extract<PoolRequest, { kind: "batch" }>;
+
 let environment: Promise<Environment> | null = null;
-let request: Extract<PoolRequest, { kind: "init" }> | null = null;
-const stop = new AbortController();
-const scriptCache: Parameters<typeof makePolicy>[3] = {};
+/** The run being worked on: its spec, its stop signal and its scripted policy, parsed once. */
+let current: {
+  request: Batch;
+  stop: AbortController;
+  scripts: Parameters<typeof makePolicy>[3];
+} | null = null;
 
 scope.onmessage = (event) => {
   const message = event.data;
   switch (message.kind) {
     case "init":
-      request = message;
-      if (message.run.script_text) {
-        scriptCache.script = parseScript(message.run.script_text, "run script");
-      }
       environment = Environment.open(message.environment);
+      // Ready either way: a failed set-up is each job's error.
+      environment.then(() => {}, () => {}).then(() => scope.postMessage({ kind: "ready" }));
       break;
-    case "job":
-      runJob(message.job).catch((error) =>
+    case "batch":
+      current?.stop.abort();
+      current = {
+        request: message,
+        stop: new AbortController(),
+        scripts: message.run.script_text
+          ? { script: parseScript(message.run.script_text, "run script") }
+          : {},
+      };
+      break;
+    case "job": {
+      const { batch, job } = message;
+      runJob(job).catch((error) =>
         scope.postMessage({
           kind: "error",
-          episode_id: message.job.episode_id,
+          batch,
+          episode_id: job.episode_id,
           error: describeError(error),
         })
       );
       break;
+    }
     case "abort":
-      stop.abort();
+      if (current?.request.batch === message.batch) current.stop.abort();
       break;
   }
 };
 
 async function runJob(job: Extract<PoolRequest, { kind: "job" }>["job"]): Promise<void> {
-  if (!environment || !request) throw new Error("The pool worker got a job before its set-up");
+  if (!environment || !current) throw new Error("The pool worker got a job before its set-up");
+  const { request, stop, scripts } = current;
   const env = await environment;
-  const { run, keepWorkspaces } = request;
+  const { run, keepWorkspaces, batch } = request;
   const task = env.task(job.task_id);
   const record = await runSample(
     env,
     task,
-    makePolicy(run.policy, task, job.sample, scriptCache),
+    makePolicy(run.policy, task, job.sample, scripts),
     {
       run_id: request.runId,
       episode_id: job.episode_id,
@@ -72,8 +89,13 @@ async function runJob(job: Extract<PoolRequest, { kind: "job" }>["job"]): Promis
     },
   );
   if (record.stop_reason === "interrupted") {
-    scope.postMessage({ kind: "interrupted", episode_id: job.episode_id });
+    scope.postMessage({ kind: "interrupted", batch, episode_id: job.episode_id });
     return;
   }
-  scope.postMessage({ kind: "record", episode_id: job.episode_id, line: JSON.stringify(record) });
+  scope.postMessage({
+    kind: "record",
+    batch,
+    episode_id: job.episode_id,
+    line: JSON.stringify(record),
+  });
 }

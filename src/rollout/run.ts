@@ -19,7 +19,7 @@ import type { Environment } from "../agent/environment.ts";
 import type { RemoteRunner } from "./remote_run.ts";
 import type { RunConfig } from "./run_config.ts";
 import { runSample } from "./sample.ts";
-import { poolAvailable, workerPoolRunner } from "./worker_pool.ts";
+import { poolAvailable, type WorkerPool, workerPoolRunner } from "./worker_pool.ts";
 
 /** Stop reasons `retryErrors` runs again: the sample failed for a reason outside the agent. */
 export const RETRYABLE_STOP_REASONS: readonly string[] = ["policy_error", "environment_error"];
@@ -41,6 +41,11 @@ export interface RolloutOptions {
    * the process may not start them (`poolAvailable`), the samples run on this thread.
    */
   workers?: number;
+  /**
+   * Worker threads already started on `environment` (see {@linkcode WorkerPool}): the samples run
+   * there, `workers` is not used, and the pool stays open for the next run (the caller closes it).
+   */
+  pool?: WorkerPool;
   keepWorkspaces?: boolean;
   /** Drop finished samples that ended in `policy_error` or `environment_error` and run them again. */
   retryErrors?: boolean;
@@ -136,6 +141,10 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
   const started = performance.now();
   const concurrency = options.concurrency ?? 4;
   const remote = options.remote ??
+    options.pool?.runner(
+      { config, environment, policyFor: options.policyFor, maxAttempts: 1 },
+      { concurrency, keepWorkspaces: options.keepWorkspaces },
+    ) ??
     ((options.workers ?? 1) > 1 && jobs.length > 1 && poolAvailable()
       ? workerPoolRunner(
         { config, environment, policyFor: options.policyFor, maxAttempts: 1 },

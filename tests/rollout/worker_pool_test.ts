@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Environment } from "../../src/agent/environment.ts";
 import { ReferencePolicy } from "../../src/policy/reference.ts";
 import { runRollout } from "../../src/rollout/run.ts";
-import { poolAvailable } from "../../src/rollout/worker_pool.ts";
+import { poolAvailable, WorkerPool } from "../../src/rollout/worker_pool.ts";
 import type { Task } from "../../src/task/spec.ts";
 
 import { referenceConfig } from "./_config.ts";
@@ -43,28 +43,37 @@ Deno.test("runRollout() writes the same records on 2 worker threads as on one", 
   try {
     const environment = await Environment.open({ tasksDir: TASKS_DIR, workRoot: join(root, "w") });
     const run = referenceConfig(["py-median-even", "py-text-ngrams", "ts-cart-discounts"], 2);
-    const runs = new Map<number, Map<string, string>>();
-    for (const workers of [1, 2]) {
-      const outDir = join(root, `out-${workers}`);
-      Deno.mkdirSync(outDir);
-      const result = await runRollout({
-        environment,
-        outDir,
-        config: run,
-        policyFor: (task: Task) => new ReferencePolicy(task),
-        concurrency: 4,
-        workers,
-      });
-      assert.equal(result.summary.complete, true);
-      assert.equal(result.ran.length, 6);
-      runs.set(workers, linesOf(outDir));
+    const runs = new Map<string, Map<string, string>>();
+    // Two runs on one pool: the second finds the threads of the first, already set up.
+    const pool = new WorkerPool(environment, 2);
+    try {
+      for (const how of ["1", "2", "pool-a", "pool-b"]) {
+        const outDir = join(root, `out-${how}`);
+        Deno.mkdirSync(outDir);
+        const result = await runRollout({
+          environment,
+          outDir,
+          config: run,
+          policyFor: (task: Task) => new ReferencePolicy(task),
+          concurrency: 4,
+          ...(how.startsWith("pool") ? { pool } : { workers: Number(how) }),
+        });
+        assert.equal(result.summary.complete, true);
+        assert.equal(result.ran.length, 6);
+        runs.set(how, linesOf(outDir));
+      }
+      assert.equal(pool.alive, 2);
+    } finally {
+      pool.close();
     }
-    const one = runs.get(1)!;
-    const two = runs.get(2)!;
-    assert.deepEqual([...two.keys()].sort(), [...one.keys()].sort());
-    for (const [episode, line] of one) {
-      assert.equal(untimed(two.get(episode)!), untimed(line), episode);
-      assert.equal(JSON.parse(line).reward.resolved, true);
+    const one = runs.get("1")!;
+    for (const how of ["2", "pool-a", "pool-b"]) {
+      const other = runs.get(how)!;
+      assert.deepEqual([...other.keys()].sort(), [...one.keys()].sort(), how);
+      for (const [episode, line] of one) {
+        assert.equal(untimed(other.get(episode)!), untimed(line), `${how}: ${episode}`);
+        assert.equal(JSON.parse(line).reward.resolved, true);
+      }
     }
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -89,6 +98,35 @@ Deno.test("runRollout() on worker threads runs nothing once the signal has abort
     assert.equal(result.interrupted, true);
     assert.equal(result.summary.complete, false);
   } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("WorkerPool runs one rollout at a time and none once closed", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-pool-test-" });
+  const environment = await Environment.open({ tasksDir: TASKS_DIR, workRoot: join(root, "w") });
+  const pool = new WorkerPool(environment, 1);
+  const rollout = (name: string) => {
+    const outDir = join(root, name);
+    Deno.mkdirSync(outDir);
+    return runRollout({
+      environment,
+      outDir,
+      config: referenceConfig(["py-median-even"], 2),
+      policyFor: (task: Task) => new ReferencePolicy(task),
+      pool,
+    });
+  };
+  try {
+    await pool.ready;
+    const first = rollout("first");
+    await assert.rejects(rollout("second"), /already running a rollout/);
+    assert.equal((await first).ran.length, 2);
+    pool.close();
+    assert.equal(pool.alive, 0);
+    await assert.rejects(rollout("closed"), /pool is closed/);
+  } finally {
+    pool.close();
     await Deno.remove(root, { recursive: true });
   }
 });
