@@ -3,9 +3,12 @@
  * `patchgym rollout` runs them: the OpenAI policy talks to a fake OpenAI-compatible model (its own
  * process) that answers with the four calls solving the task (read the file, apply the fix, run the
  * visible tests, submit), and every sample is graded. Batches run on 1, 2, 4 and all cores
- * (`workers`) at model latency 0 (throughput) and on all cores at 1 s (overhead), and every figure
- * stands next to a baseline from the same run: the same tests run bare (their CPU and wall), and
- * an idle event loop. CPU is `getrusage` of this process (every thread, worker threads included)
+ * (`workers`) at model latency 0 (throughput; concurrency and episodes grow with the threads) and
+ * on all cores at 1 s (overhead), and every figure stands next to a baseline from the same run:
+ * the same tests run bare (their CPU and wall, and their throughput at the same concurrency), and
+ * an idle event loop. Worker threads are a {@linkcode WorkerPool} started once per thread count:
+ * its start-up is a row of its own, and the measured batches run on it after a warm-up batch, as
+ * in a long run or a server that keeps its threads. CPU is `getrusage` of this process (every thread, worker threads included)
  * and a cpuacct cgroup for its children, so figures hold on a busy machine, where wall time does
  * not.
  */
@@ -13,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { OpenAIPolicy } from "../src/policy/openai.ts";
 import type { Environment } from "../src/agent/environment.ts";
 import { runRollout } from "../src/rollout/run.ts";
+import { WorkerPool } from "../src/rollout/worker_pool.ts";
 import { RUN_FORMAT, type RunConfig } from "../src/rollout/run_config.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";
@@ -32,9 +36,13 @@ const TASK = "py-median-even";
 const PLAN = "solve";
 const TURNS = 4;
 const LATENCY_MS = 1000;
-/** Latency 0: samples at once and samples per point, by thread count (1, 2, 4, all cores). */
-const THROUGHPUT = { concurrency: 16, episodes: 48 };
-const FAST_THROUGHPUT = { concurrency: 8, episodes: 16 };
+/**
+ * Latency 0, by thread count (1, 2, 4, all cores; `--quick`: 1 and 2): samples at once and samples
+ * measured per thread, so every thread has as much to do at every point, capped (a 64-core
+ * machine runs 512 samples at once and 1,536 per point, about a minute).
+ */
+const PER_THREAD = { concurrency: 8, episodes: 24 };
+const MAX_CONCURRENCY = 512;
 /** Latency 1 s on all cores: one wave of this many samples each. */
 const OVERHEAD = [16, 64];
 const FAST_OVERHEAD = [16];
@@ -52,8 +60,6 @@ interface Floor {
   cpuMs: number;
   /** Their bare wall time one after the other, ms. */
   wallMs: number;
-  /** Episodes' worth of bare test runs per second with one runner per core (measured). */
-  rate: number;
 }
 
 /** Run the episode batches; `fast` runs fewer and smaller points. */
@@ -76,17 +82,10 @@ export async function benchEpisodes(
   const cpu = await CpuMeter.open();
   const cores = navigator.hardwareConcurrency;
   const rows: Row[] = [];
+  const pools = new Map<number, WorkerPool>();
   try {
     ctx.log("episodes: baselines (bare and sandboxed test runs, idle event loop)");
-    const point = options.fast ? FAST_THROUGHPUT : THROUGHPUT;
-    const { floor, rows: baseRows } = await baselines(
-      ctx,
-      env,
-      task,
-      patch,
-      cpu,
-      point.concurrency,
-    );
+    const { floor, bare, rows: baseRows } = await baselines(ctx, env, task, patch, cpu);
     rows.push(...baseRows);
     const { stalls: idle, monitorCpuPerMs } = await idleStalls(2000, () => {
       const rss = new RssSampler(20);
@@ -112,35 +111,57 @@ export async function benchEpisodes(
     const fast = options.fast ?? false;
     const threads = [...new Set([1, 2, 4, cores])].filter((n) => n <= Math.max(2, cores));
     const run = (workers: number, concurrency: number, episodes: number, delayMs: number) =>
-      batch(ctx, env, model, cpu, { workers, concurrency, episodes, delayMs });
-    ctx.log("episodes: warm-up batches");
+      batch(ctx, env, model, cpu, {
+        workers,
+        concurrency,
+        episodes,
+        delayMs,
+        pool: workers > 1 ? pools.get(workers) : undefined,
+      });
+    ctx.log("episodes: warm-up batch, 1 thread");
     await run(1, 4, 8, 0);
-    if (cores > 1) await run(2, 4, 8, 0);
     let oneThread: number | null = null;
     let oneThreadCpu: number | null = null;
     for (const workers of fast ? threads.filter((n) => n <= 2) : threads) {
-      const { concurrency, episodes } = point;
+      const concurrency = Math.min(MAX_CONCURRENCY, PER_THREAD.concurrency * workers);
+      const episodes = Math.max(concurrency, PER_THREAD.episodes * workers);
+      const label = `latency 0, ${workers} thread${workers > 1 ? "s" : ""}, C=${concurrency}`;
+      if (workers > 1) {
+        rows.push(...await startPool(ctx, env, cpu, pools, workers));
+        ctx.log(`episodes: warm-up wave on ${workers} threads, C=${concurrency}`);
+        const warm = await run(workers, concurrency, concurrency, 0);
+        rows.push(makeRow({
+          section,
+          figure: `episodes/s of the first wave on fresh threads, ${label}`,
+          unit: "ep/s",
+          summary: { median: (concurrency * 1000) / warm.wallMs, p95: null, n: concurrency },
+          baseline: null,
+          note: workers === 2
+            ? "C episodes right after the start-up, the threads' code not yet compiled: the warm-up, not part of the throughput rows"
+            : undefined,
+        }));
+      }
+      const bareRate = await bare(concurrency);
       ctx.log(`episodes: latency 0, ${workers} thread(s), C=${concurrency}, ${episodes} episodes`);
       const b = await run(workers, concurrency, episodes, 0);
       const rate = (episodes * 1000) / b.wallMs;
       oneThread ??= rate;
       oneThreadCpu ??= b.selfMs / episodes;
       const bound = Math.min(ideal, (concurrency * 1000) / floor.wallMs);
-      const label = `latency 0, ${workers} thread${workers > 1 ? "s" : ""}, C=${concurrency}`;
       rows.push(
         makeRow({
           section,
           figure: `episodes/s, ${label}`,
           unit: "ep/s",
           summary: { median: rate, p95: null, n: episodes },
-          baseline: { name: "bare tests, same C", value: floor.rate },
+          baseline: { name: "bare tests, same C", value: bareRate },
           target: workers === cores
             ? { text: ">= 0.75x bare", metric: "ratio", op: ">=", value: 0.75 }
             : null,
           note: workers === 1
-            ? `The baseline: the same test runs done bare (no jail, no grader, no model), C at once on every core, measured in this run; the computed bound min(cores / bare CPU per episode, C / bare wall per episode) is ${
+            ? `The baseline: the same test runs done bare (no jail, no grader, no model), C at once on every core, measured in this run just before; the computed bound min(cores / bare CPU per episode, C / bare wall per episode) is ${
               bound.toFixed(1)
-            } episodes/s`
+            } episodes/s. C = ${PER_THREAD.concurrency} x threads, ${PER_THREAD.episodes} episodes x threads; on more than one thread a started pool after a warm-up wave (its start-up is the row above)`
             : undefined,
         }),
         ...(workers > 1
@@ -151,7 +172,7 @@ export async function benchEpisodes(
             summary: { median: rate / oneThread, p95: null, n: episodes },
             baseline: null,
             note: workers === threads.filter((n) => n > 1)[0]
-              ? "Throughput gained by worker threads, same run; on a machine whose cores are shared with other work the gain is capped by what the other work leaves"
+              ? "Throughput gained by worker threads, same run; on a machine whose cores are shared with other work (or with the tests themselves) the gain is capped by what that work leaves"
               : undefined,
           })]
           : []),
@@ -167,6 +188,9 @@ export async function benchEpisodes(
       );
     }
     for (const concurrency of fast ? FAST_OVERHEAD : OVERHEAD) {
+      if (cores > 1 && !pools.has(cores)) {
+        rows.push(...await startPool(ctx, env, cpu, pools, cores));
+      }
       ctx.log(`episodes: latency ${LATENCY_MS} ms, ${cores} threads, C=${concurrency}`);
       const b = await run(cores, concurrency, concurrency, LATENCY_MS);
       const modelMs = TURNS * LATENCY_MS;
@@ -210,6 +234,7 @@ export async function benchEpisodes(
       ),
     );
   } finally {
+    for (const pool of pools.values()) pool.close();
     await model.close();
     await cpu.close();
   }
@@ -246,6 +271,8 @@ interface BatchPlan {
   delayMs: number;
   /** Run the 1 ms stall monitor alongside. */
   watch?: boolean;
+  /** Started threads to run on (`workers` > 1). */
+  pool?: WorkerPool;
 }
 
 /**
@@ -300,6 +327,7 @@ async function batch(
         }),
       concurrency,
       workers,
+      pool: plan.pool,
       // With hundreds of samples on a few cores, a test run can outlast its timeout: counted.
       onRecord: (record) => {
         if (!plan.watch) return checkRecord(record);
@@ -380,6 +408,47 @@ function batchRows(
 }
 
 /**
+ * Start a pool of `workers` threads into `pools` and measure its start-up apart: the wall and this
+ * process's CPU until every thread has loaded its modules and opened the environment.
+ */
+async function startPool(
+  ctx: BenchContext,
+  env: Environment,
+  cpu: CpuMeter,
+  pools: Map<number, WorkerPool>,
+  workers: number,
+): Promise<Row[]> {
+  const section = "4b graded episodes";
+  ctx.log(`episodes: starting ${workers} worker threads`);
+  const started = performance.now();
+  const { selfMs } = await cpu.measure(async () => {
+    const pool = new WorkerPool(env, workers);
+    pools.set(workers, pool);
+    await pool.ready;
+  });
+  const wallMs = performance.now() - started;
+  const note = workers === 2
+    ? "A WorkerPool from its start to every thread ready (modules loaded, environment opened, isolation not probed again); paid once per run or server, so kept out of the throughput rows"
+    : undefined;
+  return [
+    makeRow({
+      section,
+      figure: `worker pool start-up, ${workers} threads, wall to ready`,
+      unit: "ms",
+      summary: { median: wallMs, p95: null, n: 1 },
+      note,
+    }),
+    makeRow({
+      section,
+      figure: `worker pool start-up, ${workers} threads, CPU to ready`,
+      unit: "ms",
+      summary: { median: selfMs, p95: null, n: workers },
+      baseline: null,
+    }),
+  ];
+}
+
+/**
  * The floor: the tests one episode runs (the visible tests after the fix, then visible and
  * hidden tests), run bare; and, for the breakdown, the same runs through the sandbox and a whole
  * `env.grade`.
@@ -390,8 +459,7 @@ async function baselines(
   task: Task,
   patch: string,
   cpu: CpuMeter,
-  concurrency: number,
-): Promise<{ floor: Floor; rows: Row[] }> {
+): Promise<{ floor: Floor; bare: (concurrency: number) => Promise<number>; rows: Row[] }> {
   const section = "4b graded episodes";
   const dir = await preparedCopy(env, task, patch);
   try {
@@ -430,22 +498,9 @@ async function baselines(
       }
     }
     const median = (name: string, what: "cpu" | "wall") => summarize(measured[name][what]).median;
-    // The bare tests' own throughput: `concurrency` loops (as many as the episode batches run at
-    // once), each running an episode's two runs, on every core.
-    const cores = navigator.hardwareConcurrency;
-    const bareEpisodes = Math.max(concurrency, cores * BARE_EPISODES_PER_CORE);
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next++ < bareEpisodes) {
-        await cases.bareVisible();
-        await cases.bareAll();
-      }
-    }));
     const floor = {
       cpuMs: median("bareVisible", "cpu") + median("bareAll", "cpu"),
       wallMs: median("bareVisible", "wall") + median("bareAll", "wall"),
-      rate: (bareEpisodes * 1000) / (performance.now() - started),
     };
     ctx.log(
       `episodes: bare tests per episode ${floor.cpuMs.toFixed(1)} ms CPU, ${
@@ -470,12 +525,6 @@ async function baselines(
       }),
       makeRow({
         section,
-        figure: `bare test runs, episodes/s on ${cores} cores, ${concurrency} at once`,
-        unit: "ep/s",
-        summary: { median: floor.rate, p95: null, n: bareEpisodes },
-      }),
-      makeRow({
-        section,
         figure: "run_tests' run through the sandbox, child CPU",
         unit: "ms",
         values: measured.sandboxVisible.cpu,
@@ -496,7 +545,39 @@ async function baselines(
         baseline: { name: "bare", value: median("bareAll", "wall") },
       }),
     ];
-    return { floor, rows };
+    return { floor, bare: (concurrency) => bareThroughput(env, task, patch, concurrency), rows };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * The bare tests' own throughput, episodes/s: `concurrency` loops (as many as the episode batch it
+ * is compared with runs at once), each running an episode's two runs bare, on every core.
+ */
+async function bareThroughput(
+  env: Environment,
+  task: Task,
+  patch: string,
+  concurrency: number,
+): Promise<number> {
+  const dir = await preparedCopy(env, task, patch);
+  try {
+    const { visible_tests: visible, hidden_tests: hidden } = task.spec;
+    const bare = (files: string[]) => {
+      const [program, ...args] = bareTestCommand(task, dir, files);
+      return spawnChecked(program, args, dir);
+    };
+    const episodes = Math.max(concurrency, navigator.hardwareConcurrency * BARE_EPISODES_PER_CORE);
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (next++ < episodes) {
+        await bare(visible);
+        await bare([...visible, ...hidden]);
+      }
+    }));
+    return (episodes * 1000) / (performance.now() - started);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
