@@ -51,7 +51,7 @@ const STALL_CONCURRENCY = 256;
 const FAST_STALL_CONCURRENCY = 64;
 /** Bare and sandboxed test runs per baseline. */
 const BASELINE_RUNS = 8;
-/** Episodes' worth of bare test runs per core for the bare throughput (at least C). */
+/** Episodes' worth of bare test runs per core for the bare throughput (at least 2 x C). */
 const BARE_EPISODES_PER_CORE = 6;
 
 /** Where the child CPU of an episode's test runs would be if nothing but the tests cost. */
@@ -568,7 +568,10 @@ async function bareThroughput(
       const [program, ...args] = bareTestCommand(task, dir, files);
       return spawnChecked(program, args, dir);
     };
-    const episodes = Math.max(concurrency, navigator.hardwareConcurrency * BARE_EPISODES_PER_CORE);
+    const episodes = Math.max(
+      2 * concurrency,
+      navigator.hardwareConcurrency * BARE_EPISODES_PER_CORE,
+    );
     let next = 0;
     const started = performance.now();
     await Promise.all(Array.from({ length: concurrency }, async () => {

@@ -9,6 +9,7 @@ import { Environment } from "../agent/environment.ts";
 import { describeError } from "../errors.ts";
 import { parseScript } from "../policy/scripted.ts";
 import { makePolicy } from "./policy.ts";
+import { spawnOnThisThread } from "../sandbox/sandbox.ts";
 import { runSample } from "./sample.ts";
 import type { PoolReply, PoolRequest } from "./worker_pool.ts";
 
@@ -31,6 +32,7 @@ scope.onmessage = (event) => {
   const message = event.data;
   switch (message.kind) {
     case "init":
+      if (!message.spawnerThread) spawnOnThisThread();
       environment = Environment.open(message.environment);
       // Ready either way: a failed set-up is each job's error.
       environment.then(() => {}, () => {}).then(() => scope.postMessage({ kind: "ready" }));

@@ -22,7 +22,7 @@ import { failedSample } from "./sample.ts";
 
 /** What the main thread sends a pool worker. */
 export type PoolRequest =
-  | { kind: "init"; environment: EnvironmentSpec }
+  | { kind: "init"; environment: EnvironmentSpec; spawnerThread: boolean }
   | { kind: "batch"; batch: number; runId: string; run: QueueRunSpec; keepWorkspaces: boolean }
   | { kind: "job"; batch: number; job: SampleJob }
   | { kind: "abort"; batch: number };
@@ -99,10 +99,22 @@ export class WorkerPool {
   #batch = 0;
   #closed = false;
 
-  /** Start `workers` threads on `environment` (opened there from its spec, isolation not probed again). */
-  constructor(environment: Environment, workers: number) {
+  /**
+   * Start `workers` threads on `environment` (opened there from its spec, isolation not probed
+   * again). With `spawnerThreads`, each thread hands its children to a spawner thread of its own
+   * as the main thread does; by default it spawns them itself (see `spawnOnThisThread`).
+   */
+  constructor(
+    environment: Environment,
+    workers: number,
+    options: { spawnerThreads?: boolean } = {},
+  ) {
     this.size = Math.max(1, workers);
-    const init: PoolRequest = { kind: "init", environment: environment.spec() };
+    const init: PoolRequest = {
+      kind: "init",
+      environment: environment.spec(),
+      spawnerThread: options.spawnerThreads ?? false,
+    };
     const readies: Promise<void>[] = [];
     this.#threads = Array.from({ length: this.size }, (_, i) => {
       const worker = new Worker(POOL_WORKER_MODULE, { type: "module", name: `patchgym-pool-${i}` });

@@ -9,7 +9,7 @@
  * one-shot helpers, as before. Private to `src/sandbox/`.
  */
 import { type ChildResult, type ChildSpec, runChild } from "./_child.ts";
-import type { ServedMode } from "./_helper.ts";
+import { helperFor, type ServedMode } from "./_helper.ts";
 import { type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 
 /** What the owner sends the spawner thread. */
@@ -57,6 +57,7 @@ export class Spawner {
 
   /** Run one child (see `runChild`); throws when its launcher cannot be spawned. */
   async run(spec: ChildSpec): Promise<ChildResult> {
+    if (hostedHere) return await runChild(spec, helperFor(this.#launcher));
     const reply = await this.#send((id) => ({ kind: "run", id, spec }));
     if (!reply) return await runChild(spec, (mode, args) => runHelper(this.#launcher, mode, args));
     if ("ok" in reply && reply.ok && "result" in reply) return reply.result;
@@ -65,6 +66,7 @@ export class Spawner {
 
   /** Run a helper mode (through the launcher's `serve` process when there is one). */
   async helper(mode: ServedMode, args: string[]): Promise<ShOutput> {
+    if (hostedHere) return await helperFor(this.#launcher)(mode, args);
     const reply = await this.#send((id) => ({ kind: "helper", id, mode, args }));
     if (!reply) return await runHelper(this.#launcher, mode, args);
     if ("ok" in reply && reply.ok && "output" in reply) return reply.output;
@@ -131,6 +133,20 @@ function workerAllowed(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Set by {@linkcode hostSpawnsHere}: this thread spawns its own children, with a `serve` helper. */
+let hostedHere = false;
+
+/**
+ * From now on this thread runs its children and helper requests itself, with the launcher's
+ * `serve` process as its helper (made once, as a spawner thread makes it), and starts no spawner
+ * thread: for a thread that does nothing but run episodes (a rollout pool's worker), where a
+ * spawn's wait for the child's exec stalls only that thread's own episodes, not the thread that
+ * writes records, and a second thread per thread would cost an isolate and two messages a request.
+ */
+export function hostSpawnsHere(): void {
+  hostedHere = true;
 }
 
 const spawners = new Map<string, Spawner>();

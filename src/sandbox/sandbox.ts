@@ -30,7 +30,7 @@ import {
   pythonLibraryPaths,
 } from "./mounts.ts";
 import { findLauncher } from "./launcher.ts";
-import { spawnerFor } from "./_spawner.ts";
+import { hostSpawnsHere, spawnerFor } from "./_spawner.ts";
 import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { compileFilter } from "./seccomp.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
@@ -412,6 +412,15 @@ function jailDrop(
 ): { argv: string[]; file?: string } {
   if (launcher) return { argv: [launcher, `drop:${uid}`, "--"], file: launcher };
   return { argv: setprivArgs(mounts.setpriv!, uid) };
+}
+
+/**
+ * Make this thread start its sandboxes' processes itself instead of handing them to a spawner
+ * thread of its own (see `hostSpawnsHere` in `_spawner.ts`): for a thread that only runs episodes,
+ * such as a rollout pool's worker. Not for a thread that writes records or serves clients.
+ */
+export function spawnOnThisThread(): void {
+  hostSpawnsHere();
 }
 
 /** Runs children under the isolation found on this machine. */

@@ -183,3 +183,22 @@ Deno.test("Spawner ends its idle thread and starts a new one for the next run", 
     }
   }
 });
+
+Deno.test("spawnOnThisThread() makes a thread run its children and helper requests itself", async () => {
+  const sandbox = await testSandbox();
+  const cwd = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
+  const worker = new Worker(new URL("./_host_here_worker.ts", import.meta.url), { type: "module" });
+  try {
+    const reply = await new Promise<{ stdout: string; helper: boolean; threadRunning: boolean }>(
+      (resolve, reject) => {
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => reject(new Error(event.message));
+        worker.postMessage({ launcher: sandbox.isolation.launcher ?? null, cwd });
+      },
+    );
+    assert.deepEqual(reply, { stdout: "here\n", helper: true, threadRunning: false });
+  } finally {
+    worker.terminate();
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
