@@ -8,9 +8,9 @@
  * the same tests run bare (their CPU and wall, and their throughput at the same concurrency), and
  * an idle event loop. Worker threads are a {@linkcode WorkerPool} started once per thread count:
  * its start-up is a row of its own, and the measured batches run on it after a warm-up batch, as
- * in a long run or a server that keeps its threads. CPU is `getrusage` of this process (every thread, worker threads included)
- * and a cpuacct cgroup for its children, so figures hold on a busy machine, where wall time does
- * not.
+ * in a long run or a server that keeps its threads. CPU is `getrusage` of this process (every
+ * thread, worker threads included) and a cpuacct cgroup for its children, so figures hold on a
+ * busy machine, where wall time does not.
  */
 import { readFileSync } from "node:fs";
 import { OpenAIPolicy } from "../src/policy/openai.ts";
@@ -38,8 +38,7 @@ const TURNS = 4;
 const LATENCY_MS = 1000;
 /**
  * Latency 0, by thread count (1, 2, 4, all cores; `--quick`: 1 and 2): samples at once and samples
- * measured per thread, so every thread has as much to do at every point, capped (a 64-core
- * machine runs 512 samples at once and 1,536 per point, about a minute).
+ * measured per thread, so every thread has as much to do at every point (at most 512 at once).
  */
 const PER_THREAD = { concurrency: 8, episodes: 24 };
 const MAX_CONCURRENCY = 512;
@@ -186,10 +185,19 @@ export async function benchEpisodes(
           workers > 1 ? oneThreadCpu : null,
         ),
       );
+      // Only the all-cores pool is used again (the 1 s batches): the others end here.
+      if (workers !== cores) {
+        pools.get(workers)?.close();
+        pools.delete(workers);
+      }
     }
     for (const concurrency of fast ? FAST_OVERHEAD : OVERHEAD) {
       if (cores > 1 && !pools.has(cores)) {
+        // `--quick` on more than 2 cores: the all-cores pool starts here, and gets its warm-up wave.
         rows.push(...await startPool(ctx, env, cpu, pools, cores));
+        const wave = Math.min(MAX_CONCURRENCY, PER_THREAD.concurrency * cores);
+        ctx.log(`episodes: warm-up wave on ${cores} threads, C=${wave}`);
+        await run(cores, wave, wave, 0);
       }
       ctx.log(`episodes: latency ${LATENCY_MS} ms, ${cores} threads, C=${concurrency}`);
       const b = await run(cores, concurrency, concurrency, LATENCY_MS);
