@@ -16,6 +16,15 @@ const MAX_PATH_BYTES = 2048;
 
 /** Remove `dir` and everything in it, at any depth; a missing `dir` is fine. */
 export async function removeTree(dir: string): Promise<void> {
+  // Most folders removed here are empty by now (a workspace's own file system was just
+  // unmounted): one call instead of a look, a listing and the removal. A folder with anything in
+  // it refuses, and is walked below.
+  try {
+    await Deno.remove(dir);
+    return;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+  }
   const root = await Deno.lstat(dir).catch(() => null);
   if (!root) return;
   if (root.isDirectory) await flatten(dir);
