@@ -73,13 +73,13 @@ export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<Chi
   const status = await child.status;
   clearTimeout(timer);
   // What is left unread by now (a process that left the sandbox holds the pipe) is dropped.
-  await Promise.race([writing, delay(DRAIN_GRACE_MS)]);
+  await atMost(writing, DRAIN_GRACE_MS);
   await writer?.abort().catch(() => {});
   // Anything the child left behind dies with it: all of its cgroup (the sweep), else its process
   // group. A jail needs neither: its PID namespace ended with its first process.
   if (spec.killGroup) killSandbox(child.pid, helper);
   const sweep = spec.sweep ? await helper("sweep", spec.sweep) : null;
-  await Promise.race([reading, delay(DRAIN_GRACE_MS)]);
+  await atMost(reading, DRAIN_GRACE_MS);
   await Promise.all([stdout.cancel(), stderr.cancel()]);
   await reading;
   return {
@@ -115,11 +115,22 @@ function killSandbox(pid: number, helper: HelperCall): void {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const id = setTimeout(resolve, ms);
-    Deno.unrefTimer(id);
+/**
+ * Wait for `promise`, at most `ms`. The timer is cleared as soon as `promise` settles: left to
+ * fire, each run's two would wake this thread twice more, half a second after the run.
+ */
+async function atMost(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let id: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    Deno.unrefTimer(timer);
+    id = timer;
   });
+  try {
+    await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(id);
+  }
 }
 
 /** Reads a stream to the end, keeping its first and last `cap / 2` bytes. */
