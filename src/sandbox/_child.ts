@@ -133,11 +133,14 @@ async function atMost(promise: Promise<unknown> | undefined, ms: number): Promis
   }
 }
 
+/** Bytes a stream is read by at a time. */
+const READ_BYTES = 16 * 1024;
+
 /** Reads a stream to the end, keeping its first and last `cap / 2` bytes. */
 class CappedReader {
   total = 0;
   readonly done: Promise<void>;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: ReadableStreamBYOBReader;
   readonly #headCap: number;
   readonly #tailCap: number;
   readonly #head: Uint8Array[] = [];
@@ -146,7 +149,7 @@ class CappedReader {
   #tailLength = 0;
 
   constructor(stream: ReadableStream<Uint8Array>, cap: number) {
-    this.#reader = stream.getReader();
+    this.#reader = stream.getReader({ mode: "byob" });
     this.#headCap = Math.ceil(cap / 2);
     this.#tailCap = Math.floor(cap / 2);
     this.done = this.#pump();
@@ -157,11 +160,17 @@ class CappedReader {
   }
 
   async #pump(): Promise<void> {
+    // One buffer read into again and again: a default reader allocates 64 KiB per read, and that
+    // churn of array buffers (about a megabyte an episode in the spawner thread) set off full
+    // garbage collections there.
+    let buffer = new ArrayBuffer(READ_BYTES);
     try {
       while (true) {
-        const { done, value } = await this.#reader.read();
-        if (done) return;
-        this.#add(value);
+        const { done, value } = await this.#reader.read(new Uint8Array(buffer));
+        if (done || !value) return;
+        buffer = value.buffer as ArrayBuffer;
+        // Copied out: the buffer is read into again.
+        if (value.length > 0) this.#add(value.slice());
       }
     } catch {
       // Cancelled after the grace period: keep what was read.
