@@ -6,6 +6,9 @@
  * then `deno run -A bench/profile.ts --summarize runs/prof/<file>.cpuprofile`.
  * `--phases` (best with `--concurrency 1`, so phases do not overlap) also prints this process's CPU
  * per episode in each phase: sandboxed runs, the workspace mounts, model requests, grading.
+ * `--threads` splits the CPU per episode by thread (Linux): the episodes' thread, the spawner
+ * thread, V8's helpers (garbage collection, compilers) and Deno's blocking pool (asynchronous file
+ * calls).
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
       top: { type: "string", default: "40" },
       "work-root": { type: "string", default: "/tmp" },
       phases: { type: "boolean", default: false },
+      threads: { type: "boolean", default: false },
     },
   });
   if (values.summarize) {
@@ -82,11 +86,13 @@ async function main(): Promise<void> {
     };
     await run(Math.min(4, episodes), "warmup");
     phases?.clear();
+    const threadsBefore = values.threads ? threadCpu() : null;
     const before = process.cpuUsage();
     const started = performance.now();
     await run(episodes, "measured");
     const cpu = process.cpuUsage(before);
     const wall = performance.now() - started;
+    const threads = threadsBefore ? threadCpu() : null;
     console.log(
       `${episodes} episodes, C=${concurrency}: orchestrator CPU ${
         ((cpu.user + cpu.system) / 1000 / episodes).toFixed(2)
@@ -94,6 +100,17 @@ async function main(): Promise<void> {
         (cpu.system / 1000 / episodes).toFixed(2)
       }), wall ${(wall / episodes).toFixed(1)} ms/episode`,
     );
+    if (threads && threadsBefore) {
+      let counted = 0;
+      for (const [kind, ms] of threads) {
+        const used = ms - (threadsBefore.get(kind) ?? 0);
+        counted += used;
+        console.log(`${(used / episodes).toFixed(2).padStart(8)} ms/episode  ${kind}`);
+      }
+      // Threads that ended during the batch (the blocking pool's idle ones) take their CPU along.
+      const rest = Math.max(0, (cpu.user + cpu.system) / 1000 - counted);
+      console.log(`${(rest / episodes).toFixed(2).padStart(8)} ms/episode  threads that ended`);
+    }
     if (phases) {
       for (const [phase, us] of phases) {
         console.log(`${(us / 1000 / episodes).toFixed(2).padStart(8)} ms/episode  ${phase}`);
@@ -103,6 +120,36 @@ async function main(): Promise<void> {
     await model.close();
     await Deno.remove(workRoot, { recursive: true });
   }
+}
+
+/**
+ * CPU (ms, user and system) of this process's live threads by kind, from `/proc/self/task`
+ * (clock ticks of 10 ms: use batches of a second or more).
+ */
+function threadCpu(): Map<string, number> {
+  const kinds = new Map<string, number>();
+  for (const entry of Deno.readDirSync("/proc/self/task")) {
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/self/task/${entry.name}/stat`);
+    } catch {
+      continue; // Ended meanwhile.
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    const kind = Number(entry.name) === Deno.pid
+      ? "main thread (episodes, records)"
+      : name.startsWith("worker-")
+      ? "worker threads (the spawner)"
+      : name.startsWith("V8 ")
+      ? "V8 helpers (garbage collection, compilers)"
+      : name.startsWith("tokio-")
+      ? "blocking pool (asynchronous file calls)"
+      : "other threads";
+    kinds.set(kind, (kinds.get(kind) ?? 0) + ticks * 10);
+  }
+  return kinds;
 }
 
 /**

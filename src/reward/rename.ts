@@ -80,7 +80,17 @@ export function originalId(id: string, names: TestNames): string {
 export function originalText(file: string, text: string, names: TestNames): string {
   const fresh = names.get(file);
   if (fresh === undefined || fresh.size === 0) return text;
+  return text.replace(freshWords(fresh), (name) => fresh.get(name)!);
+}
+
+/** The pattern of a file's fresh names, made once per name map (every test id of a run asks). */
+const patterns = new WeakMap<ReadonlyMap<string, string>, { size: number; words: RegExp }>();
+
+function freshWords(fresh: ReadonlyMap<string, string>): RegExp {
+  const known = patterns.get(fresh);
+  if (known && known.size === fresh.size) return known.words;
   // Fresh names are tokens of letters and digits, so a whole-word match finds only them.
   const words = new RegExp(`\\b(?:${[...fresh.keys()].join("|")})\\b`, "g");
-  return text.replace(words, (name) => fresh.get(name)!);
+  patterns.set(fresh, { size: fresh.size, words });
+  return words;
 }

@@ -73,13 +73,13 @@ export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<Chi
   const status = await child.status;
   clearTimeout(timer);
   // What is left unread by now (a process that left the sandbox holds the pipe) is dropped.
-  await Promise.race([writing, delay(DRAIN_GRACE_MS)]);
+  await atMost(writing, DRAIN_GRACE_MS);
   await writer?.abort().catch(() => {});
   // Anything the child left behind dies with it: all of its cgroup (the sweep), else its process
   // group. A jail needs neither: its PID namespace ended with its first process.
   if (spec.killGroup) killSandbox(child.pid, helper);
   const sweep = spec.sweep ? await helper("sweep", spec.sweep) : null;
-  await Promise.race([reading, delay(DRAIN_GRACE_MS)]);
+  await atMost(reading, DRAIN_GRACE_MS);
   await Promise.all([stdout.cancel(), stderr.cancel()]);
   await reading;
   return {
@@ -115,18 +115,32 @@ function killSandbox(pid: number, helper: HelperCall): void {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const id = setTimeout(resolve, ms);
-    Deno.unrefTimer(id);
+/**
+ * Wait for `promise`, at most `ms`. The timer is cleared as soon as `promise` settles: left to
+ * fire, each run's two would wake this thread twice more, half a second after the run.
+ */
+async function atMost(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let id: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    Deno.unrefTimer(timer);
+    id = timer;
   });
+  try {
+    await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(id);
+  }
 }
+
+/** Bytes a stream is read by at a time. */
+const READ_BYTES = 16 * 1024;
 
 /** Reads a stream to the end, keeping its first and last `cap / 2` bytes. */
 class CappedReader {
   total = 0;
   readonly done: Promise<void>;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: ReadableStreamBYOBReader;
   readonly #headCap: number;
   readonly #tailCap: number;
   readonly #head: Uint8Array[] = [];
@@ -135,7 +149,7 @@ class CappedReader {
   #tailLength = 0;
 
   constructor(stream: ReadableStream<Uint8Array>, cap: number) {
-    this.#reader = stream.getReader();
+    this.#reader = stream.getReader({ mode: "byob" });
     this.#headCap = Math.ceil(cap / 2);
     this.#tailCap = Math.floor(cap / 2);
     this.done = this.#pump();
@@ -146,11 +160,17 @@ class CappedReader {
   }
 
   async #pump(): Promise<void> {
+    // One buffer read into again and again: a default reader allocates 64 KiB per read, and that
+    // churn of array buffers (about a megabyte an episode in the spawner thread) set off full
+    // garbage collections there.
+    let buffer = new ArrayBuffer(READ_BYTES);
     try {
       while (true) {
-        const { done, value } = await this.#reader.read();
-        if (done) return;
-        this.#add(value);
+        const { done, value } = await this.#reader.read(new Uint8Array(buffer));
+        if (done || !value) return;
+        buffer = value.buffer as ArrayBuffer;
+        // Copied out: the buffer is read into again.
+        if (value.length > 0) this.#add(value.slice());
       }
     } catch {
       // Cancelled after the grace period: keep what was read.

@@ -88,32 +88,48 @@ export class HelperProcess {
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     let buffer: Uint8Array = new Uint8Array(0);
-    for await (const chunk of stream) {
-      buffer = buffer.length === 0 ? chunk : joined(buffer, chunk);
+    // One buffer read into again and again (see `CappedReader` in `_child.ts`); an answer fits.
+    const reader = stream.getReader({ mode: "byob" });
+    let room = new ArrayBuffer(PIPE_BUF);
+    try {
       while (true) {
-        const end = buffer.indexOf(10);
-        if (end < 0) break;
-        const head = decoder.decode(buffer.subarray(0, end)).match(ANSWER_HEAD);
-        // Not an answer of the server's (which are one write each): stop trusting the pipe, and
-        // every request waiting on it runs one-shot, rather than parse on or wait for ever.
-        if (!head) return;
-        const [, id, status, outLength, errLength] = head;
-        const total = end + 1 + Number(outLength) + Number(errLength);
-        if (buffer.length < total) break;
-        const out = buffer.subarray(end + 1, end + 1 + Number(outLength));
-        const err = buffer.subarray(end + 1 + Number(outLength), total);
-        const resolve = this.#waiting.get(id);
-        this.#waiting.delete(id);
-        resolve?.({
-          success: status === "0",
-          stdout: decoder.decode(out),
-          stderr: decoder.decode(err),
-        });
-        buffer = buffer.subarray(total);
+        const { done, value } = await reader.read(new Uint8Array(room));
+        if (done || !value) return;
+        room = value.buffer as ArrayBuffer;
+        // Copied out: the buffer is read into again.
+        const chunk = value.slice();
+        buffer = buffer.length === 0 ? chunk : joined(buffer, chunk);
+        while (true) {
+          const end = buffer.indexOf(10);
+          if (end < 0) break;
+          const head = decoder.decode(buffer.subarray(0, end)).match(ANSWER_HEAD);
+          // Not an answer of the server's (which are one write each): stop trusting the pipe, and
+          // every request waiting on it runs one-shot, rather than parse on or wait for ever.
+          if (!head) return;
+          const [, id, status, outLength, errLength] = head;
+          const total = end + 1 + Number(outLength) + Number(errLength);
+          if (buffer.length < total) break;
+          const out = buffer.subarray(end + 1, end + 1 + Number(outLength));
+          const err = buffer.subarray(end + 1 + Number(outLength), total);
+          const resolve = this.#waiting.get(id);
+          this.#waiting.delete(id);
+          resolve?.({
+            success: status === "0",
+            stdout: decoder.decode(out),
+            stderr: decoder.decode(err),
+          });
+          buffer = buffer.subarray(total);
+        }
       }
+    } finally {
+      // Stopped reading (untrusted bytes, or the end): let go of the pipe.
+      reader.cancel().catch(() => {});
     }
   }
 }
+
+/** Bytes the kernel writes to a pipe at once: the most an answer holds. */
+const PIPE_BUF = 4096;
 
 /** An answer's first line: `ID STATUS OUTLEN ERRLEN`, the whole answer within PIPE_BUF (4096). */
 const ANSWER_HEAD = /^(\d{1,20}) (\d{1,3}) (\d{1,4}) (\d{1,4})$/;

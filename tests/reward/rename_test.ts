@@ -113,3 +113,21 @@ Deno.test("originalId() maps fresh names back, keeping classes and parameters", 
     "tests/test_a.py:9: in test_add\n    assert 1 == 2",
   );
 });
+
+Deno.test("originalText() reads each name map's own names (its pattern is kept per map)", () => {
+  const file = "tests/test_a.py";
+  const first = new Map([[file, new Map([["test_aaaa1111", "test_one"]])]]);
+  const second = new Map([[file, new Map([["test_bbbb2222", "test_two"]])]]);
+  for (let round = 0; round < 2; round++) {
+    assert.equal(originalId(`${file}::test_aaaa1111`, first), `${file}::test_one`);
+    assert.equal(originalId(`${file}::test_bbbb2222`, second), `${file}::test_two`);
+    // One sample's fresh names mean nothing under another's map.
+    assert.equal(originalId(`${file}::test_aaaa1111`, second), `${file}::test_aaaa1111`);
+  }
+  // A map that gained a name is read again.
+  const grown = new Map([["test_cccc3333", "test_three"]]);
+  const names = new Map([[file, grown]]);
+  assert.equal(originalId(`${file}::test_dddd4444`, names), `${file}::test_dddd4444`);
+  grown.set("test_dddd4444", "test_four");
+  assert.equal(originalId(`${file}::test_dddd4444`, names), `${file}::test_four`);
+});

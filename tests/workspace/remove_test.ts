@@ -43,3 +43,23 @@ Deno.test("removeTree() removes a tree nested far deeper than PATH_MAX without f
     await removeTree(base);
   }
 });
+
+Deno.test("removeTree() removes an empty folder, a file and a symlink, never what a link points to", async () => {
+  const base = await Deno.makeTempDir({ prefix: "patchgym-remove-" });
+  const outside = await Deno.makeTempDir({ prefix: "patchgym-remove-outside-" });
+  try {
+    Deno.writeTextFileSync(join(outside, "kept.txt"), "x");
+    Deno.mkdirSync(join(base, "empty"));
+    Deno.writeTextFileSync(join(base, "file.txt"), "x");
+    Deno.symlinkSync(outside, join(base, "link"));
+    // A folder that is not empty takes the walk after the one-call attempt.
+    Deno.mkdirSync(join(base, "full/sub"), { recursive: true });
+    Deno.writeTextFileSync(join(base, "full/sub/f.txt"), "x");
+    for (const name of ["empty", "file.txt", "link", "full"]) await removeTree(join(base, name));
+    assert.deepEqual([...Deno.readDirSync(base)], []);
+    assert.equal(Deno.readTextFileSync(join(outside, "kept.txt")), "x");
+  } finally {
+    await removeTree(base);
+    await removeTree(outside);
+  }
+});
