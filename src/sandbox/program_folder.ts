@@ -75,18 +75,7 @@ export function programEntries(extraFiles: string[] = []): ProgramEntry[] {
   const found = [...ALLOWED_PROGRAMS, ...RUNNER_PROGRAMS]
     .filter((p) => p !== "deno")
     .flatMap((name) => findProgram(name) ?? []);
-  const entries: ProgramEntry[] = found.map(({ path, real }) => {
-    const stat = Deno.statSync(real);
-    return {
-      path,
-      real,
-      dev: stat.dev,
-      ino: stat.ino,
-      size: stat.size,
-      mtime: stat.mtime?.getTime() ?? null,
-      copy: stat.size <= MAX_COPY_BYTES,
-    };
-  });
+  const entries = found.map(({ path, real }) => programEntry(path, real));
   const dests = new Set(entries.map((e) => dirname(e.path)));
   for (const file of extraFiles) {
     if (dests.has(dirname(file)) && !entries.some((e) => e.path === file)) {
@@ -96,7 +85,22 @@ export function programEntries(extraFiles: string[] = []): ProgramEntry[] {
   return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function placeholder(path: string): ProgramEntry {
+/** The entry of the host program `real` (its real path) shown at `path` in the jail. */
+export function programEntry(path: string, real: string): ProgramEntry {
+  const stat = Deno.statSync(real);
+  return {
+    path,
+    real,
+    dev: stat.dev,
+    ino: stat.ino,
+    size: stat.size,
+    mtime: stat.mtime?.getTime() ?? null,
+    copy: stat.size <= MAX_COPY_BYTES,
+  };
+}
+
+/** An empty file at `path`, for a file bound over it. */
+export function placeholder(path: string): ProgramEntry {
   return { path, real: null, dev: null, ino: null, size: null, mtime: null, copy: false };
 }
 
@@ -171,9 +175,9 @@ export function checkProgramFolder(
       const info = Deno.lstatSync(full);
       const linked = entry.real !== null && info.dev === entry.dev && info.ino === entry.ino;
       if (linked) {
-        // The host's own file: as trusted as the host's program itself.
-        if (((info.mode ?? 0o777) & 0o022) !== 0) {
-          return { problem: `"${full}" is writable by others` };
+        // The host's own file, as trusted as the host's program (root's or this user's).
+        if ((info.uid !== 0 && info.uid !== uid) || ((info.mode ?? 0o777) & 0o022) !== 0) {
+          return { problem: `"${full}" may be changed by uid ${info.uid} or others` };
         }
         continue;
       }
