@@ -74,7 +74,22 @@ export function planMounts(
   const triplet = `${Deno.build.arch}-linux-gnu`;
   const libraries = [`/lib/${triplet}`, `/usr/lib/${triplet}`, "/lib64", "/usr/lib64"];
   for (const dir of unique(libraries.map(realDir).filter((d): d is string => d !== null))) {
-    mounts.push({ kind: "ro-bind", source: dir, dest: dir, why: "shared libraries" });
+    // A folder of a few links only (`/usr/lib64` holds the loader's link into the triplet folder)
+    // is made of the same links in the jail: a symlink is no mount, a bind costs a re-read of the
+    // mount table.
+    const links = linksOnly(dir);
+    if (links) {
+      for (const [name, target] of links) {
+        mounts.push({
+          kind: "symlink",
+          source: target,
+          dest: join(dir, name),
+          why: "shared libraries (a folder of links)",
+        });
+      }
+    } else {
+      mounts.push({ kind: "ro-bind", source: dir, dest: dir, why: "shared libraries" });
+    }
   }
   for (const dir of outermost(pythonPaths.map(realDir).filter((d): d is string => d !== null))) {
     mounts.push({ kind: "ro-bind", source: dir, dest: dir, why: "python3 library" });
@@ -220,6 +235,20 @@ function realDir(path: string): string | null {
   try {
     const real = Deno.realPathSync(path);
     return Deno.statSync(real).isDirectory ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The links of `dir` (name, target) when it holds 1 to 16 entries, all symlinks; else null. */
+function linksOnly(dir: string): [string, string][] | null {
+  try {
+    const entries = [...Deno.readDirSync(dir)];
+    if (entries.length === 0 || entries.length > 16 || entries.some((e) => !e.isSymlink)) {
+      return null;
+    }
+    return entries.map((e) => [e.name, Deno.readLinkSync(join(dir, e.name))] as [string, string])
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1));
   } catch {
     return null;
   }

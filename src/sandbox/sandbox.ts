@@ -731,7 +731,7 @@ function jailArgs(runtime: MountPlan, limits: ResourceLimits, places: JailPlaces
     // sandbox's uid must be able to pass through them, as nobody can on the host (/root, a 0700
     // temp folder).
     const dests = [
-      ...mounts.filter((m) => m.kind === "ro-bind").map((m) => m.dest),
+      ...mounts.map((m) => m.dest),
       ...places.files,
       "/etc/passwd",
       ...binds,
