@@ -1,16 +1,17 @@
 /**
- * The jail with the prepared programs folder (one bind per destination folder) against the same
- * jail binding each allowlisted program on its own, in the same run: children's CPU of a jailed
+ * The jail as on main (each allowlisted program bound on its own, every library folder bound), with
+ * the prepared programs folder (one bind per destination folder), and with the folder and a library
+ * folder of links made of links, in the same run: children's CPU of a jailed
  * `true` and of `runTests` on a task's visible tests (cgroup v1 `cpuacct`, median), and the latency
  * of `python3 -c pass` sandboxed minus bare (p50, p99). Cases alternate round by round.
  *
  * `deno run -A bench/jail_binds.ts --rounds 30`
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { type IsolationInfo, probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
-import { planMounts } from "../src/sandbox/mounts.ts";
+import { type MountPlan, planMounts } from "../src/sandbox/mounts.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import { loadTask } from "../src/task/load.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
@@ -18,6 +19,7 @@ import { createWorkspace } from "../src/workspace/workspace.ts";
 import { CpuMeter } from "./_cpu.ts";
 import { resolveChildProgram } from "./_system.ts";
 
+const LINKS = "shared libraries (a folder of links)";
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
 
 async function main(): Promise<void> {
@@ -36,18 +38,34 @@ async function main(): Promise<void> {
     if (folder.level !== "bwrap" || !folder.mounts?.programs) {
       throw new Error(`No jail with a programs folder here: ${folder.mounts?.programsReason}`);
     }
-    // The same jail, each program bound on its own (the python3 library folders as found).
+    // The same jail as on main: each program bound on its own, a folder of links bound as well.
     const pythonLibs = folder.mounts.mounts.filter((m) => m.why === "python3 library")
       .map((m) => m.source);
-    const perProgram: IsolationInfo = {
-      ...folder,
-      mounts: planMounts(pythonLibs, { folder: null, reason: "benchmark baseline" }),
+    const bindLinks = (plan: MountPlan): MountPlan => {
+      const links = plan.mounts.filter((m) => m.why === LINKS);
+      const dirs = [...new Set(links.map((m) => dirname(m.dest)))];
+      return {
+        ...plan,
+        mounts: [
+          ...dirs.map((dir) => ({
+            kind: "ro-bind" as const,
+            source: dir,
+            dest: dir,
+            why: "shared libraries",
+          })),
+          ...plan.mounts.filter((m) => m.why !== LINKS),
+        ],
+      };
     };
+    const main = bindLinks(planMounts(pythonLibs, { folder: null, reason: "benchmark baseline" }));
     const task = loadTask(join(TASKS_DIR, values.task));
     const workspace = createWorkspace(snapshotDir(task.repoDir), { root, prefix: "ws" });
     const sandboxes = {
-      folder: new Sandbox({ isolation: folder }),
-      "per program": new Sandbox({ isolation: perProgram }),
+      "main (one bind per program)": new Sandbox({ isolation: { ...folder, mounts: main } }),
+      "programs folder": new Sandbox({
+        isolation: { ...folder, mounts: bindLinks(folder.mounts) },
+      }),
+      "programs folder + library links": new Sandbox({ isolation: folder }),
     };
     const cpu = new Map<string, number[]>();
     const wall = new Map<string, number[]>();
