@@ -16,7 +16,7 @@
  * holding exactly the programs its manifest lists. Anything else is refused and the jail binds each
  * program on its own, as before.
  */
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { cacheFolder, ownUid } from "./launcher.ts";
 import { findProgram } from "./mounts.ts";
 import { ALLOWED_PROGRAMS, RUNNER_PROGRAMS } from "./programs.ts";
@@ -136,6 +136,9 @@ export function checkProgramFolder(
   };
   const own: ProgramEntry[] = [];
   try {
+    if (Deno.realPathSync(folder) !== folder) {
+      return { problem: `"${folder}" leads through a symlink` };
+    }
     for (const dir of [dirname(folder), folder]) {
       const info = Deno.lstatSync(dir);
       if (!info.isDirectory) return { problem: `"${dir}" is not a folder` };
@@ -207,7 +210,8 @@ export async function buildProgramFolder(
   entries: ProgramEntry[],
   options: { cache?: string; uid?: number } = {},
 ): Promise<ProgramFolderFind> {
-  const root = cacheFolder("programs", options.cache);
+  const named = cacheFolder("programs", options.cache);
+  const root = named && realFolder(named);
   if (!root) {
     return { folder: null, reason: "neither XDG_CACHE_HOME nor HOME names a cache folder" };
   }
@@ -215,6 +219,10 @@ export async function buildProgramFolder(
   if (uid === null) return { folder: null, reason: "cannot tell which user this process runs as" };
   const manifest = manifestText(entries);
   const folder = join(root, await folderName(manifest));
+  // The folders above the cache root (main.ts may not read them; this process may): another user
+  // who may rename one of them could put a tree of their own in the folder's place.
+  const above = openAbove(root, uid);
+  if (above) return { folder: null, reason: above };
   let check = checkProgramFolder(folder, entries, uid);
   if (check.problem !== null) {
     const built = await build(folder, manifest, entries);
@@ -236,6 +244,46 @@ export function useProgramFolder(
   const check = checkProgramFolder(folder, entries, uid);
   if (check.problem !== null) return { folder: null, reason: check.problem };
   return { folder: prepared(folder, entries, check.own) };
+}
+
+/** `path` with its existing part resolved to its real path (the rest is made by the build). */
+function realFolder(path: string): string {
+  const missing: string[] = [];
+  for (let dir = path; dir !== "/"; dir = dirname(dir)) {
+    try {
+      return join(Deno.realPathSync(dir), ...missing);
+    } catch {
+      missing.unshift(basename(dir));
+    }
+  }
+  return path;
+}
+
+/**
+ * Why a folder above `path` lets a user other than `uid` or root rename what is in it (it is theirs,
+ * or writable by group or others without the sticky bit), or null. Folders not made yet are
+ * skipped: the build makes them with mode 0755.
+ */
+function openAbove(path: string, uid: number): string | null {
+  for (let dir = dirname(path);; dir = dirname(dir)) {
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = Deno.lstatSync(dir);
+    } catch {
+      // Not made yet.
+    }
+    if (info) {
+      const mode = info.mode ?? 0o777;
+      if (!info.isDirectory) return `"${dir}" above the programs folder is not a folder`;
+      if (info.uid !== uid && info.uid !== 0) {
+        return `"${dir}" above the programs folder belongs to uid ${info.uid}`;
+      }
+      if ((mode & 0o022) !== 0 && (mode & 0o1000) === 0) {
+        return `"${dir}" above the programs folder is writable by others`;
+      }
+    }
+    if (dir === "/") return null;
+  }
 }
 
 function prepared(folder: string, entries: ProgramEntry[], own: ProgramEntry[]): ProgramFolder {

@@ -191,6 +191,26 @@ for i, attempt in enumerate(tries):
   });
 });
 
+Deno.test("buildProgramFolder() refuses a cache under a folder another user may rename things in", async () => {
+  // The attack: whoever may write a folder above the cache can rename the programs folder away
+  // and put a tree of their own in its place after it was checked.
+  await withHost(async ({ cache, entries }) => {
+    await Deno.mkdir(cache, { mode: 0o755 });
+    await Deno.chmod(cache, 0o777);
+    const found = await buildProgramFolder(entries(), { cache, uid });
+    assert.equal(found.folder, null);
+    assert.match(found.reason!, /is writable by others/);
+    // With the sticky bit (as /tmp), others cannot rename what is not theirs.
+    await Deno.chmod(cache, 0o1777);
+    assert.ok((await buildProgramFolder(entries(), { cache, uid })).folder);
+    // Named through a symlink: the real path is checked and bound.
+    const link = `${cache}.link`;
+    await Deno.symlink(cache, link);
+    const through = await buildProgramFolder(entries(), { cache: link, uid });
+    assert.ok(through.folder?.folder.startsWith(`${cache}/`), through.reason);
+  });
+});
+
 Deno.test("buildProgramFolder() never hands out a folder built before a host program changed", async () => {
   // The attack (or an upgrade): the host's program changed after the folder was built; the jail
   // must show the program as it is now, never the old copy.
