@@ -900,12 +900,7 @@ export async function probeIsolation(
     return { level: "process", ...base, seccomp: null, mounts: null, reason };
   };
   if (wanted === "none") return unjailed('isolation "none" was requested');
-  const programs = options.programs ??
-    await findProgramFolder(
-      programEntries([Deno.execPath()]),
-      /^\d+$/.test(uid) ? Number(uid) : null,
-    );
-  const mounts = planMounts(await pythonPaths(launcher), programs);
+  const mounts = planMounts(await pythonPaths(launcher), options.programs ?? await programs(uid));
   if (hostRoot && !launcher && !mounts.setpriv) {
     return unjailed(
       "setpriv (util-linux) is missing and there is no compiled launcher, so the jail cannot drop root",
@@ -990,6 +985,22 @@ function filterHex(): string | null {
   return filterText;
 }
 let filterText: string | undefined;
+
+/**
+ * The programs folder for this machine's allowlisted programs (`program_folder.ts`), for a process
+ * running as `uid`, or why each program is bound on its own.
+ */
+async function programs(uid: string): Promise<ProgramFolderFind> {
+  try {
+    return await findProgramFolder(
+      programEntries([Deno.execPath()]),
+      /^\d+$/.test(uid) ? Number(uid) : null,
+    );
+  } catch (error) {
+    // A program whose real path this process may not read (outside /usr): bound as before.
+    return { folder: null, reason: `cannot read the allowlisted programs: ${String(error)}` };
+  }
+}
 
 /** The library folders of the `python3` children get (none when there is no python3). */
 async function pythonPaths(launcher: Launcher): Promise<string[]> {
