@@ -8,6 +8,11 @@ import { fileURLToPath } from "node:url";
 import { LAUNCHER_ENV } from "./src/cli/_launcher.ts";
 import { permissionFlags, planPermissions } from "./src/cli/permissions.ts";
 import { buildLauncher, LAUNCHER_PATH_ENV } from "./src/sandbox/launcher.ts";
+import {
+  buildProgramFolder,
+  programEntries,
+  PROGRAMS_PATH_ENV,
+} from "./src/sandbox/program_folder.ts";
 
 /** Run `main.ts ARGS` with computed permissions; resolves with its exit code. */
 export async function launch(args: string[]): Promise<number> {
@@ -37,11 +42,22 @@ export async function launch(args: string[]): Promise<number> {
       `patchgym: no compiled launcher (${launcher.reason}): children start through sh, so --allow-run names sh, which can start any program; install a C compiler (apt-get install gcc)`,
     );
   }
+  // The allowlisted programs as one folder per destination, bound into every jail in place of one
+  // bind per program (main.ts checks it again before use, and may only read it).
+  const programs = await buildProgramFolder(programEntries([Deno.execPath()]));
+  if (!programs.folder) {
+    console.error(
+      `patchgym: no programs folder (${programs.reason}): each program is bound into the jail on its own`,
+    );
+  }
   const deno = Deno.execPath();
   const child = new Deno.Command(deno, {
     args: [
       "run",
-      ...permissionFlags(plan, { launcher: launcher.path }),
+      ...permissionFlags(plan, {
+        launcher: launcher.path,
+        programs: programs.folder?.folder ?? null,
+      }),
       fileURLToPath(new URL("./main.ts", import.meta.url)),
       ...args,
     ],
@@ -51,6 +67,7 @@ export async function launch(args: string[]): Promise<number> {
       // Empty when there is none: main.ts inherits this environment, and a path named by whoever
       // started patchgym is not one launch.ts built and granted.
       [LAUNCHER_PATH_ENV]: launcher.path ?? "",
+      [PROGRAMS_PATH_ENV]: programs.folder?.folder ?? "",
     },
     stdin: "inherit",
     stdout: "inherit",

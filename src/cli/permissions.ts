@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { POOL_WORKER_MODULE } from "../rollout/worker_pool.ts";
 import { LAUNCHER_PATH_ENV, SPAWNER_MODULE_READS } from "../sandbox/launcher.ts";
 import { findProgram } from "../sandbox/mounts.ts";
+import { PROGRAMS_PATH_ENV } from "../sandbox/program_folder.ts";
 import { LAUNCHER_ENV } from "./_launcher.ts";
 
 /** Environment variables the orchestrator may read, by name. */
@@ -41,6 +42,7 @@ export const ALLOWED_ENV = [
   ...NETWORK_ENV,
   LAUNCHER_ENV,
   LAUNCHER_PATH_ENV,
+  PROGRAMS_PATH_ENV,
   // Read by the TypeScript compiler that `synth` parses sources with.
   "TSC_*",
   "NODE_ENV",
@@ -407,14 +409,17 @@ function nodePrograms(): string[] {
 
 /**
  * The `deno run` permission flags of a plan; children start through `launcher` (the compiled
- * launcher's absolute path, see `src/sandbox/launcher.ts`), or `sh` when there is none.
+ * launcher's absolute path, see `src/sandbox/launcher.ts`), or `sh` when there is none. `programs`
+ * is the prepared programs folder (`src/sandbox/program_folder.ts`), which the orchestrator reads,
+ * with the cache folder above it, to check before it binds it into jails.
  */
 export function permissionFlags(
   plan: PermissionPlan,
-  options: { launcher?: string | null } = {},
+  options: { launcher?: string | null; programs?: string | null } = {},
 ): string[] {
   const flags = ["--no-prompt"];
-  if (plan.read.length) flags.push(`--allow-read=${plan.read.join(",")}`);
+  const read = options.programs ? [...plan.read, dirname(options.programs)] : plan.read;
+  if (read.length) flags.push(`--allow-read=${read.join(",")}`);
   if (plan.write.length) flags.push(`--allow-write=${plan.write.join(",")}`);
   const launcher = options.launcher ?? FALLBACK_LAUNCHER;
   flags.push(`--allow-run=${[launcher, ...(plan.run ?? [])].join(",")}`);

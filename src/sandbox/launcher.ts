@@ -47,13 +47,14 @@ export function launcherSource(): string {
   return `${config.join("\n")}\n${Deno.readTextFileSync(SOURCE)}`;
 }
 
-/** The cache folder of launchers: `$XDG_CACHE_HOME` or `~/.cache`, then `patchgym/launcher`. */
-function cacheRoot(): string | null {
+/** `$XDG_CACHE_HOME` or `~/.cache` (or `cache`), then `patchgym/<name>`; null when none is named. */
+export function cacheFolder(name: string, cache?: string): string | null {
+  if (cache) return join(cache, "patchgym", name);
   try {
     const xdg = Deno.env.get("XDG_CACHE_HOME");
-    if (xdg?.startsWith("/")) return join(xdg, "patchgym", "launcher");
+    if (xdg?.startsWith("/")) return join(xdg, "patchgym", name);
     const home = Deno.env.get("HOME");
-    return home?.startsWith("/") ? join(home, ".cache", "patchgym", "launcher") : null;
+    return home?.startsWith("/") ? join(home, ".cache", "patchgym", name) : null;
   } catch {
     return null;
   }
@@ -66,7 +67,7 @@ function cacheRoot(): string | null {
  * with every test running beside them).
  */
 export async function buildLauncher(options: { cache?: string } = {}): Promise<LauncherBuild> {
-  const root = options.cache ? join(options.cache, "patchgym", "launcher") : cacheRoot();
+  const root = cacheFolder("launcher", options.cache);
   if (!root) return { path: null, reason: "neither XDG_CACHE_HOME nor HOME names a cache folder" };
   let source: string;
   try {
@@ -140,7 +141,7 @@ function trusted(path: string): boolean {
 
 let uid: number | null | undefined;
 /** This process's uid: `Deno.uid()`, else (no --allow-sys, as in launch.ts) from `id -u`. */
-function ownUid(): number | null {
+export function ownUid(): number | null {
   if (uid !== undefined) return uid;
   try {
     uid = Deno.uid();

@@ -26,10 +26,12 @@ import {
   findProgram,
   mountArgs,
   type MountPlan,
+  mountsFor,
   planMounts,
   pythonLibraryPaths,
 } from "./mounts.ts";
 import { findLauncher } from "./launcher.ts";
+import { findProgramFolder, programEntries, type ProgramFolderFind } from "./program_folder.ts";
 import { hostSpawnsHere, spawnerFor } from "./_spawner.ts";
 import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { compileFilter } from "./seccomp.ts";
@@ -704,9 +706,9 @@ interface JailPlaces {
 
 /** The bwrap command line up to and including `--`, for `plan` and one run's places. */
 function jailArgs(runtime: MountPlan, limits: ResourceLimits, places: JailPlaces): string[] {
-  const plan = places.setpriv
-    ? runtime
-    : { ...runtime, mounts: runtime.mounts.filter((m) => m.dest !== runtime.setpriv) };
+  const mounts = mountsFor(runtime, places.files).filter((m) =>
+    places.setpriv || m.dest !== runtime.setpriv
+  );
   const args = ["bwrap", ...(places.asRoot ? ROOT_JAIL_NAMESPACES : JAIL_NAMESPACES)];
   // Fresh, size-capped /tmp and /dev/shm, writable by any uid (sticky), so a command cannot fill
   // the host's; a write past the cap fails with ENOSPC while it is made.
@@ -738,14 +740,14 @@ function jailArgs(runtime: MountPlan, limits: ResourceLimits, places: JailPlaces
     // sandbox's uid must be able to pass through them, as nobody can on the host (/root, a 0700
     // temp folder).
     const dests = [
-      ...plan.mounts.filter((m) => m.kind === "ro-bind").map((m) => m.dest),
+      ...mounts.map((m) => m.dest),
       ...places.files,
       "/etc/passwd",
       ...binds,
     ];
     for (const dir of ancestorsOf(dests)) args.push("--perms", "0755", "--dir", dir);
   }
-  args.push(...mountArgs(plan));
+  args.push(...mountArgs(mounts));
   for (const file of places.files) args.push("--ro-bind", file, file);
   args.push(
     "--perms",
@@ -860,6 +862,11 @@ export interface ProbeOptions {
    * builds one when this process may run programs).
    */
   launcher?: string | null;
+  /**
+   * The prepared programs folder, or why there is none (default: `findProgramFolder()`, which
+   * checks the one `launch.ts` named or builds one when this process may run programs).
+   */
+  programs?: ProgramFolderFind;
 }
 
 /**
@@ -902,7 +909,7 @@ export async function probeIsolation(
     return { level: "process", ...base, seccomp: null, mounts: null, reason };
   };
   if (wanted === "none") return unjailed('isolation "none" was requested');
-  const mounts = planMounts(await pythonPaths(launcher));
+  const mounts = planMounts(await pythonPaths(launcher), options.programs ?? await programs(uid));
   if (hostRoot && !launcher && !mounts.setpriv) {
     return unjailed(
       "setpriv (util-linux) is missing and there is no compiled launcher, so the jail cannot drop root",
@@ -987,6 +994,22 @@ function filterHex(): string | null {
   return filterText;
 }
 let filterText: string | undefined;
+
+/**
+ * The programs folder for this machine's allowlisted programs (`program_folder.ts`), for a process
+ * running as `uid`, or why each program is bound on its own.
+ */
+async function programs(uid: string): Promise<ProgramFolderFind> {
+  try {
+    return await findProgramFolder(
+      programEntries([Deno.execPath()]),
+      /^\d+$/.test(uid) ? Number(uid) : null,
+    );
+  } catch (error) {
+    // A program whose real path this process may not read (outside /usr): bound as before.
+    return { folder: null, reason: `cannot read the allowlisted programs: ${String(error)}` };
+  }
+}
 
 /** The library folders of the `python3` children get (none when there is no python3). */
 async function pythonPaths(launcher: Launcher): Promise<string[]> {

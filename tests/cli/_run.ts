@@ -9,12 +9,20 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
 import { buildLauncher, LAUNCHER_PATH_ENV } from "../../src/sandbox/launcher.ts";
+import {
+  buildProgramFolder,
+  programEntries,
+  PROGRAMS_PATH_ENV,
+} from "../../src/sandbox/program_folder.ts";
 
 /**
  * The compiled sandbox launcher, built as launch.ts builds it (null where there is no compiler:
  * then main.ts runs with the sh fallback, as it would for a user).
  */
 const LAUNCHER: string | null = (await buildLauncher()).path;
+/** The prepared programs folder, built as launch.ts builds it (null where it cannot be). */
+const PROGRAMS: string | null =
+  (await buildProgramFolder(programEntries([Deno.execPath()]))).folder?.folder ?? null;
 
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
@@ -53,7 +61,7 @@ export function patchgymArgv(args: string[] = []): string[] {
   return [
     Deno.execPath(),
     "run",
-    ...permissionFlags(plan, { launcher: LAUNCHER }),
+    ...permissionFlags(plan, { launcher: LAUNCHER, programs: PROGRAMS }),
     join(ROOT, "main.ts"),
     ...args,
   ];
@@ -75,10 +83,14 @@ export function childEnv(): Record<string, string> {
 
 /**
  * What launch.ts hands main.ts besides the flags: the compiled launcher's path, which
- * {@linkcode patchgymArgv} grants. A main.ts with the flags but not this starts no child.
+ * {@linkcode patchgymArgv} grants (a main.ts with the flags but not this starts no child), and the
+ * programs folder's.
  */
 export function launcherEnv(): Record<string, string> {
-  return LAUNCHER ? { [LAUNCHER_PATH_ENV]: LAUNCHER } : {};
+  return {
+    ...(LAUNCHER ? { [LAUNCHER_PATH_ENV]: LAUNCHER } : {}),
+    ...(PROGRAMS ? { [PROGRAMS_PATH_ENV]: PROGRAMS } : {}),
+  };
 }
 
 /** What a finished process left. */

@@ -94,6 +94,13 @@ Deno.test("doctorCommand() --json reports isolation, runners and no broad permis
     result.stderr,
   );
   assert.ok(["bwrap", "process"].includes(report.isolation), `isolation ${report.isolation}`);
+  if (report.isolation === "bwrap") {
+    // main.ts, under its narrow flags, checked the programs folder launch.ts names and binds it.
+    assert.ok(
+      report.mounts.some((m: string) => m.includes("(programs folder: ")),
+      report.mounts.join("\n"),
+    );
+  }
   assert.match(report.runners.python3, /^Python 3\./);
   // jest is no program of the machine: each task's npm environment brings it.
   assert.match(report.runners.jest, /jest 29, patchgym env build/);

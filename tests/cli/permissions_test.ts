@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   BINARY_FLAGS,
   hostOf,
@@ -22,6 +22,7 @@ import {
 } from "../../src/cli/permissions.ts";
 import { DEFAULT_WORK_ROOT } from "../../src/agent/environment.ts";
 import { buildLauncher, SPAWNER_MODULE_READS } from "../../src/sandbox/launcher.ts";
+import { buildProgramFolder, programEntries } from "../../src/sandbox/program_folder.ts";
 import {
   childEnv,
   jsonLines,
@@ -106,6 +107,13 @@ Deno.test("launch.ts runs a rollout's main.ts with --allow-run naming no shell o
     assert.ok(flags, "main.ts was never seen running");
     const run = flags.filter((f) => f.startsWith("--allow-run"));
     assert.deepEqual(run, [`--allow-run=${launcher.path}`]);
+    // The programs folder launch.ts built: main.ts may read (to check) its cache folder, no more.
+    const programs = (await buildProgramFolder(programEntries([Deno.execPath()]))).folder;
+    if (programs) {
+      const read = flags.find((f) => f.startsWith("--allow-read="))!.split("=")[1].split(",");
+      assert.ok(read.includes(dirname(programs.folder)), read.join(","));
+      assert.ok(!read.some((r) => r === dirname(dirname(programs.folder))));
+    }
     for (const program of run[0].slice("--allow-run=".length).split(",")) {
       assert.ok(program.startsWith("/"), `"${program}" is resolved on PATH`);
       const name = program.slice(program.lastIndexOf("/") + 1);
