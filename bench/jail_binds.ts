@@ -10,7 +10,7 @@
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { type IsolationInfo, probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
+import { probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
 import { type MountPlan, planMounts } from "../src/sandbox/mounts.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import { loadTask } from "../src/task/load.ts";
