@@ -212,15 +212,35 @@ def _patchgym_main(config, prepare):
     # Where code comes from: "trusted" (patchgym, the framework, pristine test files),
     # "neutral" (the standard library and installed packages), or "untrusted" (the repository,
     # code compiled at run time, anything else).
+    # While the hook is busy it ignores audit events, so nothing it reads there may run code of a
+    # value's own: file names and event arguments are read only as exact str (or bytes), a
+    # subclass's text copied by str's own method (its __eq__, __hash__, startswith never run).
     def kind(filename):
+        if type(filename) is not str:
+            return "untrusted"
         if filename in trusted:
             return "trusted"
         if filename.startswith(system) or filename.startswith("<frozen "):
             return "neutral"
         return "untrusted"
 
+    def code_file(code):
+        name = code.co_filename
+        return name if type(name) is str else "<not a str>"
+
     def frame_file(frame):
-        return frame.f_code.co_filename
+        return code_file(frame.f_code)
+
+    def text_of(value):
+        """value as an exact str or bytes, or None; runs nothing of a subclass's own."""
+        t = type(value)
+        if t is str or t is bytes:
+            return value
+        if issubclass(t, str):
+            return str.__str__(value)
+        if issubclass(t, bytes):
+            return bytes.__getitem__(value, slice(None))
+        return None
 
     def innermost(frame):
         """The first frame outward that is not neutral, or None."""
@@ -301,7 +321,7 @@ def _patchgym_main(config, prepare):
             # by reading test files. Refused without a flag: library code (warnings, linecache)
             # may try it on behalf of correct code, and gets nothing.
             return "quiet" if innermost(caller) != "trusted" and is_test_file(path) else False
-        if event == "object.__getattr__" and args[1] == "__code__":
+        if event == "object.__getattr__" and text_of(args[1]) == "__code__":
             # A test's own code object carries the values it checks inside (those separation
             # could not take out). Library code may read any other function's code for code under
             # test (inspect.signature, iscoroutinefunction on a callback a test passes in).
@@ -322,21 +342,21 @@ def _patchgym_main(config, prepare):
         if event == "sys._getframe":
             return asks_for_frame(caller)
         if event == "object.__getattr__":
-            return args[1] in frame_attrs and direct_untrusted(caller)
+            return text_of(args[1]) in frame_attrs and direct_untrusted(caller)
         if event == "object.__setattr__":
-            return args[1] == "__code__" and innermost(caller) != "trusted"
+            return text_of(args[1]) == "__code__" and innermost(caller) != "trusted"
         if event in ("marshal.loads", "marshal.load"):
             return kind(frame_file(caller)) == "untrusted"
         if event == "compile":
             source, name = args[0], args[1]
-            name = name if type(name) is str else str(name)
+            name = text_of(name)
             return kind(name) != "untrusted" and any_untrusted(caller) \
                 and not same_as_file(source, name)
         if event == "exec":
             code = args[0]
             if type(code) is not type(denied.__code__):
                 return False
-            names = {c.co_filename for c in codes_from(code)}
+            names = {code_file(c) for c in codes_from(code)}
             if all(kind(n) == "untrusted" for n in names):
                 return False
             claimed = {n for n in names if n in trusted_paths}
@@ -357,7 +377,7 @@ def _patchgym_main(config, prepare):
                 return False
             return kind(frame_file(caller)) == "untrusted" or names != {module_file(caller)}
         if event == "import":
-            return args[0] in ("ctypes", "_ctypes") and innermost(caller) != "trusted"
+            return text_of(args[0]) in ("ctypes", "_ctypes") and innermost(caller) != "trusted"
         return False
 
     # A trusted file's bytecode: <folder>/__pycache__/<stem>.*.pyc, or <anything><folder>/<stem>.*.pyc
@@ -369,6 +389,7 @@ def _patchgym_main(config, prepare):
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
     def shadows_test(path):
+        path = text_of(path)
         if type(path) is bytes:
             path = path.decode("utf-8", "surrogateescape")
         if type(path) is not str or not path.endswith(".pyc"):
@@ -381,7 +402,8 @@ def _patchgym_main(config, prepare):
         return False
 
     def is_test_file(path):
-        if type(path) is int:
+        path = text_of(path)
+        if path is None:
             return False
         try:
             st = os_stat(path)
@@ -412,7 +434,9 @@ def _patchgym_main(config, prepare):
                 data = f.read()
         except (OSError, ValueError):
             return False
-        return data == (source.encode() if type(source) is str else source)
+        source = text_of(source)
+        return type(source) is not type(None) and data == (
+            source.encode() if type(source) is str else source)
 
     def compiled_from(code, path):
         """Whether code is what importlib compiles from the pristine file at path."""
@@ -425,13 +449,22 @@ def _patchgym_main(config, prepare):
 
     def module_file(caller):
         """The file of the module an import hook is executing (importlib's or pytest's), or None."""
+        # A module frame's locals are its namespace, whose keys code under test may have made:
+        # read by scanning (a lookup could call a key's __eq__), as every dict below.
         scope = caller.f_locals
-        module = scope.get("module")
+        module = entry_of(scope, "module") if type(scope) is dict else None
         if type(module) is type(os):
-            return getattr(module, "__file__", None)
-        args = scope.get("args") or ()
+            return entry_of(vars(module), "__file__")
+        args = entry_of(scope, "args") if type(scope) is dict else None
         namespace = args[1] if type(args) is tuple and len(args) > 1 and type(args[1]) is dict else {}
-        return namespace.get("__file__")
+        return entry_of(namespace, "__file__")
+
+    def entry_of(space, name):
+        """space[name] (a dict), or None; nothing of its keys' own runs."""
+        for key, value in dict.items(space):
+            if type(key) is str and key == name:
+                return value
+        return None
 
     def seal(roots):
         """Closure cells (with their contents) and class namespaces reachable from roots."""
@@ -722,18 +755,23 @@ def _patchgym_main(config, prepare):
             code, detail = args
             flag(str(code), str(detail))
             return
+        # Only the reporter's own callbacks, called by the framework: no frame of code under test
+        # (the outermost frame is the bootstrap's). Walked while busy (each f_code read is an
+        # audit event, about 0.1 ms a checkpoint to look at otherwise): frames and file names
+        # only, read as exact str.
         busy[0] = True
         try:
-            frame = getframe(1)
+            frame, asked = getframe(1), False
+            while frame.f_back is not None:
+                if kind(frame_file(frame)) == "untrusted":
+                    asked = True
+                    break
+                frame = frame.f_back
         finally:
             busy[0] = False
-        # Only the reporter's own callbacks, called by the framework: no frame of code under test
-        # (the outermost frame is the bootstrap's).
-        while frame.f_back is not None:
-            if kind(frame_file(frame)) == "untrusted":
-                flag("framework_tampered", f"{event} asked from code under test")
-                return
-            frame = frame.f_back
+        if asked:
+            flag("framework_tampered", f"{event} asked from code under test")
+            return
         if event == "patchgym.start":
             current[0] = args[0] if type(args[0]) is str else None
         elif event == "patchgym.result":

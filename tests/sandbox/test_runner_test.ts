@@ -590,6 +590,55 @@ def add(a, b):
   },
 );
 
+Deno.test("runTests() runs nothing of a str subclass's own while the reporter's audit hook ignores events", async () => {
+  // Bug: the hook, busy with an event (its nested events ignored), called str() on a compile's
+  // file name and compared event arguments and code file names with ==, in and startswith: a str
+  // subclass's methods then ran with sys._getframe and f_back allowed, and reached the reporter's
+  // own frame (its report descriptor, MAC and results), unflagged.
+  const run = await runRepo("unittest", {
+    "calc.py": `import sys
+reached = []
+def probe(how):
+    try:
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename == "<patchgym-reporter>":
+                reached.append(how)
+                return
+            frame = frame.f_back
+    except Exception:
+        pass
+class Text(str):
+    def __str__(self):
+        probe("__str__"); return str.__str__(self)
+    def __eq__(self, other):
+        probe("__eq__"); return str.__eq__(self, other)
+    def __hash__(self):
+        probe("__hash__"); return str.__hash__(self)
+    def startswith(self, *a):
+        probe("startswith"); return str.startswith(self, *a)
+for attempt in (
+    lambda: exec(compile("def f(): pass", Text("/tmp/elsewhere.py"), "exec"), {}),
+    lambda: sys.audit("object.__getattr__", probe, Text("__code__")),
+    lambda: sys.audit("open", Text("/etc/hostname"), Text("r"), 0),
+):
+    try:
+        attempt()
+    except Exception:
+        pass
+print("reached:", sorted(set(reached)) or "nothing", file=sys.stderr)
+def add(a, b):
+    return a + b
+`,
+    "tests/__init__.py": "",
+    "tests/test_c.py":
+      "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(add(1, 2), 3)\n",
+  }, ["tests/test_c.py"]);
+  assert.match(run.result.stderr, /reached: nothing/, describe(run));
+  assert.equal(run.tests.get("tests/test_c.py::T::test_x"), "passed", describe(run));
+  assert.deepEqual(run.problems, []);
+});
+
 Deno.test("runTests() keeps the report key and path out of argv and the environment", async () => {
   const run = await runRepo("unittest", {
     "tests/__init__.py": "",
