@@ -793,7 +793,6 @@ def _patchgym_main(config, prepare):
         else:
             baselines["framework"] = tuple(entries([builtins, *watch_modules]))
 
-    sys.addaudithook(hook)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 
     class_dict = type.__dict__["__dict__"].__get__
@@ -919,6 +918,9 @@ def _patchgym_main(config, prepare):
     seal_spaces += ((globals(), dict(globals())), (builtins_of(), dict(builtins_of())))
     final_fd, final_update, final_write, final_close = fd, mac_update, os_write, os_close
 
+    # Added only now: until the repository is on sys.path nothing runs that it would refuse, and
+    # the framework's imports, the snapshots and the seal make about 1,500 audit events.
+    sys.addaudithook(hook)
     sys.path.append(repo)
     sys.path.extend(config.get("sources", []))
     # Armed until the process ends: code under test can still run (finalizers, atexit, lookups
