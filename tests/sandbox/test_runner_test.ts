@@ -639,6 +639,58 @@ def add(a, b):
   assert.deepEqual(run.problems, []);
 });
 
+Deno.test("runTests() reads observed values by their classes' C descriptors, never a look-alike class's own code", async () => {
+  // The reporter no longer imports decimal, fractions and datetime to compare classes by
+  // identity: a class named like theirs is read only when C code made it (Decimal, datetime) or
+  // through its own int slots (Fraction). A look-alike made by a class statement is opaque, and
+  // none of its methods runs (each would print RAN).
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-tests-" }));
+  try {
+    const dir = join(base, "repo");
+    writeFiles(dir, {
+      "tests/__init__.py": "",
+      "tests/test_o.py": `import datetime, decimal, fractions, sys, unittest
+def ran(*args):
+    print("RAN", file=sys.stderr)
+    return (5, 2)
+FakeDecimal = type("Decimal", (), {"__module__": "decimal", "as_integer_ratio": ran,
+                                   "is_nan": ran, "is_infinite": ran, "is_signed": ran})
+FakeDate = type("date", (), {"__module__": "datetime", "year": property(ran),
+                             "month": property(ran), "day": property(ran)})
+class T(unittest.TestCase):
+    def test_o(self):
+        for site, value in [("dec", decimal.Decimal("2.5")), ("frac", fractions.Fraction(7, 3)),
+                            ("date", datetime.date(2020, 1, 2)), ("fake_dec", FakeDecimal()),
+                            ("fake_date", FakeDate())]:
+            sys.audit("patchgym.observe", site, value)
+`,
+    });
+    const observed = async (observe: boolean) => {
+      const run = await runTests(await testSandbox(), {
+        runner: "unittest",
+        dir,
+        files: ["tests/test_o.py"],
+        timeoutMs: 20_000,
+        observe,
+      });
+      assert.equal(run.tests.get("tests/test_o.py::T::test_o"), "passed", describe(run));
+      assert.doesNotMatch(run.result.stderr, /RAN/);
+      return run.observations.get("tests/test_o.py::T::test_o")?.observed ?? [];
+    };
+    assert.deepEqual(await observed(true), [
+      { site: "dec", value: ["r", "5", "2"] },
+      { site: "frac", value: ["r", "7", "3"] },
+      { site: "date", value: ["D", [2020, 1, 2]] },
+      { site: "fake_dec", value: ["o", "decimal.Decimal"] },
+      { site: "fake_date", value: ["o", "datetime.date"] },
+    ]);
+    // Only the grader's runs observe.
+    assert.deepEqual(await observed(false), []);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
 Deno.test("runTests() keeps the report key and path out of argv and the environment", async () => {
   const run = await runRepo("unittest", {
     "tests/__init__.py": "",
