@@ -411,16 +411,19 @@ def _patchgym_main(config, prepare):
             return False
         return (st.st_dev, st.st_ino) in trusted_inodes
 
+    # A __code__ read's object is a plain function (a forged event's could be anything: its
+    # attributes are never read).
     def test_function(function):
         """Whether function is a test itself (named test*), not a helper or callback of a test file."""
-        code = getattr(function, "__code__", None)
-        name = getattr(code, "co_name", "")
-        return type(name) is str and name.startswith("test")
+        return type(function) is type(kind) and function.__code__.co_name.startswith("test")
 
     def test_code(function):
-        code = getattr(function, "__code__", None)
-        filename = getattr(code, "co_filename", None)
-        return type(filename) is str and filename in trusted
+        return type(function) is type(kind) and code_file(function.__code__) in trusted
+
+    def watched_read(args):
+        """Whether an attribute read may be refused: a test function's code or a frame's links."""
+        name = text_of(args[1])
+        return name in frame_attrs or (name == "__code__" and test_code(args[0]))
 
     def forget_test_sources():
         """Drop cached test-file lines (tracebacks fill the cache) before the next test runs."""
@@ -760,6 +763,10 @@ def _patchgym_main(config, prepare):
             return
         busy[0] = True
         try:
+            # Decided before the caller's frame is fetched when the answer does not depend on it:
+            # pytest and pluggy read thousands of functions' __code__, __defaults__ and the like.
+            if event == "object.__getattr__" and not watched_read(args):
+                return
             caller = getframe(1)
             refuse = denied(event, args, caller)
         finally:

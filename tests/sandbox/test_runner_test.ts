@@ -592,9 +592,10 @@ def add(a, b):
 
 Deno.test("runTests() runs nothing of a str subclass's own while the reporter's audit hook ignores events", async () => {
   // Bug: the hook, busy with an event (its nested events ignored), called str() on a compile's
-  // file name and compared event arguments and code file names with ==, in and startswith: a str
-  // subclass's methods then ran with sys._getframe and f_back allowed, and reached the reporter's
-  // own frame (its report descriptor, MAC and results), unflagged.
+  // file name and compared event arguments and code file names with ==, in and startswith, and
+  // read __code__ of whatever object a (forged) event named: a str subclass's methods, or a
+  // property, then ran with sys._getframe and f_back allowed, and reached the reporter's own frame
+  // (its report descriptor, MAC and results), unflagged.
   const run = await runRepo("unittest", {
     "calc.py": `import sys
 reached = []
@@ -617,10 +618,15 @@ class Text(str):
         probe("__hash__"); return str.__hash__(self)
     def startswith(self, *a):
         probe("startswith"); return str.startswith(self, *a)
+class Function:
+    @property
+    def __code__(self):
+        probe("__code__"); return probe.__code__
 for attempt in (
     lambda: exec(compile("def f(): pass", Text("/tmp/elsewhere.py"), "exec"), {}),
     lambda: sys.audit("object.__getattr__", probe, Text("__code__")),
     lambda: sys.audit("open", Text("/etc/hostname"), Text("r"), 0),
+    lambda: sys.audit("object.__getattr__", Function(), "__code__"),
 ):
     try:
         attempt()
