@@ -1,7 +1,8 @@
 /**
  * Where the children's CPU goes in one test run: the visible tests of `py-median-even` run bare,
  * through the Python reporter without the sandbox (its code compiled once, and compiled per run as
- * before), `true` through each layer of the sandbox, and the whole `runTests`. Cases alternate
+ * before; observing, as the grader's runs do), `true` through each layer of the sandbox, and the
+ * whole `runTests`. Cases alternate
  * round by round, so a loaded machine weighs on each alike; CPU is the children's, from a cgroup v1
  * `cpuacct` group (root on a cgroup v1 machine), each case's median over the rounds.
  *
@@ -63,6 +64,10 @@ async function main(): Promise<void> {
         m[REPORTER] - m[BARE],
       ],
       ["compiling the reporter in every run (saved now)", m[REPORTER_SOURCE] - m[REPORTER]],
+      [
+        "the grader's runs only: the reporter's observation serializer",
+        m[REPORTER_OBSERVE] - m[REPORTER],
+      ],
       ["launcher and spawn (no jail, no cgroup)", m[PROCESS] - m[TRUE]],
       ["per-run cgroups (make, cap, join, sweep)", m[CGROUP] - m[PROCESS]],
       ["the jail (bwrap: namespaces, mounts, seccomp; the uid drop)", m[JAIL] - m[CGROUP]],
@@ -87,6 +92,7 @@ async function main(): Promise<void> {
 const BARE = "tests bare (python3 -B -m unittest)";
 const REPORTER = "tests through the reporter, no sandbox (compiled once)";
 const REPORTER_SOURCE = "tests through the reporter, no sandbox (compiled per run)";
+const REPORTER_OBSERVE = "tests through the reporter, no sandbox, observing as the grader's runs";
 const TRUE = "true bare";
 const PROCESS = "true: sandbox without jail or cgroup";
 const CGROUP = "true: sandbox without jail, with cgroups";
@@ -117,13 +123,14 @@ async function makeCases(
   const reportDir = Deno.makeTempDirSync({ dir: root, prefix: "report-" });
   const compiled = await compiledReporter(full, "unittest", root);
   if (!compiled) throw new Error("The jail's python3 could not compile the reporter");
-  const reporter = (withCode: boolean) => async () => {
+  const reporter = (withCode: boolean, observe = false) => async () => {
     const input = reporterInput("unittest", {
       key: "00".repeat(32),
       report: join(reportDir, "report"),
       repo: workspace.dir,
       targets: files,
       trusted: files.map((f) => join(workspace.dir, f)),
+      observe,
     }, withCode ? compiled : null);
     await bare(resolveChildProgram("python3"), ["-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP], {
       cwd: workspace.dir,
@@ -138,6 +145,7 @@ async function makeCases(
     [BARE, () => bare(program, args, { cwd: workspace.dir })],
     [REPORTER, reporter(true)],
     [REPORTER_SOURCE, reporter(false)],
+    [REPORTER_OBSERVE, reporter(true, true)],
     [TRUE, () => bare(resolveChildProgram("true"), [], {})],
     [PROCESS, sandboxed(plain)],
     [CGROUP, sandboxed(withCgroup)],

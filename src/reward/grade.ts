@@ -190,6 +190,7 @@ export async function gradePatch(
         // Hidden test data too: code under test may read it, never rewrite it.
         readOnly: [...configFiles, ...(task.spec.hidden_data ?? [])],
         trusted: pristine,
+        observe: true,
         ...(options.environment ? { environment: options.environment } : {}),
       });
       for (const canary of canaries) if (canary.original) guarded.add(canary.original);

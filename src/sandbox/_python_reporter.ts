@@ -18,10 +18,11 @@
  *   repository code runs and checked before the report is finished: code under test reaches them
  *   without any audited operation (`__subclasses__()`, `__closure__`), so they cannot be hidden.
  * - The report is written line by line as results happen, into the file and into a running
- *   HMAC-SHA256 (`_hashlib.hmac_new`) whose key is dropped once it is made; the key and the
- *   report path arrive on stdin. The MAC and the file are the audit hook's alone: callbacks send
- *   results and problems as audit events. A rewritten or dropped line breaks the MAC, a run ended
- *   early has no closing MAC line, and a result sent twice can only make the outcome worse.
+ *   HMAC-SHA256 (`hmac_sha256`, on the interpreter's own SHA-256) whose key is dropped once it is
+ *   made; the key and the report path arrive on stdin. The MAC and the file are the audit hook's
+ *   alone: callbacks send results and problems as audit events. A rewritten or dropped line breaks
+ *   the MAC, a run ended early has no closing MAC line, and a result sent twice can only make the
+ *   outcome worse.
  *
  * Any defense that fires adds a problem code to the report and every result counts as an error.
  * The grader adds canary tests the code under test cannot know on top (see `reward/canary.ts`).
@@ -75,6 +76,11 @@ export interface ReporterConfig {
   sources?: string[];
   /** Extra pytest options (plugins, an addopts override). */
   args?: string[];
+  /**
+   * The tests report observations (separated checks, see `reward/separate.ts`): only then does the
+   * reporter import what it serializes them with.
+   */
+  observe?: boolean;
 }
 
 /** The reporter's source for `runner`: the harness and the runner's part, without configuration. */
@@ -94,9 +100,11 @@ export function reporterInput(
   config: ReporterConfig,
   compiled: CompiledReporter | null = null,
 ): Uint8Array {
-  // JSON of strings and string arrays is a valid Python literal, on one line.
+  // JSON of strings and string arrays is a valid Python literal, on one line; a flag goes as 1
+  // (JSON's true is not Python's).
+  const literal = JSON.stringify({ ...config, observe: config.observe ? 1 : undefined });
   const head = encoder.encode(
-    `${JSON.stringify(config)}\n${compiled?.hexversion ?? ""}\n${compiled?.code.length ?? 0}\n`,
+    `${literal}\n${compiled?.hexversion ?? ""}\n${compiled?.code.length ?? 0}\n`,
   );
   const source = encoder.encode(reporterSource(runner));
   const input = new Uint8Array(head.length + (compiled?.code.length ?? 0) + source.length);
@@ -108,11 +116,38 @@ export function reporterInput(
 
 const encoder = new TextEncoder();
 
-const HARNESS = String.raw`def _patchgym_main(config, prepare):
+const HARNESS = String.raw`def hmac_sha256(key):
+    # HMAC-SHA256 (RFC 2104) on the interpreter's own SHA-256 (builtin in most builds): _hashlib
+    # loads OpenSSL, about 2.5 ms of CPU a run. Returns update and hexdigest; only update is handed
+    # on (to the audit hook), and neither holds the key, only the hash states made from it.
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        try:
+            from _sha256 import sha256
+        except ImportError:
+            import _hashlib
+            mac = _hashlib.hmac_new(key, digestmod="sha256")
+            return mac.update, mac.hexdigest
+    if len(key) > 64:
+        key = sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    inner, outer = sha256(bytes(b ^ 0x36 for b in key)), sha256(bytes(b ^ 0x5C for b in key))
+
+    def hexdigest():
+        final = outer.copy()
+        final.update(inner.digest())
+        return final.hexdigest()
+
+    return inner.update, hexdigest
+
+def _patchgym_main(config, prepare):
     # Runs before any repository code exists on sys.path. Everything the verdict depends on is
     # captured here, as objects code under test cannot reach without the introspection the audit
     # hook below refuses.
-    import builtins, io, linecache, os, sys, _hashlib
+    import builtins, io, linecache, os, sys
+    from itertools import repeat
+    from _operator import is_
     io_open, os_stat, source_cache = io.open, os.stat, linecache.cache
     compile_source = compile
     getframe, audit = sys._getframe, sys.audit
@@ -121,7 +156,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # The report is written as results happen, each line into the file and into a running MAC
     # whose key is gone once it is made: rewriting or dropping a line breaks the MAC.
     fd = os.open(config["report"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    mac = _hashlib.hmac_new(bytes.fromhex(config.pop("key")), digestmod="sha256")
+    mac_update, mac_hexdigest = hmac_sha256(bytes.fromhex(config.pop("key")))
     trusted = frozenset(config["trusted"]) | {"<patchgym-reporter>"}
     # Pristine files by inode too, so a link or a renamed folder does not make them readable.
     trusted_paths, trusted_inodes = tuple(config["trusted"]), set()
@@ -151,7 +186,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
 
     def emit(line):
         data = (line + "\n").encode("utf-8", "replace")
-        mac.update(data)
+        mac_update(data)
         while data:
             data = data[os_write(fd, data):]
 
@@ -177,15 +212,35 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # Where code comes from: "trusted" (patchgym, the framework, pristine test files),
     # "neutral" (the standard library and installed packages), or "untrusted" (the repository,
     # code compiled at run time, anything else).
+    # While the hook is busy it ignores audit events, so nothing it reads there may run code of a
+    # value's own: file names and event arguments are read only as exact str (or bytes), a
+    # subclass's text copied by str's own method (its __eq__, __hash__, startswith never run).
     def kind(filename):
+        if type(filename) is not str:
+            return "untrusted"
         if filename in trusted:
             return "trusted"
         if filename.startswith(system) or filename.startswith("<frozen "):
             return "neutral"
         return "untrusted"
 
+    def code_file(code):
+        name = code.co_filename
+        return name if type(name) is str else "<not a str>"
+
     def frame_file(frame):
-        return frame.f_code.co_filename
+        return code_file(frame.f_code)
+
+    def text_of(value):
+        """value as an exact str or bytes, or None; runs nothing of a subclass's own."""
+        t = type(value)
+        if t is str or t is bytes:
+            return value
+        if issubclass(t, str):
+            return str.__str__(value)
+        if issubclass(t, bytes):
+            return bytes.__getitem__(value, slice(None))
+        return None
 
     def innermost(frame):
         """The first frame outward that is not neutral, or None."""
@@ -266,7 +321,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             # by reading test files. Refused without a flag: library code (warnings, linecache)
             # may try it on behalf of correct code, and gets nothing.
             return "quiet" if innermost(caller) != "trusted" and is_test_file(path) else False
-        if event == "object.__getattr__" and args[1] == "__code__":
+        if event == "object.__getattr__" and text_of(args[1]) == "__code__":
             # A test's own code object carries the values it checks inside (those separation
             # could not take out). Library code may read any other function's code for code under
             # test (inspect.signature, iscoroutinefunction on a callback a test passes in).
@@ -287,21 +342,21 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         if event == "sys._getframe":
             return asks_for_frame(caller)
         if event == "object.__getattr__":
-            return args[1] in frame_attrs and direct_untrusted(caller)
+            return text_of(args[1]) in frame_attrs and direct_untrusted(caller)
         if event == "object.__setattr__":
-            return args[1] == "__code__" and innermost(caller) != "trusted"
+            return text_of(args[1]) == "__code__" and innermost(caller) != "trusted"
         if event in ("marshal.loads", "marshal.load"):
             return kind(frame_file(caller)) == "untrusted"
         if event == "compile":
             source, name = args[0], args[1]
-            name = name if type(name) is str else str(name)
+            name = text_of(name)
             return kind(name) != "untrusted" and any_untrusted(caller) \
                 and not same_as_file(source, name)
         if event == "exec":
             code = args[0]
             if type(code) is not type(denied.__code__):
                 return False
-            names = {c.co_filename for c in codes_from(code)}
+            names = {code_file(c) for c in codes_from(code)}
             if all(kind(n) == "untrusted" for n in names):
                 return False
             claimed = {n for n in names if n in trusted_paths}
@@ -322,7 +377,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                 return False
             return kind(frame_file(caller)) == "untrusted" or names != {module_file(caller)}
         if event == "import":
-            return args[0] in ("ctypes", "_ctypes") and innermost(caller) != "trusted"
+            return text_of(args[0]) in ("ctypes", "_ctypes") and innermost(caller) != "trusted"
         return False
 
     # A trusted file's bytecode: <folder>/__pycache__/<stem>.*.pyc, or <anything><folder>/<stem>.*.pyc
@@ -334,6 +389,7 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
     def shadows_test(path):
+        path = text_of(path)
         if type(path) is bytes:
             path = path.decode("utf-8", "surrogateescape")
         if type(path) is not str or not path.endswith(".pyc"):
@@ -346,7 +402,8 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         return False
 
     def is_test_file(path):
-        if type(path) is int:
+        path = text_of(path)
+        if path is None:
             return False
         try:
             st = os_stat(path)
@@ -354,16 +411,19 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             return False
         return (st.st_dev, st.st_ino) in trusted_inodes
 
+    # A __code__ read's object is a plain function (a forged event's could be anything: its
+    # attributes are never read).
     def test_function(function):
         """Whether function is a test itself (named test*), not a helper or callback of a test file."""
-        code = getattr(function, "__code__", None)
-        name = getattr(code, "co_name", "")
-        return type(name) is str and name.startswith("test")
+        return type(function) is type(kind) and function.__code__.co_name.startswith("test")
 
     def test_code(function):
-        code = getattr(function, "__code__", None)
-        filename = getattr(code, "co_filename", None)
-        return type(filename) is str and filename in trusted
+        return type(function) is type(kind) and code_file(function.__code__) in trusted
+
+    def watched_read(args):
+        """Whether an attribute read may be refused: a test function's code or a frame's links."""
+        name = text_of(args[1])
+        return name in frame_attrs or (name == "__code__" and test_code(args[0]))
 
     def forget_test_sources():
         """Drop cached test-file lines (tracebacks fill the cache) before the next test runs."""
@@ -377,7 +437,9 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
                 data = f.read()
         except (OSError, ValueError):
             return False
-        return data == (source.encode() if type(source) is str else source)
+        source = text_of(source)
+        return type(source) is not type(None) and data == (
+            source.encode() if type(source) is str else source)
 
     def compiled_from(code, path):
         """Whether code is what importlib compiles from the pristine file at path."""
@@ -390,13 +452,22 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
 
     def module_file(caller):
         """The file of the module an import hook is executing (importlib's or pytest's), or None."""
+        # A module frame's locals are its namespace, whose keys code under test may have made:
+        # read by scanning (a lookup could call a key's __eq__), as every dict below.
         scope = caller.f_locals
-        module = scope.get("module")
+        module = entry_of(scope, "module") if type(scope) is dict else None
         if type(module) is type(os):
-            return getattr(module, "__file__", None)
-        args = scope.get("args") or ()
+            return entry_of(vars(module), "__file__")
+        args = entry_of(scope, "args") if type(scope) is dict else None
         namespace = args[1] if type(args) is tuple and len(args) > 1 and type(args[1]) is dict else {}
-        return namespace.get("__file__")
+        return entry_of(namespace, "__file__")
+
+    def entry_of(space, name):
+        """space[name] (a dict), or None; nothing of its keys' own runs."""
+        for key, value in dict.items(space):
+            if type(key) is str and key == name:
+                return value
+        return None
 
     def seal(roots):
         """Closure cells (with their contents) and class namespaces reachable from roots."""
@@ -449,170 +520,234 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # pytest options from the environment go first; unittest gets none.
     targets = tuple(config.get("args", [])) + tuple(config["targets"])
 
-    # Observations (see reward/separate.ts): a separated check hands the value under check to
-    # this hook, which writes it to the report as plain data, serialized by the code below with
-    # objects captured now; it calls nothing of the value's own (no __eq__, __repr__, __iter__):
-    # builtin containers are read by the builtin types' own methods. The expected value is not in
-    # this process: the verdict is reached outside.
-    import json, decimal, fractions, datetime as datetimes
-    dumps, Decimal, Fraction = json.dumps, decimal.Decimal, fractions.Fraction
-    Date, DateTime, Time, TimeDelta, TimeZone = (datetimes.date, datetimes.datetime,
-                                                 datetimes.time, datetimes.timedelta,
-                                                 datetimes.timezone)
-
-    def fields(cls, *names):
-        getters = tuple(next(c.__dict__[name] for c in cls.__mro__ if name in c.__dict__).__get__
-                        for name in names)
-        return lambda v: [get(v) for get in getters]
-
-    date_fields = fields(Date, "year", "month", "day")
-    datetime_fields = fields(DateTime, "year", "month", "day", "hour", "minute", "second",
-                             "microsecond")
-    time_fields = fields(Time, "hour", "minute", "second", "microsecond")
-    delta_fields = fields(TimeDelta, "days", "seconds", "microseconds")
-    tzinfo_of = DateTime.__dict__["tzinfo"].__get__
-    time_tzinfo_of = Time.__dict__["tzinfo"].__get__
-    fixed_offset = TimeZone.utcoffset
-    type_dict = type.__dict__
-    mro_of, qualname_of = type_dict["__mro__"].__get__, type_dict["__qualname__"].__get__
-    module_of = type_dict["__module__"].__get__
-    numerator_of = Fraction.__dict__["_numerator"].__get__
-    denominator_of = Fraction.__dict__["_denominator"].__get__
-    dec_ratio, dec_nan, dec_inf, dec_signed = (Decimal.as_integer_ratio, Decimal.is_nan,
-                                                Decimal.is_infinite, Decimal.is_signed)
-    _isinstance, _issubclass, _type, _len, _str, _int, _float, _list, _tuple, _dict, _set, \
-        _frozenset, _bytes, _complex, _bool = (isinstance, issubclass, type, len, str, int, float,
-                                                list, tuple, dict, set, frozenset, bytes, complex,
-                                                bool)
-    int_repr, float_repr, bytes_hex = int.__repr__, float.__repr__, bytes.hex
-    dict_items = dict.items
-    keys_view, items_view = type({}.keys()), type({}.items())
-    bytearray_type, bytearray_hex = bytearray, bytearray.hex
-    copies = ((_str, str.__str__), (_int, int.__index__), (_float, float.__float__),
-              (_complex, complex.__complex__), (_bytes, bytes.__bytes__),
-              (_tuple, lambda v: tuple.__add__(v, ())), (_list, list.copy), (_dict, dict.copy),
-              (_frozenset, frozenset.copy), (_set, set.copy))
+    # The id of the test now running (see start), or None between tests.
     current = [None]
 
-    def derives(t, base):
-        # Fraction's metaclass is ABCMeta, whose subclass check asks other classes' metaclasses:
-        # walking the MRO by identity runs nothing of theirs.
-        for c in mro_of(t):
-            if c is base:
-                return True
-        return False
-
-    def plain(v, depth, budget):
-        budget[0] -= 1
-        if budget[0] < 0 or depth > 64:
-            return ["o", "(too large)"]
-        t = _type(v)
-        if t is _bool:
-            return ["b", v]
-        if t is _int:
-            try:
-                return ["i", int_repr(v)]
-            except ValueError:
-                return ["o", "(huge int)"]
-        if t is _float:
-            return ["f", float_repr(v)]
-        if t is _complex:
-            return ["c", float_repr(v.real), float_repr(v.imag)]
-        if t is _str:
-            # No test file holds a literal this long: past it, the value only fills the report.
-            return ["s", v] if _len(v) <= 1000000 else ["o", "(str too long)"]
-        if t is _bytes:
-            return ["y", bytes_hex(v)] if _len(v) <= 500000 else ["o", "(bytes too long)"]
-        if v is None:
-            return ["n"]
-        if t is _list or t is _tuple:
-            return ["l" if t is _list else "t", [plain(x, depth + 1, budget) for x in v]]
-        if t is _set or t is _frozenset:
-            return ["S", [plain(x, depth + 1, budget) for x in v]]
-        if t is _dict:
-            return ["d", [[plain(k, depth + 1, budget), plain(x, depth + 1, budget)]
-                          for k, x in dict_items(v)]]
-        if t is keys_view:
-            # Set-like, as Python compares it: {"a": 1}.keys() == {"a"}.
-            return ["S", [plain(x, depth + 1, budget) for x in v]]
-        if t is items_view:
-            return ["S", [["t", [plain(k, depth + 1, budget), plain(x, depth + 1, budget)]]
-                          for k, x in v]]
-        if _issubclass(t, bytearray_type):
-            return ["y", bytearray_hex(v)] if _len(v) <= 500000 else ["o", "(bytes too long)"]
-        if _issubclass(t, DateTime):
-            tz = tzinfo_of(v)
-            if tz is None:
-                return ["DT", datetime_fields(v), None]
-            if _type(tz) is TimeZone:
-                return ["DT", datetime_fields(v), delta_fields(fixed_offset(tz, None))]
-            return ["o", _str(module_of(t)) + "." + _str(qualname_of(t))]
-        if _issubclass(t, Date):
-            return ["D", date_fields(v)]
-        if _issubclass(t, Time):
-            if time_tzinfo_of(v) is not None:
-                return ["o", "datetime.time"]
-            return ["T", time_fields(v)]
-        if _issubclass(t, TimeDelta):
-            return ["TD", delta_fields(v)]
-        if t is TimeZone:
-            return ["TZ", delta_fields(fixed_offset(v, None))]
-        if _issubclass(t, Decimal):
-            if dec_nan(v):
-                return ["f", "nan"]
-            if dec_inf(v):
-                return ["f", "-inf" if dec_signed(v) else "inf"]
-            n, d = dec_ratio(v)
-            return ["r", int_repr(n), int_repr(d)]
-        if derives(t, Fraction):
-            n, d = numerator_of(v), denominator_of(v)
-            if _type(n) is _int and _type(d) is _int:
-                return ["r", int_repr(n), int_repr(d)]
-            return ["o", "fractions.Fraction"]
-        for base, copy in copies:
-            if _issubclass(t, base):
-                try:
-                    return plain(copy(v), depth + 1, budget)
-                except Exception:
-                    break
-        return ["o", _str(module_of(t)) + "." + _str(qualname_of(t))]
-
-    def raised_plain(e):
-        if e is None:
-            return ["n"]
-        return ["x", [[_str(module_of(c)), _str(qualname_of(c))] for c in mro_of(_type(e))]]
-
-    def reaches_reporter(frame):
-        """Whether the stack from frame is the reporter's main one, with no untrusted frame on it."""
-        while frame is not None:
-            name = frame_file(frame)
-            if name == "<patchgym-reporter>":
-                return True
-            if kind(name) == "untrusted":
-                return False
-            frame = frame.f_back
-        return False
-
-    def observation(event, args, caller):
-        # Only a call written in a pristine test file, on the main stack of a running test, with
-        # nothing of the code under test in between, is a test's observation; any other is ignored.
-        if current[0] is None or _type(args) is not _tuple or \
-                _len(args) != (1 if event == "patchgym.end" else 2) or _type(args[0]) is not _str:
-            return
-        if frame_file(caller) not in trusted or not reaches_reporter(caller):
-            return
-        tid = current[0].encode("utf-8", "replace").hex()
-        if event == "patchgym.end":
-            emit(f"E {tid} {args[0]}")
-            return
+    def observer():
+        """The hook's handler of observations, with everything it uses captured now."""
+        # Observations (see reward/separate.ts): a separated check hands the value under check
+        # to this hook, which writes it to the report as plain data, serialized by the code below
+        # with objects captured now; it calls nothing of the value's own (no __eq__, __repr__,
+        # __iter__): builtin containers are read by the builtin types' own methods. The expected
+        # value is not in this process: the verdict is reached outside.
+        # The json module's C quoting where there is one (the same text, without the rest of
+        # json). Decimal, Fraction and the datetime classes are not imported (about 3 ms of CPU a
+        # run): a value's class is recognized by its name, and the data read with the class's
+        # own descriptors, for datetime and Decimal only from a class C code made (which no class
+        # statement can make, nor change), for Fraction from its two int slots.
         try:
-            value = raised_plain(args[1]) if event == "patchgym.raised" else plain(args[1], 0, [100000])
-            text = dumps(value)
-        except Exception:
-            text = dumps(["o", "(unreadable)"])
-        emit(f"V {tid} {args[0]} {text.encode('utf-8', 'surrogatepass').hex()}")
+            from _json import encode_basestring_ascii as quote
+        except ImportError:
+            from json.encoder import encode_basestring_ascii as quote
+        type_dict = type.__dict__
+        mro_of, qualname_of = type_dict["__mro__"].__get__, type_dict["__qualname__"].__get__
+        module_of, flags_of = type_dict["__module__"].__get__, type_dict["__flags__"].__get__
+        member_type = type(type_dict["__weakrefoffset__"])
+        getters = []
 
-    observing = frozenset({"patchgym.observe", "patchgym.raised", "patchgym.end"})
+        def c_defined(c):
+            """Whether class c was made by C code: immutable (3.10+) or static."""
+            flags = flags_of(c)
+            return bool(flags & (1 << 8)) or not flags & (1 << 9)
+
+        def own(c, name):
+            """Class c's own attribute name, or None: its dict is scanned, so no key's code runs."""
+            for key, value in class_dict(c).items():
+                if _type(key) is _str and key == name:
+                    return value
+            return None
+
+        def name_of(c):
+            """Class c's module and qualified name, as exact str (a subclass's text copied)."""
+            module = module_of(c) if c_defined(c) else own(c, "__module__")
+            module, qualname = text_of(module), text_of(qualname_of(c))
+            return ("None" if module is None else module if _type(module) is _str else "?",
+                    qualname if _type(qualname) is _str else "?")
+
+        def fields(c, *names):
+            """The values of C-made class c's (or its bases') descriptors names, read from v."""
+            for known, found in getters:
+                if known is c and found[0] == names:
+                    return found[1]
+            read = tuple(next(own(b, name) for b in mro_of(c) if own(b, name) is not None).__get__
+                         for name in names)
+            found = (names, lambda v: [get(v) for get in read])
+            getters.append((c, found))
+            return found[1]
+
+        def delta_fields(delta):
+            c = _type(delta)
+            if not c_defined(c) or name_of(c) != ("datetime", "timedelta"):
+                raise TypeError("not a timedelta")
+            return fields(c, "days", "seconds", "microseconds")(delta)
+
+        def fixed_offset(tz):
+            """A datetime.timezone's offset (its class's own utcoffset), or None for another tzinfo."""
+            c = _type(tz)
+            if not c_defined(c) or name_of(c) != ("datetime", "timezone"):
+                return None
+            return delta_fields(own(c, "utcoffset")(tz, None))
+
+        def known(t, v):
+            """v as plain data when a class of t's is datetime's, Decimal or Fraction, else None."""
+            for c in mro_of(t):
+                module, name = name_of(c)
+                if module == "datetime" and c_defined(c):
+                    if name == "datetime":
+                        tz = own(c, "tzinfo").__get__(v)
+                        read = fields(c, "year", "month", "day", "hour", "minute", "second",
+                                      "microsecond")
+                        if tz is None:
+                            return ["DT", read(v), None]
+                        offset = fixed_offset(tz)
+                        if offset is not None:
+                            return ["DT", read(v), offset]
+                        return ["o", "%s.%s" % name_of(t)]
+                    if name == "date":
+                        return ["D", fields(c, "year", "month", "day")(v)]
+                    if name == "time":
+                        if own(c, "tzinfo").__get__(v) is not None:
+                            return ["o", "datetime.time"]
+                        return ["T", fields(c, "hour", "minute", "second", "microsecond")(v)]
+                    if name == "timedelta":
+                        return ["TD", delta_fields(v)]
+                    if name == "timezone" and c is t:
+                        return ["TZ", fixed_offset(v)]
+                if module == "decimal" and name == "Decimal" and c_defined(c):
+                    if own(c, "is_nan")(v):
+                        return ["f", "nan"]
+                    if own(c, "is_infinite")(v):
+                        return ["f", "-inf" if own(c, "is_signed")(v) else "inf"]
+                    n, d = own(c, "as_integer_ratio")(v)
+                    return ["r", int_repr(n), int_repr(d)]
+                if module == "fractions" and name == "Fraction":
+                    slots = own(c, "_numerator"), own(c, "_denominator")
+                    if _type(slots[0]) is member_type and _type(slots[1]) is member_type:
+                        n, d = slots[0].__get__(v), slots[1].__get__(v)
+                        if _type(n) is _int and _type(d) is _int:
+                            return ["r", int_repr(n), int_repr(d)]
+                    return ["o", "fractions.Fraction"]
+            return None
+        _isinstance, _issubclass, _type, _len, _str, _int, _float, _list, _tuple, _dict, _set, \
+            _frozenset, _bytes, _complex, _bool = (isinstance, issubclass, type, len, str, int, float,
+                                                    list, tuple, dict, set, frozenset, bytes, complex,
+                                                    bool)
+        int_repr, float_repr, bytes_hex = int.__repr__, float.__repr__, bytes.hex
+        dict_items = dict.items
+        keys_view, items_view = type({}.keys()), type({}.items())
+        bytearray_type, bytearray_hex = bytearray, bytearray.hex
+        copies = ((_str, str.__str__), (_int, int.__index__), (_float, float.__float__),
+                  (_complex, complex.__complex__), (_bytes, bytes.__bytes__),
+                  (_tuple, lambda v: tuple.__add__(v, ())), (_list, list.copy), (_dict, dict.copy),
+                  (_frozenset, frozenset.copy), (_set, set.copy))
+
+        def dumps(value):
+            """JSON of plain's lists of str, int, bool and None, written as json.dumps writes it."""
+            t = _type(value)
+            if t is _str:
+                return quote(value)
+            if t is _list:
+                return "[" + ", ".join([dumps(v) for v in value]) + "]"
+            if value is None:
+                return "null"
+            if t is _bool:
+                return "true" if value else "false"
+            if t is _int:
+                return int_repr(value)
+            raise TypeError("not plain data")
+
+        def plain(v, depth, budget):
+            budget[0] -= 1
+            if budget[0] < 0 or depth > 64:
+                return ["o", "(too large)"]
+            t = _type(v)
+            if t is _bool:
+                return ["b", v]
+            if t is _int:
+                try:
+                    return ["i", int_repr(v)]
+                except ValueError:
+                    return ["o", "(huge int)"]
+            if t is _float:
+                return ["f", float_repr(v)]
+            if t is _complex:
+                return ["c", float_repr(v.real), float_repr(v.imag)]
+            if t is _str:
+                # No test file holds a literal this long: past it, the value only fills the report.
+                return ["s", v] if _len(v) <= 1000000 else ["o", "(str too long)"]
+            if t is _bytes:
+                return ["y", bytes_hex(v)] if _len(v) <= 500000 else ["o", "(bytes too long)"]
+            if v is None:
+                return ["n"]
+            if t is _list or t is _tuple:
+                return ["l" if t is _list else "t", [plain(x, depth + 1, budget) for x in v]]
+            if t is _set or t is _frozenset:
+                return ["S", [plain(x, depth + 1, budget) for x in v]]
+            if t is _dict:
+                return ["d", [[plain(k, depth + 1, budget), plain(x, depth + 1, budget)]
+                              for k, x in dict_items(v)]]
+            if t is keys_view:
+                # Set-like, as Python compares it: {"a": 1}.keys() == {"a"}.
+                return ["S", [plain(x, depth + 1, budget) for x in v]]
+            if t is items_view:
+                return ["S", [["t", [plain(k, depth + 1, budget), plain(x, depth + 1, budget)]]
+                              for k, x in v]]
+            if _issubclass(t, bytearray_type):
+                return ["y", bytearray_hex(v)] if _len(v) <= 500000 else ["o", "(bytes too long)"]
+            found = known(t, v)
+            if found is not None:
+                return found
+            for base, copy in copies:
+                if _issubclass(t, base):
+                    try:
+                        return plain(copy(v), depth + 1, budget)
+                    except Exception:
+                        break
+            return ["o", "%s.%s" % name_of(t)]
+
+        def raised_plain(e):
+            if e is None:
+                return ["n"]
+            return ["x", [_list(name_of(c)) for c in mro_of(_type(e))]]
+
+        def reaches_reporter(frame):
+            """Whether the stack from frame is the reporter's main one, with no untrusted frame on it."""
+            while frame is not None:
+                name = frame_file(frame)
+                if name == "<patchgym-reporter>":
+                    return True
+                if kind(name) == "untrusted":
+                    return False
+                frame = frame.f_back
+            return False
+
+        def observation(event, args, caller):
+            # Only a call written in a pristine test file, on the main stack of a running test, with
+            # nothing of the code under test in between, is a test's observation; any other is ignored.
+            if current[0] is None or _type(args) is not _tuple or \
+                    _len(args) != (1 if event == "patchgym.end" else 2) or _type(args[0]) is not _str:
+                return
+            if frame_file(caller) not in trusted or not reaches_reporter(caller):
+                return
+            tid = current[0].encode("utf-8", "replace").hex()
+            if event == "patchgym.end":
+                emit(f"E {tid} {args[0]}")
+                return
+            try:
+                value = raised_plain(args[1]) if event == "patchgym.raised" else plain(args[1], 0, [100000])
+                text = dumps(value)
+            except Exception:
+                text = dumps(["o", "(unreadable)"])
+            emit(f"V {tid} {args[0]} {text.encode('utf-8', 'surrogatepass').hex()}")
+
+        return observation
+
+    # Only a run of separated tests (the grader's) observes: the serializer's imports (json,
+    # decimal, fractions, datetime: about 4 ms of CPU a run) are made for it alone, and before any
+    # repository code, like every object the hook uses.
+    observation = observer() if config.get("observe") else None
+    observing = frozenset({"patchgym.observe", "patchgym.raised", "patchgym.end"} if observation
+                          else ())
 
     def hook(event, args):
         if event in checkpoints and not busy[0]:
@@ -628,6 +763,10 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             return
         busy[0] = True
         try:
+            # Decided before the caller's frame is fetched when the answer does not depend on it:
+            # pytest and pluggy read thousands of functions' __code__, __defaults__ and the like.
+            if event == "object.__getattr__" and not watched_read(args):
+                return
             caller = getframe(1)
             refuse = denied(event, args, caller)
         finally:
@@ -651,18 +790,23 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
             code, detail = args
             flag(str(code), str(detail))
             return
+        # Only the reporter's own callbacks, called by the framework: no frame of code under test
+        # (the outermost frame is the bootstrap's). Walked while busy (each f_code read is an
+        # audit event, about 0.1 ms a checkpoint to look at otherwise): frames and file names
+        # only, read as exact str.
         busy[0] = True
         try:
-            frame = getframe(1)
+            frame, asked = getframe(1), False
+            while frame.f_back is not None:
+                if kind(frame_file(frame)) == "untrusted":
+                    asked = True
+                    break
+                frame = frame.f_back
         finally:
             busy[0] = False
-        # Only the reporter's own callbacks, called by the framework: no frame of code under test
-        # (the outermost frame is the bootstrap's).
-        while frame.f_back is not None:
-            if kind(frame_file(frame)) == "untrusted":
-                flag("framework_tampered", f"{event} asked from code under test")
-                return
-            frame = frame.f_back
+        if asked:
+            flag("framework_tampered", f"{event} asked from code under test")
+            return
         if event == "patchgym.start":
             current[0] = args[0] if type(args[0]) is str else None
         elif event == "patchgym.result":
@@ -684,24 +828,36 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         else:
             baselines["framework"] = tuple(entries([builtins, *watch_modules]))
 
-    sys.addaudithook(hook)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 
     class_dict = type.__dict__["__dict__"].__get__
+    module_type, member_kinds = type(sys), (staticmethod, classmethod, property)
 
     # Framework, reporter and builtins: checked after every test. Everything loaded so far:
     # checked once at the end. Only callables, classes and modules: data changes legitimately.
+    # Kept by namespace (its watched names, their values), so a check compares each namespace
+    # in one C loop (about 5,000 entries by the end of a unittest run).
     def entries(modules):
         seen = []
         for module in modules:
-            for name, value in list(vars(module).items()):
-                if callable(value) or type(value) is type(sys):
-                    seen.append((module.__name__, vars(module), name, value))
+            space, owner = vars(module), module.__name__
+            names, values = [], []
+            for name, value in list(space.items()):
+                if callable(value) or type(value) is module_type:
+                    names.append(name)
+                    values.append(value)
                 # Through the real type and the class's own dict: nothing of a value's own runs.
-                if issubclass(type(value), type) and class_dict(value).get("__module__") == module.__name__:
-                    for attr, member in list(class_dict(value).items()):
-                        if callable(member) or isinstance(member, (staticmethod, classmethod, property)):
-                            seen.append((module.__name__ + "." + value.__name__, class_dict(value), attr, member))
+                if issubclass(type(value), type):
+                    members = class_dict(value)
+                    if members.get("__module__") == owner:
+                        attrs, kept = [], []
+                        for attr, member in list(members.items()):
+                            if callable(member) or isinstance(member, member_kinds):
+                                attrs.append(attr)
+                                kept.append(member)
+                        seen.append((owner + "." + value.__name__, members, tuple(attrs),
+                                     tuple(kept)))
+            seen.append((owner, space, tuple(names), tuple(values)))
         return seen
 
     # Test classes and test functions are sealed once collected: the attributes frameworks read
@@ -741,8 +897,12 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
         audit("patchgym.baseline", what)
 
     def intact(snapshot):
-        changed = [f"{owner}.{name}" for owner, space, name, value in snapshot
-                   if space.get(name, intact) is not value]
+        changed = []
+        for owner, space, names, values in snapshot:
+            # By identity: nothing of a value's own runs.
+            if not all(map(is_, map(space.get, names, repeat(intact)), values)):
+                changed += [f"{owner}.{name}" for name, value in zip(names, values)
+                            if space.get(name, intact) is not value]
         if changed:
             flag("framework_tampered", ", ".join(changed[:5]))
         return not changed
@@ -791,8 +951,11 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     # only in this frame's plain locals, and the check runs before the report is finished.
     seal_cells, seal_spaces = seal([hook, emit, execute, *classes])
     seal_spaces += ((globals(), dict(globals())), (builtins_of(), dict(builtins_of())))
-    final_fd, final_mac, final_write, final_close = fd, mac, os_write, os_close
+    final_fd, final_update, final_write, final_close = fd, mac_update, os_write, os_close
 
+    # Added only now: until the repository is on sys.path nothing runs that it would refuse, and
+    # the framework's imports, the snapshots and the seal make about 1,500 audit events.
+    sys.addaudithook(hook)
     sys.path.append(repo)
     sys.path.extend(config.get("sources", []))
     # Armed until the process ends: code under test can still run (finalizers, atexit, lookups
@@ -812,10 +975,10 @@ const HARNESS = String.raw`def _patchgym_main(config, prepare):
     else:
         # The cells emit uses may be rebound: write with the objects captured before arming.
         line = f"P framework_tampered {('patchgym reporter: ' + broken).encode().hex()}\n".encode()
-        final_mac.update(line)
+        final_update(line)
         final_write(final_fd, line)
         raised.append("framework_tampered: patchgym reporter")
-    final_write(final_fd, b"M " + final_mac.hexdigest().encode() + b"\n")
+    final_write(final_fd, b"M " + mac_hexdigest().encode() + b"\n")
     final_close(final_fd)
     if raised:
         print("patchgym: the test run was tampered with (" + "; ".join(raised) +

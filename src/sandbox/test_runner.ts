@@ -122,6 +122,11 @@ export interface TestRunRequest {
   trusted?: string[];
   /** The task's dependency environment, when it has one. */
   environment?: TestEnvironment;
+  /**
+   * The test files report observations (separated by the grader, see `reward/separate.ts`). The
+   * Python reporter serializes them only in such runs; in others it ignores them.
+   */
+  observe?: boolean;
 }
 
 /**
@@ -243,6 +248,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
           paths: environment?.pythonPaths ?? [],
           sources: (environment?.sourceRoots ?? []).map((r) => join(request.dir, r)),
           args: request.runner === "pytest" ? environment?.pytestArgs ?? [] : [],
+          ...(request.observe ? { observe: true } : {}),
         }, compiled),
       }),
     });

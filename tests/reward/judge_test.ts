@@ -85,6 +85,7 @@ Deno.test("judge() passes values Python compares equal to their literals, judged
       files: ["test_values.py"],
       timeoutMs: 20_000,
       trusted: ["test_values.py"],
+      observe: true,
     });
     const id = "test_values.py::ValuesTest::test_values";
     assert.equal(run.tests.get(id), "passed", JSON.stringify([...run.failures]));
@@ -152,6 +153,7 @@ def test_other():
       files: ["test_r.py"],
       timeoutMs: 20_000,
       trusted: ["test_r.py"],
+      observe: true,
     });
     const verdict = judge("pytest", run.tests, run.observations, new Map([["test_r.py", plan]]));
     for (const name of ["test_local", "test_nested"]) {

@@ -590,6 +590,113 @@ def add(a, b):
   },
 );
 
+Deno.test("runTests() runs nothing of a str subclass's own while the reporter's audit hook ignores events", async () => {
+  // Bug: the hook, busy with an event (its nested events ignored), called str() on a compile's
+  // file name and compared event arguments and code file names with ==, in and startswith, and
+  // read __code__ of whatever object a (forged) event named: a str subclass's methods, or a
+  // property, then ran with sys._getframe and f_back allowed, and reached the reporter's own frame
+  // (its report descriptor, MAC and results), unflagged.
+  const run = await runRepo("unittest", {
+    "calc.py": `import sys
+reached = []
+def probe(how):
+    try:
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename == "<patchgym-reporter>":
+                reached.append(how)
+                return
+            frame = frame.f_back
+    except Exception:
+        pass
+class Text(str):
+    def __str__(self):
+        probe("__str__"); return str.__str__(self)
+    def __eq__(self, other):
+        probe("__eq__"); return str.__eq__(self, other)
+    def __hash__(self):
+        probe("__hash__"); return str.__hash__(self)
+    def startswith(self, *a):
+        probe("startswith"); return str.startswith(self, *a)
+class Function:
+    @property
+    def __code__(self):
+        probe("__code__"); return probe.__code__
+for attempt in (
+    lambda: exec(compile("def f(): pass", Text("/tmp/elsewhere.py"), "exec"), {}),
+    lambda: sys.audit("object.__getattr__", probe, Text("__code__")),
+    lambda: sys.audit("open", Text("/etc/hostname"), Text("r"), 0),
+    lambda: sys.audit("object.__getattr__", Function(), "__code__"),
+):
+    try:
+        attempt()
+    except Exception:
+        pass
+print("reached:", sorted(set(reached)) or "nothing", file=sys.stderr)
+def add(a, b):
+    return a + b
+`,
+    "tests/__init__.py": "",
+    "tests/test_c.py":
+      "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(add(1, 2), 3)\n",
+  }, ["tests/test_c.py"]);
+  assert.match(run.result.stderr, /reached: nothing/, describe(run));
+  assert.equal(run.tests.get("tests/test_c.py::T::test_x"), "passed", describe(run));
+  assert.deepEqual(run.problems, []);
+});
+
+Deno.test("runTests() reads observed values by their classes' C descriptors, never a look-alike class's own code", async () => {
+  // The reporter no longer imports decimal, fractions and datetime to compare classes by
+  // identity: a class named like theirs is read only when C code made it (Decimal, datetime) or
+  // through its own int slots (Fraction). A look-alike made by a class statement is opaque, and
+  // none of its methods runs (each would print RAN).
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-tests-" }));
+  try {
+    const dir = join(base, "repo");
+    writeFiles(dir, {
+      "tests/__init__.py": "",
+      "tests/test_o.py": `import datetime, decimal, fractions, sys, unittest
+def ran(*args):
+    print("RAN", file=sys.stderr)
+    return (5, 2)
+FakeDecimal = type("Decimal", (), {"__module__": "decimal", "as_integer_ratio": ran,
+                                   "is_nan": ran, "is_infinite": ran, "is_signed": ran})
+FakeDate = type("date", (), {"__module__": "datetime", "year": property(ran),
+                             "month": property(ran), "day": property(ran)})
+class T(unittest.TestCase):
+    def test_o(self):
+        for site, value in [("dec", decimal.Decimal("2.5")), ("frac", fractions.Fraction(7, 3)),
+                            ("date", datetime.date(2020, 1, 2)), ("fake_dec", FakeDecimal()),
+                            ("fake_date", FakeDate())]:
+            sys.audit("patchgym.observe", site, value)
+`,
+    });
+    const observed = async (observe: boolean) => {
+      const run = await runTests(await testSandbox(), {
+        runner: "unittest",
+        dir,
+        files: ["tests/test_o.py"],
+        timeoutMs: 20_000,
+        observe,
+      });
+      assert.equal(run.tests.get("tests/test_o.py::T::test_o"), "passed", describe(run));
+      assert.doesNotMatch(run.result.stderr, /RAN/);
+      return run.observations.get("tests/test_o.py::T::test_o")?.observed ?? [];
+    };
+    assert.deepEqual(await observed(true), [
+      { site: "dec", value: ["r", "5", "2"] },
+      { site: "frac", value: ["r", "7", "3"] },
+      { site: "date", value: ["D", [2020, 1, 2]] },
+      { site: "fake_dec", value: ["o", "decimal.Decimal"] },
+      { site: "fake_date", value: ["o", "datetime.date"] },
+    ]);
+    // Only the grader's runs observe.
+    assert.deepEqual(await observed(false), []);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
 Deno.test("runTests() keeps the report key and path out of argv and the environment", async () => {
   const run = await runRepo("unittest", {
     "tests/__init__.py": "",
