@@ -241,6 +241,25 @@ export async function benchEpisodes(
         idle,
       ),
     );
+    const pool = pools.get(cores);
+    if (pool) {
+      // The default (one thread per core): episodes run on the pool's threads, and the main loop,
+      // the one that writes records and answers a trainer, only takes their records.
+      ctx.log(
+        `episodes: latency ${LATENCY_MS} ms, ${cores} threads, C=${many} (event-loop stalls)`,
+      );
+      const b = await batch(ctx, env, model, cpu, {
+        workers: cores,
+        concurrency: many,
+        episodes: many,
+        delayMs: LATENCY_MS,
+        watch: true,
+        pool,
+      });
+      rows.push(
+        ...batchRows(section, `latency 1 s, ${cores} threads, C=${many}`, many, b, floor, idle),
+      );
+    }
   } finally {
     for (const pool of pools.values()) pool.close();
     await model.close();
