@@ -180,10 +180,10 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     throw new SandboxError(`Cannot run the tests: ${environment.error}`);
   }
   const scratch = request.scratchDir ?? dirname(request.dir);
-  // Synchronous calls, the report folder on the work root's disk included (0.1-1 ms of kernel
-  // time there either way; a hand-off to Deno's blocking thread pool and back adds tens of
-  // microseconds of this thread's CPU per call).
-  const reportDir = Deno.makeTempDirSync({ dir: scratch, prefix: ".report-" });
+  // New files and folders on the work root's disk stay asynchronous (making one can take a
+  // millisecond there); checks and reads of existing small files are synchronous (microseconds,
+  // against tens for a hand-off to Deno's blocking thread pool and back).
+  const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   // Code under test may write the report folder, so where the workspace is a capped file system
   // of its own (root with bwrap) the folder is one too: on the work root's disk a test run once
   // wrote 200 MiB and 30,000 files there, past the workspace's caps.

@@ -17,25 +17,17 @@ const MAX_PATH_BYTES = 2048;
 /** Remove `dir` and everything in it, at any depth; a missing `dir` is fine. */
 export async function removeTree(dir: string): Promise<void> {
   // Most folders removed here are empty by now (a workspace's own file system was just
-  // unmounted): synchronous calls (a look and an rmdir, microseconds on tmpfs, a fraction of a
-  // millisecond on ext4) instead of a look, a listing and the removal, each a hand-off to the
-  // blocking pool. A folder with anything in it refuses at once, and is walked below.
-  let root: Deno.FileInfo;
+  // unmounted): one call instead of a look, a listing and the removal. A folder with anything in
+  // it refuses, and is walked below.
   try {
-    root = Deno.lstatSync(dir);
-  } catch {
+    await Deno.remove(dir);
     return;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
   }
-  if (root.isDirectory) {
-    try {
-      Deno.removeSync(dir);
-      return;
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return;
-      // Not empty: walked, then removed below.
-    }
-    await flatten(dir);
-  }
+  const root = await Deno.lstat(dir).catch(() => null);
+  if (!root) return;
+  if (root.isDirectory) await flatten(dir);
   await Deno.remove(dir, { recursive: true }).catch((error) => {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   });

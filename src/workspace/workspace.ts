@@ -115,15 +115,14 @@ export function createWorkspace(snapshot: Snapshot, options: WorkspaceOptions): 
  * holding every request back until all copies are done.
  */
 export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): Workspace {
-  // The name is chosen here (as makeTempDir would), so a failure to make the folder is `ready`'s.
+  // The name is chosen here (as makeTempDir would) so that the folder itself is made off-thread.
   const name = `${options.prefix ?? "ws"}-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const dir = `${realpathSync(options.root)}/${name}`;
   const mount = options.mount;
   const ready = (async () => {
-    // Synchronous although the folder is on the work root's disk (ext4 here: 0.1-1 ms of kernel
-    // time either way): a hand-off to the blocking pool and back costs this thread about as much
-    // CPU again, and the stall stays far under the loop's 5 ms budget.
-    Deno.mkdirSync(dir, { mode: 0o700 });
+    // Asynchronous: the folder is on the work root's disk, where making one can take a
+    // millisecond (the files go into the workspace's own memory-backed mount when it has one).
+    await Deno.mkdir(dir, { mode: 0o700 });
     if (mount) await mount.mount(dir);
     await writeSnapshotAsync(snapshot, dir);
   })().catch(async (error) => {
