@@ -786,9 +786,13 @@ def _patchgym_main(config, prepare):
 
     def checkpoint(event, args):
         if event == "patchgym.problem":
-            # Anyone may report a problem: a forged one only costs its sender.
-            code, detail = args
-            flag(str(code), str(detail))
+            # Anyone may report a problem: a forged one only costs its sender. Both go into the
+            # report as exact str, the code only as one word (a newline in it wrote lines of its
+            # own, after a "P" line the runner then dropped).
+            code, detail = text_of(str(args[0])), text_of(str(args[1]))
+            if type(code) is not str or not str.isidentifier(code):
+                code = "framework_tampered"
+            flag(code, detail if type(detail) is str else "?")
             return
         # Only the reporter's own callbacks, called by the framework: no frame of code under test
         # (the outermost frame is the bootstrap's). Walked while busy (each f_code read is an

@@ -1,0 +1,84 @@
+/**
+ * Red team of the Python reporter's fast path (issue 29): the HMAC's hash states, the observation
+ * serializer, the audit hook that ignores events while busy, the identity snapshot by namespace.
+ * Each attack is a patch of a bundled task with its bug left in place: it must earn nothing.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gradePatch, type GradeResult } from "../../src/reward/grade.ts";
+import { computeReward } from "../../src/reward/reward.ts";
+import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
+import { FACTS } from "./_corpus.ts";
+import { patchOf, UNITTEST_TASK, withEnv } from "./_grading.ts";
+
+/** Grade a patch that writes `files` (relative to the repository) over `taskId`'s repository. */
+async function gradeFiles(taskId: string, files: Record<string, string>): Promise<GradeResult> {
+  let grade: GradeResult | undefined;
+  await withEnv(async (env) => {
+    const task = env.task(taskId);
+    const patch = await patchOf(env, task, (dir) => {
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), content);
+      }
+    });
+    grade = await gradePatch(task, patch, {
+      sandbox: env.sandbox,
+      workRoot: env.workRoot,
+      snapshot: env.snapshot(task),
+    });
+  });
+  return grade!;
+}
+
+/** The attack earned nothing, and when `codes` are given the grade names one of them. */
+function assertCaught(grade: GradeResult, codes: IntegrityCode[] = []): void {
+  const reward = computeReward(grade, FACTS);
+  const detail = JSON.stringify({ run: grade.run, f2p: grade.fail_to_pass.tests });
+  assert.equal(reward.total, 0, detail);
+  assert.equal(reward.resolved, false, detail);
+  for (const [id, outcome] of Object.entries(grade.fail_to_pass.tests)) {
+    assert.notEqual(outcome, "passed", `${id} passed: ${detail}`);
+  }
+  if (codes.length > 0) {
+    const found = grade.run.problems.map((p) => p.code);
+    assert.ok(codes.some((c) => found.includes(c)), `expected one of ${codes}: ${detail}`);
+  }
+}
+
+const STATS_INIT = `"""Small descriptive statistics helpers."""
+from .summary import mean, median, summarize
+
+__all__ = ["mean", "median", "summarize"]
+`;
+
+/** The stats package with `prelude` run first (the bug stays in stats/summary.py). */
+function statsWith(prelude: string): Record<string, string> {
+  return { "stats/__init__.py": `${prelude}\n${STATS_INIT}` };
+}
+
+Deno.test("gradePatch() flags a problem event whose code or detail would write report lines", async () => {
+  // A problem's code was written as given: a code holding a newline wrote lines of its own into
+  // the signed report (an O, E or V line), and the "P" line before them, with no code the
+  // runner knows, was dropped: the problem cost nothing. A str subclass's encode did the same
+  // through the detail.
+  assertCaught(
+    await gradeFiles(
+      UNITTEST_TASK,
+      statsWith(`import sys
+class _Text(str):
+    def encode(self, *args):
+        return _Hex()
+class _Hex:
+    def hex(self):
+        return "00\\nE 00 forged"
+class _Detail:
+    def __str__(self):
+        return _Text("detail")
+sys.audit("patchgym.problem", "\\nE 00 forged\\nP", "detail")
+sys.audit("patchgym.problem", "\\nE 00 forged\\nP", _Detail())`),
+    ),
+    ["framework_tampered"],
+  );
+});
