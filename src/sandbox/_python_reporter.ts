@@ -145,7 +145,7 @@ def _patchgym_main(config, prepare):
     # Runs before any repository code exists on sys.path. Everything the verdict depends on is
     # captured here, as objects code under test cannot reach without the introspection the audit
     # hook below refuses.
-    import builtins, io, linecache, os, sys
+    import builtins, gc, io, linecache, os, sys
     from itertools import repeat
     from _operator import is_
     io_open, os_stat, source_cache = io.open, os.stat, linecache.cache
@@ -183,6 +183,21 @@ def _patchgym_main(config, prepare):
     # Library modules that hand a code object (and its constants) back to their caller.
     code_handing = frozenset({stdlib + "/dis.py"})
     raised, armed, busy = [], [False], [False]
+    # No garbage is collected while the hook is busy: a cycle's __del__ (code under test) would
+    # run there with every event ignored (one walked frames to the reporter's and disarmed it).
+    gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
+
+    def quiet():
+        """Mark the hook busy, with collection off; returns what leave() needs."""
+        busy[0] = True
+        collecting = gc_enabled()
+        gc_disable()
+        return collecting
+
+    def leave(collecting):
+        busy[0] = False
+        if collecting:
+            gc_enable()
 
     def emit(line):
         data = (line + "\n").encode("utf-8", "replace")
@@ -753,15 +768,15 @@ def _patchgym_main(config, prepare):
         if event in checkpoints and not busy[0]:
             return checkpoint(event, args)
         if event in observing and armed[0] and not busy[0]:
-            busy[0] = True
+            collecting = quiet()
             try:
                 observation(event, args, getframe(1))
             finally:
-                busy[0] = False
+                leave(collecting)
             return
         if not armed[0] or busy[0] or (event not in watched and not event.startswith("ctypes.")):
             return
-        busy[0] = True
+        collecting = quiet()
         try:
             # Decided before the caller's frame is fetched when the answer does not depend on it:
             # pytest and pluggy read thousands of functions' __code__, __defaults__ and the like.
@@ -770,7 +785,7 @@ def _patchgym_main(config, prepare):
             caller = getframe(1)
             refuse = denied(event, args, caller)
         finally:
-            busy[0] = False
+            leave(collecting)
         if refuse:
             if refuse is True:
                 flag("forbidden_operation", event)
@@ -798,7 +813,7 @@ def _patchgym_main(config, prepare):
         # (the outermost frame is the bootstrap's). Walked while busy (each f_code read is an
         # audit event, about 0.1 ms a checkpoint to look at otherwise): frames and file names
         # only, read as exact str.
-        busy[0] = True
+        collecting = quiet()
         try:
             frame, asked = getframe(1), False
             while frame.f_back is not None:
@@ -807,7 +822,7 @@ def _patchgym_main(config, prepare):
                     break
                 frame = frame.f_back
         finally:
-            busy[0] = False
+            leave(collecting)
         if asked:
             flag("framework_tampered", f"{event} asked from code under test")
             return

@@ -58,6 +58,56 @@ function statsWith(prelude: string): Record<string, string> {
   return { "stats/__init__.py": `${prelude}\n${STATS_INIT}` };
 }
 
+Deno.test("gradePatch() flags a finalizer that runs while the reporter's audit hook is busy", async () => {
+  // The hook ignores nested events while busy: a cycle's __del__ collected by an allocation of
+  // the hook's own (an OSError of its os.stat) ran there, walked frames to the reporter's main
+  // frame and disarmed the hook, unflagged.
+  assertCaught(
+    await gradeFiles(
+      UNITTEST_TASK,
+      statsWith(`import gc, sys, traceback
+_state = {"probe": False, "escaped": False}
+class _Phoenix:
+    def __init__(self):
+        self.me = self
+    def __del__(self):
+        if _state["probe"] and not _state["escaped"]:
+            inside = [f.name for f in traceback.extract_stack(limit=None)
+                      if f.filename == "<patchgym-reporter>"]
+            if "denied" in inside or "hook" in inside:
+                frame = sys._getframe()
+                while frame is not None:
+                    if frame.f_code.co_name == "_patchgym_main":
+                        frame.f_locals["armed"][0] = False
+                        _state["escaped"] = True
+                        break
+                    frame = frame.f_back
+        if _state["probe"]:
+            _Phoenix()
+def _escape():
+    old = gc.get_threshold()
+    _state["probe"] = True
+    gc.set_threshold(1)
+    try:
+        for _ in range(50):
+            _Phoenix()
+            try:
+                open("/nonexistent/patchgym-redteam")
+            except OSError:
+                pass
+            if _state["escaped"]:
+                break
+    finally:
+        _state["probe"] = False
+        gc.set_threshold(*old)
+    # Disarmed, the garbage collector and frames would be everyone's now.
+    gc.get_objects()
+_escape()`),
+    ),
+    ["forbidden_operation"],
+  );
+});
+
 Deno.test("gradePatch() flags a problem event whose code or detail would write report lines", async () => {
   // A problem's code was written as given: a code holding a newline wrote lines of its own into
   // the signed report (an O, E or V line), and the "P" line before them, with no code the
