@@ -182,21 +182,25 @@ def _patchgym_main(config, prepare):
     summaries = frozenset({"extract_stack", "format_stack", "print_stack"})
     # Library modules that hand a code object (and its constants) back to their caller.
     code_handing = frozenset({stdlib + "/dis.py"})
-    raised, armed, busy = [], [False], [False]
+    # busy: the threads the hook is working for now, which ignores their own events meanwhile.
+    # By thread: another thread runs while the hook waits (a read of a fifo named like a library
+    # file blocked it), and its events must meet the rules.
+    raised, armed, busy, collecting = [], [False], set(), [False]
     # No garbage is collected while the hook is busy: a cycle's __del__ (code under test) would
     # run there with every event ignored (one walked frames to the reporter's and disarmed it).
     gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
+    from _thread import get_ident
 
-    def quiet():
-        """Mark the hook busy, with collection off; returns what leave() needs."""
-        busy[0] = True
-        collecting = gc_enabled()
-        gc_disable()
-        return collecting
+    def quiet(me):
+        """Mark the hook busy for thread me, with collection off while any thread is."""
+        if not busy:
+            collecting[0] = gc_enabled()
+            gc_disable()
+        busy.add(me)
 
-    def leave(collecting):
-        busy[0] = False
-        if collecting:
+    def leave(me):
+        busy.discard(me)
+        if not busy and collecting[0]:
             gc_enable()
 
     def emit(line):
@@ -765,18 +769,21 @@ def _patchgym_main(config, prepare):
                           else ())
 
     def hook(event, args):
-        if event in checkpoints and not busy[0]:
+        me = get_ident()
+        if me in busy:
+            return
+        if event in checkpoints:
             return checkpoint(event, args)
-        if event in observing and armed[0] and not busy[0]:
-            collecting = quiet()
+        if event in observing and armed[0]:
+            quiet(me)
             try:
                 observation(event, args, getframe(1))
             finally:
-                leave(collecting)
+                leave(me)
             return
-        if not armed[0] or busy[0] or (event not in watched and not event.startswith("ctypes.")):
+        if not armed[0] or (event not in watched and not event.startswith("ctypes.")):
             return
-        collecting = quiet()
+        quiet(me)
         try:
             # Decided before the caller's frame is fetched when the answer does not depend on it:
             # pytest and pluggy read thousands of functions' __code__, __defaults__ and the like.
@@ -785,7 +792,7 @@ def _patchgym_main(config, prepare):
             caller = getframe(1)
             refuse = denied(event, args, caller)
         finally:
-            leave(collecting)
+            leave(me)
         if refuse:
             if refuse is True:
                 flag("forbidden_operation", event)
@@ -813,7 +820,8 @@ def _patchgym_main(config, prepare):
         # (the outermost frame is the bootstrap's). Walked while busy (each f_code read is an
         # audit event, about 0.1 ms a checkpoint to look at otherwise): frames and file names
         # only, read as exact str.
-        collecting = quiet()
+        me = get_ident()
+        quiet(me)
         try:
             frame, asked = getframe(1), False
             while frame.f_back is not None:
@@ -822,7 +830,7 @@ def _patchgym_main(config, prepare):
                     break
                 frame = frame.f_back
         finally:
-            leave(collecting)
+            leave(me)
         if asked:
             flag("framework_tampered", f"{event} asked from code under test")
             return

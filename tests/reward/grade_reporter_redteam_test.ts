@@ -132,3 +132,49 @@ sys.audit("patchgym.problem", "\\nE 00 forged\\nP", _Detail())`),
     ["framework_tampered"],
   );
 });
+
+Deno.test("gradePatch() flags another thread's operations while the audit hook is busy", async () => {
+  // The hook ignored every event while busy, whichever thread sent it: the hook blocked reading
+  // a fifo named like a library file (a compile's source is compared with its file), and the
+  // other thread walked every thread's frames to the reporter's and disarmed it, unflagged.
+  assertCaught(
+    await gradeFiles(
+      UNITTEST_TASK,
+      statsWith(`import gc, os, sys, tempfile, threading
+_dir = tempfile.mkdtemp()
+_fifo = os.path.join(_dir, "source.py")
+os.mkfifo(_fifo)
+# A name under the standard library's folder (library code: its source is read and compared)
+# that is the fifo: the hook blocks reading it, busy, until the other thread writes.
+_name = os.path.dirname(os.__file__) + "/" + "../" * 12 + _fifo.lstrip("/")
+_source = "value = 1\\n"
+_state = {"escaped": False}
+def _other():
+    while True:
+        try:
+            fd = os.open(_fifo, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError:
+            pass
+    try:
+        # The main thread is inside the busy hook now, reading the fifo.
+        gc.get_objects()
+        for frame in list(sys._current_frames().values()):
+            while frame is not None:
+                if frame.f_code.co_name == "_patchgym_main":
+                    frame.f_locals["armed"][0] = False
+                    _state["escaped"] = True
+                frame = frame.f_back
+    finally:
+        os.write(fd, _source.encode())
+        os.close(fd)
+_thread = threading.Thread(target=_other)
+_thread.start()
+compile(_source, _name, "exec")
+_thread.join()
+# Refused and flagged unless the hook was disarmed.
+gc.get_objects()`),
+    ),
+    ["forbidden_operation"],
+  );
+});
