@@ -202,6 +202,39 @@ def _patchgym_main(config, prepare):
         busy.discard(me)
         if not busy and collecting[0]:
             gc_enable()
+        while pending and me not in busy:
+            deliver(pending.pop(0))
+
+    # Signal handlers: Python runs one in the main thread wherever it is, inside the busy hook
+    # too (its events were ignored there), and hands it the frame it interrupted (the hook's own,
+    # whose locals hold the reporter's state). So the reporter owns signal.signal: the handler
+    # the interpreter runs is its trampoline, which sends the signal to the hook; the hook runs
+    # the handler code under test installed, with no frame, at once or once it is not busy.
+    handlers, pending = {}, []
+
+    def trampoline(signum, frame):
+        audit("patchgym.signal", signum)
+
+    def install(signalnum, handler):
+        """signal.signal: a Python handler is installed behind the reporter's trampoline."""
+        previous = []
+        audit("patchgym.install", signalnum, handler, previous)
+        return previous[0]
+
+    def deliver(args):
+        handler = handlers.get(args[0])
+        if handler is not None:
+            handler(args[0], None)
+
+    def install_handler(signalnum, handler, previous):
+        if type(previous) is not list:
+            return
+        python = callable(handler) and not isinstance(handler, builtin_function)
+        before = set_handler(signalnum, trampoline if python else handler)
+        signum = int(signalnum)
+        previous.append(handlers.pop(signum, before) if before is trampoline else before)
+        if python:
+            handlers[signum] = handler
 
     def emit(line):
         data = (line + "\n").encode("utf-8", "replace")
@@ -770,6 +803,13 @@ def _patchgym_main(config, prepare):
 
     def hook(event, args):
         me = get_ident()
+        if event in signal_events:
+            if event == "patchgym.install":
+                return install_handler(*args[:3])
+            if me in busy:
+                pending.append(args)
+                return
+            return deliver(args)
         if me in busy:
             return
         if event in checkpoints:
@@ -960,6 +1000,11 @@ def _patchgym_main(config, prepare):
         """The test now running (its observations are its own), or None between tests."""
         audit("patchgym.start", tid)
 
+    # Before the snapshot: the replacements are the baseline.
+    import _signal, signal as signal_module
+    set_handler, builtin_function = _signal.signal, type(len)
+    signal_events = frozenset({"patchgym.signal", "patchgym.install"})
+    _signal.signal = signal_module.signal = install
     watch_modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
                                               library_or_test, start)
     everything = entries([m for m in list(sys.modules.values())

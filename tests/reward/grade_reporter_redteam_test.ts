@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { gradePatch, type GradeResult } from "../../src/reward/grade.ts";
 import { computeReward } from "../../src/reward/reward.ts";
 import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
-import { FACTS } from "./_corpus.ts";
+import { FACTS, medianWith } from "./_corpus.ts";
 import { patchOf, UNITTEST_TASK, withEnv } from "./_grading.ts";
 
 /** Grade a patch that writes `files` (relative to the repository) over `taskId`'s repository. */
@@ -177,4 +177,91 @@ gc.get_objects()`),
     ),
     ["forbidden_operation"],
   );
+});
+
+Deno.test("gradePatch() flags a signal handler that would run while the audit hook is busy", async () => {
+  // Python runs a signal handler in the main thread wherever it is: inside the busy hook (here
+  // blocked reading a fifo named like a library file) its events were ignored, and the frame it
+  // was handed (the one it interrupted) led to the reporter's; it disarmed the hook, unflagged.
+  assertCaught(
+    await gradeFiles(
+      UNITTEST_TASK,
+      statsWith(`import gc, os, signal, sys, tempfile, threading
+_dir = tempfile.mkdtemp()
+_fifo = os.path.join(_dir, "source.py")
+os.mkfifo(_fifo)
+# A name under the standard library's folder that is the fifo: the hook blocks reading it, busy.
+_name = os.path.dirname(os.__file__) + "/" + "../" * 12 + _fifo.lstrip("/")
+_source = "value = 1\\n"
+_state = {"escaped": False}
+def _handler(signum, frame):
+    # Runs in the main thread, inside the busy hook's read.
+    gc.get_objects()
+    while frame is not None:
+        if frame.f_code.co_name == "_patchgym_main":
+            frame.f_locals["armed"][0] = False
+            _state["escaped"] = True
+        frame = frame.f_back
+signal.signal(signal.SIGUSR1, _handler)
+def _other():
+    fd = os.open(_fifo, os.O_WRONLY)
+    try:
+        os.kill(os.getpid(), signal.SIGUSR1)
+    finally:
+        os.write(fd, _source.encode())
+        os.close(fd)
+_thread = threading.Thread(target=_other)
+_thread.start()
+compile(_source, _name, "exec")
+_thread.join()
+# Refused and flagged unless the hook was disarmed.
+gc.get_objects()`),
+    ),
+    ["forbidden_operation"],
+  );
+});
+
+Deno.test("gradePatch() gives full reward to a correct median that uses signals, threads and numbers", async () => {
+  // Honest code must not pay for the defenses above: a signal handler (an alarm-style timeout
+  // that fires), a worker thread, Fraction and Decimal arithmetic and a str subclass.
+  const grade = await gradeFiles(
+    UNITTEST_TASK,
+    medianWith(
+      "_even_median(ordered[middle - 1], ordered[middle])",
+      `
+
+import decimal, fractions, os, signal, threading
+
+class _Label(str):
+    pass
+
+_fired = []
+
+
+def _on_signal(signum, frame):
+    _fired.append(_Label("signal %d" % signum))
+
+
+def _even_median(low, high):
+    previous = signal.signal(signal.SIGUSR1, _on_signal)
+    try:
+        os.kill(os.getpid(), signal.SIGUSR1)
+        for _ in range(1000):
+            if _fired:
+                break
+        if not _fired:
+            raise RuntimeError("the signal handler did not run")
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    result = []
+    worker = threading.Thread(target=lambda: result.append(fractions.Fraction(low) + high))
+    worker.start()
+    worker.join()
+    exact = decimal.Decimal(result[0].numerator) / decimal.Decimal(result[0].denominator) / 2
+    return float(exact)
+`,
+    ),
+  );
+  const reward = computeReward(grade, FACTS);
+  assert.equal(reward.total, 1, JSON.stringify({ run: grade.run, f2p: grade.fail_to_pass }));
 });
