@@ -396,7 +396,13 @@ def _patchgym_main(config, prepare):
         if event == "object.__getattr__":
             return text_of(args[1]) in frame_attrs and direct_untrusted(caller)
         if event == "object.__setattr__":
-            return text_of(args[1]) == "__code__" and innermost(caller) != "trusted"
+            name = text_of(args[1])
+            if name == "__class__" and any(map(is_, repeat(args[0]), framework_modules)):
+                # A framework module given another class keeps its namespace (the identity
+                # snapshot saw nothing) while reads of its attributes answer what the class says
+                # (unittest.TextTestRunner came back as a runner of code under test).
+                return innermost(caller) != "trusted"
+            return name == "__code__" and innermost(caller) != "trusted"
         if event in ("marshal.loads", "marshal.load"):
             return kind(frame_file(caller)) == "untrusted"
         if event == "compile":
@@ -1007,6 +1013,7 @@ def _patchgym_main(config, prepare):
     _signal.signal = signal_module.signal = install
     watch_modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
                                               library_or_test, start)
+    framework_modules = (builtins, sys, *watch_modules)
     everything = entries([m for m in list(sys.modules.values())
                           if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
     stdlib_names = set(sys.stdlib_module_names) | {n.partition(".")[0] for n in sys.modules}
