@@ -145,7 +145,7 @@ def _patchgym_main(config, prepare):
     # Runs before any repository code exists on sys.path. Everything the verdict depends on is
     # captured here, as objects code under test cannot reach without the introspection the audit
     # hook below refuses.
-    import builtins, io, linecache, os, sys
+    import builtins, gc, io, linecache, os, sys
     from itertools import repeat
     from _operator import is_
     io_open, os_stat, source_cache = io.open, os.stat, linecache.cache
@@ -182,7 +182,59 @@ def _patchgym_main(config, prepare):
     summaries = frozenset({"extract_stack", "format_stack", "print_stack"})
     # Library modules that hand a code object (and its constants) back to their caller.
     code_handing = frozenset({stdlib + "/dis.py"})
-    raised, armed, busy = [], [False], [False]
+    # busy: the threads the hook is working for now, which ignores their own events meanwhile.
+    # By thread: another thread runs while the hook waits (a read of a fifo named like a library
+    # file blocked it), and its events must meet the rules.
+    raised, armed, busy, collecting = [], [False], set(), [False]
+    # No garbage is collected while the hook is busy: a cycle's __del__ (code under test) would
+    # run there with every event ignored (one walked frames to the reporter's and disarmed it).
+    gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
+    from _thread import get_ident
+
+    def quiet(me):
+        """Mark the hook busy for thread me, with collection off while any thread is."""
+        if not busy:
+            collecting[0] = gc_enabled()
+            gc_disable()
+        busy.add(me)
+
+    def leave(me):
+        busy.discard(me)
+        if not busy and collecting[0]:
+            gc_enable()
+        while pending and me not in busy:
+            deliver(pending.pop(0))
+
+    # Signal handlers: Python runs one in the main thread wherever it is, inside the busy hook
+    # too (its events were ignored there), and hands it the frame it interrupted (the hook's own,
+    # whose locals hold the reporter's state). So the reporter owns signal.signal: the handler
+    # the interpreter runs is its trampoline, which sends the signal to the hook; the hook runs
+    # the handler code under test installed, with no frame, at once or once it is not busy.
+    handlers, pending = {}, []
+
+    def trampoline(signum, frame):
+        audit("patchgym.signal", signum)
+
+    def install(signalnum, handler):
+        """signal.signal: a Python handler is installed behind the reporter's trampoline."""
+        previous = []
+        audit("patchgym.install", signalnum, handler, previous)
+        return previous[0]
+
+    def deliver(args):
+        handler = handlers.get(args[0])
+        if handler is not None:
+            handler(args[0], None)
+
+    def install_handler(signalnum, handler, previous):
+        if type(previous) is not list:
+            return
+        python = callable(handler) and not isinstance(handler, builtin_function)
+        before = set_handler(signalnum, trampoline if python else handler)
+        signum = int(signalnum)
+        previous.append(handlers.pop(signum, before) if before is trampoline else before)
+        if python:
+            handlers[signum] = handler
 
     def emit(line):
         data = (line + "\n").encode("utf-8", "replace")
@@ -344,7 +396,13 @@ def _patchgym_main(config, prepare):
         if event == "object.__getattr__":
             return text_of(args[1]) in frame_attrs and direct_untrusted(caller)
         if event == "object.__setattr__":
-            return text_of(args[1]) == "__code__" and innermost(caller) != "trusted"
+            name = text_of(args[1])
+            if name == "__class__" and any(map(is_, repeat(args[0]), framework_modules)):
+                # A framework module given another class keeps its namespace (the identity
+                # snapshot saw nothing) while reads of its attributes answer what the class says
+                # (unittest.TextTestRunner came back as a runner of code under test).
+                return innermost(caller) != "trusted"
+            return name == "__code__" and innermost(caller) != "trusted"
         if event in ("marshal.loads", "marshal.load"):
             return kind(frame_file(caller)) == "untrusted"
         if event == "compile":
@@ -750,18 +808,28 @@ def _patchgym_main(config, prepare):
                           else ())
 
     def hook(event, args):
-        if event in checkpoints and not busy[0]:
+        me = get_ident()
+        if event in signal_events:
+            if event == "patchgym.install":
+                return install_handler(*args[:3])
+            if me in busy:
+                pending.append(args)
+                return
+            return deliver(args)
+        if me in busy:
+            return
+        if event in checkpoints:
             return checkpoint(event, args)
-        if event in observing and armed[0] and not busy[0]:
-            busy[0] = True
+        if event in observing and armed[0]:
+            quiet(me)
             try:
                 observation(event, args, getframe(1))
             finally:
-                busy[0] = False
+                leave(me)
             return
-        if not armed[0] or busy[0] or (event not in watched and not event.startswith("ctypes.")):
+        if not armed[0] or (event not in watched and not event.startswith("ctypes.")):
             return
-        busy[0] = True
+        quiet(me)
         try:
             # Decided before the caller's frame is fetched when the answer does not depend on it:
             # pytest and pluggy read thousands of functions' __code__, __defaults__ and the like.
@@ -770,7 +838,7 @@ def _patchgym_main(config, prepare):
             caller = getframe(1)
             refuse = denied(event, args, caller)
         finally:
-            busy[0] = False
+            leave(me)
         if refuse:
             if refuse is True:
                 flag("forbidden_operation", event)
@@ -798,7 +866,8 @@ def _patchgym_main(config, prepare):
         # (the outermost frame is the bootstrap's). Walked while busy (each f_code read is an
         # audit event, about 0.1 ms a checkpoint to look at otherwise): frames and file names
         # only, read as exact str.
-        busy[0] = True
+        me = get_ident()
+        quiet(me)
         try:
             frame, asked = getframe(1), False
             while frame.f_back is not None:
@@ -807,7 +876,7 @@ def _patchgym_main(config, prepare):
                     break
                 frame = frame.f_back
         finally:
-            busy[0] = False
+            leave(me)
         if asked:
             flag("framework_tampered", f"{event} asked from code under test")
             return
@@ -937,8 +1006,14 @@ def _patchgym_main(config, prepare):
         """The test now running (its observations are its own), or None between tests."""
         audit("patchgym.start", tid)
 
+    # Before the snapshot: the replacements are the baseline.
+    import _signal, signal as signal_module
+    set_handler, builtin_function = _signal.signal, type(len)
+    signal_events = frozenset({"patchgym.signal", "patchgym.install"})
+    _signal.signal = signal_module.signal = install
     watch_modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
                                               library_or_test, start)
+    framework_modules = (builtins, sys, *watch_modules)
     everything = entries([m for m in list(sys.modules.values())
                           if type(m) is type(sys) and m is not sys and m.__name__ != "__main__"])
     stdlib_names = set(sys.stdlib_module_names) | {n.partition(".")[0] for n in sys.modules}
