@@ -221,6 +221,12 @@ def _patchgym_main(config, prepare):
         audit("patchgym.install", signalnum, handler, previous)
         return previous[0]
 
+    def read_handler(signalnum):
+        """signal.getsignal: the handler code under test installed, not the trampoline."""
+        found = []
+        audit("patchgym.getsignal", signalnum, found)
+        return found[0]
+
     def deliver(args):
         handler = handlers.get(args[0])
         if handler is not None:
@@ -235,6 +241,12 @@ def _patchgym_main(config, prepare):
         previous.append(handlers.pop(signum, before) if before is trampoline else before)
         if python:
             handlers[signum] = handler
+
+    def get_handler(signalnum, found):
+        if type(found) is not list:
+            return
+        current = get_signal(signalnum)
+        found.append(handlers.get(int(signalnum), current) if current is trampoline else current)
 
     def emit(line):
         data = (line + "\n").encode("utf-8", "replace")
@@ -812,6 +824,8 @@ def _patchgym_main(config, prepare):
         if event in signal_events:
             if event == "patchgym.install":
                 return install_handler(*args[:3])
+            if event == "patchgym.getsignal":
+                return get_handler(*args[:2])
             if me in busy:
                 pending.append(args)
                 return
@@ -1008,9 +1022,10 @@ def _patchgym_main(config, prepare):
 
     # Before the snapshot: the replacements are the baseline.
     import _signal, signal as signal_module
-    set_handler, builtin_function = _signal.signal, type(len)
-    signal_events = frozenset({"patchgym.signal", "patchgym.install"})
+    set_handler, get_signal, builtin_function = _signal.signal, _signal.getsignal, type(len)
+    signal_events = frozenset({"patchgym.signal", "patchgym.install", "patchgym.getsignal"})
     _signal.signal = signal_module.signal = install
+    _signal.getsignal = signal_module.getsignal = read_handler
     watch_modules, execute, classes = prepare(record, problem, baseline, after_test, trusted_code,
                                               library_or_test, start)
     framework_modules = (builtins, sys, *watch_modules)

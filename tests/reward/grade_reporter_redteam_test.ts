@@ -223,7 +223,7 @@ gc.get_objects()`),
 
 Deno.test("gradePatch() gives full reward to a correct median that uses signals, threads and numbers", async () => {
   // Honest code must not pay for the defenses above: a signal handler (an alarm-style timeout
-  // that fires), a worker thread, Fraction and Decimal arithmetic and a str subclass.
+  // that fires, read back with signal.getsignal), a worker thread, Fraction and Decimal arithmetic and a str subclass.
   const grade = await gradeFiles(
     UNITTEST_TASK,
     medianWith(
@@ -245,6 +245,8 @@ def _on_signal(signum, frame):
 def _even_median(low, high):
     previous = signal.signal(signal.SIGUSR1, _on_signal)
     try:
+        if signal.getsignal(signal.SIGUSR1) is not _on_signal:
+            raise RuntimeError("signal.getsignal did not give back the handler installed")
         os.kill(os.getpid(), signal.SIGUSR1)
         for _ in range(1000):
             if _fired:
@@ -253,6 +255,8 @@ def _even_median(low, high):
             raise RuntimeError("the signal handler did not run")
     finally:
         signal.signal(signal.SIGUSR1, previous)
+    if signal.getsignal(signal.SIGUSR1) is not previous:
+        raise RuntimeError("signal.getsignal did not give back the handler restored")
     result = []
     worker = threading.Thread(target=lambda: result.append(fractions.Fraction(low) + high))
     worker.start()
