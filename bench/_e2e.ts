@@ -173,7 +173,7 @@ function leakRows(workRoot: string, before: ProcessFacts, after: ProcessFacts): 
       unit: "count",
       summary: { median: fds, p95: null, n: 1 },
       baseline: { name: "before", value: fdsBefore },
-      target: { text: "before +/- 2", metric: "delta", op: "abs<=", value: 2 },
+      target: { text: "at most before + 2", metric: "delta", op: "<=", value: 2 },
     }),
   ];
 }

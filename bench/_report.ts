@@ -12,7 +12,7 @@ export interface Target {
   /** As a person would say it, e.g. "< 0.5 ms". */
   text: string;
   metric: TargetMetric;
-  op: "<" | "<=" | ">=" | "==" | "abs<=";
+  op: "<" | "<=" | ">=" | "==";
   value: number;
 }
 
@@ -96,8 +96,6 @@ function checkTarget(row: Row, target: Target): boolean | null {
       return actual >= target.value;
     case "==":
       return actual === target.value;
-    case "abs<=":
-      return Math.abs(actual) <= target.value;
   }
 }
 
