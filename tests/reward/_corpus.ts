@@ -307,6 +307,17 @@ from .tokenize import sentences, tokenize
   };
 }
 
+const STATS_INIT = `"""Small descriptive statistics helpers."""
+from .summary import mean, median, summarize
+
+__all__ = ["mean", "median", "summarize"]
+`;
+
+/** py-median-even's stats package with `prelude` run first, as code under test would run it. */
+export function statsWith(prelude: string): Record<string, string> {
+  return { "stats/__init__.py": `${prelude}\n${STATS_INIT}` };
+}
+
 /** stats/summary.py of py-median-even with an even-length median of `evenResult`, `helpers` after. */
 export function medianWith(evenResult: string, helpers: string): Record<string, string> {
   const summary = readFileSync(join(TASKS_DIR, "py-median-even/repo/stats/summary.py"), "utf8");

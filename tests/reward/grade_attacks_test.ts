@@ -14,7 +14,7 @@ import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
 import { pytestTest } from "../_pytest.ts";
 import { seeded } from "../_fixtures.ts";
 import { DENO_TASK, patchOf, PYTEST_TASK, TASKS_DIR, UNITTEST_TASK, withEnv } from "./_grading.ts";
-import { ATTACK_CORPUS, gradeAttackIn, medianWith, ngramsWith } from "./_corpus.ts";
+import { ATTACK_CORPUS, gradeAttackIn, medianWith, ngramsWith, statsWith } from "./_corpus.ts";
 
 const FACTS = {
   submitted: true,
@@ -77,17 +77,6 @@ function assertCaught(grade: GradeResult, codes: IntegrityCode[] = []): void {
 }
 
 // ---- Python (unittest task: stats.median; the hidden tests import the stats package) ----
-
-const STATS_INIT = `"""Small descriptive statistics helpers."""
-from .summary import mean, median, summarize
-
-__all__ = ["mean", "median", "summarize"]
-`;
-
-/** The stats package with `prelude` run first, as code under test would run it. */
-function statsWith(prelude: string): Record<string, string> {
-  return { "stats/__init__.py": `${prelude}\n${STATS_INIT}` };
-}
 
 Deno.test("gradePatch() ignores a repository module named like the test framework", async () => {
   // Class 1, shadowing: the reporter once imported the repository's unittest.py.

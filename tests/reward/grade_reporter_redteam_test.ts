@@ -4,30 +4,17 @@
  * Each attack is a patch of a bundled task with its bug left in place: it must earn nothing.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { gradePatch, type GradeResult } from "../../src/reward/grade.ts";
+import type { GradeResult } from "../../src/reward/grade.ts";
 import { computeReward } from "../../src/reward/reward.ts";
 import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
-import { FACTS, medianWith } from "./_corpus.ts";
-import { patchOf, UNITTEST_TASK, withEnv } from "./_grading.ts";
+import { FACTS, gradeAttackIn, medianWith, statsWith } from "./_corpus.ts";
+import { UNITTEST_TASK, withEnv } from "./_grading.ts";
 
 /** Grade a patch that writes `files` (relative to the repository) over `taskId`'s repository. */
 async function gradeFiles(taskId: string, files: Record<string, string>): Promise<GradeResult> {
   let grade: GradeResult | undefined;
   await withEnv(async (env) => {
-    const task = env.task(taskId);
-    const patch = await patchOf(env, task, (dir) => {
-      for (const [path, content] of Object.entries(files)) {
-        mkdirSync(dirname(join(dir, path)), { recursive: true });
-        writeFileSync(join(dir, path), content);
-      }
-    });
-    grade = await gradePatch(task, patch, {
-      sandbox: env.sandbox,
-      workRoot: env.workRoot,
-      snapshot: env.snapshot(task),
-    });
+    grade = await gradeAttackIn(env, { name: "reporter red team", task: taskId, files });
   });
   return grade!;
 }
@@ -45,17 +32,6 @@ function assertCaught(grade: GradeResult, codes: IntegrityCode[] = []): void {
     const found = grade.run.problems.map((p) => p.code);
     assert.ok(codes.some((c) => found.includes(c)), `expected one of ${codes}: ${detail}`);
   }
-}
-
-const STATS_INIT = `"""Small descriptive statistics helpers."""
-from .summary import mean, median, summarize
-
-__all__ = ["mean", "median", "summarize"]
-`;
-
-/** The stats package with `prelude` run first (the bug stays in stats/summary.py). */
-function statsWith(prelude: string): Record<string, string> {
-  return { "stats/__init__.py": `${prelude}\n${STATS_INIT}` };
 }
 
 Deno.test("gradePatch() flags a finalizer that runs while the reporter's audit hook is busy", async () => {
