@@ -183,9 +183,10 @@ function namedLauncher(): string | null {
 }
 
 /**
- * How to detach every file system mounted under a folder (a dead run's workspaces, see
+ * How to detach every file system mounted under a folder (an exiting or dead run's workspaces, see
  * `claimRoot`) through the launcher `launch.ts` named; undefined when it named none (then
- * `claimRoot` does it through `sh`).
+ * `claimRoot` does it through `sh`). The launcher first closes the folder to mounts, once those in
+ * flight below it have landed, so a mount request its helper still runs lands nowhere after this.
  */
 export function launcherUnmount(): ((dir: string) => void) | undefined {
   const launcher = namedLauncher();

@@ -4,7 +4,9 @@
  * program, so granting it to the orchestrator does not grant "run anything".
  */
 import assert from "node:assert/strict";
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import { HelperProcess } from "../../src/sandbox/_helper.ts";
 import { buildLauncher } from "../../src/sandbox/launcher.ts";
 import {
   guarantees,
@@ -12,6 +14,7 @@ import {
   probeIsolation,
   Sandbox,
 } from "../../src/sandbox/sandbox.ts";
+import { mounted } from "./_launcher_fixture.ts";
 
 function skip(reason: string): void {
   console.warn(`skipped: ${reason}`);
@@ -245,6 +248,59 @@ Deno.test("buildLauncher() makes a launcher that mounts a capped workspace and d
       assert.deepEqual([...Deno.readDirSync(dir)], [], `${dir} is still mounted`);
     }
   } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+/** Whether process `pid` waits for an exclusive lock on folder `dir` (from /proc/locks). */
+async function waitsForLock(pid: number, dir: string): Promise<boolean> {
+  const out = await new Deno.Command("cat", { args: ["/proc/locks"], stdout: "piped" }).output();
+  const waiting = new RegExp(
+    `-> FLOCK +ADVISORY +WRITE +${pid} +[0-9a-f]+:[0-9a-f]+:${Deno.statSync(dir).ino} `,
+  );
+  return waiting.test(new TextDecoder().decode(out.stdout));
+}
+
+// An exit's umount-under raced workspace mounts still in flight in the launcher's helper: one that
+// landed after it read the mount table stayed mounted in the work root (root-run CI, 1 in 5).
+Deno.test("buildLauncher() makes a launcher whose umount-under waits for a mount in flight below the folder and refuses later ones (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  if ((await run(path, ["mount-probe"])).code !== 0) return skip("tmpfs mounts are refused here");
+  const parent = realpathSync(await Deno.makeTempDir());
+  const [inFlight, late] = [join(parent, "in-flight"), join(parent, "late")];
+  const helper = new HelperProcess(path);
+  // The shared lock a mount request holds on every folder above its own until mount(2) returns:
+  // while the test holds it, the test is a request inside mount(2).
+  const request = await Deno.open(parent, { read: true });
+  try {
+    for (const dir of [inFlight, late]) await Deno.mkdir(dir, { mode: 0o700 });
+    await request.lock(false);
+    const closing = new Deno.Command(path, {
+      args: ["umount-under", parent],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    let exited = false;
+    const status = closing.status.finally(() => exited = true);
+    // Until it waits for the folder's lock, or (a launcher that does not wait) has exited.
+    while (!exited && !await waitsForLock(closing.pid, parent)) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const landed = await helper.request("mount-workspace", ["65536", "16", inFlight]);
+    assert.ok(landed.success, landed.stderr);
+    await request.unlock();
+    assert.equal((await status).code, 0);
+    assert.ok(!mounted(inFlight), "the mount in flight was left mounted");
+    const refused = await helper.request("mount-workspace", ["65536", "16", late]);
+    assert.equal(refused.success, false);
+    assert.match(refused.stderr, /closed to mounts/);
+    assert.ok(!mounted(late), "a mount after the close landed");
+  } finally {
+    request.close();
+    helper.close();
+    await run(path, ["umount-under", parent]);
     await Deno.remove(parent, { recursive: true });
   }
 });

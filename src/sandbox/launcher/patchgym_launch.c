@@ -32,9 +32,12 @@
  *   cgroup-probe DIR...             print "ok DIR FILES..." or "no DIR" per parent folder
  *   self                            print /proc/self/cgroup ("c LINE") and mountinfo ("m LINE")
  *   uid                             print the real uid
- *   mount-workspace BYTES INODES DIR   mount a capped nosuid, nodev tmpfs of mode 0700 on DIR
+ *   mount-workspace BYTES INODES DIR   mount a capped nosuid, nodev tmpfs of mode 0700 on DIR,
+ *                                   unless a folder on its path is closed to mounts
  *   umount DIR                      unmount DIR (lazily when busy); never fails
- *   umount-under DIR                detach every mount below DIR (a dead run's workspaces)
+ *   umount-under DIR                close DIR to mounts (once those in flight below it landed),
+ *                                   then detach every mount below DIR (an exiting or dead run's
+ *                                   workspaces): none lands there after it
  *   mount-probe                     whether a tmpfs can be mounted here
  *   kill PID...                     SIGKILL each (a negative PID is a process group)
  *   serve                           the four modes above them but probes (sweep, mount-workspace,
@@ -64,6 +67,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <poll.h>
@@ -595,6 +599,83 @@ static int safe_folder(const char *dir, int own, FILE *err) {
   return fd;
 }
 
+/*
+ * A folder closed to mounts by `umount-under` (see `close_folder`): one of this process's user with
+ * the mode 01700 (the sticky bit on a folder only its owner may use, which changes nothing for the
+ * owner, so the exiting process still removes what is in it).
+ */
+#define CLOSED_MODE 01700
+
+static int closed_folder(const struct stat *st) {
+  return st->st_uid == geteuid() && (st->st_mode & 07777) == CLOSED_MODE;
+}
+
+/* How many folders deep a mount may be (one descriptor held for each on the way). */
+#define GUARD_DEPTH 256
+
+/*
+ * How long a lock of `guard_mount` or `close_folder` is waited for: each holds its lock for a
+ * mount(2) or a read of the mount table, microseconds; a lock held longer (code under test may
+ * flock a folder it can open) ends the wait, so no request and no exit hangs on it.
+ */
+#define LOCK_WAIT_S 10
+
+static void on_alarm(int signal_number) {
+  (void)signal_number;
+}
+
+/* flock(FD, OPERATION), waiting at most LOCK_WAIT_S: 0, or -1 with errno (EINTR: too long). */
+static int lock_within(int fd, int operation) {
+  /* No SA_RESTART: the alarm ends the wait with EINTR. */
+  struct sigaction alarm_action;
+  memset(&alarm_action, 0, sizeof alarm_action);
+  alarm_action.sa_handler = on_alarm;
+  sigaction(SIGALRM, &alarm_action, NULL);
+  alarm(LOCK_WAIT_S);
+  int locked = flock(fd, operation);
+  int saved = errno;
+  alarm(0);
+  errno = saved;
+  return locked;
+}
+
+/*
+ * Takes a shared lock (flock) on the folder FD and on every folder above it up to the root, and
+ * fails when one of them is closed to mounts. The caller holds the locks (GUARDS, COUNT of them)
+ * until its mount(2) has returned. `umount-under DIR` closes DIR under an exclusive lock before it
+ * reads the mount table, so a mount below DIR either holds its lock first (the close waits for it
+ * to land, and then detaches it) or takes it after the close and is refused: none lands after.
+ */
+static int guard_mount(int fd, const char *dir, int *guards, int *count, FILE *err) {
+  int at = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  while (at >= 0) {
+    guards[(*count)++] = at;
+    struct stat st, up;
+    if (lock_within(at, LOCK_SH) != 0 || fstat(at, &st) != 0) break;
+    if (closed_folder(&st)) {
+      fprintf(err, "%s: a folder on its path is closed to mounts (its process is exiting)\n", dir);
+      return -1;
+    }
+    int parent = openat(at, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (parent < 0 || fstat(parent, &up) != 0) {
+      if (parent >= 0) close(parent);
+      break;
+    }
+    if (up.st_dev == st.st_dev && up.st_ino == st.st_ino) {
+      close(parent); /* The root: its ".." is itself. */
+      return 0;
+    }
+    if (*count == GUARD_DEPTH) {
+      close(parent);
+      fprintf(err, "%s: more than %d folders deep\n", dir, GUARD_DEPTH);
+      return -1;
+    }
+    at = parent;
+  }
+  fprintf(err, "%s: cannot lock the folders on its path: %s\n", dir, strerror(errno));
+  return -1;
+}
+
 static int mount_workspace(int argc, char **argv, FILE *err) {
   if (argc != 5) return 2;
   long long bytes = count_arg(argv[2]), inodes = count_arg(argv[3]);
@@ -606,10 +687,18 @@ static int mount_workspace(int argc, char **argv, FILE *err) {
   snprintf(options, sizeof options, "size=%lld,nr_inodes=%lld,mode=0700", bytes, inodes);
   int fd = safe_folder(argv[4], 1, err);
   if (fd < 0) return 1;
+  int guards[GUARD_DEPTH], guarded = 0;
+  if (guard_mount(fd, argv[4], guards, &guarded, err) != 0) {
+    while (guarded > 0) close(guards[--guarded]);
+    close(fd);
+    return 1;
+  }
   /* Through the descriptor: the folder checked is the folder mounted on. */
   snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
   int mounted = tmpfs(target, options);
   int saved = errno;
+  /* Only now may a close of a folder above go on: this mount is in the table it reads next. */
+  while (guarded > 0) close(guards[--guarded]);
   close(fd);
   if (mounted != 0) {
     fprintf(err, "mount %s: %s\n", argv[4], strerror(saved));
@@ -653,11 +742,36 @@ static void unescape(char *field) {
   *out = '\0';
 }
 
+/*
+ * Closes DIR to mounts (see `guard_mount`), when it is a folder of this process's user: waits for
+ * an exclusive lock on it, so every mount request below it that holds its shared lock (one inside
+ * mount(2) included) has landed, then sets its mode to CLOSED_MODE, which every later request
+ * reads under its own lock and refuses. Returns the locked descriptor (or -1): the lock is held
+ * until the mounts are detached.
+ */
+static int close_folder(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0) return -1;
+  if (fstat(fd, &st) != 0 || st.st_uid != geteuid()) {
+    close(fd);
+    return -1;
+  }
+  /* Even without the lock (held too long), later requests are refused. */
+  lock_within(fd, LOCK_EX);
+  fchmod(fd, CLOSED_MODE);
+  return fd;
+}
+
 static int umount_under(const char *dir) {
   size_t length = strlen(dir);
   if (length < 2 || dir[0] != '/') return 2;
+  int closed = close_folder(dir);
   FILE *file = fopen("/proc/self/mountinfo", "re");
-  if (!file) return 1;
+  if (!file) {
+    if (closed >= 0) close(closed);
+    return 1;
+  }
   char *line = NULL;
   size_t size = 0;
   while (getline(&line, &size, file) >= 0) {
@@ -674,6 +788,7 @@ static int umount_under(const char *dir) {
   }
   free(line);
   fclose(file);
+  if (closed >= 0) close(closed);
   return 0;
 }
 
