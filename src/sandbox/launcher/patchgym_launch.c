@@ -614,7 +614,7 @@ static int closed_folder(const struct stat *st) {
 #define GUARD_DEPTH 256
 
 /*
- * How long a lock of `guard_mount` or `close_folder` is waited for: each holds its lock for a
+ * How long the locks of `guard_mount` or `close_folder` are waited for: each holds its lock for a
  * mount(2) or a read of the mount table, microseconds; a lock held longer (code under test may
  * flock a folder it can open) ends the wait, so no request and no exit hangs on it.
  */
@@ -624,19 +624,40 @@ static void on_alarm(int signal_number) {
   (void)signal_number;
 }
 
-/* flock(FD, OPERATION), waiting at most LOCK_WAIT_S: 0, or -1 with errno (EINTR: too long). */
-static int lock_within(int fd, int operation) {
-  /* No SA_RESTART: the alarm ends the wait with EINTR. */
+/* From now on a wait for a lock ends (EINTR) after LOCK_WAIT_S; alarm(0) ends the bound. */
+static void bound_lock_waits(void) {
+  /* No SA_RESTART: the alarm interrupts flock. */
   struct sigaction alarm_action;
   memset(&alarm_action, 0, sizeof alarm_action);
   alarm_action.sa_handler = on_alarm;
   sigaction(SIGALRM, &alarm_action, NULL);
   alarm(LOCK_WAIT_S);
-  int locked = flock(fd, operation);
-  int saved = errno;
-  alarm(0);
-  errno = saved;
-  return locked;
+}
+
+/* The walk of `guard_mount`. */
+static int walk_up_locked(int fd, const char *dir, int *guards, int *count, FILE *err) {
+  struct stat st, below;
+  int at = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  while (at >= 0) {
+    guards[(*count)++] = at;
+    if (flock(at, LOCK_SH) != 0 || fstat(at, &st) != 0) break;
+    if (*count > 1 && st.st_dev == below.st_dev && st.st_ino == below.st_ino) {
+      close(guards[--*count]); /* Above the root: its ".." is itself. */
+      return 0;
+    }
+    if (closed_folder(&st)) {
+      fprintf(err, "%s: a folder on its path is closed to mounts (its process is exiting)\n", dir);
+      return -1;
+    }
+    if (*count == GUARD_DEPTH) {
+      fprintf(err, "%s: %d folders or more on its path\n", dir, GUARD_DEPTH);
+      return -1;
+    }
+    below = st;
+    at = openat(at, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  }
+  fprintf(err, "%s: cannot lock the folders on its path: %s\n", dir, strerror(errno));
+  return -1;
 }
 
 /*
@@ -647,33 +668,10 @@ static int lock_within(int fd, int operation) {
  * to land, and then detaches it) or takes it after the close and is refused: none lands after.
  */
 static int guard_mount(int fd, const char *dir, int *guards, int *count, FILE *err) {
-  int at = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  while (at >= 0) {
-    guards[(*count)++] = at;
-    struct stat st, up;
-    if (lock_within(at, LOCK_SH) != 0 || fstat(at, &st) != 0) break;
-    if (closed_folder(&st)) {
-      fprintf(err, "%s: a folder on its path is closed to mounts (its process is exiting)\n", dir);
-      return -1;
-    }
-    int parent = openat(at, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (parent < 0 || fstat(parent, &up) != 0) {
-      if (parent >= 0) close(parent);
-      break;
-    }
-    if (up.st_dev == st.st_dev && up.st_ino == st.st_ino) {
-      close(parent); /* The root: its ".." is itself. */
-      return 0;
-    }
-    if (*count == GUARD_DEPTH) {
-      close(parent);
-      fprintf(err, "%s: more than %d folders deep\n", dir, GUARD_DEPTH);
-      return -1;
-    }
-    at = parent;
-  }
-  fprintf(err, "%s: cannot lock the folders on its path: %s\n", dir, strerror(errno));
-  return -1;
+  bound_lock_waits();
+  int result = walk_up_locked(fd, dir, guards, count, err);
+  alarm(0);
+  return result;
 }
 
 static int mount_workspace(int argc, char **argv, FILE *err) {
@@ -758,7 +756,9 @@ static int close_folder(const char *dir) {
     return -1;
   }
   /* Even without the lock (held too long), later requests are refused. */
-  lock_within(fd, LOCK_EX);
+  bound_lock_waits();
+  flock(fd, LOCK_EX);
+  alarm(0);
   fchmod(fd, CLOSED_MODE);
   return fd;
 }
