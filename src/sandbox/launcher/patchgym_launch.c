@@ -22,6 +22,9 @@
  *   drop:UID             what `setpriv --reuid=UID --regid=UID --clear-groups --no-new-privs
  *                        --inh-caps=-all --bounding-set=-all` does
  *   setsid               a session of its own
+ *   hide                 last, in a mount namespace of its own: detach every workspace tmpfs
+ *                        but those at or above a kept path or inside one (`hide_workspaces`)
+ *   keep:PATH            a path the jail binds, for `hide`
  * then execs PROGRAM: bwrap (its path found when this file was built) or a name of the closed
  * allowlist, looked up on the fixed children's PATH; anything else is refused. A failed step
  * prints "patchgym: cannot set up the sandbox: ..." and exits 125.
@@ -67,6 +70,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -369,10 +373,143 @@ static void exec_program(char **argv) {
   fail("cannot run \"%s\" from %s: %s", program, CHILD_PATH, strerror(saved));
 }
 
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+
+/* A mountinfo path field with its octal escapes (\040 for a space) decoded, in place. */
+static void unescape(char *field) {
+  char *out = field;
+  for (char *in = field; *in; out++) {
+    if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+        in[3] >= '0' && in[3] <= '7') {
+      *out = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
+      in += 4;
+    } else {
+      *out = *in++;
+    }
+  }
+  *out = '\0';
+}
+
+/* Whether PATH is ABOVE itself or a path below it. */
+static int at_or_below(const char *path, const char *above) {
+  size_t length = strlen(above);
+  return strncmp(path, above, length) == 0 && (path[length] == '\0' || path[length] == '/');
+}
+
+/* One workspace tmpfs of the mount table. */
+struct workspace_mount {
+  int id, parent;
+  char *point;
+  int fd; /* its clone while it is detached, when kept */
+};
+
+static int compare_ids(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+static void free_mounts(struct workspace_mount *mounts, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    if (mounts[i].fd >= 0) close(mounts[i].fd);
+    free(mounts[i].point);
+  }
+  free(mounts);
+}
+
+/*
+ * The `hide` step. A jail's mount namespace starts as a copy of the host's, which holds a tmpfs
+ * for every workspace, scoring copy and report folder of every episode running (two or three
+ * each), and bwrap reads the whole mount table again after each of its binds: with 128 episodes
+ * running, reading it was a tenth of all the machine's CPU. Here, in a mount namespace of its own
+ * (a slave of the host's: nothing done here reaches the host), every workspace tmpfs is detached
+ * but those the jail binds (at or above a kept path, or inside one), which are cloned first and put
+ * back where they were. Other episodes' files are then out of reach even while bwrap sets up.
+ *
+ * Where the namespace cannot be made it does nothing (bwrap works as before); once a mount is
+ * detached, a kept one that cannot be put back fails the launch (the jail would bind the empty
+ * folder under it).
+ */
+static void hide_workspaces(char **keep, int kept) {
+  if (unshare(CLONE_NEWNS) != 0) return;
+  if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) return;
+  FILE *file = fopen("/proc/self/mountinfo", "re");
+  if (!file) return;
+  struct workspace_mount *mounts = NULL;
+  size_t count = 0, capacity = 0;
+  char *line = NULL;
+  size_t size = 0;
+  while (getline(&line, &size, file) >= 0) {
+    /* ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+    int id, parent, offset = 0;
+    if (sscanf(line, "%d %d %*s %*s %n", &id, &parent, &offset) != 2 || offset == 0) continue;
+    char *point = line + offset;
+    char *end = strchr(point, ' ');
+    char *tail = end ? strstr(end, " - ") : NULL;
+    if (!tail || !starts_with(tail, " - tmpfs " NAME_PREFIX "workspace ")) continue;
+    *end = '\0';
+    unescape(point);
+    if (count == capacity) {
+      capacity = capacity ? capacity * 2 : 64;
+      struct workspace_mount *grown = realloc(mounts, capacity * sizeof *mounts);
+      if (!grown) fail("step \"hide\" failed: out of memory");
+      mounts = grown;
+    }
+    char *copy = strdup(point);
+    if (!copy) fail("step \"hide\" failed: out of memory");
+    mounts[count++] = (struct workspace_mount){ id, parent, copy, -1 };
+  }
+  free(line);
+  fclose(file);
+  /* Clone the kept ones first: until something is detached, a failure leaves everything as it is. */
+  for (size_t i = 0; i < count; i++) {
+    int keep_it = 0;
+    for (int k = 0; k < kept && !keep_it; k++) {
+      keep_it = at_or_below(keep[k], mounts[i].point) || at_or_below(mounts[i].point, keep[k]);
+    }
+    if (!keep_it) continue;
+    mounts[i].fd = (int)syscall(SYS_open_tree, AT_FDCWD, mounts[i].point,
+                                OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+    if (mounts[i].fd < 0) {
+      free_mounts(mounts, count);
+      return;
+    }
+  }
+  /* Detach the outermost ones (each takes what is mounted inside it along). */
+  int *ids = malloc((count ? count : 1) * sizeof *ids);
+  if (!ids) fail("step \"hide\" failed: out of memory");
+  for (size_t i = 0; i < count; i++) ids[i] = mounts[i].id;
+  qsort(ids, count, sizeof *ids, compare_ids);
+  for (size_t i = 0; i < count; i++) {
+    if (!bsearch(&mounts[i].parent, ids, count, sizeof *ids, compare_ids)) {
+      umount2(mounts[i].point, MNT_DETACH);
+    }
+  }
+  free(ids);
+  /* Put the kept ones back in the table's order (a mount is listed after the one it is inside). */
+  for (size_t i = 0; i < count; i++) {
+    if (mounts[i].fd < 0) continue;
+    if (syscall(SYS_move_mount, mounts[i].fd, "", AT_FDCWD, mounts[i].point,
+                MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+      fail("step \"hide\" failed: cannot keep %s: %s", mounts[i].point, strerror(errno));
+    }
+  }
+  free_mounts(mounts, count);
+}
+
 static int launch(int argc, char **argv) {
   if (argc > 1 && starts_with(argv[1], "tag:")) fail_tag = argv[1] + 4;
   close_inherited();
   int i = fail_tag ? 2 : 1;
+  char *keep[64]; /* MAX_KEPT_PLACES in sandbox.ts */
+  int kept = 0, hide = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     const char *a = argv[i];
     char *equals = strchr(a, '=');
@@ -401,6 +538,12 @@ static int launch(int argc, char **argv) {
       drop_step(a, a + 5);
     } else if (strcmp(a, "setsid") == 0) {
       if (setsid() < 0) fail("step \"setsid\" failed: %s", strerror(errno));
+    } else if (strcmp(a, "hide") == 0) {
+      hide = 1;
+    } else if (starts_with(a, "keep:")) {
+      if (a[5] != '/') fail("step \"%s\" names a relative path", a);
+      if (kept == (int)(sizeof keep / sizeof *keep)) fail("step \"%s\": too many kept paths", a);
+      keep[kept++] = (char *)a + 5;
     } else if (equals) {
       char file[PATH_MAX];
       if ((size_t)(equals - a) >= sizeof file) fail("step \"%s\" names a path too long", a);
@@ -413,6 +556,7 @@ static int launch(int argc, char **argv) {
     }
   }
   if (i >= argc) fail("no \"--\" before the program");
+  if (hide) hide_workspaces(keep, kept);
   exec_program(argv + i + 1);
   return LAUNCH_FAILED;
 }
@@ -636,21 +780,6 @@ static int umount_workspace(int argc, char **argv, FILE *err) {
   }
   close(fd);
   return 0;
-}
-
-/* A mountinfo path field with its octal escapes (\040 for a space) decoded, in place. */
-static void unescape(char *field) {
-  char *out = field;
-  for (char *in = field; *in; out++) {
-    if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
-        in[3] >= '0' && in[3] <= '7') {
-      *out = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
-      in += 4;
-    } else {
-      *out = *in++;
-    }
-  }
-  *out = '\0';
 }
 
 static int umount_under(const char *dir) {
