@@ -532,7 +532,7 @@ export class Sandbox {
       ...(cgroup?.steps ?? []),
       ...rlimits,
       ...owned,
-      ...this.#hideSteps(request, how),
+      ...this.#hideSteps(how),
     ];
     const tag = randomTag();
     const argv = launchArgv(this.#launcher, {
@@ -593,24 +593,12 @@ export class Sandbox {
   }
 
   /**
-   * As root with workspace mounts and the compiled launcher, a jail's launcher detaches every other
-   * workspace tmpfs from the mount namespace bwrap starts with (its `hide` step): bwrap reads the
-   * whole mount table after each bind, and with many episodes running most of it is theirs. Only
-   * the outermost places the jail binds are named (`keep:`); the rest lie inside them.
+   * As root with the compiled launcher, a jail's launcher detaches from the mount namespace bwrap
+   * starts with every mount the jail does not bind (its `hide` step): bwrap reads the whole mount
+   * table after each bind, and with many episodes running most of it is their workspaces.
    */
-  #hideSteps(request: RunRequest, how: { jailed: boolean; user: UserLease | null }): string[] {
-    if (!how.jailed || !how.user || !this.#launcher || !this.isolation.workspaceMounts) return [];
-    const places = [
-      request.cwd,
-      ...(request.writable ?? []),
-      ...(request.readOnly ?? []),
-      ...(request.binds ?? []).map((bind) => bind.source),
-    ];
-    const outermost = [...new Set(places)].filter((path) =>
-      !places.some((other) => other !== path && path.startsWith(`${other}/`))
-    );
-    if (outermost.length > MAX_KEPT_PLACES) return [];
-    return ["hide", ...outermost.map((path) => `keep:${path}`)];
+  #hideSteps(how: { jailed: boolean; user: UserLease | null }): string[] {
+    return how.jailed && how.user && this.#launcher ? ["hide"] : [];
   }
 
   #capsNote(hit: CapsHit): string {
@@ -710,9 +698,6 @@ export class Sandbox {
     return steps;
   }
 }
-
-/** How many places a launcher's `hide` step keeps at most (`keep` in patchgym_launch.c). */
-const MAX_KEPT_PLACES = 64;
 
 /** Where a jailed child works: the workspace, extra binds, single files to show. */
 interface JailPlaces {

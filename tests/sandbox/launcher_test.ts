@@ -249,7 +249,7 @@ Deno.test("buildLauncher() makes a launcher that mounts a capped workspace and d
   }
 });
 
-Deno.test("buildLauncher() makes a launcher whose hide step leaves the jail only the workspaces it binds, and the host all of them (as root)", async () => {
+Deno.test("buildLauncher() makes a launcher whose hide step leaves the jail only the mounts it needs, and the host all of them (as root)", async () => {
   const path = await launcher();
   if (!path) return;
   if (!await isRoot(path)) return skip("not root");
@@ -290,6 +290,13 @@ Deno.test("buildLauncher() makes a launcher whose hide step leaves the jail only
     const host = await run(path, ["--", "cat", "/proc/self/mountinfo", `${other}/mark`]);
     assert.deepEqual(points(host.stdout).sort(), [own, inner, other, report].sort());
     assert.ok(host.stdout.endsWith(other));
+    // The host's own mounts go too, but /proc and /dev (not what is mounted inside them).
+    const all = (text: string) => text.split("\n").map((line) => line.split(" ")[4]);
+    const gone = all(host.stdout).filter((point) =>
+      point === "/sys" || point?.startsWith("/sys/") || point?.startsWith("/dev/")
+    );
+    assert.ok(all(jail.stdout).includes("/proc") && all(jail.stdout).includes("/dev"));
+    assert.deepEqual(all(jail.stdout).filter((point) => gone.includes(point)), []);
     // A kept path keeps what it is at, above or inside: not a mount beside it in the same
     // workspace, nor a neighbour whose name it begins.
     const beside = await run(path, [

@@ -22,9 +22,9 @@
  *   drop:UID             what `setpriv --reuid=UID --regid=UID --clear-groups --no-new-privs
  *                        --inh-caps=-all --bounding-set=-all` does
  *   setsid               a session of its own
- *   hide                 last, in a mount namespace of its own: detach every workspace tmpfs
- *                        but those at or above a kept path or inside one (`hide_workspaces`)
- *   keep:PATH            a path the jail binds, for `hide`
+ *   hide                 last, in a mount namespace of its own: detach every mount the program
+ *                        does not need (for bwrap, all but its binds' sources; `hide_mounts`)
+ *   keep:PATH            a path `hide` keeps, with what is mounted inside it
  * then execs PROGRAM: bwrap (its path found when this file was built) or a name of the closed
  * allowlist, looked up on the fixed children's PATH; anything else is refused. A failed step
  * prints "patchgym: cannot set up the sandbox: ..." and exits 125.
@@ -373,15 +373,8 @@ static void exec_program(char **argv) {
   fail("cannot run \"%s\" from %s: %s", program, CHILD_PATH, strerror(saved));
 }
 
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef OPEN_TREE_CLOEXEC
-#define OPEN_TREE_CLOEXEC O_CLOEXEC
-#endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#endif
+/* How many `keep:` steps a launch takes at most. */
+#define MAX_KEPT 64
 
 /* A mountinfo path field with its octal escapes (\040 for a space) decoded, in place. */
 static void unescape(char *field) {
@@ -398,117 +391,166 @@ static void unescape(char *field) {
   *out = '\0';
 }
 
-/* Whether PATH is ABOVE itself or a path below it. */
-static int at_or_below(const char *path, const char *above) {
-  size_t length = strlen(above);
-  return strncmp(path, above, length) == 0 && (path[length] == '\0' || path[length] == '/');
-}
-
-/* One workspace tmpfs of the mount table. */
-struct workspace_mount {
-  int id, parent;
-  char *point;
-  int fd; /* its clone while it is detached, when kept */
-};
-
 static int compare_ids(const void *a, const void *b) {
   int x = *(const int *)a, y = *(const int *)b;
   return (x > y) - (x < y);
 }
 
-static void free_mounts(struct workspace_mount *mounts, size_t count) {
-  for (size_t i = 0; i < count; i++) {
-    if (mounts[i].fd >= 0) close(mounts[i].fd);
-    free(mounts[i].point);
+/* Whether PATH is ABOVE itself or a path below it. */
+static int at_or_below(const char *path, const char *above) {
+  size_t length = strlen(above);
+  if (length == 1) return path[0] == '/';
+  return strncmp(path, above, length) == 0 && (path[length] == '\0' || path[length] == '/');
+}
+
+/* A place `hide` keeps: the mounts at or above it, and with `inside` those below it too. */
+struct kept_place {
+  char *path;
+  int inside;
+};
+
+struct kept_places {
+  struct kept_place *list;
+  int count, capacity;
+};
+
+static void add_place(struct kept_places *places, char *path, int inside) {
+  if (!path) fail("step \"hide\" failed: out of memory");
+  if (places->count == places->capacity) {
+    places->capacity = places->capacity ? places->capacity * 2 : 64;
+    struct kept_place *grown = realloc(places->list, places->capacity * sizeof *grown);
+    if (!grown) fail("step \"hide\" failed: out of memory");
+    places->list = grown;
   }
-  free(mounts);
+  places->list[places->count++] = (struct kept_place){ path, inside };
+}
+
+/* Keep PATH, and its real path when it leads elsewhere (a symlink into another mount). */
+static void keep_place(struct kept_places *places, const char *path, int inside) {
+  if (path[0] != '/') fail("step \"hide\" failed: %s is not an absolute path", path);
+  add_place(places, strdup(path), inside);
+  char *real = realpath(path, NULL);
+  if (real && strcmp(real, path) != 0) {
+    add_place(places, real, inside);
+  } else {
+    free(real);
+  }
+}
+
+/* The bind options of bwrap: each takes SOURCE DEST, and binds SOURCE with what is mounted inside. */
+static int bind_option(const char *arg) {
+  static const char *const options[] = { "--bind", "--bind-try", "--ro-bind", "--ro-bind-try",
+                                         "--dev-bind", "--dev-bind-try" };
+  for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+    if (strcmp(arg, options[i]) == 0) return 1;
+  }
+  return 0;
 }
 
 /*
- * The `hide` step. A jail's mount namespace starts as a copy of the host's, which holds a tmpfs
- * for every workspace, scoring copy and report folder of every episode running (two or three
- * each), and bwrap reads the whole mount table again after each of its binds: with 128 episodes
- * running, reading it was a tenth of all the machine's CPU. Here, in a mount namespace of its own
- * (a slave of the host's: nothing done here reaches the host), every workspace tmpfs is detached
- * but those the jail binds (at or above a kept path, or inside one), which are cloned first and put
- * back where they were. Other episodes' files are then out of reach even while bwrap sets up.
+ * The `hide` step, run last. A jail's mount namespace starts as a copy of the host's, and bwrap
+ * reads the whole mount table again after each of its binds (to apply read-only and nosuid to what
+ * is mounted below). The host's table holds a tmpfs for every workspace, scoring copy and report
+ * folder of every episode running (two or three each), and whatever else the host mounts
+ * (containers, snaps, cgroups): with 128 episodes running, reading it was a tenth of all the
+ * machine's CPU. Here, in a mount namespace of its own that is a slave of the host's (nothing done
+ * here reaches the host), every mount is detached but those the exec'd program needs: for bwrap,
+ * the mounts at or above each bind's source and those inside it; /proc and /dev (bwrap reads
+ * /proc/self, and makes the jail's /dev from the host's device nodes) and the program itself; and
+ * each `keep:` path. What is kept is closed upward (a kept mount's parents are at or above the same
+ * path), so detaching the outermost others never takes a kept one along. Other episodes' files are
+ * then out of reach even while bwrap sets the jail up.
  *
- * Where the namespace cannot be made it does nothing (bwrap works as before); once a mount is
- * detached, a kept one that cannot be put back fails the launch (the jail would bind the empty
- * folder under it).
+ * Where the namespace cannot be made it does nothing: bwrap then works as before.
  */
-static void hide_workspaces(char **keep, int kept) {
-  if (unshare(CLONE_NEWNS) != 0) return;
-  if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) return;
+static void hide_mounts(char **keep, int kept, char **program) {
+  struct kept_places places = { NULL, 0, 0 };
+  for (int k = 0; k < kept; k++) keep_place(&places, keep[k], 1);
+  keep_place(&places, "/proc", 0);
+  keep_place(&places, "/dev", 0);
+  if (BWRAP_PATH[0] && program[0] &&
+      (strcmp(program[0], "bwrap") == 0 || strcmp(program[0], BWRAP_PATH) == 0)) {
+    keep_place(&places, BWRAP_PATH, 0);
+    for (int i = 1; program[i] && strcmp(program[i], "--") != 0; i++) {
+      if (bind_option(program[i]) && program[i + 1]) {
+        /* A relative source is bwrap's to resolve: leave everything in place. */
+        if (program[i + 1][0] != '/') goto done;
+        keep_place(&places, program[i + 1], 1);
+        i += program[i + 2] ? 2 : 1;
+      }
+    }
+  } else {
+    /* Any other program is looked up on the children's PATH. */
+    for (const char *dirs = CHILD_PATH; *dirs;) {
+      size_t length = strcspn(dirs, ":");
+      char *dir = strndup(dirs, length);
+      if (dir && dir[0] == '/') keep_place(&places, dir, 0);
+      free(dir);
+      dirs += length + (dirs[length] == ':');
+    }
+  }
+  if (unshare(CLONE_NEWNS) != 0) goto done;
+  if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) goto done;
   FILE *file = fopen("/proc/self/mountinfo", "re");
-  if (!file) return;
-  struct workspace_mount *mounts = NULL;
+  if (!file) goto done;
+  struct hidden {
+    int id, parent, kept;
+    char *point;
+  } *mounts = NULL;
   size_t count = 0, capacity = 0;
   char *line = NULL;
   size_t size = 0;
   while (getline(&line, &size, file) >= 0) {
-    /* ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+    /* ID PARENT MAJ:MIN ROOT POINT ... */
     int id, parent, offset = 0;
     if (sscanf(line, "%d %d %*s %*s %n", &id, &parent, &offset) != 2 || offset == 0) continue;
     char *point = line + offset;
-    char *end = strchr(point, ' ');
-    char *tail = end ? strstr(end, " - ") : NULL;
-    if (!tail || !starts_with(tail, " - tmpfs " NAME_PREFIX "workspace ")) continue;
-    *end = '\0';
+    point[strcspn(point, " ")] = '\0';
     unescape(point);
+    int keep_it = 0;
+    for (int k = 0; k < places.count && !keep_it; k++) {
+      keep_it = at_or_below(places.list[k].path, point) ||
+                (places.list[k].inside && at_or_below(point, places.list[k].path));
+    }
     if (count == capacity) {
       capacity = capacity ? capacity * 2 : 64;
-      struct workspace_mount *grown = realloc(mounts, capacity * sizeof *mounts);
+      struct hidden *grown = realloc(mounts, capacity * sizeof *mounts);
       if (!grown) fail("step \"hide\" failed: out of memory");
       mounts = grown;
     }
     char *copy = strdup(point);
     if (!copy) fail("step \"hide\" failed: out of memory");
-    mounts[count++] = (struct workspace_mount){ id, parent, copy, -1 };
+    mounts[count++] = (struct hidden){ id, parent, keep_it, copy };
   }
   free(line);
   fclose(file);
-  /* Clone the kept ones first: until something is detached, a failure leaves everything as it is. */
+  /* Detach each mount that is not kept but whose parent is (it takes what is inside it along). */
+  int *kept_ids = malloc((count ? count : 1) * sizeof *kept_ids);
+  if (!kept_ids) fail("step \"hide\" failed: out of memory");
+  size_t kept_count = 0;
   for (size_t i = 0; i < count; i++) {
-    int keep_it = 0;
-    for (int k = 0; k < kept && !keep_it; k++) {
-      keep_it = at_or_below(keep[k], mounts[i].point) || at_or_below(mounts[i].point, keep[k]);
-    }
-    if (!keep_it) continue;
-    mounts[i].fd = (int)syscall(SYS_open_tree, AT_FDCWD, mounts[i].point,
-                                OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-    if (mounts[i].fd < 0) {
-      free_mounts(mounts, count);
-      return;
-    }
+    if (mounts[i].kept) kept_ids[kept_count++] = mounts[i].id;
   }
-  /* Detach the outermost ones (each takes what is mounted inside it along). */
-  int *ids = malloc((count ? count : 1) * sizeof *ids);
-  if (!ids) fail("step \"hide\" failed: out of memory");
-  for (size_t i = 0; i < count; i++) ids[i] = mounts[i].id;
-  qsort(ids, count, sizeof *ids, compare_ids);
+  qsort(kept_ids, kept_count, sizeof *kept_ids, compare_ids);
   for (size_t i = 0; i < count; i++) {
-    if (!bsearch(&mounts[i].parent, ids, count, sizeof *ids, compare_ids)) {
-      umount2(mounts[i].point, MNT_DETACH);
-    }
+    if (mounts[i].kept) continue;
+    if (!bsearch(&mounts[i].parent, kept_ids, kept_count, sizeof *kept_ids, compare_ids)) continue;
+    /* Mounts stacked on one place share whether they are kept: detach each. */
+    while (umount2(mounts[i].point, MNT_DETACH) == 0) {}
   }
-  free(ids);
-  /* Put the kept ones back in the table's order (a mount is listed after the one it is inside). */
-  for (size_t i = 0; i < count; i++) {
-    if (mounts[i].fd < 0) continue;
-    if (syscall(SYS_move_mount, mounts[i].fd, "", AT_FDCWD, mounts[i].point,
-                MOVE_MOUNT_F_EMPTY_PATH) != 0) {
-      fail("step \"hide\" failed: cannot keep %s: %s", mounts[i].point, strerror(errno));
-    }
-  }
-  free_mounts(mounts, count);
+  free(kept_ids);
+  for (size_t i = 0; i < count; i++) free(mounts[i].point);
+  free(mounts);
+done:
+  for (int k = 0; k < places.count; k++) free(places.list[k].path);
+  free(places.list);
 }
 
 static int launch(int argc, char **argv) {
   if (argc > 1 && starts_with(argv[1], "tag:")) fail_tag = argv[1] + 4;
   close_inherited();
   int i = fail_tag ? 2 : 1;
-  char *keep[64]; /* MAX_KEPT_PLACES in sandbox.ts */
+  char *keep[MAX_KEPT];
   int kept = 0, hide = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     const char *a = argv[i];
@@ -556,7 +598,7 @@ static int launch(int argc, char **argv) {
     }
   }
   if (i >= argc) fail("no \"--\" before the program");
-  if (hide) hide_workspaces(keep, kept);
+  if (hide) hide_mounts(keep, kept, argv + i + 1);
   exec_program(argv + i + 1);
   return LAUNCH_FAILED;
 }
