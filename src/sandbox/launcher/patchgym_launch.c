@@ -375,6 +375,17 @@ static void exec_program(char **argv) {
 
 /* How many `keep:` steps a launch takes at most. */
 #define MAX_KEPT 64
+/* Where `hide` builds the new root (a folder every system has; hidden in its namespace only). */
+#define HIDE_STAGE "/tmp"
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
 
 /* A mountinfo path field with its octal escapes (\040 for a space) decoded, in place. */
 static void unescape(char *field) {
@@ -389,11 +400,6 @@ static void unescape(char *field) {
     }
   }
   *out = '\0';
-}
-
-static int compare_ids(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
 }
 
 /* Whether PATH is ABOVE itself or a path below it. */
@@ -493,17 +499,14 @@ static void hide_mounts(char **keep, int kept, char **program) {
   if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) goto done;
   FILE *file = fopen("/proc/self/mountinfo", "re");
   if (!file) goto done;
-  struct hidden {
-    int id, parent, kept;
-    char *point;
-  } *mounts = NULL;
+  char **points = NULL; /* the kept mounts' places, parents first, each once */
   size_t count = 0, capacity = 0;
   char *line = NULL;
   size_t size = 0;
   while (getline(&line, &size, file) >= 0) {
     /* ID PARENT MAJ:MIN ROOT POINT ... */
-    int id, parent, offset = 0;
-    if (sscanf(line, "%d %d %*s %*s %n", &id, &parent, &offset) != 2 || offset == 0) continue;
+    int offset = 0;
+    if (sscanf(line, "%*d %*d %*s %*s %n", &offset) != 0 || offset == 0) continue;
     char *point = line + offset;
     point[strcspn(point, " ")] = '\0';
     unescape(point);
@@ -512,35 +515,57 @@ static void hide_mounts(char **keep, int kept, char **program) {
       keep_it = at_or_below(places.list[k].path, point) ||
                 (places.list[k].inside && at_or_below(point, places.list[k].path));
     }
+    /* Mounts stacked on one place: a clone of the place is the top one, which is what is seen. */
+    for (size_t i = 0; i < count && keep_it; i++) keep_it = strcmp(points[i], point) != 0;
+    if (!keep_it) continue;
     if (count == capacity) {
-      capacity = capacity ? capacity * 2 : 64;
-      struct hidden *grown = realloc(mounts, capacity * sizeof *mounts);
+      capacity = capacity ? capacity * 2 : 16;
+      char **grown = realloc(points, capacity * sizeof *points);
       if (!grown) fail("step \"hide\" failed: out of memory");
-      mounts = grown;
+      points = grown;
     }
-    char *copy = strdup(point);
-    if (!copy) fail("step \"hide\" failed: out of memory");
-    mounts[count++] = (struct hidden){ id, parent, keep_it, copy };
+    points[count] = strdup(point);
+    if (!points[count++]) fail("step \"hide\" failed: out of memory");
   }
   free(line);
   fclose(file);
-  /* Detach each mount that is not kept but whose parent is (it takes what is inside it along). */
-  int *kept_ids = malloc((count ? count : 1) * sizeof *kept_ids);
-  if (!kept_ids) fail("step \"hide\" failed: out of memory");
-  size_t kept_count = 0;
-  for (size_t i = 0; i < count; i++) {
-    if (mounts[i].kept) kept_ids[kept_count++] = mounts[i].id;
+  /*
+   * A tree of clones of the kept mounts alone (each without what is mounted inside it) becomes
+   * the root, and the old root is detached with everything else in one call (one RCU grace
+   * period, where detaching each mount waits for one apiece). Until the first clone is attached
+   * a failure leaves everything as it was; after, it fails the launch.
+   */
+  int *clones = malloc((count ? count : 1) * sizeof *clones);
+  char cwd[PATH_MAX];
+  if (!clones || !getcwd(cwd, sizeof cwd) || count == 0 || strcmp(points[0], "/") != 0) goto release;
+  size_t cloned = 0;
+  for (; cloned < count; cloned++) {
+    clones[cloned] = (int)syscall(SYS_open_tree, AT_FDCWD, points[cloned],
+                                  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+    if (clones[cloned] < 0) break;
   }
-  qsort(kept_ids, kept_count, sizeof *kept_ids, compare_ids);
-  for (size_t i = 0; i < count; i++) {
-    if (mounts[i].kept) continue;
-    if (!bsearch(&mounts[i].parent, kept_ids, kept_count, sizeof *kept_ids, compare_ids)) continue;
-    /* Mounts stacked on one place share whether they are kept: detach each. */
-    while (umount2(mounts[i].point, MNT_DETACH) == 0) {}
+  if (cloned < count) goto close_clones;
+  if (syscall(SYS_move_mount, clones[0], "", AT_FDCWD, HIDE_STAGE, MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+    goto close_clones;
   }
-  free(kept_ids);
-  for (size_t i = 0; i < count; i++) free(mounts[i].point);
-  free(mounts);
+  for (size_t i = 1; i < count; i++) {
+    char place[PATH_MAX];
+    if (snprintf(place, sizeof place, "%s%s", HIDE_STAGE, points[i]) >= (int)sizeof place ||
+        syscall(SYS_move_mount, clones[i], "", AT_FDCWD, place, MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+      fail("step \"hide\" failed: cannot keep %s: %s", points[i], strerror(errno));
+    }
+  }
+  /* pivot_root(".", "."): the old root ends on top of the new one, where umount2 detaches it. */
+  if (chdir(HIDE_STAGE) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 ||
+      umount2(".", MNT_DETACH) != 0 || chdir(cwd) != 0) {
+    fail("step \"hide\" failed: cannot change the root: %s", strerror(errno));
+  }
+close_clones:
+  for (size_t i = 0; i < cloned; i++) close(clones[i]);
+release:
+  free(clones);
+  for (size_t i = 0; i < count; i++) free(points[i]);
+  free(points);
 done:
   for (int k = 0; k < places.count; k++) free(places.list[k].path);
   free(places.list);
