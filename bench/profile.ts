@@ -9,6 +9,8 @@
  * `--threads` splits the CPU per episode by thread (Linux): the episodes' thread, the spawner
  * thread, V8's helpers (garbage collection, compilers) and Deno's blocking pool (asynchronous file
  * calls).
+ * `--children` also prints the children's CPU per episode (everything the episodes started, jailed
+ * or not, from a cgroup v1 cpuacct group; see `bench/_cpu.ts`).
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
@@ -19,6 +21,7 @@ import { OpenAIPolicy } from "../src/policy/openai.ts";
 import { runSample } from "../src/rollout/sample.ts";
 import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { type WorkspaceMount } from "../src/workspace/workspace.ts";
+import { CpuMeter } from "./_cpu.ts";
 import { fakeModelName, startFakeModel } from "./_fake_model.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
       "work-root": { type: "string", default: "/tmp" },
       phases: { type: "boolean", default: false },
       threads: { type: "boolean", default: false },
+      children: { type: "boolean", default: false },
     },
   });
   if (values.summarize) {
@@ -59,6 +63,8 @@ async function main(): Promise<void> {
       { name: "submit", arguments: { status: "solved", summary: "fixed" } },
     ],
   });
+  // After the model's process started, which stays out of the children's count.
+  const meter = values.children ? await CpuMeter.open() : null;
   try {
     const run = async (n: number, tag: string) => {
       let next = 0;
@@ -88,8 +94,10 @@ async function main(): Promise<void> {
     phases?.clear();
     const threadsBefore = values.threads ? threadCpu() : null;
     const before = process.cpuUsage();
+    const groupBefore = await meter?.read();
     const started = performance.now();
     await run(episodes, "measured");
+    const groupAfter = await meter?.read();
     const cpu = process.cpuUsage(before);
     const wall = performance.now() - started;
     const threads = threadsBefore ? threadCpu() : null;
@@ -100,6 +108,15 @@ async function main(): Promise<void> {
         (cpu.system / 1000 / episodes).toFixed(2)
       }), wall ${(wall / episodes).toFixed(1)} ms/episode`,
     );
+    if (meter) {
+      const group = (groupAfter?.groupMs ?? NaN) - (groupBefore?.groupMs ?? NaN);
+      const self = (groupAfter?.selfMs ?? NaN) - (groupBefore?.selfMs ?? NaN);
+      console.log(
+        meter.unavailable
+          ? `children's CPU: not measured (${meter.unavailable})`
+          : `children's CPU ${((group - self) / episodes).toFixed(2)} ms/episode`,
+      );
+    }
     if (threads && threadsBefore) {
       let counted = 0;
       for (const [kind, ms] of threads) {
@@ -118,6 +135,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await model.close();
+    await meter?.close();
     await Deno.remove(workRoot, { recursive: true });
   }
 }

@@ -64,6 +64,12 @@ export interface IsolationInfo {
    */
   workspaceMounts?: boolean;
   /**
+   * As root with the compiled launcher: whether a jail's launcher detaches, before bwrap sets the
+   * jail up, every host mount the jail does not bind (its `hide` step). bwrap reads the whole
+   * mount table after each bind, and with many episodes running most of it is their workspaces.
+   */
+  hideMounts?: boolean;
+  /**
    * As root: the unprivileged host uids (and gids) sandboxes run as, one per concurrent sandbox.
    * Null when patchgym is not root (children then run as its own user, mapped to a non-root uid in
    * the jail's user namespace).
@@ -213,6 +219,11 @@ export function guarantees(info: IsolationInfo): { mode: string; holds: string[]
   if (info.workspaceMounts && info.users && jailed) {
     holds.push(
       "each workspace and scoring copy is a tmpfs of its own, capped in bytes and files while a command writes (ENOSPC)",
+    );
+  }
+  if (info.hideMounts && info.users && jailed) {
+    holds.push(
+      "host mounts a jail does not bind (other episodes' workspaces) are detached before bwrap sets it up",
     );
   }
   if (info.cgroup) {
@@ -528,7 +539,12 @@ export class Sandbox {
     const owned = user
       ? [request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${user.uid}:${dir}`)
       : [];
-    const steps = [...(cgroup?.steps ?? []), ...rlimits, ...owned];
+    const steps = [
+      ...(cgroup?.steps ?? []),
+      ...rlimits,
+      ...owned,
+      ...this.#hideSteps(how),
+    ];
     const tag = randomTag();
     const argv = launchArgv(this.#launcher, {
       tag,
@@ -585,6 +601,11 @@ export class Sandbox {
       capsHit,
       cgroup: cgroup?.name ?? null,
     };
+  }
+
+  /** The launcher's `hide` step, where {@linkcode IsolationInfo.hideMounts} holds. */
+  #hideSteps(how: { jailed: boolean; user: UserLease | null }): string[] {
+    return how.jailed && how.user && this.#launcher && this.isolation.hideMounts ? ["hide"] : [];
   }
 
   #capsNote(hit: CapsHit): string {
@@ -916,11 +937,12 @@ export async function probeIsolation(
     );
   }
   const filter = filterHex();
-  const probe = async (seccomp: boolean) => {
+  let hideMounts = false;
+  const probe = async (seccomp: boolean, hide = hideMounts) => {
     const first = users?.first ?? JAIL_UID;
     const drop = users ? jailDrop(launcher, mounts, first) : null;
     return await runArgv(launchArgv(launcher, {
-      steps: [],
+      steps: hide ? ["hide"] : [],
       jail: { ...jailUsersOf(first), seccomp: seccomp ? filter : null },
       command: [
         ...jailArgs(mounts, DEFAULT_LIMITS, {
@@ -937,8 +959,10 @@ export async function probeIsolation(
     }));
   };
   const workspaceMounts = hostRoot && (await runHelper(launcher, "mount-probe")).success;
+  // Kept only where a jail still starts with it (else the jail goes on without it).
+  hideMounts = hostRoot && launcher !== null && (await probe(false, true)).success;
   if (filter && (await probe(true)).success) {
-    return { level: "bwrap", ...base, seccomp: filter, mounts, workspaceMounts };
+    return { level: "bwrap", ...base, seccomp: filter, mounts, workspaceMounts, hideMounts };
   }
   // An installed bwrap that fails may have met a passing shortage (namespaces or processes of a
   // loaded machine): it gets three tries before the run goes without the jail, and the reason
@@ -950,7 +974,7 @@ export async function probeIsolation(
     plain = await probe(false);
   }
   if (plain.success) {
-    return { level: "bwrap", ...base, seccomp: null, mounts, workspaceMounts };
+    return { level: "bwrap", ...base, seccomp: null, mounts, workspaceMounts, hideMounts };
   }
   const said = plain.stderr.trim().split("\n")[0];
   if (users && /setpriv/.test(plain.stderr)) {

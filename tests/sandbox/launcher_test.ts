@@ -305,6 +305,81 @@ Deno.test("buildLauncher() makes a launcher whose umount-under waits for a mount
   }
 });
 
+Deno.test("buildLauncher() makes a launcher whose hide step leaves the jail only the mounts it needs, and the host all of them (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  if ((await run(path, ["mount-probe"])).code !== 0) return skip("tmpfs mounts are refused here");
+  const parent = await Deno.makeTempDir();
+  // This episode's workspace (with a mount inside it), its report folder (a space in its name:
+  // mountinfo writes \040) and another episode's workspace.
+  const [own, inner, report, other] = ["own", "own/inner", "report 1", "other"].map((name) =>
+    join(parent, name)
+  );
+  const mounted: string[] = [];
+  try {
+    for (const dir of [own, inner, report, other]) {
+      await Deno.mkdir(dir, { recursive: true });
+      const out = await run(path, ["mount-workspace", "65536", "16", dir]);
+      assert.equal(out.code, 0, out.stderr);
+      mounted.unshift(dir);
+      await Deno.writeTextFile(join(dir, "mark"), dir);
+    }
+    const points = (text: string) =>
+      text.split("\n").map((line) => line.split(" ")[4]?.replaceAll("\\040", " "))
+        .filter((point) => point?.startsWith(`${parent}/`));
+    const jail = await run(path, [
+      "hide",
+      `keep:${own}`,
+      `keep:${report}`,
+      "--",
+      "cat",
+      "/proc/self/mountinfo",
+      `${own}/mark`,
+      `${inner}/mark`,
+      `${report}/mark`,
+    ]);
+    assert.equal(jail.code, 0, jail.stderr);
+    assert.deepEqual(points(jail.stdout).sort(), [own, inner, report].sort());
+    assert.ok(jail.stdout.endsWith(`${own}${inner}${report}`), "a kept mount lost its files");
+    // Without it, or on the host afterwards, every workspace is there.
+    const host = await run(path, ["--", "cat", "/proc/self/mountinfo", `${other}/mark`]);
+    assert.deepEqual(points(host.stdout).sort(), [own, inner, other, report].sort());
+    assert.ok(host.stdout.endsWith(other));
+    // The host's own mounts go too, but /proc and /dev (not what is mounted inside them).
+    const all = (text: string) => text.split("\n").map((line) => line.split(" ")[4]);
+    const gone = all(host.stdout).filter((point) =>
+      point === "/sys" || point?.startsWith("/sys/") || point?.startsWith("/dev/")
+    );
+    assert.ok(all(jail.stdout).includes("/proc") && all(jail.stdout).includes("/dev"));
+    assert.deepEqual(all(jail.stdout).filter((point) => gone.includes(point)), []);
+    // A kept path keeps what it is at, above or inside: not a mount beside it in the same
+    // workspace, nor a neighbour whose name it begins.
+    const beside = await run(path, [
+      "hide",
+      `keep:${own}/src`,
+      "--",
+      "cat",
+      "/proc/self/mountinfo",
+    ]);
+    assert.deepEqual(points(beside.stdout), [own]);
+    const prefix = await run(path, [
+      "hide",
+      `keep:${parent}/oth`,
+      "--",
+      "cat",
+      "/proc/self/mountinfo",
+    ]);
+    assert.deepEqual(points(prefix.stdout), []);
+    const relative = await run(path, ["hide", "keep:own", "--", "true"]);
+    assert.equal(relative.code, 125);
+    assert.match(relative.stderr, /relative path/);
+  } finally {
+    for (const dir of mounted) await run(path, ["umount", dir]);
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
 Deno.test("buildLauncher() rebuilds a cached launcher that another user owns or may write (as root)", async () => {
   const path = await launcher();
   if (!path) return;

@@ -22,6 +22,9 @@
  *   drop:UID             what `setpriv --reuid=UID --regid=UID --clear-groups --no-new-privs
  *                        --inh-caps=-all --bounding-set=-all` does
  *   setsid               a session of its own
+ *   hide                 last, in a mount namespace of its own: detach every mount the program
+ *                        does not need (for bwrap, all but its binds' sources; `hide_mounts`)
+ *   keep:PATH            a path `hide` keeps, with what is mounted inside it
  * then execs PROGRAM: bwrap (its path found when this file was built) or a name of the closed
  * allowlist, looked up on the fixed children's PATH; anything else is refused. A failed step
  * prints "patchgym: cannot set up the sandbox: ..." and exits 125.
@@ -71,6 +74,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -373,10 +377,210 @@ static void exec_program(char **argv) {
   fail("cannot run \"%s\" from %s: %s", program, CHILD_PATH, strerror(saved));
 }
 
+/* How many `keep:` steps a launch takes at most. */
+#define MAX_KEPT 64
+/* Where `hide` builds the new root (a folder every system has; hidden in its namespace only). */
+#define HIDE_STAGE "/tmp"
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+
+/* A mountinfo path field with its octal escapes (\040 for a space) decoded, in place. */
+static void unescape(char *field) {
+  char *out = field;
+  for (char *in = field; *in; out++) {
+    if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+        in[3] >= '0' && in[3] <= '7') {
+      *out = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
+      in += 4;
+    } else {
+      *out = *in++;
+    }
+  }
+  *out = '\0';
+}
+
+/* Whether PATH is ABOVE itself or a path below it. */
+static int at_or_below(const char *path, const char *above) {
+  size_t length = strlen(above);
+  if (length == 1) return path[0] == '/';
+  return strncmp(path, above, length) == 0 && (path[length] == '\0' || path[length] == '/');
+}
+
+/* A place `hide` keeps: the mounts at or above it, and with `inside` those below it too. */
+struct kept_place {
+  char *path;
+  int inside;
+};
+
+struct kept_places {
+  struct kept_place *list;
+  int count, capacity;
+};
+
+static void add_place(struct kept_places *places, char *path, int inside) {
+  if (!path) fail("step \"hide\" failed: out of memory");
+  if (places->count == places->capacity) {
+    places->capacity = places->capacity ? places->capacity * 2 : 64;
+    struct kept_place *grown = realloc(places->list, places->capacity * sizeof *grown);
+    if (!grown) fail("step \"hide\" failed: out of memory");
+    places->list = grown;
+  }
+  places->list[places->count++] = (struct kept_place){ path, inside };
+}
+
+/* Keep PATH, and its real path when it leads elsewhere (a symlink into another mount). */
+static void keep_place(struct kept_places *places, const char *path, int inside) {
+  if (path[0] != '/') fail("step \"hide\" failed: %s is not an absolute path", path);
+  add_place(places, strdup(path), inside);
+  char *real = realpath(path, NULL);
+  if (real && strcmp(real, path) != 0) {
+    add_place(places, real, inside);
+  } else {
+    free(real);
+  }
+}
+
+/* The bind options of bwrap: each takes SOURCE DEST, and binds SOURCE with what is mounted inside. */
+static int bind_option(const char *arg) {
+  static const char *const options[] = { "--bind", "--bind-try", "--ro-bind", "--ro-bind-try",
+                                         "--dev-bind", "--dev-bind-try" };
+  for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+    if (strcmp(arg, options[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+/*
+ * The `hide` step, run last. A jail's mount namespace starts as a copy of the host's, and bwrap
+ * reads the whole mount table again after each of its binds (to apply read-only and nosuid to what
+ * is mounted below). The host's table holds a tmpfs for every workspace, scoring copy and report
+ * folder of every episode running (two or three each), and whatever else the host mounts
+ * (containers, snaps, cgroups): with 128 episodes running, reading it was a tenth of all the
+ * machine's CPU. Here, in a mount namespace of its own that is a slave of the host's (nothing done
+ * here reaches the host), every mount is detached but those the exec'd program needs: for bwrap,
+ * the mounts at or above each bind's source and those inside it; /proc and /dev (bwrap reads
+ * /proc/self, and makes the jail's /dev from the host's device nodes) and the program itself; and
+ * each `keep:` path. What is kept is closed upward (a kept mount's parents are at or above the same
+ * path), so detaching the outermost others never takes a kept one along. Other episodes' files are
+ * then out of reach even while bwrap sets the jail up.
+ *
+ * Where the namespace cannot be made it does nothing: bwrap then works as before.
+ */
+static void hide_mounts(char **keep, int kept, char **program) {
+  struct kept_places places = { NULL, 0, 0 };
+  for (int k = 0; k < kept; k++) keep_place(&places, keep[k], 1);
+  keep_place(&places, "/proc", 0);
+  keep_place(&places, "/dev", 0);
+  if (BWRAP_PATH[0] && program[0] &&
+      (strcmp(program[0], "bwrap") == 0 || strcmp(program[0], BWRAP_PATH) == 0)) {
+    keep_place(&places, BWRAP_PATH, 0);
+    for (int i = 1; program[i] && strcmp(program[i], "--") != 0; i++) {
+      if (bind_option(program[i]) && program[i + 1]) {
+        /* A relative source is bwrap's to resolve: leave everything in place. */
+        if (program[i + 1][0] != '/') goto done;
+        keep_place(&places, program[i + 1], 1);
+        i += program[i + 2] ? 2 : 1;
+      }
+    }
+  } else {
+    /* Any other program is looked up on the children's PATH. */
+    for (const char *dirs = CHILD_PATH; *dirs;) {
+      size_t length = strcspn(dirs, ":");
+      char *dir = strndup(dirs, length);
+      if (dir && dir[0] == '/') keep_place(&places, dir, 0);
+      free(dir);
+      dirs += length + (dirs[length] == ':');
+    }
+  }
+  if (unshare(CLONE_NEWNS) != 0) goto done;
+  if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) goto done;
+  FILE *file = fopen("/proc/self/mountinfo", "re");
+  if (!file) goto done;
+  char **points = NULL; /* the kept mounts' places, parents first, each once */
+  size_t count = 0, capacity = 0;
+  char *line = NULL;
+  size_t size = 0;
+  while (getline(&line, &size, file) >= 0) {
+    /* ID PARENT MAJ:MIN ROOT POINT ... */
+    int offset = 0;
+    if (sscanf(line, "%*d %*d %*s %*s %n", &offset) != 0 || offset == 0) continue;
+    char *point = line + offset;
+    point[strcspn(point, " ")] = '\0';
+    unescape(point);
+    int keep_it = 0;
+    for (int k = 0; k < places.count && !keep_it; k++) {
+      keep_it = at_or_below(places.list[k].path, point) ||
+                (places.list[k].inside && at_or_below(point, places.list[k].path));
+    }
+    /* Mounts stacked on one place: a clone of the place is the top one, which is what is seen. */
+    for (size_t i = 0; i < count && keep_it; i++) keep_it = strcmp(points[i], point) != 0;
+    if (!keep_it) continue;
+    if (count == capacity) {
+      capacity = capacity ? capacity * 2 : 16;
+      char **grown = realloc(points, capacity * sizeof *points);
+      if (!grown) fail("step \"hide\" failed: out of memory");
+      points = grown;
+    }
+    points[count] = strdup(point);
+    if (!points[count++]) fail("step \"hide\" failed: out of memory");
+  }
+  free(line);
+  fclose(file);
+  /*
+   * A tree of clones of the kept mounts alone (each without what is mounted inside it) becomes
+   * the root, and the old root is detached with everything else in one call (one RCU grace
+   * period, where detaching each mount waits for one apiece). Until the first clone is attached
+   * a failure leaves everything as it was; after, it fails the launch.
+   */
+  int *clones = malloc((count ? count : 1) * sizeof *clones);
+  char cwd[PATH_MAX];
+  if (!clones || !getcwd(cwd, sizeof cwd) || count == 0 || strcmp(points[0], "/") != 0) goto release;
+  size_t cloned = 0;
+  for (; cloned < count; cloned++) {
+    clones[cloned] = (int)syscall(SYS_open_tree, AT_FDCWD, points[cloned],
+                                  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+    if (clones[cloned] < 0) break;
+  }
+  if (cloned < count) goto close_clones;
+  if (syscall(SYS_move_mount, clones[0], "", AT_FDCWD, HIDE_STAGE, MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+    goto close_clones;
+  }
+  for (size_t i = 1; i < count; i++) {
+    char place[PATH_MAX];
+    if (snprintf(place, sizeof place, "%s%s", HIDE_STAGE, points[i]) >= (int)sizeof place ||
+        syscall(SYS_move_mount, clones[i], "", AT_FDCWD, place, MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+      fail("step \"hide\" failed: cannot keep %s: %s", points[i], strerror(errno));
+    }
+  }
+  /* pivot_root(".", "."): the old root ends on top of the new one, where umount2 detaches it. */
+  if (chdir(HIDE_STAGE) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 ||
+      umount2(".", MNT_DETACH) != 0 || chdir(cwd) != 0) {
+    fail("step \"hide\" failed: cannot change the root: %s", strerror(errno));
+  }
+close_clones:
+  for (size_t i = 0; i < cloned; i++) close(clones[i]);
+release:
+  free(clones);
+  for (size_t i = 0; i < count; i++) free(points[i]);
+  free(points);
+done:
+  for (int k = 0; k < places.count; k++) free(places.list[k].path);
+  free(places.list);
+}
+
 static int launch(int argc, char **argv) {
   if (argc > 1 && starts_with(argv[1], "tag:")) fail_tag = argv[1] + 4;
   close_inherited();
   int i = fail_tag ? 2 : 1;
+  char *keep[MAX_KEPT];
+  int kept = 0, hide = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     const char *a = argv[i];
     char *equals = strchr(a, '=');
@@ -405,6 +609,12 @@ static int launch(int argc, char **argv) {
       drop_step(a, a + 5);
     } else if (strcmp(a, "setsid") == 0) {
       if (setsid() < 0) fail("step \"setsid\" failed: %s", strerror(errno));
+    } else if (strcmp(a, "hide") == 0) {
+      hide = 1;
+    } else if (starts_with(a, "keep:")) {
+      if (a[5] != '/') fail("step \"%s\" names a relative path", a);
+      if (kept == (int)(sizeof keep / sizeof *keep)) fail("step \"%s\": too many kept paths", a);
+      keep[kept++] = (char *)a + 5;
     } else if (equals) {
       char file[PATH_MAX];
       if ((size_t)(equals - a) >= sizeof file) fail("step \"%s\" names a path too long", a);
@@ -417,6 +627,7 @@ static int launch(int argc, char **argv) {
     }
   }
   if (i >= argc) fail("no \"--\" before the program");
+  if (hide) hide_mounts(keep, kept, argv + i + 1);
   exec_program(argv + i + 1);
   return LAUNCH_FAILED;
 }
@@ -723,21 +934,6 @@ static int umount_workspace(int argc, char **argv, FILE *err) {
   }
   close(fd);
   return 0;
-}
-
-/* A mountinfo path field with its octal escapes (\040 for a space) decoded, in place. */
-static void unescape(char *field) {
-  char *out = field;
-  for (char *in = field; *in; out++) {
-    if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
-        in[3] >= '0' && in[3] <= '7') {
-      *out = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
-      in += 4;
-    } else {
-      *out = *in++;
-    }
-  }
-  *out = '\0';
 }
 
 /*
