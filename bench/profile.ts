@@ -9,6 +9,8 @@
  * `--threads` splits the CPU per episode by thread (Linux): the episodes' thread, the spawner
  * thread, V8's helpers (garbage collection, compilers) and Deno's blocking pool (asynchronous file
  * calls).
+ * It also prints how late a 1 ms timer fired on this event loop while the episodes ran (stalls;
+ * `bench/_stalls.ts`); `--niceness N` runs the children at that niceness (default 10).
  * `--children` also prints the children's CPU per episode (everything the episodes started, jailed
  * or not, from a cgroup v1 cpuacct group; see `bench/_cpu.ts`).
  */
@@ -22,6 +24,7 @@ import { runSample } from "../src/rollout/sample.ts";
 import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { type WorkspaceMount } from "../src/workspace/workspace.ts";
 import { CpuMeter } from "./_cpu.ts";
+import { StallMonitor } from "./_stalls.ts";
 import { fakeModelName, startFakeModel } from "./_fake_model.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
       phases: { type: "boolean", default: false },
       threads: { type: "boolean", default: false },
       children: { type: "boolean", default: false },
+      niceness: { type: "string" },
     },
   });
   if (values.summarize) {
@@ -52,7 +56,11 @@ async function main(): Promise<void> {
     prefix: "patchgym-profile-",
     dir: values["work-root"],
   });
-  const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot });
+  const env = await Environment.open({
+    tasksDir: TASKS_DIR,
+    workRoot,
+    ...(values.niceness ? { sandboxLimits: { niceness: Number(values.niceness) } } : {}),
+  });
   const task = env.task("py-median-even");
   const patch = readFileSync(task.solutionPath!, "utf8");
   const model = await startFakeModel({
@@ -96,7 +104,9 @@ async function main(): Promise<void> {
     const before = process.cpuUsage();
     const groupBefore = await meter?.read();
     const started = performance.now();
+    const stalls = new StallMonitor();
     await run(episodes, "measured");
+    const late = stalls.stop();
     const groupAfter = await meter?.read();
     const cpu = process.cpuUsage(before);
     const wall = performance.now() - started;
@@ -107,6 +117,9 @@ async function main(): Promise<void> {
       } ms/episode (user ${(cpu.user / 1000 / episodes).toFixed(2)}, system ${
         (cpu.system / 1000 / episodes).toFixed(2)
       }), wall ${(wall / episodes).toFixed(1)} ms/episode`,
+    );
+    console.log(
+      `event loop stalls: max ${late.max.toFixed(1)} ms, p99 ${late.p99.toFixed(1)} ms`,
     );
     if (meter) {
       const group = (groupAfter?.groupMs ?? NaN) - (groupBefore?.groupMs ?? NaN);

@@ -241,7 +241,8 @@ export class Environment {
     }
     // An empty folder of its own: a sandbox takes over the folder it runs in.
     const dir = `${this.workRoot}/runner-check-${crypto.randomUUID().slice(0, 8)}`;
-    mkdirSync(dir, { recursive: true });
+    // Private, as every folder handed to a sandbox must be (see the launcher's chown step).
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
       const problems = await Promise.all(
         [...runners].sort().map((runner) => runnerProblem(this.sandbox, runner, dir)),

@@ -35,7 +35,10 @@ for a do
     jointask:*) echo 0 > "\${a#jointask:}" ;;
     ulimit:*) v=\${a#ulimit:}; ulimit -"\${v%%=*}" "\${v#*=}" ;;
     nproc:*) ulimit -u "\${a#nproc:}" 2>/dev/null || ulimit -p "\${a#nproc:}" ;;
-    chown:*) v=\${a#chown:}; chown -R -P -h "\${v%%:*}:\${v%%:*}" -- "\${v#*:}" ;;
+    chown:*) v=\${a#chown:}
+      case \${v#*:} in /*/*) ;; *) false ;; esac &&
+      [ -z "$(find "\${v#*:}" -maxdepth 0 -type d \\( -perm /1022 -o ! -uid +65535 ! -uid "$(id -u)" \\) -print)" ] &&
+        chown -R -P -h "\${v%%:*}:\${v%%:*}" -- "\${v#*:}" ;;
     seccomp:*) seccomp=\${a#seccomp:} ;;
     *=*) echo "\${a#*=}" > "\${a%%=*}" ;;
     *) false ;;

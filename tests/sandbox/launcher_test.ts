@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
+import { LAUNCH_SCRIPT } from "../../src/sandbox/_launch.ts";
 import { buildLauncher } from "../../src/sandbox/launcher.ts";
 import {
   guarantees,
@@ -142,6 +143,24 @@ Deno.test("buildLauncher() makes a launcher that sets rlimits and hands passwd, 
   ]);
   assert.equal(fds.code, 0, fds.stderr);
   assert.equal(fds.stdout, "users\ngroups\n\u0000\u007fA");
+});
+
+Deno.test("buildLauncher() makes a launcher whose nice step lowers the priority of all it starts, and only within 0 to 19", async () => {
+  const path = await launcher();
+  if (!path) return;
+  // Field 19 of /proc/PID/stat is the niceness.
+  const niceness = async (steps: string[]) => {
+    const out = await run(path, [...steps, "--", "cat", "/proc/self/stat"]);
+    assert.equal(out.code, 0, out.stderr);
+    return Number(out.stdout.slice(out.stdout.lastIndexOf(")") + 2).split(" ")[16]);
+  };
+  assert.equal(await niceness([]), 0);
+  assert.equal(await niceness(["nice:10"]), 10);
+  assert.equal(await niceness(["nice:19"]), 19);
+  for (const step of ["nice:20", "nice:-5", "nice:x"]) {
+    const out = await run(path, [step, "--", "true"]);
+    assert.equal(out.code, 125, step);
+  }
 });
 
 Deno.test("buildLauncher() makes a launcher that closes every inherited descriptor", async () => {
@@ -401,6 +420,58 @@ Deno.test("buildLauncher() rebuilds a cached launcher that another user owns or 
     assert.equal((Deno.statSync(again).mode ?? 0) & 0o022, 0);
   } finally {
     await Deno.remove(cache, { recursive: true });
+  }
+});
+
+// A Sandbox.run with cwd "/tmp" as root once gave /tmp, and everything in it, to a sandbox uid.
+Deno.test("the launcher and the sh fallback never hand a shared folder (/tmp, /usr, a home) to a sandbox uid (as root)", async () => {
+  const path = await launcher();
+  if (!path) return;
+  if (!await isRoot(path)) return skip("not root");
+  const parent = await Deno.makeTempDir();
+  const sh = (step: string) => run("sh", ["-c", LAUNCH_SCRIPT, "sh", step, "--", "true"]);
+  const direct = (step: string) => run(path, [step, "--", "true"]);
+  try {
+    const folder = async (name: string, mode: number, owner = 0) => {
+      const dir = join(parent, name);
+      await Deno.mkdir(dir);
+      await Deno.writeTextFile(join(dir, "inside"), "x");
+      Deno.chmodSync(dir, mode);
+      Deno.chownSync(dir, owner, owner);
+      return dir;
+    };
+    const shared = [
+      await folder("sticky", 0o1777),
+      await folder("writable", 0o757),
+      await folder("group", 0o770),
+      await folder("someone", 0o700, 1000),
+    ];
+    for (const dir of shared) {
+      for (const launch of [direct, sh]) {
+        const out = await launch(`chown:70003:${dir}`);
+        assert.equal(out.code, 125, `${dir} was handed over`);
+        assert.match(out.stderr, /step "chown:70003:/);
+        assert.notEqual(Deno.statSync(join(dir, "inside")).uid, 70003, `${dir}'s files were`);
+        assert.notEqual(Deno.statSync(dir).uid, 70003);
+      }
+    }
+    assert.match((await run(path, [`chown:70003:${shared[0]}`, "--", "true"])).stderr, /shared/);
+    // Nor a folder right under / (the launcher stops before it chowns anything there).
+    assert.match((await direct("chown:70003:/nonexistent-x")).stderr, /failed|shared/);
+    for (const launch of [direct, sh]) {
+      assert.equal((await launch("chown:70003:/usr")).code, 125);
+    }
+    assert.notEqual(Deno.statSync("/usr").uid, 70003);
+    // This user's folder, and again once it is the sandbox's.
+    const own = await folder("own", 0o755);
+    for (const launch of [direct, sh]) {
+      const out = await launch(`chown:70003:${own}`);
+      assert.equal(out.code, 0, out.stderr);
+      assert.equal(Deno.statSync(join(own, "inside")).uid, 70003);
+      Deno.chmodSync(own, 0o755);
+    }
+  } finally {
+    await Deno.remove(parent, { recursive: true });
   }
 });
 

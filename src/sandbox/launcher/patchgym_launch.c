@@ -15,7 +15,10 @@
  *   ulimit:F=N           soft and hard limit in `ulimit -F` units: t seconds, f and c 512-byte
  *                        blocks, n descriptors, v KiB
  *   nproc:N              RLIMIT_NPROC
- *   chown:UID:DIR        chown -R -P -h UID:UID DIR (links themselves, never what they point to)
+ *   nice:N               scheduling niceness N (0 to 19), for it and all it starts
+ *   chown:UID:DIR        chown -R -P -h UID:UID DIR (links themselves, never what they point to);
+ *                        DIR must be this user's or a sandbox uid's, not writable by group or
+ *                        others, not sticky, not right under /
  *   passwd:TEXT          TEXT readable on fd 3 (bwrap --file 3 /etc/passwd)
  *   group:TEXT           TEXT readable on fd 4 (bwrap --file 4 /etc/group)
  *   seccomp:HEX          the filter's bytes readable on fd 5 (bwrap --seccomp 5)
@@ -252,6 +255,19 @@ static void chown_step(const char *step, const char *spec) {
   if (end == spec || *end != ':' || end[1] != '/') fail("step \"%s\" is not chown:UID:DIR", step);
   if (uid < FIRST_SANDBOX_UID || uid > 0xfffffffeLL) fail("step \"%s\" names no sandbox uid", step);
   const char *root = end + 1;
+  /*
+   * Only a folder of this user's (a workspace, a report folder) or a sandbox uid's already is
+   * handed over, and not a shared one: a folder others may write or a sticky one (/tmp), another
+   * user's (a home), or one right under / (/usr, /root). Named by mistake, it would become the
+   * sandbox's with everything in it.
+   */
+  struct stat st;
+  if (lstat(root, &st) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  if (S_ISDIR(st.st_mode) &&
+      ((st.st_uid != geteuid() && st.st_uid < FIRST_SANDBOX_UID) || (st.st_mode & 01022) != 0 ||
+       strchr(root + 1, '/') == NULL)) {
+    fail("step \"%s\" refused: %s is a shared folder", step, root);
+  }
   if (lchown(root, (uid_t)uid, (uid_t)uid) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
   int folder = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (folder < 0) {
@@ -595,6 +611,12 @@ static int launch(int argc, char **argv) {
       if (write_text(file, pid) != 0) fail("step \"%s\" failed: %s", a, strerror(errno));
     } else if (starts_with(a, "ulimit:")) {
       ulimit_step(a, a + 7);
+    } else if (starts_with(a, "nice:")) {
+      long long value = number(a, a + 5);
+      if (value < 0 || value > 19) fail("step \"%s\": niceness is 0 to 19", a);
+      if (setpriority(PRIO_PROCESS, 0, (int)value) != 0) {
+        fail("step \"%s\" failed: %s", a, strerror(errno));
+      }
     } else if (starts_with(a, "nproc:")) {
       set_limit(a, RLIMIT_NPROC, (rlim_t)number(a, a + 6));
     } else if (starts_with(a, "chown:")) {
