@@ -8,6 +8,9 @@
 import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Environment } from "../../src/agent/environment.ts";
+import { validateTask } from "../../src/rollout/validate.ts";
 import { type IsolationInfo, probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
 import { removeTree } from "../../src/workspace/remove.ts";
 import { writeFiles } from "../_fixtures.ts";
@@ -264,4 +267,34 @@ Deno.test("Sandbox.run() with the hide step does not fail the launch when a moun
   assert.equal(counts["hide-setup"] ?? 0, 0, JSON.stringify(counts));
   assert.equal(counts["plain-setup"] ?? 0, 0, JSON.stringify(counts));
   assert.ok(Number(counts["hide-ok"]) > 0, JSON.stringify(counts));
+});
+
+Deno.test("validateTask() grades bundled tasks alike with the hide step and without", async () => {
+  // The attack (an honest run's): whole gradings (workspace, scoring copy and report folder
+  // mounts, hidden tests bound read-only, python, deno and node runners, the reference patch and
+  // the unchanged repository) with the step must reach the verdicts they reach without it.
+  if (!hiding) return skip(NOT_HIDING);
+  const tasksDir = fileURLToPath(new URL("../../tasks", import.meta.url));
+  const ids = ["py-median-even", "ts-array-diff-patch", "js-scheduler-fifo-ties"];
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-rthide-grade-" }));
+  try {
+    const verdicts: Record<string, unknown[]> = {};
+    for (const hide of [true, false]) {
+      const env = await Environment.open({
+        tasksDir,
+        workRoot: join(base, String(hide)),
+        probed: { ...isolation, hideMounts: hide },
+      });
+      for (const id of ids) {
+        const { status, problems, guard } = await validateTask(env, id);
+        (verdicts[id] ??= []).push({ status, problems, guard });
+      }
+    }
+    for (const id of ids) {
+      assert.deepEqual(verdicts[id][0], verdicts[id][1], id);
+      assert.equal((verdicts[id][0] as { status: string }).status, "valid", id);
+    }
+  } finally {
+    await removeTree(base);
+  }
 });
