@@ -4,12 +4,13 @@
  * it gives the host the layout named by its first argument, then runs the same jailed command
  * with the launcher's hide step and without, and prints both results as JSON.
  *
- * Layouts: `usr` (/usr a mount of its own), `tmp` (/tmp one), `root` (the work root one),
+ * Layouts: `shared` (every mount shared, as systemd makes them), `usr` (/usr a mount of its own), `tmp` (/tmp one), `root` (the work root one),
  * `etc-chain` (/etc/nsswitch.conf a symlink whose chain passes through a mount that neither the
  * link's path nor its real path is under; below that mount lies another link, to a secret file).
  * `churn ROUNDS` instead counts how runs with the step and without end while mounts come and go
  * inside a folder the jail binds.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
 
@@ -20,6 +21,7 @@ async function sh(...argv: string[]): Promise<void> {
   if (!out.success) throw new Error(`${argv.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
 }
 
+if (layout === "shared") await sh("mount", "--make-rshared", "/");
 if (layout === "usr") await sh("mount", "--bind", "/usr", "/usr");
 if (layout === "tmp") await sh("mount", "--bind", "/tmp", "/tmp");
 if (layout === "root") await sh("mount", "--bind", base, base);
@@ -120,7 +122,36 @@ print(sorted(line.split()[4] for line in open('/proc/self/mountinfo')))`,
       ? run
       : { exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr };
   }
+  results.table = await tableWhileJailed(ws);
 } finally {
   await mount?.unmount(ws);
 }
 console.log(JSON.stringify(results));
+
+/**
+ * This namespace's mount table before, while a jail with the step runs (it waits for a file
+ * before it exits) and after: what the step's namespace does must not reach it.
+ */
+async function tableWhileJailed(ws: string): Promise<string[][]> {
+  // Other episodes' mounts on a shared machine go from this namespace too when their folders
+  // are removed: only this layout's and the host's own are compared.
+  const table = () =>
+    Deno.readTextFileSync("/proc/self/mountinfo").split("\n").map((line) =>
+      line.split(" ").slice(4, 7).join(" ")
+    ).filter((line) => !line.includes("patchgym") || line.startsWith(base)).sort();
+  const before = table();
+  const running = new Sandbox({ isolation }).run({
+    argv: [
+      "python3",
+      "-c",
+      "import os, time\nopen('started', 'w').close()\nwhile not os.path.exists('go'): time.sleep(0.01)",
+    ],
+    cwd: ws,
+    timeoutMs: 60_000,
+  });
+  while (!existsSync(join(ws, "started"))) await new Promise((go) => setTimeout(go, 10));
+  const during = table();
+  Deno.writeTextFileSync(join(ws, "go"), "");
+  await running;
+  return [before, during, table()];
+}

@@ -230,16 +230,25 @@ async function canUnshare(): Promise<boolean> {
   }
 }
 
-Deno.test("Sandbox.run() with the hide step finds what it found without where /usr, /tmp or the work root are mounts of their own", async () => {
+Deno.test("Sandbox.run() with the hide step finds what it found without where mounts are shared or /usr, /tmp or the work root are mounts of their own", async () => {
   // The attack (an honest run's): on hosts that mount /usr, /tmp (where the step builds its
-  // root) or the work root apart, programs, libraries or the workspace could go missing.
+  // root) or the work root apart, programs, libraries or the workspace could go missing. Where
+  // every mount is shared (systemd makes them so; this machine's are private), what the step's
+  // namespace attaches and detaches would reach the host unless it is a slave: the host's table
+  // is compared before, while a jail runs and after.
   if (!hiding) return skip(NOT_HIDING);
   if (!await canUnshare()) return skip("no unshare(1) here to make a layout apart");
-  for (const name of ["usr", "tmp", "root"]) {
+  for (const name of ["shared", "usr", "tmp", "root"]) {
     const seen = await layout(name);
     assert.equal(seen.hideMounts, true, name);
     assert.deepEqual(seen.hide, seen.plain, name);
     assert.equal((seen.hide as { exitCode: number }).exitCode, 0, JSON.stringify(seen.hide));
+    const [before, during, after] = seen.table as string[][];
+    if (name === "shared") {
+      assert.ok(before.some((line) => line.includes(" shared:")), "not shared");
+    }
+    assert.deepEqual(during, before, name);
+    assert.deepEqual(after, before, name);
   }
 });
 
