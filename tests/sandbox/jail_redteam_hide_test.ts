@@ -1,7 +1,8 @@
 /**
  * Red-team attacks on the launcher's hide step (as root with the compiled launcher: before bwrap
  * sets a jail up, its launcher detaches every host mount the jail does not bind), through
- * `Sandbox.run`, against the same jail without the step (`hideMounts: false`). Layouts the host
+ * `Sandbox.run` and whole gradings (`validateTask`), against the same jail without the step
+ * (`hideMounts: false`). Layouts the host
  * does not have are made in a mount namespace of a child process (`_hide_layout_worker.ts`), which
  * takes them along when it exits.
  */
