@@ -451,16 +451,20 @@ static void add_place(struct kept_places *places, char *path, int inside) {
   places->list[places->count++] = (struct kept_place){ path, inside };
 }
 
-/* Keep PATH, and its real path when it leads elsewhere (a symlink into another mount). */
-static void keep_place(struct kept_places *places, const char *path, int inside) {
+/*
+ * Keep PATH, and its real path when it leads elsewhere (a symlink into another mount). Returns
+ * that real path (kept until the exec), or null when PATH is its own or leads nowhere.
+ */
+static const char *keep_place(struct kept_places *places, const char *path, int inside) {
   if (path[0] != '/') fail("step \"hide\" failed: %s is not an absolute path", path);
   add_place(places, strdup(path), inside);
   char *real = realpath(path, NULL);
   if (real && strcmp(real, path) != 0) {
     add_place(places, real, inside);
-  } else {
-    free(real);
+    return real;
   }
+  free(real);
+  return NULL;
 }
 
 /* The bind options of bwrap: each takes SOURCE DEST, and binds SOURCE with what is mounted inside. */
@@ -501,7 +505,14 @@ static void hide_mounts(char **keep, int kept, char **program) {
       if (bind_option(program[i]) && program[i + 1]) {
         /* A relative source is bwrap's to resolve: leave everything in place. */
         if (program[i + 1][0] != '/') goto done;
-        keep_place(&places, program[i + 1], 1);
+        /*
+         * bwrap resolves a source's symlinks itself, after this step: a chain of links that
+         * passes through a mount neither the source nor its real path is under would lead
+         * through the folder below that mount, somewhere else than on the host (other files, or
+         * none). bwrap gets the real path found here instead, the same place.
+         */
+        const char *real = keep_place(&places, program[i + 1], 1);
+        if (real && !(program[i + 1] = strdup(real))) fail("step \"hide\" failed: out of memory");
         i += program[i + 2] ? 2 : 1;
       }
     }
@@ -570,8 +581,16 @@ static void hide_mounts(char **keep, int kept, char **program) {
   }
   for (size_t i = 1; i < count; i++) {
     char place[PATH_MAX];
-    if (snprintf(place, sizeof place, "%s%s", HIDE_STAGE, points[i]) >= (int)sizeof place ||
-        syscall(SYS_move_mount, clones[i], "", AT_FDCWD, place, MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+    if (snprintf(place, sizeof place, "%s%s", HIDE_STAGE, points[i]) >= (int)sizeof place) {
+      fail("step \"hide\" failed: cannot keep %s: its path is too long", points[i]);
+    }
+    if (syscall(SYS_move_mount, clones[i], "", AT_FDCWD, place, MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+      /*
+       * Its place went after the table was read (a mount inside a kept folder, unmounted and its
+       * folder removed meanwhile, as another episode's are when it ends): it is gone on the host
+       * too, and so is any place below it. Failing here ended an honest run as broken set-up.
+       */
+      if (errno == ENOENT) continue;
       fail("step \"hide\" failed: cannot keep %s: %s", points[i], strerror(errno));
     }
   }
