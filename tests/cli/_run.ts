@@ -160,16 +160,34 @@ export function makeWorkRoot(prefix: string): string {
   return dir;
 }
 
-/** Remove a folder made by {@linkcode makeWorkRoot}. */
+/**
+ * Remove a folder made by {@linkcode makeWorkRoot}, after detaching what a process killed before
+ * its clean-up left mounted there (so a failed test reports its own failure, not EBUSY).
+ */
 export function removeWorkRoot(dir: string): void {
+  if (LAUNCHER) {
+    new Deno.Command(LAUNCHER, { args: ["umount-under", dir], clearEnv: true, cwd: "/" })
+      .outputSync();
+  }
   Deno.removeSync(dir, { recursive: true });
 }
 
-/** Everything under `dir`, as paths relative to it, sorted (for "nothing left behind" checks). */
+/**
+ * Everything under `dir`, as paths relative to it, sorted (for "nothing left behind" checks). A
+ * folder removed while it is listed (a running process's scoring copy or report folder) is left
+ * out: polling a live run's tree must not fail the test, and kill the run, on that.
+ */
 export function listTree(dir: string): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
-    for (const entry of Deno.readDirSync(rel ? `${dir}/${rel}` : dir)) {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(rel ? `${dir}/${rel}` : dir)];
+    } catch (error) {
+      if (rel && error instanceof Deno.errors.NotFound) return;
+      throw error;
+    }
+    for (const entry of entries) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       out.push(path);
       if (entry.isDirectory) walk(path);
