@@ -5,8 +5,9 @@
  * The kernel drops the lock when the process dies, however it dies, so at start-up a folder whose
  * mark can be locked belongs to a dead process and is removed; a live process's folder (still
  * locked) and folders without the mark (not patchgym's, or kept on purpose) are never touched.
- * On exit (including `Deno.exit` from a signal listener) the folder is removed with everything in
- * it: in-flight workspaces, scoring copies and test report folders.
+ * On exit (including `Deno.exit` from a signal listener, an uncaught error and an unhandled
+ * rejection) the folder is removed with everything in it: in-flight workspaces, scoring copies and
+ * test report folders.
  */
 import { join } from "node:path";
 import { removeTreeSync } from "./remove.ts";
@@ -67,9 +68,17 @@ export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot
   claims.add(claim);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    globalThis.addEventListener("unload", () => {
+    const releaseAll = () => {
       for (const c of claims) releaseClaim(c);
-    });
+    };
+    globalThis.addEventListener("unload", releaseAll);
+    // An uncaught error or an unhandled rejection ends the process without "unload". A listener
+    // added before this one may keep the process alive (preventDefault): then nothing is released.
+    const onFatal = (event: Event) => {
+      if (!event.defaultPrevented) releaseAll();
+    };
+    globalThis.addEventListener("error", onFatal);
+    globalThis.addEventListener("unhandledrejection", onFatal);
   }
   return { dir, parent: Deno.realPathSync(parent), swept, release: () => releaseClaim(claim) };
 }

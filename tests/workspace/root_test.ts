@@ -256,6 +256,36 @@ async function mountsUnder(launcher: string, dir: string): Promise<string[]> {
     .filter((point) => point?.startsWith(`${dir}/`));
 }
 
+// An uncaught error or an unhandled rejection ends a Deno process without the "unload" event, so a
+// crashing run left its whole folder (workspaces, scoring copies, mounts) until the next start-up.
+Deno.test("claimRoot() removes the folder when the process dies of an uncaught error or rejection", async () => {
+  for (
+    const crash of [
+      "setTimeout(() => { throw new Error('crash'); }, 0);",
+      "Promise.reject(new Error('crash'));",
+    ]
+  ) {
+    const parent = await Deno.makeTempDir({ prefix: "patchgym-crash-" });
+    try {
+      const code = `import { claimRoot } from ${JSON.stringify(ROOT_MODULE)};
+const owned = claimRoot(${JSON.stringify(parent)});
+Deno.mkdirSync(owned.dir + "/py-median-even-1");
+Deno.writeTextFileSync(owned.dir + "/py-median-even-1/work.txt", "in flight");
+${crash}`;
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["eval", "--quiet", code],
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 1, crash);
+      assert.match(new TextDecoder().decode(out.stderr), /crash/);
+      assert.deepEqual(listTree(parent), [], crash);
+    } finally {
+      await Deno.remove(parent, { recursive: true });
+    }
+  }
+});
+
 // Root-run CI failed once in five runs: a workspace mount still in flight in the launcher's helper
 // when SIGTERM came landed after the exit's unmount, and its tmpfs stayed in the work root.
 Deno.test("exitOnSignal() leaves nothing mounted when a workspace mount lands after the exit's unmount (as root)", async () => {
