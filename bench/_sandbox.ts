@@ -6,6 +6,7 @@ import type { Task } from "../src/task/spec.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace } from "../src/workspace/workspace.ts";
 import { type BenchContext, spawnChecked, subdir } from "./_context.ts";
+import type { CpuMeter } from "./_cpu.ts";
 import { makeRow, type Row, type Target } from "./_report.ts";
 import { sampleCases, type SampleOptions, summarize, timedAsync, type Trial } from "./_stats.ts";
 import { resolveChildProgram } from "./_system.ts";
@@ -227,6 +228,52 @@ const BARE_NAMES = {
   node_test: "node --test",
   jest: "jest --runInBand",
 };
+
+/** What {@linkcode jailRound} measured, ms. */
+export interface JailRound {
+  /** Children's CPU of a jailed `true`. */
+  trueCpu: number;
+  /** Wall time of a sandboxed `python3 -c pass`. */
+  pythonWall: number;
+  /** Children's CPU of `runTests` on the task's visible tests. */
+  testsCpu: number;
+}
+
+/**
+ * One round of the jail benches (`jail_binds.ts`, `hide_mounts.ts`) on `sandbox`, in workspace
+ * `dir` of `task`: a jailed `true`, a `python3 -c pass` and the visible tests, each checked.
+ */
+export async function jailRound(
+  meter: CpuMeter,
+  sandbox: Sandbox,
+  task: Task,
+  dir: string,
+  scratchDir: string,
+): Promise<JailRound> {
+  const jailed = await meter.measure(async () => {
+    const run = await sandbox.run({ argv: ["true"], cwd: dir, timeoutMs: 10_000 });
+    if (run.exitCode !== 0) throw new Error(`true failed: ${run.stderr}`);
+  });
+  const started = performance.now();
+  const python = await sandbox.run({
+    argv: ["python3", "-c", "pass"],
+    cwd: dir,
+    timeoutMs: 10_000,
+  });
+  const pythonWall = performance.now() - started;
+  if (python.exitCode !== 0) throw new Error(`python3 failed: ${python.stderr}`);
+  const tests = await meter.measure(async () => {
+    const run = await runTests(sandbox, {
+      runner: task.spec.runner,
+      dir,
+      files: task.spec.visible_tests,
+      timeoutMs: 60_000,
+      scratchDir,
+    });
+    if (run.counts.passed === 0) throw new Error(`no tests ran: ${run.result.stderr}`);
+  });
+  return { trueCpu: jailed.childMs!, pythonWall, testsCpu: tests.childMs! };
+}
 
 /**
  * Test `files` of `task` run bare: the runner's own command line without the sandbox or the

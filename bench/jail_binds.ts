@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
 import { type MountPlan, planMounts } from "../src/sandbox/mounts.ts";
-import { runTests } from "../src/sandbox/test_runner.ts";
+import { jailRound } from "./_sandbox.ts";
 import { loadTask } from "../src/task/load.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace } from "../src/workspace/workspace.ts";
@@ -74,32 +74,11 @@ async function main(): Promise<void> {
     const python = resolveChildProgram("python3");
     const round = async (record: boolean) => {
       for (const [name, sandbox] of Object.entries(sandboxes)) {
-        const t = await meter.measure(async () => {
-          const r = await sandbox.run({ argv: ["true"], cwd: workspace.dir, timeoutMs: 10_000 });
-          if (r.exitCode !== 0) throw new Error(`true failed: ${r.stderr}`);
-        });
-        const started = performance.now();
-        const p = await sandbox.run({
-          argv: ["python3", "-c", "pass"],
-          cwd: workspace.dir,
-          timeoutMs: 10_000,
-        });
-        const ms = performance.now() - started;
-        if (p.exitCode !== 0) throw new Error(`python3 failed: ${p.stderr}`);
-        const tests = await meter.measure(async () => {
-          const run = await runTests(sandbox, {
-            runner: task.spec.runner,
-            dir: workspace.dir,
-            files: task.spec.visible_tests,
-            timeoutMs: 60_000,
-            scratchDir: root,
-          });
-          if (run.counts.passed === 0) throw new Error(`no tests ran: ${run.result.stderr}`);
-        });
+        const r = await jailRound(meter, sandbox, task, workspace.dir, root);
         if (record) {
-          push(cpu, `true, ${name}`, t.childMs!);
-          push(cpu, `runTests, ${name}`, tests.childMs!);
-          push(wall, name, ms);
+          push(cpu, `true, ${name}`, r.trueCpu);
+          push(cpu, `runTests, ${name}`, r.testsCpu);
+          push(wall, name, r.pythonWall);
         }
       }
       const started = performance.now();
