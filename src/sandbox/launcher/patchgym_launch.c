@@ -422,6 +422,22 @@ static void unescape(char *field) {
   *out = '\0';
 }
 
+/*
+ * The mount point of a /proc/self/mountinfo LINE ("ID PARENT MAJ:MIN ROOT POINT ..."), cut and
+ * decoded in place; null for a line without one.
+ */
+static char *mount_point(char *line) {
+  char *point = line;
+  for (int field = 0; field < 4 && point; field++) {
+    point = strchr(point, ' ');
+    if (point) point++;
+  }
+  if (!point) return NULL;
+  point[strcspn(point, " ")] = '\0';
+  unescape(point);
+  return point;
+}
+
 /* Whether PATH is ABOVE itself or a path below it. */
 static int at_or_below(const char *path, const char *above) {
   size_t length = strlen(above);
@@ -535,12 +551,8 @@ static void hide_mounts(char **keep, int kept, char **program) {
   char *line = NULL;
   size_t size = 0;
   while (getline(&line, &size, file) >= 0) {
-    /* ID PARENT MAJ:MIN ROOT POINT ... */
-    int offset = 0;
-    if (sscanf(line, "%*d %*d %*s %*s %n", &offset) != 0 || offset == 0) continue;
-    char *point = line + offset;
-    point[strcspn(point, " ")] = '\0';
-    unescape(point);
+    char *point = mount_point(line);
+    if (!point) continue;
     int keep_it = 0;
     for (int k = 0; k < places.count && !keep_it; k++) {
       keep_it = at_or_below(places.list[k].path, point) ||
@@ -1012,15 +1024,8 @@ static int umount_under(const char *dir) {
   char *line = NULL;
   size_t size = 0;
   while (getline(&line, &size, file) >= 0) {
-    /* The fifth field is the mount point. */
-    char *point = line;
-    for (int field = 0; field < 4 && point; field++) {
-      point = strchr(point, ' ');
-      if (point) point++;
-    }
+    char *point = mount_point(line);
     if (!point) continue;
-    point[strcspn(point, " ")] = '\0';
-    unescape(point);
     if (strncmp(point, dir, length) == 0 && point[length] == '/') umount2(point, MNT_DETACH);
   }
   free(line);
