@@ -946,8 +946,7 @@ export async function probeIsolation(
     );
   }
   const filter = filterHex();
-  let hideMounts = false;
-  const probe = async (seccomp: boolean, hide = hideMounts) => {
+  const probe = async (seccomp: boolean, hide: boolean) => {
     const first = users?.first ?? JAIL_UID;
     const drop = users ? jailDrop(launcher, mounts, first) : null;
     return await runArgv(launchArgv(launcher, {
@@ -969,18 +968,18 @@ export async function probeIsolation(
   };
   const workspaceMounts = hostRoot && (await runHelper(launcher, "mount-probe")).success;
   // Kept only where a jail still starts with it (else the jail goes on without it).
-  hideMounts = hostRoot && launcher !== null && (await probe(false, true)).success;
-  if (filter && (await probe(true)).success) {
+  const hideMounts = hostRoot && launcher !== null && (await probe(false, true)).success;
+  if (filter && (await probe(true, hideMounts)).success) {
     return { level: "bwrap", ...base, seccomp: filter, mounts, workspaceMounts, hideMounts };
   }
   // An installed bwrap that fails may have met a passing shortage (namespaces or processes of a
   // loaded machine): it gets three tries before the run goes without the jail, and the reason
   // quotes bwrap's own words, so a lost jail is never mistaken for a missing one.
   const installed = findProgram("bwrap") !== null;
-  let plain = await probe(false);
+  let plain = await probe(false, hideMounts);
   for (let tries = 1; installed && !plain.success && tries < 3; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 100 * tries));
-    plain = await probe(false);
+    plain = await probe(false, hideMounts);
   }
   if (plain.success) {
     return { level: "bwrap", ...base, seccomp: null, mounts, workspaceMounts, hideMounts };
