@@ -184,12 +184,13 @@ function namedLauncher(): string | null {
 
 /**
  * How to detach every file system mounted under a folder (an exiting or dead run's workspaces, see
- * `claimRoot`) through the launcher `launch.ts` named; undefined when it named none (then
+ * `claimRoot`) through `launcher` (default: the one `launch.ts` named); undefined without one (then
  * `claimRoot` does it through `sh`). The launcher first closes the folder to mounts, once those in
  * flight below it have landed, so a mount request its helper still runs lands nowhere after this.
  */
-export function launcherUnmount(): ((dir: string) => void) | undefined {
-  const launcher = namedLauncher();
+export function launcherUnmount(
+  launcher: string | null = namedLauncher(),
+): ((dir: string) => void) | undefined {
   if (!launcher) return undefined;
   return (dir) => {
     try {

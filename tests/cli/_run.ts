@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
-import { buildLauncher, LAUNCHER_PATH_ENV } from "../../src/sandbox/launcher.ts";
+import { buildLauncher, LAUNCHER_PATH_ENV, launcherUnmount } from "../../src/sandbox/launcher.ts";
 import {
   buildProgramFolder,
   programEntries,
@@ -165,10 +165,7 @@ export function makeWorkRoot(prefix: string): string {
  * its clean-up left mounted there (so a failed test reports its own failure, not EBUSY).
  */
 export function removeWorkRoot(dir: string): void {
-  if (LAUNCHER) {
-    new Deno.Command(LAUNCHER, { args: ["umount-under", dir], clearEnv: true, cwd: "/" })
-      .outputSync();
-  }
+  launcherUnmount(LAUNCHER)?.(dir);
   Deno.removeSync(dir, { recursive: true });
 }
 
