@@ -397,12 +397,11 @@ const JAIL_NAMESPACES = [
   "--gid",
   String(JAIL_UID),
   "--die-with-parent",
-  "--new-session",
 ];
 /**
  * bwrap as root: the same namespaces but the user one. A user namespace made by root maps the
  * jail's uid to host root, so instead the jail keeps the host's users and its first program (see
- * {@linkcode jailDrop}) drops to the sandbox's own unprivileged uid with no capabilities, no
+ * {@linkcode jailFirst}) drops to the sandbox's own unprivileged uid with no capabilities, no
  * bounding set and `no_new_privs` before it execs the program.
  */
 const ROOT_JAIL_NAMESPACES = [
@@ -412,7 +411,6 @@ const ROOT_JAIL_NAMESPACES = [
   "--unshare-uts",
   "--unshare-cgroup-try",
   "--die-with-parent",
-  "--new-session",
 ];
 /** The file descriptor the launcher opens the seccomp filter on, for `bwrap --seccomp`. */
 const SECCOMP_FD = 5;
@@ -420,18 +418,32 @@ const SECCOMP_FD = 5;
 const LAUNCH_FAILED = 125;
 
 /**
- * The jail's first program as root, which drops to the sandbox's `uid` for good before it execs
- * the program: the compiled launcher (`drop:` step; bound into the jail as `file`), or `setpriv`
- * with the sh fallback (a heavier program: about 5 ms more per run, measured on this project's
- * machine).
+ * What runs first in the jail, before the program. With the compiled launcher (bound into the jail
+ * as `file`): a process group of its own (`pgrp`) and, as root, the drop to the sandbox's `uid`
+ * for good (`drop:`). The jail stays in the orchestrator's session: a session of its own is a
+ * scheduling group of its own where the kernel's autogroup is on (most distributions), which
+ * weighs as much as the whole orchestrator whatever the jail's niceness, so a few hundred jails
+ * took the orchestrator's cores (its event loop waited for a core 12 of 26 s at C=256, on this
+ * project's 2-core machine). What the session gave stays: the launcher gives up the terminal
+ * first (`noctty`), and `pgrp` keeps the jail's signals to its group inside it. With the sh
+ * fallback, bwrap makes the session (`newSession`), and as root `setpriv` drops (a heavier
+ * program: about 5 ms more per run, measured on this project's machine).
  */
-function jailDrop(
+function jailFirst(
   launcher: Launcher,
   mounts: MountPlan,
-  uid: number,
-): { argv: string[]; file?: string } {
-  if (launcher) return { argv: [launcher, `drop:${uid}`, "--"], file: launcher };
-  return { argv: setprivArgs(mounts.setpriv!, uid) };
+  uid: number | null,
+): { argv: string[]; file?: string; newSession: boolean } {
+  if (launcher) {
+    const drop = uid === null ? [] : [`drop:${uid}`];
+    return { argv: [launcher, "pgrp", ...drop, "--"], file: launcher, newSession: false };
+  }
+  return { argv: uid === null ? [] : setprivArgs(mounts.setpriv!, uid), newSession: true };
+}
+
+/** The launcher's steps before a jail: it gives up the terminal (see {@linkcode jailFirst}). */
+function jailSteps(launcher: Launcher): string[] {
+  return launcher ? ["noctty"] : [];
 }
 
 /**
@@ -550,6 +562,7 @@ export class Sandbox {
       ...(cgroup?.steps ?? []),
       ...rlimits,
       ...owned,
+      ...(jailed ? jailSteps(this.#launcher) : []),
       ...this.#hideSteps(how),
     ];
     const tag = randomTag();
@@ -669,7 +682,7 @@ export class Sandbox {
     if (!how.jailed) {
       return { command, drop: how.user?.uid ?? null, setsid: this.isolation.setsid };
     }
-    const drop = how.user ? jailDrop(this.#launcher, this.isolation.mounts!, how.user.uid) : null;
+    const first = jailFirst(this.#launcher, this.isolation.mounts!, how.user?.uid ?? null);
     const jail = jailArgs(this.isolation.mounts!, this.#limits, {
       cwd: request.cwd,
       writable: request.writable ?? [],
@@ -678,13 +691,14 @@ export class Sandbox {
       // The deno executable may live anywhere (e.g. an npm cache in HOME): bind just that file.
       files: [
         ...(program === "deno" && this.#denoPath.includes("/") ? [this.#denoPath] : []),
-        ...(drop?.file ? [drop.file] : []),
+        ...(first.file ? [first.file] : []),
       ],
       asRoot: how.user !== null,
       seccomp: how.filter !== null,
-      setpriv: drop !== null && drop.file === undefined,
+      setpriv: how.user !== null && first.file === undefined,
+      newSession: first.newSession,
     });
-    return { command: [...jail, ...(drop?.argv ?? []), ...command] };
+    return { command: [...jail, ...first.argv, ...command] };
   }
 
   /**
@@ -732,6 +746,8 @@ interface JailPlaces {
    * one program less in the jail, and one bind less (each costs bwrap a read of the mount table).
    */
   setpriv?: boolean;
+  /** bwrap gives the program a session of its own (the sh fallback; see `jailFirst`). */
+  newSession?: boolean;
 }
 
 /** The bwrap command line up to and including `--`, for `plan` and one run's places. */
@@ -740,6 +756,7 @@ function jailArgs(runtime: MountPlan, limits: ResourceLimits, places: JailPlaces
     places.setpriv || m.dest !== runtime.setpriv
   );
   const args = ["bwrap", ...(places.asRoot ? ROOT_JAIL_NAMESPACES : JAIL_NAMESPACES)];
+  if (places.newSession) args.push("--new-session");
   // Fresh, size-capped /tmp and /dev/shm, writable by any uid (sticky), so a command cannot fill
   // the host's; a write past the cap fails with ENOSPC while it is made.
   args.push(
@@ -947,21 +964,22 @@ export async function probeIsolation(
   }
   const filter = filterHex();
   const probe = async (seccomp: boolean, hide: boolean) => {
-    const first = users?.first ?? JAIL_UID;
-    const drop = users ? jailDrop(launcher, mounts, first) : null;
+    const uid = users?.first ?? JAIL_UID;
+    const first = jailFirst(launcher, mounts, users ? uid : null);
     return await runArgv(launchArgv(launcher, {
-      steps: hide ? ["hide"] : [],
-      jail: { ...jailUsersOf(first), seccomp: seccomp ? filter : null },
+      steps: [...jailSteps(launcher), ...(hide ? ["hide"] : [])],
+      jail: { ...jailUsersOf(uid), seccomp: seccomp ? filter : null },
       command: [
         ...jailArgs(mounts, DEFAULT_LIMITS, {
           writable: [],
           readOnly: [],
-          files: drop?.file ? [drop.file] : [],
+          files: first.file ? [first.file] : [],
           asRoot: hostRoot,
           seccomp,
-          setpriv: drop !== null && drop.file === undefined,
+          setpriv: users !== null && first.file === undefined,
+          newSession: first.newSession,
         }),
-        ...(drop?.argv ?? []),
+        ...first.argv,
         "true",
       ],
     }));

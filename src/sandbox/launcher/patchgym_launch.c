@@ -25,6 +25,9 @@
  *   drop:UID             what `setpriv --reuid=UID --regid=UID --clear-groups --no-new-privs
  *                        --inh-caps=-all --bounding-set=-all` does
  *   setsid               a session of its own
+ *   noctty               give up the controlling terminal, if there is one (TIOCNOTTY; refused
+ *                        for a session leader, whose terminal's foreground would get SIGHUP)
+ *   pgrp                 a process group of its own (in the caller's session)
  *   hide                 last, in a mount namespace of its own: detach every mount the program
  *                        does not need (for bwrap, all but its binds' sources; `hide_mounts`)
  *   keep:PATH            a path `hide` keeps, with what is mounted inside it
@@ -74,6 +77,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <poll.h>
@@ -355,6 +359,22 @@ static void drop_step(const char *step, const char *text) {
   if (syscall(SYS_capset, &header, data) != 0) {
     fail("step \"%s\": capset: %s", step, strerror(errno));
   }
+}
+
+/*
+ * Without a terminal, nothing this process starts can push input into it (TIOCSTI) or read it: a
+ * process that is not a session leader can never take one again. /dev/tty opens only while there
+ * is one.
+ */
+static void noctty_step(void) {
+  int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENXIO || errno == ENOENT) return;
+    fail("step \"noctty\" failed: /dev/tty: %s", strerror(errno));
+  }
+  if (getsid(0) == getpid()) fail("step \"noctty\" refused: this process leads its session");
+  if (ioctl(fd, TIOCNOTTY) != 0) fail("step \"noctty\" failed: %s", strerror(errno));
+  close(fd);
 }
 
 static int allowed_name(const char *name) {
@@ -662,6 +682,10 @@ static int launch(int argc, char **argv) {
       drop_step(a, a + 5);
     } else if (strcmp(a, "setsid") == 0) {
       if (setsid() < 0) fail("step \"setsid\" failed: %s", strerror(errno));
+    } else if (strcmp(a, "noctty") == 0) {
+      noctty_step();
+    } else if (strcmp(a, "pgrp") == 0) {
+      if (setpgid(0, 0) != 0) fail("step \"pgrp\" failed: %s", strerror(errno));
     } else if (strcmp(a, "hide") == 0) {
       hide = 1;
     } else if (starts_with(a, "keep:")) {

@@ -1,0 +1,136 @@
+/**
+ * The jail's session (issue 29): jails stay in the orchestrator's session, so that their niceness
+ * counts against it (a session of their own is a scheduling group of its own where the kernel's
+ * autogroup is on, as weighty as the whole orchestrator). What a session of its own gave stays:
+ * no way to the orchestrator's terminal, and no signal to a process group outside the jail. Each
+ * attack runs in a process of its own (`_session_worker.ts`), as root and as an unprivileged user
+ * (CI runs this file both ways).
+ */
+import assert from "node:assert/strict";
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+
+const WORKER = fileURLToPath(new URL("./_session_worker.ts", import.meta.url));
+
+interface Outcome {
+  /** The worker's exit status and signal. */
+  code: number;
+  signal: string | null;
+  /** What it printed after `RESULT `, or null when it printed nothing (it was killed). */
+  result: Record<string, unknown> | null;
+  output: string;
+}
+
+/** Run the worker in `mode`, under a terminal of its own when `terminal` (Python's pty module). */
+async function worker(mode: string, terminal: boolean): Promise<Outcome> {
+  const deno = [Deno.execPath(), "run", "-A", "--quiet", WORKER, mode];
+  const argv = terminal
+    ? [
+      "python3",
+      "-c",
+      "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)",
+      ...deno,
+    ]
+    : deno;
+  const out = await new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    // A session of its own (`spawn` only: `output()` leaves `detached` out): an attack that gets
+    // out signals the worker, not this test runner.
+    detached: true,
+  }).spawn().output();
+  const output = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  // Keystrokes an attack pushed into the terminal are echoed before the line: it is found anywhere.
+  const line = /RESULT (\{.*\})/.exec(output)?.[1];
+  return {
+    code: out.code,
+    signal: out.signal,
+    result: line ? JSON.parse(line) : null,
+    output,
+  };
+}
+
+function skipped(outcome: Outcome): boolean {
+  if (outcome.result && "skipped" in outcome.result) {
+    console.warn(`skipped: ${outcome.result.skipped}`);
+    return true;
+  }
+  return false;
+}
+
+Deno.test("a jail cannot reach the orchestrator's controlling terminal (TIOCSTI)", async () => {
+  // The attack (CVE-2017-5226): a jailed program pushes keystrokes into the terminal patchgym
+  // runs in, which the shell there then runs as the user, outside every jail.
+  const outcome = await worker("tty", true);
+  if (skipped(outcome)) return;
+  assert.equal(outcome.code, 0, outcome.output);
+  assert.ok(outcome.result, outcome.output);
+  const result = outcome.result as {
+    orchestratorTty: number;
+    exitCode: number;
+    jail: { tty_nr: string; open: string | number; injected_on: unknown[] } | null;
+  };
+  // Not vacuous: the orchestrator did have a terminal to steal.
+  assert.notEqual(result.orchestratorTty, 0, "the worker ran without a controlling terminal");
+  assert.equal(result.exitCode, 0, outcome.output);
+  assert.deepEqual(result.jail!.injected_on, [], outcome.output);
+  assert.equal(result.jail!.tty_nr, "0", "the jail has a controlling terminal");
+  assert.notEqual(result.jail!.open, "opened", "the jail opened /dev/tty");
+});
+
+Deno.test("a jail's signal to its process group reaches only the jail", async () => {
+  // The attack: `os.kill(0, SIGTERM)` in the jail, which without a group of its own would signal the
+  // orchestrator's group (and, for an unprivileged run, every jail of the same user in it). The
+  // honest form is a script's clean-up (`trap 'kill 0' EXIT`), which must end only its own.
+  const outcome = await worker("kill0", false);
+  if (skipped(outcome)) return;
+  assert.equal(outcome.signal, null, `the orchestrator was killed: ${outcome.output}`);
+  assert.equal(outcome.code, 0, outcome.output);
+  assert.ok(outcome.result, outcome.output);
+  const { attacker, honest, sibling } = outcome.result as Record<
+    string,
+    { code: number; signal: string | null; out: string }
+  >;
+  assert.deepEqual(sibling, { code: 0, signal: null, out: "sibling-ok\n" }, outcome.output);
+  // The attacker ignored the signal it sent its own group, so it went on and said so.
+  assert.deepEqual(attacker, { code: 0, signal: null, out: "sent\n" }, outcome.output);
+  assert.equal(honest.out, "done\n", outcome.output);
+});
+
+/** This process's autogroup line ("/autogroup-N nice K"), through `cat` (Deno reads /proc/self
+ * only with --allow-all); null where the kernel has no autogroup. */
+async function ownAutogroup(): Promise<string | null> {
+  const out = await new Deno.Command("cat", { args: ["/proc/self/autogroup"], stdout: "piped" })
+    .output();
+  return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
+}
+
+Deno.test("a jail shares the orchestrator's scheduling group, so its niceness holds", async () => {
+  // What the change is for: with a session of its own, a jail was an autogroup of its own, and a
+  // few hundred of them outweighed the orchestrator whatever their niceness.
+  const mine = await ownAutogroup();
+  if (mine === null) return console.warn("skipped: this kernel has no autogroup");
+  const isolation = await probeIsolation();
+  if (isolation.level !== "bwrap") return console.warn(`skipped: no bwrap (${isolation.reason})`);
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-session-" }));
+  try {
+    const read = "print(open('/proc/self/autogroup').read().split()[0])";
+    const run = (sandbox: Sandbox) =>
+      sandbox.run({ argv: ["python3", "-c", read], cwd: base, timeoutMs: 20_000 });
+    if (isolation.launcher) {
+      const jailed = await run(new Sandbox({ isolation }));
+      assert.equal(jailed.exitCode, 0, jailed.stderr);
+      assert.equal(jailed.stdout.trim(), mine.split(" ")[0]);
+    }
+    // The sh fallback cannot give up the terminal or make a group, so bwrap makes the session.
+    const sh = new Sandbox({ isolation: { ...isolation, launcher: null, launcherReason: "test" } });
+    const fallback = await run(sh);
+    assert.equal(fallback.exitCode, 0, fallback.stderr);
+    assert.notEqual(fallback.stdout.trim(), mine.split(" ")[0]);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
