@@ -59,6 +59,12 @@ export const ALLOWED_ENV = [
  */
 export const FALLBACK_LAUNCHER = "sh";
 
+/**
+ * The one system call Deno guards that the orchestrator makes: a rollout pool's worker thread
+ * lowers its own priority to its children's (`_pool_worker.ts`).
+ */
+export const SYS_FLAG = "--allow-sys=setPriority";
+
 /** System paths read to derive the jail's mount plan (real paths of programs and libraries). */
 export const SYSTEM_READ = [
   "/usr",
@@ -83,6 +89,7 @@ export const BINARY_FLAGS: readonly string[] = [
   `--allow-write=runs,${DEFAULT_WORK_ROOT},${LEASE_DIR}`,
   `--allow-run=${FALLBACK_LAUNCHER}`,
   `--allow-env=${ALLOWED_ENV.join(",")}`,
+  SYS_FLAG,
   "--allow-net=127.0.0.1,localhost",
 ];
 
@@ -423,7 +430,7 @@ export function permissionFlags(
   if (plan.write.length) flags.push(`--allow-write=${plan.write.join(",")}`);
   const launcher = options.launcher ?? FALLBACK_LAUNCHER;
   flags.push(`--allow-run=${[launcher, ...(plan.run ?? [])].join(",")}`);
-  flags.push(`--allow-env=${ALLOWED_ENV.join(",")}`);
+  flags.push(`--allow-env=${ALLOWED_ENV.join(",")}`, SYS_FLAG);
   if (plan.net.length) flags.push(`--allow-net=${plan.net.join(",")}`);
   return flags;
 }

@@ -5,6 +5,7 @@
  * and posts each record back as its JSON line. It has the permissions of the process (Deno
  * workers inherit them). Private to `src/rollout/`.
  */
+import { setPriority } from "node:os";
 import { Environment } from "../agent/environment.ts";
 import { describeError } from "../errors.ts";
 import { parseScript } from "../policy/scripted.ts";
@@ -35,7 +36,8 @@ scope.onmessage = (event) => {
       if (!message.spawnerThread) spawnOnThisThread();
       environment = Environment.open(message.environment);
       // Ready either way: a failed set-up is each job's error.
-      environment.then(() => {}, () => {}).then(() => scope.postMessage({ kind: "ready" }));
+      environment.then((env) => niceThisThread(env.sandbox.niceness), () => {})
+        .then(() => scope.postMessage({ kind: "ready" }));
       break;
     case "batch":
       current?.stop.abort();
@@ -100,4 +102,21 @@ async function runJob(job: Extract<PoolRequest, { kind: "job" }>["job"]): Promis
     episode_id: job.episode_id,
     line: JSON.stringify(record),
   });
+}
+
+/**
+ * This thread at its children's niceness (on Linux, where niceness is a thread's own). It runs
+ * nothing but episodes, so it meets their tests as an equal, while the main thread, which writes
+ * the records and answers trainers, stays above both. Above its children, it woke at each of their
+ * writes and exits and preempted them, which cost more CPU on both sides than the same work done
+ * in turns (docs/benchmarks.md, "Sixth round"). Without `--allow-sys=setPriority` it stays as it
+ * is.
+ */
+function niceThisThread(niceness: number): void {
+  if (Deno.build.os !== "linux" || niceness <= 0) return;
+  try {
+    setPriority(0, niceness);
+  } catch {
+    // Not permitted: the thread keeps the process's niceness.
+  }
 }

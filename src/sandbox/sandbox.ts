@@ -623,6 +623,11 @@ export class Sandbox {
     };
   }
 
+  /** The niceness its children run at: 0 with the sh fallback, which cannot set one. */
+  get niceness(): number {
+    return this.#launcher ? this.#limits.niceness : 0;
+  }
+
   /** The launcher's `hide` step, where {@linkcode IsolationInfo.hideMounts} holds. */
   #hideSteps(how: { jailed: boolean; user: UserLease | null }): string[] {
     return how.jailed && how.user && this.#launcher && this.isolation.hideMounts ? ["hide"] : [];

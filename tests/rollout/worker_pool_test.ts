@@ -130,3 +130,39 @@ Deno.test("WorkerPool runs one rollout at a time and none once closed", async ()
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/** Niceness of each of this process's threads, by name (Linux: /proc/PID/task/TID/stat). */
+function threadNiceness(): { name: string; tid: number; nice: number }[] {
+  const dir = `/proc/${Deno.pid}/task`;
+  return [...Deno.readDirSync(dir)].flatMap((entry) => {
+    try {
+      const stat = Deno.readTextFileSync(`${dir}/${entry.name}/stat`);
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return [{ name, tid: Number(entry.name), nice: Number(fields[16]) }];
+    } catch {
+      return []; // a thread that ended meanwhile
+    }
+  });
+}
+
+Deno.test("WorkerPool threads run at their children's niceness, below the main thread", async () => {
+  if (Deno.build.os !== "linux") return console.warn("skipped: per-thread niceness is Linux's");
+  const root = await Deno.makeTempDir({ prefix: "patchgym-pool-test-" });
+  const environment = await Environment.open({ tasksDir: TASKS_DIR, workRoot: join(root, "w") });
+  const niceness = environment.sandbox.niceness;
+  if (niceness === 0) return console.warn("skipped: children run at niceness 0 here (sh launcher)");
+  const before = new Set(threadNiceness().map((t) => t.tid));
+  const pool = new WorkerPool(environment, 2);
+  try {
+    await pool.ready;
+    const started = threadNiceness().filter((t) => !before.has(t.tid));
+    const lowered = started.filter((t) => t.nice === niceness);
+    assert.equal(lowered.length, 2, JSON.stringify(started));
+    const main = threadNiceness().find((t) => t.tid === Deno.pid);
+    assert.equal(main?.nice, 0);
+  } finally {
+    pool.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
