@@ -14,7 +14,6 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Environment } from "../src/agent/environment.ts";
-import { OpenAIPolicy } from "../src/policy/openai.ts";
 import { runRollout } from "../src/rollout/run.ts";
 import { RUN_FORMAT, type RunConfig } from "../src/rollout/run_config.ts";
 import { WorkerPool } from "../src/rollout/worker_pool.ts";
@@ -113,12 +112,12 @@ async function main(): Promise<void> {
       const thread = schedstat();
       const groupAfter = await meter.read();
       const cpu = process.cpuUsage(cpuBefore);
-      const children = meter.unavailable
+      const groupMs = groupAfter.groupMs === null || groupBefore.groupMs === null
+        ? null
+        : groupAfter.groupMs - groupBefore.groupMs - (groupAfter.selfMs - groupBefore.selfMs);
+      const children = groupMs === null
         ? `not measured (${meter.unavailable})`
-        : `${
-          ((groupAfter.groupMs - groupBefore.groupMs - (groupAfter.selfMs - groupBefore.selfMs)) /
-            episodes).toFixed(1)
-        } ms`;
+        : `${(groupMs / episodes).toFixed(1)} ms`;
       console.log(
         [
           `round ${round}: ${episodes} episodes on ${threads} threads, latency ${latency} ms, wall ${
