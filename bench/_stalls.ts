@@ -5,6 +5,7 @@
  * an idle loop in the same run is the baseline.
  */
 import process from "node:process";
+import { LineChild } from "./_lines.ts";
 import { summarize } from "./_stats.ts";
 
 const INTERVAL_MS = 1;
@@ -68,4 +69,40 @@ export async function idleStalls(
 function cpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
+}
+
+/**
+ * The same monitor in a process of its own (`_stall_monitor.ts`): its windows measure what the
+ * machine imposes on a loop that does nothing else, beside a batch. Start it before moving into a
+ * cgroup that counts children's CPU, so its own stays outside.
+ */
+export class MachineStalls {
+  readonly #child: LineChild;
+
+  private constructor(child: LineChild) {
+    this.#child = child;
+  }
+
+  static start(): MachineStalls {
+    const script = new URL("./_stall_monitor.ts", import.meta.url).pathname;
+    return new MachineStalls(
+      new LineChild(Deno.execPath(), ["run", "--quiet", "--no-prompt", "--no-config", script]),
+    );
+  }
+
+  /** Begin a window. */
+  async begin(): Promise<void> {
+    await this.#child.send("start");
+    await this.#child.read();
+  }
+
+  /** End the window and summarize it. */
+  async end(): Promise<Stalls> {
+    await this.#child.send("stop");
+    return JSON.parse(await this.#child.read());
+  }
+
+  async close(): Promise<void> {
+    await this.#child.close();
+  }
 }
