@@ -14,7 +14,6 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Environment } from "../src/agent/environment.ts";
-import { OpenAIPolicy } from "../src/policy/openai.ts";
 import { runRollout } from "../src/rollout/run.ts";
 import { RUN_FORMAT, type RunConfig } from "../src/rollout/run_config.ts";
 import { WorkerPool } from "../src/rollout/worker_pool.ts";
@@ -116,7 +115,8 @@ async function main(): Promise<void> {
       const children = meter.unavailable
         ? `not measured (${meter.unavailable})`
         : `${
-          ((groupAfter.groupMs - groupBefore.groupMs - (groupAfter.selfMs - groupBefore.selfMs)) /
+          (((groupAfter.groupMs ?? NaN) - (groupBefore.groupMs ?? NaN) -
+            (groupAfter.selfMs - groupBefore.selfMs)) /
             episodes).toFixed(1)
         } ms`;
       console.log(
