@@ -100,6 +100,59 @@ Deno.test("a jail's signal to its process group reaches only the jail", async ()
   assert.equal(honest.out, "done\n", outcome.output);
 });
 
+Deno.test("no process a jail can see is in the orchestrator's process group", async () => {
+  // The hole: without `--new-session`, bwrap's pid 1 in the jail (its reaper) stayed in the
+  // orchestrator's group, and as an unprivileged user it is the jail's own user's process.
+  const outcome = await worker("group", false);
+  if (skipped(outcome)) return;
+  assert.equal(outcome.code, 0, outcome.output);
+  const result = outcome.result as { exitCode: number; jailed: number; inOurGroup: unknown[] };
+  assert.equal(result.exitCode, 0, outcome.output);
+  // Not vacuous: the jail was running while the worker looked.
+  assert.ok(result.jailed >= 2, outcome.output);
+  assert.deepEqual(result.inOurGroup, [], outcome.output);
+});
+
+Deno.test("a jail that takes over its pid 1 signals only its own run", async () => {
+  // The attack: an unprivileged jail writes code into bwrap's pid 1 through /proc/1/mem (its own
+  // user's process), which then sends SIGKILL to its process group: the orchestrator's, with every
+  // sibling jail's launcher in it, when pid 1 was left in it. The code is x86-64.
+  if (Deno.build.arch !== "x86_64") return console.warn("skipped: the attack's code is x86-64");
+  const outcome = await worker("init", false);
+  if (skipped(outcome)) return;
+  assert.equal(outcome.signal, null, `the orchestrator was killed: ${outcome.output}`);
+  assert.equal(outcome.code, 0, outcome.output);
+  const { attacker, sibling } = outcome.result as Record<
+    string,
+    { code: number; signal: string | null; out: string }
+  >;
+  assert.deepEqual(sibling, { code: 0, signal: null, out: "waited\n" }, outcome.output);
+  // Refused (pid 1 is not the jail's to write), or it ran and killed the attacker's own run only.
+  assert.ok(
+    attacker.out.startsWith("refused") || attacker.signal === "SIGKILL",
+    outcome.output,
+  );
+});
+
+Deno.test("a jail cannot change the niceness of the scheduling group it shares", async () => {
+  // The attack: the jail shares the orchestrator's session, so its autogroup, whose niceness any
+  // member may raise (/proc/self/autogroup): 19 slowed the orchestrator and, in a terminal, every
+  // later command of the user's session, against everything else on the machine.
+  const outcome = await worker("autogroup", false);
+  if (skipped(outcome)) return;
+  assert.equal(outcome.code, 0, outcome.output);
+  const result = outcome.result as {
+    before: string;
+    after: string;
+    exitCode: number;
+    jail: { before: string } | null;
+  };
+  assert.equal(result.exitCode, 0, outcome.output);
+  // Not vacuous: the jail is in the worker's scheduling group (where the kernel has autogroups).
+  assert.equal(result.jail!.before, result.before.split(" ")[0], outcome.output);
+  assert.equal(result.after, result.before, outcome.output);
+});
+
 /** This process's autogroup line ("/autogroup-N nice K"), through `cat` (Deno reads /proc/self
  * only with --allow-all); null where the kernel has no autogroup. */
 async function ownAutogroup(): Promise<string | null> {
