@@ -49,6 +49,30 @@ for fd in range(256):
         seen["injected_on"].append(fd)
     except OSError:
         pass
+# A session of its own (a child, which leads no group) may take a terminal: is one of the host's
+# in reach, through a descriptor, /dev/tty, /dev/console or /dev/pts?
+read, write = os.pipe()
+if os.fork() == 0:
+    os.close(read)
+    os.setsid()
+    taken = []
+    for fd in range(256):
+        try:
+            fcntl.ioctl(fd, termios.TIOCSCTTY, 1)
+            taken.append(fd)
+        except OSError:
+            pass
+    for path in ["/dev/tty", "/dev/console"] + ["/dev/pts/%d" % n for n in range(16)]:
+        try:
+            os.close(os.open(path, os.O_RDWR))
+            taken.append(path)
+        except OSError:
+            pass
+    os.write(write, json.dumps(taken).encode())
+    os._exit(0)
+os.close(write)
+seen["setsid_took"] = json.loads(os.read(read, 65536))
+os.wait()
 print(json.dumps(seen))
 `;
 
@@ -166,14 +190,24 @@ try {
       })
     }`);
   } else if (mode === "kill0") {
-    const run = (name: string, script: string) =>
-      sandbox.run({ argv: ["python3", "-c", script], cwd: workspace(name), timeoutMs: 20_000 });
+    const run = (name: string, script: string, ...args: string[]) =>
+      sandbox.run({
+        argv: ["python3", "-c", script, ...args],
+        cwd: workspace(name),
+        timeoutMs: 20_000,
+      });
     const sibling = run("sibling", "import time\ntime.sleep(2)\nprint('sibling-ok')");
     // Let the sibling start first, so a signal to a group they shared would reach it.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const attacker = await run(
       "attacker",
       "import os, signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nos.kill(0, signal.SIGTERM)\nprint('sent')",
+    );
+    // Into another process group: any the jail can name, and the orchestrator's.
+    const escape = await run(
+      "escape",
+      `import json, os, sys\nmoved = []\nfor group in list(range(1, 200)) + [int(sys.argv[1])]:\n    try:\n        os.setpgid(0, group)\n    except OSError:\n        continue\n    if group != os.getpid():\n        moved.append(group)\nprint(json.dumps(moved))`,
+      String(ownGroup()),
     );
     // A script's clean-up that ends its whole group, itself included (`trap 'kill 0' EXIT`).
     const honest = await run(
@@ -185,6 +219,7 @@ try {
       JSON.stringify({
         attacker: { code: attacker.exitCode, signal: attacker.signal, out: attacker.stdout },
         honest: { code: honest.exitCode, signal: honest.signal, out: honest.stdout },
+        escape: { code: escape.exitCode, signal: escape.signal, out: escape.stdout },
         sibling: { code: other.exitCode, signal: other.signal, out: other.stdout },
       })
     }`);
