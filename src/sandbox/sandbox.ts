@@ -441,9 +441,16 @@ function jailFirst(
   return { argv: uid === null ? [] : setprivArgs(mounts.setpriv!, uid), newSession: true };
 }
 
-/** The launcher's steps before a jail: it gives up the terminal (see {@linkcode jailFirst}). */
+/**
+ * The launcher's steps before a jail: it gives up the terminal, and makes a process group of its
+ * own for bwrap (see {@linkcode jailFirst}). bwrap's pid 1 in the jail stays in bwrap's group, and
+ * the jail's program can reach it (unprivileged, it is the program's own user's process, whose
+ * memory the program may write): left in the orchestrator's group, it signalled the orchestrator
+ * and every sibling jail's bwrap (`tests/sandbox/jail_session_test.ts`). Nothing the jail can see
+ * is in the orchestrator's group then.
+ */
 function jailSteps(launcher: Launcher): string[] {
-  return launcher ? ["noctty"] : [];
+  return launcher ? ["noctty", "pgrp"] : [];
 }
 
 /**
@@ -774,6 +781,13 @@ function jailArgs(runtime: MountPlan, limits: ResourceLimits, places: JailPlaces
     "--tmpfs",
     "/dev/shm",
     "--proc",
+    "/proc",
+    // Read-only: a file of /proc that a process may write acts on the process, and on what it
+    // shares outside the jail: its session's scheduling group (`autogroup`, the orchestrator's
+    // with the compiled launcher, whose niceness the jail raised for every process of the
+    // session), or pid 1, bwrap's, through `mem`. Reads, and links to what the jail opened
+    // (/proc/self/fd/N, /dev/stdout), are as before.
+    "--remount-ro",
     "/proc",
     "--perms",
     "1777",

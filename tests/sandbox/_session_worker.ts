@@ -1,12 +1,15 @@
 /**
  * A process for jail_session_test.ts, the orchestrator of its attacks: `tty` runs a jailed program
  * that tries to reach this process's controlling terminal (the test gives it one); `kill0` runs a
- * jailed program that signals its own process group beside a sibling jail. It prints one line,
- * `RESULT {json}`, with what it saw; being killed is an answer too.
+ * jailed program that signals its own process group beside a sibling jail; `group` lists the
+ * processes of a running jail's PID namespace that are in this process's group; `init` runs a
+ * jailed program that makes the jail's first process (bwrap's pid 1) signal its process group,
+ * beside a sibling jail; `autogroup` runs a jailed program that sets the niceness of its scheduling
+ * group. It prints one line, `RESULT {json}`, with what it saw; being killed is an answer too.
  */
-import { mkdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { probeIsolation, type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
 
 const mode = Deno.args[0];
 const isolation = await probeIsolation();
@@ -46,8 +49,129 @@ for fd in range(256):
         seen["injected_on"].append(fd)
     except OSError:
         pass
+# A session of its own (a child, which leads no group) may take a terminal: is one of the host's
+# in reach, through a descriptor, /dev/tty, /dev/console or /dev/pts?
+read, write = os.pipe()
+if os.fork() == 0:
+    os.close(read)
+    os.setsid()
+    taken = []
+    for fd in range(256):
+        try:
+            fcntl.ioctl(fd, termios.TIOCSCTTY, 1)
+            taken.append(fd)
+        except OSError:
+            pass
+    for path in ["/dev/tty", "/dev/console"] + ["/dev/pts/%d" % n for n in range(16)]:
+        try:
+            os.close(os.open(path, os.O_RDWR))
+            taken.append(path)
+        except OSError:
+            pass
+    os.write(write, json.dumps(taken).encode())
+    os._exit(0)
+os.close(write)
+seen["setsid_took"] = json.loads(os.read(read, 65536))
+os.wait()
 print(json.dumps(seen))
 `;
+
+/**
+ * bwrap's pid 1 waits for its children in wait4; the code right after that system call runs when
+ * one ends. The jailed program writes there, through /proc/1/mem (the same user's process, as an
+ * unprivileged user), `kill(0, SIGKILL); exit_group(0)` (x86-64), then ends, so pid 1 signals its
+ * own process group.
+ */
+const TAKE_OVER_PID_1 = `
+code = bytes([0x31, 0xff, 0xbe, 9, 0, 0, 0, 0xb8, 62, 0, 0, 0, 0x0f, 0x05,
+              0x31, 0xff, 0xb8, 231, 0, 0, 0, 0x0f, 0x05])
+try:
+    pc = int(open("/proc/1/syscall").read().split()[-1], 16)
+    with open("/proc/1/mem", "r+b", buffering=0) as mem:
+        mem.seek(pc)
+        mem.write(code)
+except OSError as error:
+    print("refused", error.errno)
+else:
+    print("written", flush=True)
+`;
+
+/** Sets the niceness of the jail's scheduling group (its session's autogroup) to 19. */
+const NICE_AUTOGROUP = `
+import json
+seen = {"before": open("/proc/self/autogroup").read().split()[0]}
+for path in ("/proc/self/autogroup", "/proc/1/autogroup"):
+    try:
+        with open(path, "w") as f:
+            f.write("19")
+        seen[path] = "written"
+    except OSError as error:
+        seen[path] = error.errno
+print(json.dumps(seen))
+`;
+
+/** The pid, parent, process group and namespaced pids (`NSpid`) of every process on the host. */
+function processes(): { pid: number; ppid: number; pgrp: number; nspid: string[] }[] {
+  const found = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`).split(") ")[1].split(" ");
+      const status = Deno.readTextFileSync(`/proc/${entry.name}/status`);
+      const nspid = /^NSpid:\s+(.*)$/m.exec(status)?.[1].split(/\s+/) ?? [];
+      found.push({ pid: Number(entry.name), ppid: Number(stat[1]), pgrp: Number(stat[2]), nspid });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+/** The processes below this one, in PID namespaces of their own (what a jail sees). */
+function jailedDescendants(): { pid: number; pgrp: number; nspid: string[] }[] {
+  const all = processes();
+  const below = new Set([Deno.pid]);
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const p of all) {
+      if (below.has(p.ppid) && !below.has(p.pid)) (below.add(p.pid), grown = true);
+    }
+  }
+  return all.filter((p) => p.pid !== Deno.pid && below.has(p.pid) && p.nspid.length > 1);
+}
+
+/** This process's process group (field 5 of /proc/self/stat). */
+function ownGroup(): number {
+  return Number(Deno.readTextFileSync("/proc/self/stat").split(") ")[1].split(" ")[2]);
+}
+
+/**
+ * A jail that runs until this process releases it: it makes the file `ready` in its workspace and
+ * waits for `go`, which `release` makes. Resolves once it is ready (or has ended).
+ */
+async function waitingJail(name: string): Promise<{ release(): Promise<RunResult> }> {
+  const dir = workspace(name);
+  const running = sandbox.run({
+    argv: [
+      "python3",
+      "-c",
+      "import os, time\nopen('ready', 'w').close()\nwhile not os.path.exists('go'):\n    time.sleep(0.01)\nprint('waited')",
+    ],
+    cwd: dir,
+    timeoutMs: 20_000,
+  });
+  let ended = false;
+  running.then(() => ended = true, () => ended = true);
+  while (!ended && !existsSync(join(dir, "ready"))) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return {
+    release() {
+      writeFileSync(join(dir, "go"), "");
+      return running;
+    },
+  };
+}
 
 try {
   if (mode === "tty") {
@@ -66,14 +190,24 @@ try {
       })
     }`);
   } else if (mode === "kill0") {
-    const run = (name: string, script: string) =>
-      sandbox.run({ argv: ["python3", "-c", script], cwd: workspace(name), timeoutMs: 20_000 });
+    const run = (name: string, script: string, ...args: string[]) =>
+      sandbox.run({
+        argv: ["python3", "-c", script, ...args],
+        cwd: workspace(name),
+        timeoutMs: 20_000,
+      });
     const sibling = run("sibling", "import time\ntime.sleep(2)\nprint('sibling-ok')");
     // Let the sibling start first, so a signal to a group they shared would reach it.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const attacker = await run(
       "attacker",
       "import os, signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nos.kill(0, signal.SIGTERM)\nprint('sent')",
+    );
+    // Into another process group: any the jail can name, and the orchestrator's.
+    const escape = await run(
+      "escape",
+      `import json, os, sys\nmoved = []\nfor group in list(range(1, 200)) + [int(sys.argv[1])]:\n    try:\n        os.setpgid(0, group)\n    except OSError:\n        continue\n    if group != os.getpid():\n        moved.append(group)\nprint(json.dumps(moved))`,
+      String(ownGroup()),
     );
     // A script's clean-up that ends its whole group, itself included (`trap 'kill 0' EXIT`).
     const honest = await run(
@@ -85,7 +219,56 @@ try {
       JSON.stringify({
         attacker: { code: attacker.exitCode, signal: attacker.signal, out: attacker.stdout },
         honest: { code: honest.exitCode, signal: honest.signal, out: honest.stdout },
+        escape: { code: escape.exitCode, signal: escape.signal, out: escape.stdout },
         sibling: { code: other.exitCode, signal: other.signal, out: other.stdout },
+      })
+    }`);
+  } else if (mode === "group") {
+    const jail = await waitingJail("group");
+    const jailed = jailedDescendants();
+    const result = await jail.release();
+    const group = ownGroup();
+    console.log(`RESULT ${
+      JSON.stringify({
+        exitCode: result.exitCode,
+        stderr: result.stderr,
+        jailed: jailed.length,
+        inOurGroup: jailed.filter((p) => p.pgrp === group),
+      })
+    }`);
+  } else if (mode === "init") {
+    const sibling = await waitingJail("sibling");
+    const attacker = await sandbox.run({
+      argv: ["python3", "-c", TAKE_OVER_PID_1],
+      cwd: workspace("attacker"),
+      timeoutMs: 20_000,
+    });
+    const other = await sibling.release();
+    console.log(`RESULT ${
+      JSON.stringify({
+        attacker: { code: attacker.exitCode, signal: attacker.signal, out: attacker.stdout },
+        sibling: { code: other.exitCode, signal: other.signal, out: other.stdout },
+      })
+    }`);
+  } else if (mode === "autogroup") {
+    if (!existsSync("/proc/self/autogroup")) {
+      console.log(`RESULT ${JSON.stringify({ skipped: "this kernel has no autogroup" })}`);
+      Deno.exit(0);
+    }
+    const mine = () => Deno.readTextFileSync("/proc/self/autogroup").trim();
+    const before = mine();
+    const result = await sandbox.run({
+      argv: ["python3", "-c", NICE_AUTOGROUP],
+      cwd: workspace("autogroup"),
+      timeoutMs: 20_000,
+    });
+    console.log(`RESULT ${
+      JSON.stringify({
+        before,
+        after: mine(),
+        exitCode: result.exitCode,
+        stderr: result.stderr,
+        jail: result.exitCode === 0 ? JSON.parse(result.stdout) : null,
       })
     }`);
   } else {

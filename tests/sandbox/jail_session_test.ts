@@ -71,7 +71,12 @@ Deno.test("a jail cannot reach the orchestrator's controlling terminal (TIOCSTI)
   const result = outcome.result as {
     orchestratorTty: number;
     exitCode: number;
-    jail: { tty_nr: string; open: string | number; injected_on: unknown[] } | null;
+    jail: {
+      tty_nr: string;
+      open: string | number;
+      injected_on: unknown[];
+      setsid_took: unknown[];
+    } | null;
   };
   // Not vacuous: the orchestrator did have a terminal to steal.
   assert.notEqual(result.orchestratorTty, 0, "the worker ran without a controlling terminal");
@@ -79,6 +84,8 @@ Deno.test("a jail cannot reach the orchestrator's controlling terminal (TIOCSTI)
   assert.deepEqual(result.jail!.injected_on, [], outcome.output);
   assert.equal(result.jail!.tty_nr, "0", "the jail has a controlling terminal");
   assert.notEqual(result.jail!.open, "opened", "the jail opened /dev/tty");
+  // A session of its own in the jail takes no terminal of the host's either.
+  assert.deepEqual(result.jail!.setsid_took, [], outcome.output);
 });
 
 Deno.test("a jail's signal to its process group reaches only the jail", async () => {
@@ -90,7 +97,7 @@ Deno.test("a jail's signal to its process group reaches only the jail", async ()
   assert.equal(outcome.signal, null, `the orchestrator was killed: ${outcome.output}`);
   assert.equal(outcome.code, 0, outcome.output);
   assert.ok(outcome.result, outcome.output);
-  const { attacker, honest, sibling } = outcome.result as Record<
+  const { attacker, escape, honest, sibling } = outcome.result as Record<
     string,
     { code: number; signal: string | null; out: string }
   >;
@@ -98,6 +105,61 @@ Deno.test("a jail's signal to its process group reaches only the jail", async ()
   // The attacker ignored the signal it sent its own group, so it went on and said so.
   assert.deepEqual(attacker, { code: 0, signal: null, out: "sent\n" }, outcome.output);
   assert.equal(honest.out, "done\n", outcome.output);
+  // No group outside its own took it in (setpgid names a group by a pid the jail can see).
+  assert.deepEqual(escape, { code: 0, signal: null, out: "[]\n" }, outcome.output);
+});
+
+Deno.test("no process a jail can see is in the orchestrator's process group", async () => {
+  // The hole: without `--new-session`, bwrap's pid 1 in the jail (its reaper) stayed in the
+  // orchestrator's group, and as an unprivileged user it is the jail's own user's process.
+  const outcome = await worker("group", false);
+  if (skipped(outcome)) return;
+  assert.equal(outcome.code, 0, outcome.output);
+  const result = outcome.result as { exitCode: number; jailed: number; inOurGroup: unknown[] };
+  assert.equal(result.exitCode, 0, outcome.output);
+  // Not vacuous: the jail was running while the worker looked.
+  assert.ok(result.jailed >= 2, outcome.output);
+  assert.deepEqual(result.inOurGroup, [], outcome.output);
+});
+
+Deno.test("a jail that takes over its pid 1 signals only its own run", async () => {
+  // The attack: an unprivileged jail writes code into bwrap's pid 1 through /proc/1/mem (its own
+  // user's process), which then sends SIGKILL to its process group: the orchestrator's, with every
+  // sibling jail's launcher in it, when pid 1 was left in it. The code is x86-64.
+  if (Deno.build.arch !== "x86_64") return console.warn("skipped: the attack's code is x86-64");
+  const outcome = await worker("init", false);
+  if (skipped(outcome)) return;
+  assert.equal(outcome.signal, null, `the orchestrator was killed: ${outcome.output}`);
+  assert.equal(outcome.code, 0, outcome.output);
+  const { attacker, sibling } = outcome.result as Record<
+    string,
+    { code: number; signal: string | null; out: string }
+  >;
+  assert.deepEqual(sibling, { code: 0, signal: null, out: "waited\n" }, outcome.output);
+  // Refused (pid 1 is not the jail's to write), or it ran and killed the attacker's own run only.
+  assert.ok(
+    attacker.out.startsWith("refused") || attacker.signal === "SIGKILL",
+    outcome.output,
+  );
+});
+
+Deno.test("a jail cannot change the niceness of the scheduling group it shares", async () => {
+  // The attack: the jail shares the orchestrator's session, so its autogroup, whose niceness any
+  // member may raise (/proc/self/autogroup): 19 slowed the orchestrator and, in a terminal, every
+  // later command of the user's session, against everything else on the machine.
+  const outcome = await worker("autogroup", false);
+  if (skipped(outcome)) return;
+  assert.equal(outcome.code, 0, outcome.output);
+  const result = outcome.result as {
+    before: string;
+    after: string;
+    exitCode: number;
+    jail: { before: string } | null;
+  };
+  assert.equal(result.exitCode, 0, outcome.output);
+  // Not vacuous: the jail is in the worker's scheduling group (where the kernel has autogroups).
+  assert.equal(result.jail!.before, result.before.split(" ")[0], outcome.output);
+  assert.equal(result.after, result.before, outcome.output);
 });
 
 /** This process's autogroup line ("/autogroup-N nice K"), through `cat` (Deno reads /proc/self
@@ -130,6 +192,55 @@ Deno.test("a jail shares the orchestrator's scheduling group, so its niceness ho
     const fallback = await run(sh);
     assert.equal(fallback.exitCode, 0, fallback.stderr);
     assert.notEqual(fallback.stdout.trim(), mine.split(" ")[0]);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+/** Runs the launcher bound into the jail in its helper modes, and says what changed. */
+const LAUNCHER_IN_JAIL = `
+import json, os, subprocess, sys
+launcher, here = sys.argv[1], os.getcwd()
+mounts = open("/proc/self/mountinfo").read()
+os.mkdir("m")
+def run(*args, stdin=None):
+    return subprocess.run([launcher, *args], input=stdin, capture_output=True, text=True).returncode
+seen = {
+    "mount-workspace": run("mount-workspace", "4096", "16", here + "/m"),
+    "served mount": run("serve", stdin="1\\tmount-workspace\\t4096\\t16\\t" + here + "/m\\n"),
+    "chown": run("chown:65537:" + here + "/m", "--", "true"),
+    "nice": run("nice:0", "--", "true"),
+}
+for args in (["umount", here], ["umount-under", here], ["kill", "1"], ["mount-probe"], ["hide", "--", "true"]):
+    run(*args)
+seen["mounts unchanged"] = mounts == open("/proc/self/mountinfo").read()
+seen["still mine"] = os.stat("m").st_uid == os.getuid()
+print(json.dumps(seen))
+`;
+
+Deno.test("the launcher bound into a jail does nothing there its user could not", async () => {
+  // The jail's first program is the launcher now, unprivileged too, so code in the jail can run it:
+  // its mounts, chown, niceness and kill modes run with the jail's user and no capabilities.
+  const isolation = await probeIsolation();
+  if (isolation.level !== "bwrap" || !isolation.launcher) {
+    return console.warn("skipped: no jail with the compiled launcher");
+  }
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-session-" }));
+  try {
+    const result = await new Sandbox({ isolation }).run({
+      argv: ["python3", "-c", LAUNCHER_IN_JAIL, isolation.launcher],
+      cwd: base,
+      timeoutMs: 20_000,
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), {
+      "mount-workspace": 1,
+      "served mount": 0,
+      chown: 125,
+      nice: 125,
+      "mounts unchanged": true,
+      "still mine": true,
+    });
   } finally {
     await Deno.remove(base, { recursive: true });
   }
