@@ -23,16 +23,36 @@ interface Outcome {
 }
 
 /** Run the worker in `mode`, under a terminal of its own when `terminal` (Python's pty module). */
-async function worker(mode: string, terminal: boolean): Promise<Outcome> {
+/**
+ * Python that runs argv[1:] on a new pseudo-terminal as its controlling terminal, copying what it
+ * prints; with argv[1] "exclusive", the terminal is in exclusive mode first (TIOCEXCL: only root
+ * may open it again, so an unprivileged /dev/tty open fails with EBUSY).
+ */
+const ON_A_TERMINAL = `
+import fcntl, os, pty, sys, termios
+exclusive = sys.argv[1] == "exclusive"
+pid, fd = pty.fork()
+if pid == 0:
+    if exclusive:
+        fcntl.ioctl(0, termios.TIOCEXCL)
+    os.execvp(sys.argv[2], sys.argv[2:])
+while True:
+    try:
+        data = os.read(fd, 65536)
+    except OSError:
+        break
+    if not data:
+        break
+    os.write(1, data)
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+`;
+
+/** How the worker runs: without a terminal, on one, or on one the launcher cannot open. */
+type Terminal = "none" | "shared" | "exclusive";
+
+async function worker(mode: string, terminal: Terminal): Promise<Outcome> {
   const deno = [Deno.execPath(), "run", "-A", "--quiet", WORKER, mode];
-  const argv = terminal
-    ? [
-      "python3",
-      "-c",
-      "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)",
-      ...deno,
-    ]
-    : deno;
+  const argv = terminal === "none" ? deno : ["python3", "-c", ON_A_TERMINAL, terminal, ...deno];
   const out = await new Deno.Command(argv[0], {
     args: argv.slice(1),
     stdin: "null",
@@ -61,10 +81,13 @@ function skipped(outcome: Outcome): boolean {
   return false;
 }
 
-Deno.test("a jail cannot reach the orchestrator's controlling terminal (TIOCSTI)", async () => {
-  // The attack (CVE-2017-5226): a jailed program pushes keystrokes into the terminal patchgym
-  // runs in, which the shell there then runs as the user, outside every jail.
-  const outcome = await worker("tty", true);
+/** The jailed attack on the worker's terminal (`terminal`), and what must hold. */
+async function stealTerminal(terminal: Terminal): Promise<void> {
+  const outcome = await worker("tty", terminal);
+  // Where this process has the jail, the worker must have it too: a terminal must not cost it.
+  if ((await probeIsolation()).level === "bwrap") {
+    assert.ok(!outcome.result || !("skipped" in outcome.result), outcome.output);
+  }
   if (skipped(outcome)) return;
   assert.equal(outcome.code, 0, outcome.output);
   assert.ok(outcome.result, outcome.output);
@@ -86,13 +109,27 @@ Deno.test("a jail cannot reach the orchestrator's controlling terminal (TIOCSTI)
   assert.notEqual(result.jail!.open, "opened", "the jail opened /dev/tty");
   // A session of its own in the jail takes no terminal of the host's either.
   assert.deepEqual(result.jail!.setsid_took, [], outcome.output);
+}
+
+Deno.test("a jail cannot reach the orchestrator's controlling terminal (TIOCSTI)", async () => {
+  // The attack (CVE-2017-5226): a jailed program pushes keystrokes into the terminal patchgym
+  // runs in, which the shell there then runs as the user, outside every jail.
+  await stealTerminal("shared");
+});
+
+Deno.test("a jail runs, without the terminal, when the launcher cannot open it", async () => {
+  // A terminal in exclusive mode (TIOCEXCL) refuses an unprivileged /dev/tty open (EBUSY): the
+  // launcher cannot give it up then, and once failed every jailed run as a broken set-up (each
+  // episode an environment_error). It takes a session of its own instead, as bwrap's
+  // --new-session did. As root the open succeeds, which the test above covers.
+  await stealTerminal("exclusive");
 });
 
 Deno.test("a jail's signal to its process group reaches only the jail", async () => {
   // The attack: `os.kill(0, SIGTERM)` in the jail, which without a group of its own would signal the
   // orchestrator's group (and, for an unprivileged run, every jail of the same user in it). The
   // honest form is a script's clean-up (`trap 'kill 0' EXIT`), which must end only its own.
-  const outcome = await worker("kill0", false);
+  const outcome = await worker("kill0", "none");
   if (skipped(outcome)) return;
   assert.equal(outcome.signal, null, `the orchestrator was killed: ${outcome.output}`);
   assert.equal(outcome.code, 0, outcome.output);
@@ -112,7 +149,7 @@ Deno.test("a jail's signal to its process group reaches only the jail", async ()
 Deno.test("no process a jail can see is in the orchestrator's process group", async () => {
   // The hole: without `--new-session`, bwrap's pid 1 in the jail (its reaper) stayed in the
   // orchestrator's group, and as an unprivileged user it is the jail's own user's process.
-  const outcome = await worker("group", false);
+  const outcome = await worker("group", "none");
   if (skipped(outcome)) return;
   assert.equal(outcome.code, 0, outcome.output);
   const result = outcome.result as { exitCode: number; jailed: number; inOurGroup: unknown[] };
@@ -127,7 +164,7 @@ Deno.test("a jail that takes over its pid 1 signals only its own run", async () 
   // user's process), which then sends SIGKILL to its process group: the orchestrator's, with every
   // sibling jail's launcher in it, when pid 1 was left in it. The code is x86-64.
   if (Deno.build.arch !== "x86_64") return console.warn("skipped: the attack's code is x86-64");
-  const outcome = await worker("init", false);
+  const outcome = await worker("init", "none");
   if (skipped(outcome)) return;
   assert.equal(outcome.signal, null, `the orchestrator was killed: ${outcome.output}`);
   assert.equal(outcome.code, 0, outcome.output);
@@ -147,7 +184,7 @@ Deno.test("a jail cannot change the niceness of the scheduling group it shares",
   // The attack: the jail shares the orchestrator's session, so its autogroup, whose niceness any
   // member may raise (/proc/self/autogroup): 19 slowed the orchestrator and, in a terminal, every
   // later command of the user's session, against everything else on the machine.
-  const outcome = await worker("autogroup", false);
+  const outcome = await worker("autogroup", "none");
   if (skipped(outcome)) return;
   assert.equal(outcome.code, 0, outcome.output);
   const result = outcome.result as {

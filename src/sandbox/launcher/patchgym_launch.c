@@ -26,8 +26,9 @@
  *                        --inh-caps=-all --bounding-set=-all` does
  *   setsid               a session of its own
  *   noctty               give up the controlling terminal, if there is one (TIOCNOTTY; refused
- *                        for a session leader, whose terminal's foreground would get SIGHUP)
- *   pgrp                 a process group of its own (in the caller's session)
+ *                        for a session leader, whose terminal's foreground would get SIGHUP); a
+ *                        session of its own where /dev/tty is there but will not open
+ *   pgrp                 a process group of its own (in the caller's session), unless it leads one
  *   hide                 last, in a mount namespace of its own: detach every mount the program
  *                        does not need (for bwrap, all but its binds' sources; `hide_mounts`)
  *   keep:PATH            a path `hide` keeps, with what is mounted inside it
@@ -364,13 +365,19 @@ static void drop_step(const char *step, const char *text) {
 /*
  * Without a terminal, nothing this process starts can push input into it (TIOCSTI) or read it: a
  * process that is not a session leader can never take one again. /dev/tty opens only while there
- * is one.
+ * is one. Where it is there but will not open for this user (a terminal in exclusive mode: EBUSY),
+ * it takes a session of its own instead, which has no terminal either (what bwrap's --new-session
+ * did, at the cost of a scheduling group of its own where the kernel's autogroup is on).
  */
 static void noctty_step(void) {
   int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENXIO || errno == ENOENT) return;
-    fail("step \"noctty\" failed: /dev/tty: %s", strerror(errno));
+    int opened = errno;
+    if (setsid() < 0) {
+      fail("step \"noctty\" failed: /dev/tty: %s; setsid: %s", strerror(opened), strerror(errno));
+    }
+    return;
   }
   if (getsid(0) == getpid()) fail("step \"noctty\" refused: this process leads its session");
   if (ioctl(fd, TIOCNOTTY) != 0) fail("step \"noctty\" failed: %s", strerror(errno));
@@ -685,7 +692,10 @@ static int launch(int argc, char **argv) {
     } else if (strcmp(a, "noctty") == 0) {
       noctty_step();
     } else if (strcmp(a, "pgrp") == 0) {
-      if (setpgid(0, 0) != 0) fail("step \"pgrp\" failed: %s", strerror(errno));
+      /* Already leading its group (after `noctty` took a session): nothing to do. */
+      if (getpgrp() != getpid() && setpgid(0, 0) != 0) {
+        fail("step \"pgrp\" failed: %s", strerror(errno));
+      }
     } else if (strcmp(a, "hide") == 0) {
       hide = 1;
     } else if (starts_with(a, "keep:")) {
