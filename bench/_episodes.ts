@@ -17,14 +17,19 @@ import { OpenAIPolicy } from "../src/policy/openai.ts";
 import type { Environment } from "../src/agent/environment.ts";
 import { runRollout } from "../src/rollout/run.ts";
 import { WorkerPool } from "../src/rollout/worker_pool.ts";
-import { RUN_FORMAT, type RunConfig } from "../src/rollout/run_config.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";
 import type { TrajectoryRecord } from "../src/trajectory/record.ts";
 import type { BenchContext } from "./_context.ts";
 import { spawnChecked, subdir } from "./_context.ts";
 import { CpuMeter } from "./_cpu.ts";
-import { type FakeCall, type FakeModel, fakeModelName, startFakeModel } from "./_fake_model.ts";
+import {
+  type FakeModel,
+  fakeModelName,
+  fakeRunConfig,
+  solvingCalls,
+  startFakeModel,
+} from "./_fake_model.ts";
 import { preparedCopy } from "./_grading.ts";
 import { makeRow, type Row } from "./_report.ts";
 import { bareTestCommand } from "./_sandbox.ts";
@@ -70,14 +75,8 @@ export async function benchEpisodes(
   const section = "4b graded episodes";
   const task = env.task(TASK);
   const patch = readFileSync(task.solutionPath!, "utf8");
-  const plan: FakeCall[] = [
-    { name: "read_file", arguments: { path: "stats/summary.py" } },
-    { name: "apply_patch", arguments: { patch } },
-    { name: "run_tests", arguments: {} },
-    { name: "submit", arguments: { status: "solved", summary: "Even-sized median fixed" } },
-  ];
   // The model starts before the meter, so its CPU stays outside the measured cgroup.
-  const model = await startFakeModel({ [PLAN]: plan });
+  const model = await startFakeModel({ [PLAN]: solvingCalls(patch) });
   // Before the meter too: the independent stall monitor's CPU is not an episode's.
   const machine = MachineStalls.start();
   const cpu = await CpuMeter.open();
@@ -321,24 +320,14 @@ async function batch(
   const { workers, concurrency, episodes, delayMs } = plan;
   const runId = `bench-${workers}-${concurrency}-${delayMs}-${crypto.randomUUID().slice(0, 8)}`;
   const outDir = subdir(ctx, `runs/${runId}`);
-  const config: RunConfig = {
-    format: RUN_FORMAT,
-    run_id: runId,
-    env_version: "bench",
+  const config = fakeRunConfig({
+    runId,
     tasks: [TASK],
     samples: episodes,
-    policy: {
-      kind: "openai",
-      base_url: model.baseUrl,
-      model: fakeModelName(PLAN, delayMs),
-      script: null,
-      text_tool_calls: false,
-      sampling: {},
-      seed: null,
-    },
-    limits: { max_tokens_per_turn: 4096, max_total_tokens: 32768, max_wall_s: 900 },
-    training: { trainable: "all", onDrift: "split" },
-  };
+    baseUrl: model.baseUrl,
+    plan: PLAN,
+    delayMs,
+  });
   const rssBefore = Deno.memoryUsage().rss;
   const rss = new RssSampler(20);
   await plan.watch?.begin();

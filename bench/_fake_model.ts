@@ -1,4 +1,5 @@
 /** Starting and stopping the fake model server (see `_fake_model_server.ts`). */
+import { RUN_FORMAT, type RunConfig } from "../src/rollout/run_config.ts";
 import { LineChild } from "./_lines.ts";
 
 /** A running fake model server. */
@@ -19,6 +20,51 @@ export interface FakeModel {
 export interface FakeCall {
   name: string;
   arguments: Record<string, unknown>;
+}
+
+/**
+ * The four calls that solve `py-median-even` (read the file, apply its reference patch `patch`,
+ * run the visible tests, submit): the benches' episode.
+ */
+export function solvingCalls(patch: string): FakeCall[] {
+  return [
+    { name: "read_file", arguments: { path: "stats/summary.py" } },
+    { name: "apply_patch", arguments: { patch } },
+    { name: "run_tests", arguments: {} },
+    { name: "submit", arguments: { status: "solved", summary: "Even-sized median fixed" } },
+  ];
+}
+
+/**
+ * A run's configuration whose samples talk to the fake model at `baseUrl`, following `plan` with
+ * `delayMs` per answer (what a pool's threads build their policies from).
+ */
+export function fakeRunConfig(options: {
+  runId: string;
+  tasks: string[];
+  samples: number;
+  baseUrl: string;
+  plan: string;
+  delayMs: number;
+}): RunConfig {
+  return {
+    format: RUN_FORMAT,
+    run_id: options.runId,
+    env_version: "bench",
+    tasks: options.tasks,
+    samples: options.samples,
+    policy: {
+      kind: "openai",
+      base_url: options.baseUrl,
+      model: fakeModelName(options.plan, options.delayMs),
+      script: null,
+      text_tool_calls: false,
+      sampling: {},
+      seed: null,
+    },
+    limits: { max_tokens_per_turn: 4096, max_total_tokens: 32768, max_wall_s: 900 },
+    training: { trainable: "all", onDrift: "split" },
+  };
 }
 
 /** The model name that makes the fake follow `plan` and answer each request after `delayMs`. */

@@ -15,10 +15,9 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Environment } from "../src/agent/environment.ts";
 import { runRollout } from "../src/rollout/run.ts";
-import { RUN_FORMAT, type RunConfig } from "../src/rollout/run_config.ts";
 import { WorkerPool } from "../src/rollout/worker_pool.ts";
 import { CpuMeter } from "./_cpu.ts";
-import { fakeModelName, startFakeModel } from "./_fake_model.ts";
+import { fakeRunConfig, solvingCalls, startFakeModel } from "./_fake_model.ts";
 import { StallMonitor } from "./_stalls.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
@@ -53,14 +52,7 @@ async function main(): Promise<void> {
   const outRoot = await Deno.makeTempDir({ prefix: "patchgym-pool-stalls-runs-" });
   const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot });
   const patch = readFileSync(env.task(TASK).solutionPath!, "utf8");
-  const model = await startFakeModel({
-    solve: [
-      { name: "read_file", arguments: { path: "stats/summary.py" } },
-      { name: "apply_patch", arguments: { patch } },
-      { name: "run_tests", arguments: {} },
-      { name: "submit", arguments: { status: "solved", summary: "fixed" } },
-    ],
-  });
+  const model = await startFakeModel({ solve: solvingCalls(patch) });
   const meter = await CpuMeter.open();
   const pool = new WorkerPool(env, threads);
   try {
@@ -68,24 +60,14 @@ async function main(): Promise<void> {
     const batch = async (n: number, runId: string) => {
       const outDir = `${outRoot}/${runId}`;
       await Deno.mkdir(outDir);
-      const config: RunConfig = {
-        format: RUN_FORMAT,
-        run_id: runId,
-        env_version: "bench",
+      const config = fakeRunConfig({
+        runId,
         tasks: [TASK],
         samples: n,
-        policy: {
-          kind: "openai",
-          base_url: model.baseUrl,
-          model: fakeModelName("solve", latency),
-          script: null,
-          text_tool_calls: false,
-          sampling: {},
-          seed: null,
-        },
-        limits: { max_tokens_per_turn: 4096, max_total_tokens: 32768, max_wall_s: 900 },
-        training: { trainable: "all", onDrift: "split" },
-      };
+        baseUrl: model.baseUrl,
+        plan: "solve",
+        delayMs: latency,
+      });
       const result = await runRollout({
         environment: env,
         outDir,

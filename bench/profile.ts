@@ -25,7 +25,7 @@ import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { type WorkspaceMount } from "../src/workspace/workspace.ts";
 import { CpuMeter } from "./_cpu.ts";
 import { StallMonitor } from "./_stalls.ts";
-import { fakeModelName, startFakeModel } from "./_fake_model.ts";
+import { fakeModelName, solvingCalls, startFakeModel } from "./_fake_model.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
 
@@ -63,14 +63,7 @@ async function main(): Promise<void> {
   });
   const task = env.task("py-median-even");
   const patch = readFileSync(task.solutionPath!, "utf8");
-  const model = await startFakeModel({
-    solve: [
-      { name: "read_file", arguments: { path: "stats/summary.py" } },
-      { name: "apply_patch", arguments: { patch } },
-      { name: "run_tests", arguments: {} },
-      { name: "submit", arguments: { status: "solved", summary: "fixed" } },
-    ],
-  });
+  const model = await startFakeModel({ solve: solvingCalls(patch) });
   // After the model's process started, which stays out of the children's count.
   const meter = values.children ? await CpuMeter.open() : null;
   try {

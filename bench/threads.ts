@@ -15,9 +15,8 @@ import { fileURLToPath } from "node:url";
 import { Environment } from "../src/agent/environment.ts";
 import { OpenAIPolicy } from "../src/policy/openai.ts";
 import { runRollout } from "../src/rollout/run.ts";
-import { RUN_FORMAT } from "../src/rollout/run_config.ts";
 import { WorkerPool } from "../src/rollout/worker_pool.ts";
-import { fakeModelName, startFakeModel } from "./_fake_model.ts";
+import { fakeModelName, fakeRunConfig, solvingCalls, startFakeModel } from "./_fake_model.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
 
@@ -49,14 +48,7 @@ async function main(plan: string): Promise<void> {
   const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot });
   const task = env.task("py-median-even");
   const patch = readFileSync(task.solutionPath!, "utf8");
-  const model = await startFakeModel({
-    solve: [
-      { name: "read_file", arguments: { path: "stats/summary.py" } },
-      { name: "apply_patch", arguments: { patch } },
-      { name: "run_tests", arguments: {} },
-      { name: "submit", arguments: { status: "solved", summary: "fixed" } },
-    ],
-  });
+  const model = await startFakeModel({ solve: solvingCalls(patch) });
   const pools = new Map<string, WorkerPool>();
   try {
     for (const point of plan.split(",")) {
@@ -84,24 +76,14 @@ async function main(plan: string): Promise<void> {
       await runRollout({
         environment: env,
         outDir,
-        config: {
-          format: RUN_FORMAT,
-          run_id: `threads-${point}`,
-          env_version: "bench",
+        config: fakeRunConfig({
+          runId: `threads-${point}`,
           tasks: [task.spec.id],
           samples: n,
-          policy: {
-            kind: "openai",
-            base_url: model.baseUrl,
-            model: fakeModelName("solve", 0),
-            script: null,
-            text_tool_calls: false,
-            sampling: {},
-            seed: null,
-          },
-          limits: { max_tokens_per_turn: 4096, max_total_tokens: 32768, max_wall_s: 900 },
-          training: { trainable: "all", onDrift: "split" },
-        },
+          baseUrl: model.baseUrl,
+          plan: "solve",
+          delayMs: 0,
+        }),
         policyFor: () =>
           new OpenAIPolicy({
             baseUrl: model.baseUrl,
