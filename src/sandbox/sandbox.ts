@@ -433,12 +433,18 @@ function jailFirst(
   launcher: Launcher,
   mounts: MountPlan,
   uid: number | null,
-): { argv: string[]; file?: string; newSession: boolean } {
+): { argv: string[]; file?: string; setpriv: boolean; newSession: boolean } {
   if (launcher) {
     const drop = uid === null ? [] : [`drop:${uid}`];
-    return { argv: [launcher, "pgrp", ...drop, "--"], file: launcher, newSession: false };
+    return {
+      argv: [launcher, "pgrp", ...drop, "--"],
+      file: launcher,
+      setpriv: false,
+      newSession: false,
+    };
   }
-  return { argv: uid === null ? [] : setprivArgs(mounts.setpriv!, uid), newSession: true };
+  const setpriv = uid !== null;
+  return { argv: setpriv ? setprivArgs(mounts.setpriv!, uid) : [], setpriv, newSession: true };
 }
 
 /**
@@ -707,7 +713,7 @@ export class Sandbox {
       ],
       asRoot: how.user !== null,
       seccomp: how.filter !== null,
-      setpriv: how.user !== null && first.file === undefined,
+      setpriv: first.setpriv,
       newSession: first.newSession,
     });
     return { command: [...jail, ...first.argv, ...command] };
@@ -995,7 +1001,7 @@ export async function probeIsolation(
           files: first.file ? [first.file] : [],
           asRoot: hostRoot,
           seccomp,
-          setpriv: users !== null && first.file === undefined,
+          setpriv: first.setpriv,
           newSession: first.newSession,
         }),
         ...first.argv,
