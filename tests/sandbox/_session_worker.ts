@@ -5,7 +5,9 @@
  * processes of a running jail's PID namespace that are in this process's group; `init` runs a
  * jailed program that makes the jail's first process (bwrap's pid 1) signal its process group,
  * beside a sibling jail; `autogroup` runs a jailed program that sets the niceness of its scheduling
- * group. It prints one line, `RESULT {json}`, with what it saw; being killed is an answer too.
+ * group; `sched` says which scheduling group a jailed program is in, through the launcher and
+ * through the sh fallback. It prints one line, `RESULT {json}`, with what it saw; being killed is an
+ * answer too. The test starts it in a session of its own, so it has an autogroup of its own.
  */
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +20,22 @@ if (isolation.level !== "bwrap") {
   Deno.exit(0);
 }
 const sandbox = new Sandbox({ isolation });
+if ((mode === "autogroup" || mode === "sched") && ownAutogroup() === "") {
+  // No file: a kernel without CONFIG_SCHED_AUTOGROUP. Empty: the kernel's default group, which a
+  // session of its own should not be in (a CI's runner is, when no setsid() made its session).
+  const reason = existsSync("/proc/self/autogroup")
+    ? "this session is in no autogroup"
+    : "this kernel has no autogroup";
+  console.log(`RESULT ${JSON.stringify({ skipped: reason })}`);
+  Deno.exit(0);
+}
+
+/** This process's autogroup line ("/autogroup-N nice K"), "" where it is in none. */
+function ownAutogroup(): string {
+  return existsSync("/proc/self/autogroup")
+    ? Deno.readTextFileSync("/proc/self/autogroup").trim()
+    : "";
+}
 const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-session-" }));
 
 /** A workspace of its own for each jail. */
@@ -251,12 +269,7 @@ try {
       })
     }`);
   } else if (mode === "autogroup") {
-    if (!existsSync("/proc/self/autogroup")) {
-      console.log(`RESULT ${JSON.stringify({ skipped: "this kernel has no autogroup" })}`);
-      Deno.exit(0);
-    }
-    const mine = () => Deno.readTextFileSync("/proc/self/autogroup").trim();
-    const before = mine();
+    const before = ownAutogroup();
     const result = await sandbox.run({
       argv: ["python3", "-c", NICE_AUTOGROUP],
       cwd: workspace("autogroup"),
@@ -265,10 +278,32 @@ try {
     console.log(`RESULT ${
       JSON.stringify({
         before,
-        after: mine(),
+        after: ownAutogroup(),
         exitCode: result.exitCode,
         stderr: result.stderr,
         jail: result.exitCode === 0 ? JSON.parse(result.stdout) : null,
+      })
+    }`);
+  } else if (mode === "sched") {
+    const mine = ownAutogroup().split(" ")[0];
+    const read = "print(open('/proc/self/autogroup').read().split()[0])";
+    const groupOf = async (jail: Sandbox, name: string) => {
+      const result = await jail.run({
+        argv: ["python3", "-c", read],
+        cwd: workspace(name),
+        timeoutMs: 20_000,
+      });
+      return result.exitCode === 0 ? result.stdout.trim() : `failed: ${result.stderr}`;
+    };
+    // The sh fallback cannot give up the terminal or make a group, so bwrap makes the session.
+    const fallback = new Sandbox({
+      isolation: { ...isolation, launcher: null, launcherReason: "test" },
+    });
+    console.log(`RESULT ${
+      JSON.stringify({
+        mine,
+        launcher: isolation.launcher ? await groupOf(sandbox, "launcher") : null,
+        fallback: await groupOf(fallback, "fallback"),
       })
     }`);
   } else {
@@ -277,3 +312,5 @@ try {
 } finally {
   await Deno.remove(base, { recursive: true });
 }
+// The spawner thread would keep this process alive for its idle time; the answer is printed.
+Deno.exit(0);
