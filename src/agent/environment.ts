@@ -48,6 +48,8 @@ export interface EnvironmentOptions {
   limits?: Partial<ToolLimits>;
   /** Caps for every child (default: the sandbox's `DEFAULT_LIMITS`). */
   sandboxLimits?: Partial<ResourceLimits>;
+  /** Sandboxed runs at once in this environment; more wait their turn (see `Sandbox.runSlots`). */
+  runSlots?: number;
   /** Where kept workspaces go (default: the workspace root); see `Workspace.keep`. */
   keepRoot?: string;
   /** As root: the host uids sandboxes run as (default `DEFAULT_USER_RANGE`). */
@@ -134,6 +136,7 @@ export class Environment {
       isolation,
       denoPath: options.denoPath ?? defaultDenoPath(),
       limits: options.sandboxLimits,
+      runSlots: options.runSlots,
     });
     return new Environment(tasksDir, workRoot, sandbox, options);
   }

@@ -6,6 +6,7 @@
 import { describeError } from "../errors.ts";
 import type { Policy } from "../policy/types.ts";
 import type { Episode } from "./episode.ts";
+import { pace } from "./pace.ts";
 import { step } from "./step.ts";
 
 /** Progress callback, called after every turn. */
@@ -25,6 +26,7 @@ export async function runLoop(
   options: LoopOptions = {},
 ): Promise<Episode> {
   while (!episode.done) {
+    await pace();
     if (options.signal?.aborted) {
       episode.stop("interrupted");
       break;
@@ -47,6 +49,7 @@ export async function runLoop(
       else episode.stop("policy_error", describeError(error));
       break;
     }
+    await pace();
     await step(episode, turn);
     options.onTurn?.(episode);
   }

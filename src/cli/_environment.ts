@@ -4,6 +4,7 @@ import { DEFAULT_WORK_ROOT, Environment } from "../agent/environment.ts";
 import { UsageError } from "../errors.ts";
 import { launcherUnmount } from "../sandbox/launcher.ts";
 import { DEFAULT_LIMITS, ISOLATION_REQUIREMENTS } from "../sandbox/sandbox.ts";
+import { defaultRunSlots, RUNS_PER_CORE } from "../sandbox/run_slots.ts";
 import { DEFAULT_USER_RANGE, parseUserRange } from "../sandbox/users.ts";
 import type { ToolLimits } from "../tools/types.ts";
 import { claimRoot, exitOnSignal } from "../workspace/root.ts";
@@ -18,6 +19,7 @@ export const ENVIRONMENT_FLAGS = {
   "sandbox-processes": { type: "string" },
   "sandbox-memory-mb": { type: "string" },
   "sandbox-uids": { type: "string" },
+  "sandbox-runs": { type: "string" },
   "require-isolation": { type: "string" },
   "unsafe-root-without-jail": { type: "boolean" },
   "env-cache": { type: "string" },
@@ -33,6 +35,8 @@ export const SANDBOX_FLAGS_HELP =
                          (default ${DEFAULT_USER_RANGE.first}-${
     DEFAULT_USER_RANGE.first + DEFAULT_USER_RANGE.count - 1
   })
+  --sandbox-runs N       sandboxed commands and test runs at once; more wait their turn
+                         (default ${RUNS_PER_CORE} per core: ${defaultRunSlots()} here)
   --require-isolation L  refuse to start unless this machine gives "jail" (bwrap + seccomp)
                          or "full" (jail + per-sandbox cgroups); default none
   --unsafe-root-without-jail
@@ -46,6 +50,7 @@ export interface EnvironmentFlagValues {
   "sandbox-processes"?: string;
   "sandbox-memory-mb"?: string;
   "sandbox-uids"?: string;
+  "sandbox-runs"?: string;
   "require-isolation"?: string;
   "unsafe-root-without-jail"?: boolean;
   "env-cache"?: string;
@@ -112,8 +117,10 @@ export function openEnvironment(
   } catch (error) {
     throw new UsageError(`--sandbox-uids: ${(error as Error).message}`);
   }
+  const runSlots = intFlag("sandbox-runs", values["sandbox-runs"], defaultRunSlots(), 1, 100_000);
   return Environment.open({
     tasksDir: tasksDirOf(values),
+    runSlots,
     workRoot: owned.dir,
     keepRoot: owned.parent,
     isolation,

@@ -7,6 +7,7 @@ import { type EpisodeLimits, type Prompts } from "../agent/config.ts";
 import { Episode } from "../agent/episode.ts";
 import { finish } from "../agent/finish.ts";
 import { type OnTurn, runLoop } from "../agent/loop.ts";
+import { pace } from "../agent/pace.ts";
 import type { Policy } from "../policy/types.ts";
 import type { RewardConfig } from "../reward/reward.ts";
 import type { Task } from "../task/spec.ts";
@@ -42,6 +43,7 @@ export async function runSample(
   identity: SampleIdentity,
   options: SampleOptions = {},
 ): Promise<TrajectoryRecord> {
+  await pace();
   const startedAt = new Date();
   const environment = env.environment(task);
   if (environment?.error) {
@@ -67,6 +69,7 @@ export async function runSample(
       now: options.now,
     });
     await runLoop(episode, policy, { onTurn: options.onTurn, signal: options.signal });
+    await pace();
     const { record } = await finish(episode, workspace, env, {
       identity,
       policy: { name: policy.name, model: policy.model, sampling: policy.sampling },

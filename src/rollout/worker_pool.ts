@@ -112,7 +112,11 @@ export class WorkerPool {
     this.size = Math.max(1, workers);
     const init: PoolRequest = {
       kind: "init",
-      environment: environment.spec(),
+      // The threads share the environment's runs at once.
+      environment: {
+        ...environment.spec(),
+        runSlots: Math.ceil(environment.sandbox.runSlots / this.size),
+      },
       spawnerThread: options.spawnerThreads ?? false,
     };
     const readies: Promise<void>[] = [];

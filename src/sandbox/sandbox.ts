@@ -34,6 +34,7 @@ import { findLauncher } from "./launcher.ts";
 import { findProgramFolder, programEntries, type ProgramFolderFind } from "./program_folder.ts";
 import { hostSpawnsHere, spawnerFor } from "./_spawner.ts";
 import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
+import { defaultRunSlots, RunSlots } from "./run_slots.ts";
 import { compileFilter } from "./seccomp.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
 import type { WorkspaceMount } from "../workspace/workspace.ts";
@@ -310,6 +311,11 @@ export interface RunnerOptions {
   limits?: Partial<ResourceLimits>;
   /** Where uid leases are kept (see `users.ts`; default `/run/patchgym/uids`). */
   userLockDir?: string;
+  /**
+   * How many runs start and run at once; more wait their turn (see `run_slots.ts`). Default
+   * `RUNS_PER_CORE` per core; slots given as a `RunSlots` may be shared with other sandboxes.
+   */
+  runSlots?: number | RunSlots;
 }
 
 /** One child process to run. */
@@ -476,6 +482,7 @@ export class Sandbox {
   readonly #denoPath: string;
   readonly #limits: ResourceLimits;
   readonly #users: UserPool | null;
+  readonly #slots: RunSlots;
   readonly #launcher: Launcher;
 
   constructor(options: RunnerOptions) {
@@ -487,6 +494,9 @@ export class Sandbox {
     this.#users = options.isolation.users
       ? new UserPool(options.isolation.users, options.userLockDir)
       : null;
+    this.#slots = options.runSlots instanceof RunSlots
+      ? options.runSlots
+      : new RunSlots(options.runSlots ?? defaultRunSlots());
   }
 
   /**
@@ -543,12 +553,17 @@ export class Sandbox {
       ]);
     }
     const filter = jailed ? this.isolation.seccomp : null;
-    const user = this.#users ? await this.#users.lease() : null;
+    const giveSlot = await this.#slots.take();
     try {
-      return await this.#run(request, { jailed, filter, user });
+      const user = this.#users ? await this.#users.lease() : null;
+      try {
+        return await this.#run(request, { jailed, filter, user });
+      } finally {
+        // Every process of the run is gone by now (its PID namespace or cgroup, or its group).
+        user?.release();
+      }
     } finally {
-      // Every process of the run is gone by now (its PID namespace or cgroup, or its group).
-      user?.release();
+      giveSlot();
     }
   }
 
@@ -634,6 +649,11 @@ export class Sandbox {
       capsHit,
       cgroup: cgroup?.name ?? null,
     };
+  }
+
+  /** How many runs start and run at once. */
+  get runSlots(): number {
+    return this.#slots.size;
   }
 
   /** The niceness its children run at: 0 with the sh fallback, which cannot set one. */

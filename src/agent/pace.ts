@@ -1,0 +1,58 @@
+/**
+ * Episodes share the event loop in slices. When many episodes' model answers arrive together (or
+ * a batch starts), each one's continuation (a tool, a grading step, a record) would run back to
+ * back in one task of the loop, and timers, a server's requests and the pool's messages would wait
+ * for all of them. Continuations that `await pace()` are resumed one at a time, first come first
+ * served, while the current task of the loop has run them for less than {@linkcode SLICE_MS}; the
+ * rest wait for a later task. The work is the same; nothing else waits much longer than a slice.
+ */
+
+/** How long one task of the event loop resumes continuations before others get their turn, ms. */
+const SLICE_MS = 2;
+
+/** Continuations waiting to be resumed, oldest first. */
+const waiting: (() => void)[] = [];
+/** Whether continuations are being resumed (or a later task will resume them). */
+let resuming = false;
+/** When the current task of the loop began resuming continuations, or -1 before it did. */
+let sliceStart = -1;
+
+/** Resolves when it is this continuation's turn: at once in a quiet loop, later in a burst. */
+export function pace(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!resuming) {
+      resuming = true;
+      queueMicrotask(resumeNext);
+    }
+  });
+}
+
+/** Resumes the oldest waiting continuation, and comes back once it has reached its next wait. */
+function resumeNext(): void {
+  if (sliceStart < 0) {
+    sliceStart = performance.now();
+    // The next task of the loop starts a new slice.
+    setTimeout(endSlice, 0);
+  } else if (performance.now() - sliceStart >= SLICE_MS) {
+    setTimeout(resumeLater, 0);
+    return;
+  }
+  const resolve = waiting.shift();
+  if (!resolve) {
+    resuming = false;
+    return;
+  }
+  resolve();
+  // Queued behind the continuation's resumption, so it runs once that part is done.
+  queueMicrotask(resumeNext);
+}
+
+function endSlice(): void {
+  sliceStart = -1;
+}
+
+function resumeLater(): void {
+  sliceStart = -1;
+  resumeNext();
+}

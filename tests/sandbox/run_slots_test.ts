@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { RunSlots } from "../../src/sandbox/run_slots.ts";
+import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+
+/** A hold long enough that no test here ever reaches it. */
+const NEVER = 3_600_000;
+
+Deno.test("RunSlots lets the first N runs in and the rest wait, first come first served", async () => {
+  const slots = new RunSlots(2, { holdMs: NEVER });
+  const a = await slots.take();
+  const b = await slots.take();
+  const order: string[] = [];
+  const c = slots.take().then((give) => (order.push("c"), give));
+  const d = slots.take().then((give) => (order.push("d"), give));
+  await Promise.resolve();
+  assert.equal(slots.waiting, 2);
+  assert.deepEqual(order, []);
+  b();
+  const giveC = await c;
+  assert.deepEqual(order, ["c"]);
+  assert.equal(slots.waiting, 1);
+  // A slot given up twice counts once: d still waits.
+  b();
+  await Promise.resolve();
+  assert.deepEqual(order, ["c"]);
+  a();
+  (await d)();
+  giveC();
+  assert.deepEqual(order, ["c", "d"]);
+  assert.equal(slots.waiting, 0);
+  // Every slot is free again: two takes do not wait.
+  (await slots.take())();
+});
+
+Deno.test("RunSlots gives a slot held past its hold time to the next waiting run", async () => {
+  const slots = new RunSlots(1, { holdMs: 5 });
+  const hog = await slots.take();
+  // Resolves only because the hog's slot is given up for it; it never calls `hog`.
+  const next = await slots.take();
+  next();
+  hog();
+  assert.equal(slots.waiting, 0);
+});
+
+Deno.test("RunSlots refuses a count that is not a whole number of at least 1", () => {
+  for (const bad of [0, -1, 1.5, NaN]) {
+    assert.throws(() => new RunSlots(bad), RangeError);
+  }
+});
+
+Deno.test("Sandbox.run() starts a run only when a slot is free", async () => {
+  const isolation = await probeIsolation();
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-slots-" }));
+  try {
+    const sandbox = new Sandbox({ isolation, runSlots: new RunSlots(1, { holdMs: NEVER }) });
+    assert.equal(sandbox.runSlots, 1);
+    const log = join(base, "ws", "log");
+    mkdirSync(join(base, "ws"));
+    // Each run writes its start, yields its core for a moment, then writes its end.
+    const script = "import sys, time\n" +
+      "open('log', 'a').write(sys.argv[1] + ' start\\n')\n" +
+      "time.sleep(0.05)\n" +
+      "open('log', 'a').write(sys.argv[1] + ' end\\n')";
+    const results = await Promise.all(
+      ["1", "2", "3"].map((n) =>
+        sandbox.run({
+          argv: ["python3", "-c", script, n],
+          cwd: join(base, "ws"),
+          timeoutMs: 30_000,
+        })
+      ),
+    );
+    for (const result of results) assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(
+      readFileSync(log, "utf8"),
+      "1 start\n1 end\n2 start\n2 end\n3 start\n3 end\n",
+    );
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
