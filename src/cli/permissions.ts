@@ -157,6 +157,7 @@ export const VALUE_FLAGS = [
   "ray-python",
   "ray-command",
   "sandbox-uids",
+  "sandbox-runs",
   "require-isolation",
   "token-file",
   "cert",
