@@ -14,7 +14,7 @@ const SLICE_MS = 2;
 const waiting: (() => void)[] = [];
 /** Whether continuations are being resumed (or a later task will resume them). */
 let resuming = false;
-/** When the current task of the loop began resuming continuations, or -1 before it did. */
+/** When the current slice began resuming continuations, or -1 between bursts. */
 let sliceStart = -1;
 
 /** Resolves when it is this continuation's turn: at once in a quiet loop, later in a burst. */
@@ -30,28 +30,25 @@ export function pace(): Promise<void> {
 
 /** Resumes the oldest waiting continuation, and comes back once it has reached its next wait. */
 function resumeNext(): void {
-  if (sliceStart < 0) {
-    sliceStart = performance.now();
-    // The next task of the loop starts a new slice.
-    setTimeout(endSlice, 0);
-  } else if (performance.now() - sliceStart >= SLICE_MS) {
+  if (waiting.length === 0) {
+    // The burst is over: the next one starts a slice of its own.
+    resuming = false;
+    sliceStart = -1;
+    return;
+  }
+  const now = performance.now();
+  if (sliceStart < 0) sliceStart = now;
+  else if (now - sliceStart >= SLICE_MS) {
+    // A timer, not an immediate: Deno polls timers and I/O before it (about 2 ms here).
     setTimeout(resumeLater, 0);
     return;
   }
-  const resolve = waiting.shift();
-  if (!resolve) {
-    resuming = false;
-    return;
-  }
-  resolve();
+  waiting.shift()!();
   // Queued behind the continuation's resumption, so it runs once that part is done.
   queueMicrotask(resumeNext);
 }
 
-function endSlice(): void {
-  sliceStart = -1;
-}
-
+/** A later task of the loop: a new slice. */
 function resumeLater(): void {
   sliceStart = -1;
   resumeNext();
