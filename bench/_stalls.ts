@@ -4,6 +4,7 @@
  * collection) or time the thread was not scheduled at all (a busy machine), so the same monitor on
  * an idle loop in the same run is the baseline.
  */
+import { readFileSync } from "node:fs";
 import process from "node:process";
 import { LineChild } from "./_lines.ts";
 import { summarize } from "./_stats.ts";
@@ -15,6 +16,20 @@ export interface Stalls {
   max: number;
   p99: number;
   n: number;
+  /**
+   * With `causes`: firings over {@linkcode CAUSE_OVER_MS} late, their lateness in all, and how much
+   * of it this thread ran and waited for a core (`/proc/thread-self/schedstat`).
+   */
+  causes?: { count: number; lateMs: number; ranMs: number; waitedMs: number };
+}
+
+/** Firings later than this count in {@linkcode Stalls.causes}, ms. */
+export const CAUSE_OVER_MS = 20;
+
+/** This thread's time on a core and waiting for one, ms (schedstat's first two fields). */
+export function schedstat(): { ranMs: number; waitedMs: number } {
+  const [ran, waited] = readFileSync("/proc/thread-self/schedstat", "utf8").split(" ").map(Number);
+  return { ranMs: ran / 1e6, waitedMs: waited / 1e6 };
 }
 
 /** Watches the event loop from construction until {@linkcode StallMonitor.stop}. */
@@ -22,15 +37,31 @@ export class StallMonitor {
   readonly #late: number[] = [];
   #expected: number;
   #timer: ReturnType<typeof setTimeout>;
+  /** With `causes`: the thread's schedstat at the last firing, and the sums so far. */
+  #sched: { ranMs: number; waitedMs: number } | null;
+  readonly #causes = { count: 0, lateMs: 0, ranMs: 0, waitedMs: 0 };
 
-  constructor() {
+  /** `causes` (Linux) also reads the thread's schedstat at every firing, which costs CPU. */
+  constructor(options: { causes?: boolean } = {}) {
+    this.#sched = options.causes ? schedstat() : null;
     this.#expected = performance.now() + INTERVAL_MS;
     this.#timer = setTimeout(this.#tick, INTERVAL_MS);
   }
 
   #tick = (): void => {
     const now = performance.now();
-    this.#late.push(Math.max(0, now - this.#expected));
+    const late = Math.max(0, now - this.#expected);
+    this.#late.push(late);
+    if (this.#sched) {
+      const sched = schedstat();
+      if (late > CAUSE_OVER_MS) {
+        this.#causes.count++;
+        this.#causes.lateMs += late;
+        this.#causes.ranMs += sched.ranMs - this.#sched.ranMs;
+        this.#causes.waitedMs += sched.waitedMs - this.#sched.waitedMs;
+      }
+      this.#sched = sched;
+    }
     this.#expected = now + INTERVAL_MS;
     this.#timer = setTimeout(this.#tick, INTERVAL_MS);
   };
@@ -44,6 +75,7 @@ export class StallMonitor {
       max: sorted[sorted.length - 1],
       p99: sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)],
       n: summarize(sorted).n,
+      ...(this.#sched ? { causes: { ...this.#causes } } : {}),
     };
   }
 }

@@ -18,16 +18,10 @@ import { runRollout } from "../src/rollout/run.ts";
 import { WorkerPool } from "../src/rollout/worker_pool.ts";
 import { CpuMeter } from "./_cpu.ts";
 import { fakeRunConfig, solvingCalls, startFakeModel } from "./_fake_model.ts";
-import { StallMonitor } from "./_stalls.ts";
+import { schedstat, StallMonitor } from "./_stalls.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
 const TASK = "py-median-even";
-
-/** This thread's time on a core and waiting for one, ms (schedstat's first two fields). */
-function schedstat(): { ranMs: number; waitedMs: number } {
-  const [ran, waited] = readFileSync("/proc/thread-self/schedstat", "utf8").split(" ").map(Number);
-  return { ranMs: ran / 1e6, waitedMs: waited / 1e6 };
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

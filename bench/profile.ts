@@ -10,7 +10,9 @@
  * thread, V8's helpers (garbage collection, compilers) and Deno's blocking pool (asynchronous file
  * calls).
  * It also prints how late a 1 ms timer fired on this event loop while the episodes ran (stalls;
- * `bench/_stalls.ts`); `--niceness N` runs the children at that niceness (default 10).
+ * `bench/_stalls.ts`; `--sandbox-runs N` sets how many sandboxed runs start at once, as the CLI
+ * flag does; `--stall-causes` splits the late firings into this thread's own work and its
+ * wait for a core, from `/proc/thread-self/schedstat`); `--niceness N` runs the children at that niceness (default 10).
  * `--children` also prints the children's CPU per episode (everything the episodes started, jailed
  * or not, from a cgroup v1 cpuacct group; see `bench/_cpu.ts`).
  */
@@ -24,7 +26,7 @@ import { runSample } from "../src/rollout/sample.ts";
 import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { type WorkspaceMount } from "../src/workspace/workspace.ts";
 import { CpuMeter } from "./_cpu.ts";
-import { StallMonitor } from "./_stalls.ts";
+import { CAUSE_OVER_MS, StallMonitor } from "./_stalls.ts";
 import { fakeModelName, solvingCalls, startFakeModel } from "./_fake_model.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
@@ -43,6 +45,8 @@ async function main(): Promise<void> {
       threads: { type: "boolean", default: false },
       children: { type: "boolean", default: false },
       niceness: { type: "string" },
+      "stall-causes": { type: "boolean", default: false },
+      "sandbox-runs": { type: "string" },
     },
   });
   if (values.summarize) {
@@ -60,6 +64,7 @@ async function main(): Promise<void> {
     tasksDir: TASKS_DIR,
     workRoot,
     ...(values.niceness ? { sandboxLimits: { niceness: Number(values.niceness) } } : {}),
+    ...(values["sandbox-runs"] ? { runSlots: Number(values["sandbox-runs"]) } : {}),
   });
   const task = env.task("py-median-even");
   const patch = readFileSync(task.solutionPath!, "utf8");
@@ -97,7 +102,7 @@ async function main(): Promise<void> {
     const before = process.cpuUsage();
     const groupBefore = await meter?.read();
     const started = performance.now();
-    const stalls = new StallMonitor();
+    const stalls = new StallMonitor({ causes: values["stall-causes"] });
     await run(episodes, "measured");
     const late = stalls.stop();
     const groupAfter = await meter?.read();
@@ -114,6 +119,16 @@ async function main(): Promise<void> {
     console.log(
       `event loop stalls: max ${late.max.toFixed(1)} ms, p99 ${late.p99.toFixed(1)} ms`,
     );
+    if (late.causes) {
+      const c = late.causes;
+      console.log(
+        `  ${c.count} over ${CAUSE_OVER_MS} ms, ${
+          c.lateMs.toFixed(0)
+        } ms late in all: this thread ran ${c.ranMs.toFixed(0)} ms of it and waited for a core ${
+          c.waitedMs.toFixed(0)
+        } ms`,
+      );
+    }
     if (meter) {
       const group = (groupAfter?.groupMs ?? NaN) - (groupBefore?.groupMs ?? NaN);
       const self = (groupAfter?.selfMs ?? NaN) - (groupBefore?.selfMs ?? NaN);
