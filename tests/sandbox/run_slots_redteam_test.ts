@@ -14,6 +14,7 @@ import {
   type RunResult,
   Sandbox,
 } from "../../src/sandbox/sandbox.ts";
+import { SandboxError } from "../../src/errors.ts";
 import { runTests, type TestEnvironment } from "../../src/sandbox/test_runner.ts";
 
 /** A hold long enough that no test here ever reaches it. */
@@ -178,6 +179,53 @@ Deno.test({
     assert.equal(seen[1].request.timeoutMs, Math.round(timeoutMs - seen[0].result.durationMs));
   } finally {
     if (!released) hog();
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("a run that cannot start gives its slot back, so the runs after it do not wait forever", async () => {
+  const isolation = await probeIsolation();
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-slots-rt-" }));
+  try {
+    // One slot that is never given up by its hold time: only the run itself can give it back.
+    const slots = new RunSlots(1, { holdMs: NEVER });
+    const gone = join(base, "gone");
+    mkdirSync(gone);
+    const sandbox = new Sandbox({ isolation, runSlots: slots });
+    // Queued behind another run while their working folder is there; it is gone when they start,
+    // so their spawn fails after each has taken the slot.
+    const hog = await slots.take();
+    const failing = [1, 2, 3].map(() =>
+      sandbox.run({ argv: ["python3", "-c", "pass"], cwd: gone, timeoutMs: 30_000 })
+    );
+    await until(() => slots.waiting === 3);
+    await Deno.remove(gone);
+    hog();
+    for (const f of await Promise.allSettled(failing)) {
+      assert.equal(f.status, "rejected");
+      assert.ok((f as PromiseRejectedResult).reason instanceof SandboxError, String(f));
+    }
+    assert.equal(slots.waiting, 0);
+    // Leasing a uid fails (its lock folder cannot be made): the slot comes back as well.
+    if (isolation.users) {
+      writeFileSync(join(base, "file"), "");
+      const leasing = new Sandbox({
+        isolation,
+        runSlots: slots,
+        userLockDir: join(base, "file", "uids"),
+      });
+      mkdirSync(join(base, "ws"));
+      const results = await Promise.allSettled(
+        [1, 2].map(() =>
+          leasing.run({ argv: ["python3", "-c", "pass"], cwd: join(base, "ws"), timeoutMs: 30_000 })
+        ),
+      );
+      for (const r of results) assert.equal(r.status, "rejected");
+    }
+    // The slot is free: a take does not wait.
+    (await slots.take())();
+    assert.equal(slots.waiting, 0);
+  } finally {
     await Deno.remove(base, { recursive: true });
   }
 });
