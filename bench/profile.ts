@@ -8,7 +8,7 @@
  * per episode in each phase: sandboxed runs, the workspace mounts, model requests, grading.
  * `--threads` splits the CPU per episode by thread (Linux): the episodes' thread, the spawner
  * thread, V8's helpers (garbage collection, compilers) and Deno's blocking pool (asynchronous file
- * calls).
+ * calls), with each kind's wake-ups (a wake-up costs 30-100 us of CPU on a VM).
  * It also prints how late a 1 ms timer fired on this event loop while the episodes ran (stalls;
  * `bench/_stalls.ts`; `--sandbox-runs N` sets how many sandboxed runs start at once, as the CLI
  * flag does; `--stall-causes` splits the late firings into this thread's own work and its
@@ -100,6 +100,7 @@ async function main(): Promise<void> {
     phases?.clear();
     const threadsBefore = values.threads ? threadCpu() : null;
     const before = process.cpuUsage();
+    const switchesBefore = process.resourceUsage();
     const groupBefore = await meter?.read();
     const started = performance.now();
     const stalls = new StallMonitor({ causes: values["stall-causes"] });
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
     const late = stalls.stop();
     const groupAfter = await meter?.read();
     const cpu = process.cpuUsage(before);
+    const switches = process.resourceUsage();
     const wall = performance.now() - started;
     const threads = threadsBefore ? threadCpu() : null;
     console.log(
@@ -118,6 +120,16 @@ async function main(): Promise<void> {
     );
     console.log(
       `event loop stalls: max ${late.max.toFixed(1)} ms, p99 ${late.p99.toFixed(1)} ms`,
+    );
+    // Every thread of this process: a voluntary switch is a thread going to sleep (and waking).
+    console.log(
+      `context switches per episode: voluntary ${
+        ((switches.voluntaryContextSwitches - switchesBefore.voluntaryContextSwitches) / episodes)
+          .toFixed(1)
+      }, involuntary ${
+        ((switches.involuntaryContextSwitches - switchesBefore.involuntaryContextSwitches) /
+          episodes).toFixed(1)
+      }`,
     );
     if (late.causes) {
       const c = late.causes;
@@ -140,10 +152,15 @@ async function main(): Promise<void> {
     }
     if (threads && threadsBefore) {
       let counted = 0;
-      for (const [kind, ms] of threads) {
-        const used = ms - (threadsBefore.get(kind) ?? 0);
+      for (const [kind, now] of threads) {
+        const was = threadsBefore.get(kind) ?? { ms: 0, wakeUps: 0 };
+        const used = now.ms - was.ms;
         counted += used;
-        console.log(`${(used / episodes).toFixed(2).padStart(8)} ms/episode  ${kind}`);
+        console.log(
+          `${(used / episodes).toFixed(2).padStart(8)} ms/episode, ${
+            ((now.wakeUps - was.wakeUps) / episodes).toFixed(1).padStart(6)
+          } wake-ups/episode  ${kind}`,
+        );
       }
       // Threads that ended during the batch (the blocking pool's idle ones) take their CPU along.
       const rest = Math.max(0, (cpu.user + cpu.system) / 1000 - counted);
@@ -163,10 +180,11 @@ async function main(): Promise<void> {
 
 /**
  * CPU (ms, user and system) of this process's live threads by kind, from `/proc/self/task`
- * (clock ticks of 10 ms: use batches of a second or more).
+ * (clock ticks of 10 ms: use batches of a second or more), and their wake-ups (voluntary context
+ * switches: the thread slept, and something woke it).
  */
-function threadCpu(): Map<string, number> {
-  const kinds = new Map<string, number>();
+function threadCpu(): Map<string, { ms: number; wakeUps: number }> {
+  const kinds = new Map<string, { ms: number; wakeUps: number }>();
   for (const entry of Deno.readDirSync("/proc/self/task")) {
     let stat: string;
     try {
@@ -186,7 +204,15 @@ function threadCpu(): Map<string, number> {
       : name.startsWith("tokio-")
       ? "blocking pool (asynchronous file calls)"
       : "other threads";
-    kinds.set(kind, (kinds.get(kind) ?? 0) + ticks * 10);
+    let wakeUps = 0;
+    try {
+      const status = Deno.readTextFileSync(`/proc/self/task/${entry.name}/status`);
+      wakeUps = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // Ended meanwhile: its CPU is counted, its wake-ups are not.
+    }
+    const sum = kinds.get(kind) ?? { ms: 0, wakeUps: 0 };
+    kinds.set(kind, { ms: sum.ms + ticks * 10, wakeUps: sum.wakeUps + wakeUps });
   }
   return kinds;
 }
