@@ -3,8 +3,8 @@
  * a batch starts), each one's continuation (a tool, a grading step, a record) would run back to
  * back in one task of the loop, and timers, a server's requests and the pool's messages would wait
  * for all of them. Continuations that `await pace()` are resumed one at a time, first come first
- * served, while the current task of the loop has run them for less than {@linkcode SLICE_MS}; the
- * rest wait for a later task. The work is the same; nothing else waits much longer than a slice.
+ * served, while the current slice has run them for less than {@linkcode SLICE_MS}; the rest wait
+ * for a later task of the loop. The work is the same; nothing else waits much longer than a slice.
  */
 
 /** How long one task of the event loop resumes continuations before others get their turn, ms. */

@@ -15,7 +15,7 @@ import {
   Sandbox,
 } from "../../src/sandbox/sandbox.ts";
 import { SandboxError } from "../../src/errors.ts";
-import { runTests, type TestEnvironment } from "../../src/sandbox/test_runner.ts";
+import { runTests, type TestEnvironment, type TestRun } from "../../src/sandbox/test_runner.ts";
 
 /** A hold long enough that no test here ever reaches it. */
 const NEVER = 3_600_000;
@@ -95,21 +95,23 @@ class InstantSandbox extends Sandbox {
   }
 }
 
-Deno.test({
-  name: "a jest run's files are not skipped because other runs held the slots before they started",
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async () => {
+/**
+ * `runTests` of the jest repository's two files (`timeoutMs` in all) on the sandbox `make` builds
+ * around one slot, which another episode's run holds until at least `holdMs` after the jest run
+ * began to wait for it.
+ */
+async function jestRunBehindHeldSlot<S extends Sandbox>(
+  make: (slots: RunSlots) => Promise<S>,
+  timeoutMs: number,
+  holdMs: number,
+): Promise<{ sandbox: S; run: TestRun }> {
   const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-slots-rt-" }));
   const slots = new RunSlots(1, { holdMs: NEVER });
   const hog = await slots.take();
   let released = false;
   try {
     const { dir, environment } = jestRepo(base);
-    const sandbox = new InstantSandbox(await probeIsolation(), slots);
-    const timeoutMs = 300;
-    const started = performance.now();
-    // Another episode's runs hold the only slot while the grader's (or run_tests') jest run waits.
+    const sandbox = await make(slots);
     const running = runTests(sandbox, {
       runner: "jest",
       dir,
@@ -118,23 +120,36 @@ Deno.test({
       timeoutMs,
     });
     await until(() => slots.waiting === 1);
-    // The slot is held past the whole budget, then given up; each file's run then takes no time.
-    await waitPast(started, timeoutMs);
+    await waitPast(performance.now(), holdMs);
     hog();
     released = true;
-    const run = await running;
-    assert.equal(
-      sandbox.requests.length,
-      2,
-      `files run: ${sandbox.requests.length} of 2 (timed out: ${run.result.timedOut})`,
-    );
-    assert.equal(run.result.timedOut, false);
-    // Each file's run had the budget that the runs before it left, all of it.
-    assert.deepEqual(sandbox.requests.map((r) => r.timeoutMs), [timeoutMs, timeoutMs]);
+    return { sandbox, run: await running };
   } finally {
     if (!released) hog();
     await Deno.remove(base, { recursive: true });
   }
+}
+
+Deno.test({
+  name: "a jest run's files are not skipped because other runs held the slots before they started",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const timeoutMs = 300;
+  // The slot is held past the whole budget, then given up; each file's run then takes no time.
+  const { sandbox, run } = await jestRunBehindHeldSlot(
+    async (slots) => new InstantSandbox(await probeIsolation(), slots),
+    timeoutMs,
+    timeoutMs,
+  );
+  assert.equal(
+    sandbox.requests.length,
+    2,
+    `files run: ${sandbox.requests.length} of 2 (timed out: ${run.result.timedOut})`,
+  );
+  assert.equal(run.result.timedOut, false);
+  // Each file's run had the budget that the runs before it left, all of it.
+  assert.deepEqual(sandbox.requests.map((r) => r.timeoutMs), [timeoutMs, timeoutMs]);
 });
 
 Deno.test({
@@ -142,45 +157,26 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
-  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-slots-rt-" }));
-  const slots = new RunSlots(1, { holdMs: NEVER });
-  const hog = await slots.take();
-  let released = false;
-  try {
-    const { dir, environment } = jestRepo(base);
-    const seen: { request: RunRequest; result: RunResult }[] = [];
-    // The real Sandbox.run (its slots, its process), watched.
-    class Watched extends Sandbox {
-      override async run(request: RunRequest): Promise<RunResult> {
-        const result = await super.run(request);
-        // A file's run (not the check that node is there, made after a run without a report).
-        if (request.argv.includes("--experimental-permission")) seen.push({ request, result });
-        return result;
-      }
+  const seen: { request: RunRequest; result: RunResult }[] = [];
+  // The real Sandbox.run (its slots, its process), watched.
+  class Watched extends Sandbox {
+    override async run(request: RunRequest): Promise<RunResult> {
+      const result = await super.run(request);
+      // A file's run (not the check that node is there, made after a run without a report).
+      if (request.argv.includes("--experimental-permission")) seen.push({ request, result });
+      return result;
     }
-    const sandbox = new Watched({ isolation: await probeIsolation(), runSlots: slots });
-    const timeoutMs = 120_000;
-    const running = runTests(sandbox, {
-      runner: "jest",
-      dir,
-      files: ["tests/a.test.js", "tests/b.test.js"],
-      environment,
-      timeoutMs,
-    });
-    await until(() => slots.waiting === 1);
-    const held = performance.now();
-    await waitPast(held, 200);
-    hog();
-    released = true;
-    await running;
-    assert.equal(seen.length, 2, `files run: ${seen.length} of 2`);
-    assert.equal(seen[0].request.timeoutMs, timeoutMs);
-    // The second file's budget: what the first run's process used, never the 200 ms it waited.
-    assert.equal(seen[1].request.timeoutMs, Math.round(timeoutMs - seen[0].result.durationMs));
-  } finally {
-    if (!released) hog();
-    await Deno.remove(base, { recursive: true });
   }
+  const timeoutMs = 120_000;
+  await jestRunBehindHeldSlot(
+    async (slots) => new Watched({ isolation: await probeIsolation(), runSlots: slots }),
+    timeoutMs,
+    200,
+  );
+  assert.equal(seen.length, 2, `files run: ${seen.length} of 2`);
+  assert.equal(seen[0].request.timeoutMs, timeoutMs);
+  // The second file's budget: what the first run's process used, never the 200 ms it waited.
+  assert.equal(seen[1].request.timeoutMs, Math.round(timeoutMs - seen[0].result.durationMs));
 });
 
 Deno.test("a run that cannot start gives its slot back, so the runs after it do not wait forever", async () => {
