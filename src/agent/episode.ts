@@ -48,6 +48,8 @@ export interface EpisodeSetup {
   /** The task's dependency environment, when it has one. */
   environment?: TestEnvironment;
   limits?: Partial<ToolLimits>;
+  /** Aborted when the episode is stopped: its runs still waiting for their turn never start. */
+  signal?: AbortSignal;
 }
 
 /** A running episode over one workspace. */

@@ -62,6 +62,7 @@ export async function runSample(
       sandbox: env.sandbox,
       limits: env.limits,
       ...(environment ? { environment } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     }, {
       limits: options.limits,
       prompts: options.prompts,

@@ -45,11 +45,15 @@ export class RunSlots {
     return this.#waiting.length;
   }
 
-  /** Waits for a slot; the function it resolves to gives the slot up (once; later calls do nothing). */
-  async take(): Promise<() => void> {
+  /**
+   * Waits for a slot; the function it resolves to gives the slot up (once; later calls do nothing).
+   * Rejects with `signal`'s reason, holding no slot, when `signal` is aborted before a slot came.
+   */
+  async take(signal?: AbortSignal): Promise<() => void> {
+    signal?.throwIfAborted();
     if (this.#free > 0 && this.#waiting.length === 0) this.#free--;
     // A slot given up goes straight to the oldest waiting run, never back to the count.
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else await this.#wait(signal);
     let held = true;
     const give = (): void => {
       if (!held) return;
@@ -61,5 +65,24 @@ export class RunSlots {
     };
     const timer = setTimeout(give, this.#holdMs);
     return give;
+  }
+
+  /** Waits in line until a slot is handed over, or leaves the line when `signal` aborts. */
+  #wait(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const granted = (): void => {
+        signal?.removeEventListener("abort", aborted);
+        resolve();
+      };
+      // Only while still in line: a slot once handed over is the run's, and given back by it.
+      const aborted = (): void => {
+        const at = this.#waiting.indexOf(granted);
+        if (at < 0) return;
+        this.#waiting.splice(at, 1);
+        reject(signal!.reason);
+      };
+      this.#waiting.push(granted);
+      signal?.addEventListener("abort", aborted, { once: true });
+    });
   }
 }

@@ -343,6 +343,11 @@ export interface RunRequest {
   env?: Record<string, string>;
   /** Bytes written to the child's stdin, which is then closed (default: no stdin at all). */
   stdin?: Uint8Array;
+  /**
+   * Aborted while the run waits for one of the runs at once (its episode was interrupted): the
+   * run never starts, and `run` rejects with the signal's reason. A run that started runs on.
+   */
+  signal?: AbortSignal;
 }
 
 /** What a child did. A non-zero exit is data, not an error. */
@@ -553,7 +558,7 @@ export class Sandbox {
       ]);
     }
     const filter = jailed ? this.isolation.seccomp : null;
-    const giveSlot = await this.#slots.take();
+    const giveSlot = await this.#slots.take(request.signal);
     try {
       const user = this.#users ? await this.#users.lease() : null;
       try {

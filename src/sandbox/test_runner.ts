@@ -127,6 +127,8 @@ export interface TestRunRequest {
    * Python reporter serializes them only in such runs; in others it ignores them.
    */
   observe?: boolean;
+  /** Aborted before the run starts (its episode was interrupted): no run (see `RunRequest`). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -175,6 +177,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   if (request.runner === "jest" && !request.selector && request.files.length > 1) {
     return await runJestFiles(sandbox, request);
   }
+  request.signal?.throwIfAborted();
   const environment = request.environment;
   if (environment?.error) {
     throw new SandboxError(`Cannot run the tests: ${environment.error}`);
@@ -236,6 +239,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       readOnly: [...readOnly, ...(environment?.mounts ?? [])],
       ...(binds.length > 0 ? { binds } : {}),
       maxOutputBytes: request.maxOutputBytes,
+      ...(request.signal ? { signal: request.signal } : {}),
       ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin), env: { TMPDIR: nodeRun.tmp } } : {}),
       ...(request.runner === "deno_test" && environment?.env ? { env: environment.env } : {}),
       ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {

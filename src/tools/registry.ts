@@ -113,6 +113,10 @@ export async function executeTool(
   try {
     return capOutput(await tool.run(parsed.data, ctx), limitsOf(ctx).maxOutputChars);
   } catch (error) {
+    // The episode was stopped while the tool's run waited for its turn: nothing ran.
+    if (ctx.signal?.aborted && error === ctx.signal.reason) {
+      return fail("interrupted", `Tool "${name}" did not run: the episode was stopped`);
+    }
     if (error instanceof PatchgymError) throw error;
     return fail(
       "internal_error",

@@ -41,6 +41,7 @@ export const runCommandTool = defineTool({
       argv: input.argv,
       cwd: ctx.workspace.dir,
       timeoutMs: timeout * 1000,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
       // The task's installed packages and source roots (a Deno environment's DENO_DIR), as its
       // tests see them.
       ...(environment && !environment.error

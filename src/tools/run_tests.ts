@@ -27,6 +27,7 @@ export const runTestsTool = defineTool({
       files: tests.files,
       selector: input.selector,
       timeoutMs: ctx.commandTimeoutS * 1000,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
       ...(tests.environment ? { environment: tests.environment } : {}),
     });
     const { passed, failed, skipped } = run.counts;

@@ -32,6 +32,7 @@ export type ToolErrorCode =
   | "diff_too_large"
   | "patch_too_large"
   | "path_too_deep"
+  | "interrupted"
   | "internal_error";
 
 /** A tool's answer: an observation for the model either way. */
@@ -100,6 +101,11 @@ export interface ToolContext {
   commandTimeoutS: number;
   /** Defaults to {@linkcode DEFAULT_TOOL_LIMITS}. */
   limits?: Partial<ToolLimits>;
+  /**
+   * Aborted when the episode is stopped (Ctrl-C): a sandboxed run still waiting for its turn then
+   * never starts, and the tool answers `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 /** The tool context for `task` over `workspace`: only what tools need to know of the task. */
@@ -110,6 +116,7 @@ export function toolContext(
     sandbox: Sandbox;
     limits?: Partial<ToolLimits>;
     environment?: TestEnvironment;
+    signal?: AbortSignal;
   },
 ): ToolContext {
   const { spec } = task;
@@ -124,6 +131,7 @@ export function toolContext(
     protectedPaths: spec.protected_paths,
     commandTimeoutS: spec.limits.command_timeout_s,
     ...(env.limits ? { limits: env.limits } : {}),
+    ...(env.signal ? { signal: env.signal } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { RunSlots } from "../../src/sandbox/run_slots.ts";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
@@ -77,6 +77,92 @@ Deno.test("Sandbox.run() starts a run only when a slot is free", async () => {
       readFileSync(log, "utf8"),
       "1 start\n1 end\n2 start\n2 end\n3 start\n3 end\n",
     );
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("RunSlots lets a run whose signal aborts leave the line, and the line goes on", async () => {
+  const slots = new RunSlots(1, { holdMs: NEVER });
+  const first = await slots.take();
+  const stop = new AbortController();
+  const order: string[] = [];
+  const leaving = slots.take(stop.signal);
+  const after = slots.take().then((give) => (order.push("after"), give));
+  await Promise.resolve();
+  assert.equal(slots.waiting, 2);
+  stop.abort(new Error("stopped"));
+  await assert.rejects(leaving, /stopped/);
+  assert.equal(slots.waiting, 1);
+  // The slot given up goes to the run behind it, not to the one that left.
+  first();
+  (await after)();
+  assert.deepEqual(order, ["after"]);
+  // No slot was lost or made: one run gets in at once, a second waits.
+  const again = await slots.take();
+  let second = false;
+  const next = slots.take().then((give) => ((second = true), give));
+  await Promise.resolve();
+  assert.equal(second, false);
+  again();
+  (await next)();
+});
+
+Deno.test("RunSlots refuses a run whose signal is already aborted, without taking a slot", async () => {
+  const slots = new RunSlots(1, { holdMs: NEVER });
+  const stop = new AbortController();
+  stop.abort(new Error("stopped"));
+  await assert.rejects(slots.take(stop.signal), /stopped/);
+  // The one slot is still free.
+  (await slots.take())();
+});
+
+Deno.test("RunSlots keeps a slot already handed over when the run's signal aborts later", async () => {
+  const slots = new RunSlots(1, { holdMs: NEVER });
+  const first = await slots.take();
+  const stop = new AbortController();
+  const waiting = slots.take(stop.signal);
+  first();
+  const give = await waiting;
+  stop.abort();
+  // Still held: the next run waits until it is given back.
+  let entered = false;
+  const next = slots.take().then((g) => ((entered = true), g));
+  await Promise.resolve();
+  assert.equal(entered, false);
+  give();
+  (await next)();
+});
+
+Deno.test("Sandbox.run() never starts a run whose signal aborts while it waits for a slot", async () => {
+  const isolation = await probeIsolation();
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-slots-" }));
+  try {
+    const slots = new RunSlots(1, { holdMs: NEVER });
+    const sandbox = new Sandbox({ isolation, runSlots: slots });
+    mkdirSync(join(base, "ws"));
+    const held = await slots.take();
+    const stop = new AbortController();
+    const run = sandbox.run({
+      argv: ["python3", "-c", "open('ran', 'w').write('ran')"],
+      cwd: join(base, "ws"),
+      timeoutMs: 30_000,
+      signal: stop.signal,
+    });
+    await Promise.resolve();
+    assert.equal(slots.waiting, 1);
+    stop.abort(new Error("episode stopped"));
+    // Given back before the result is read: a run that ignored the signal would start now.
+    held();
+    await assert.rejects(run, /episode stopped/);
+    assert.equal(existsSync(join(base, "ws", "ran")), false);
+    // The sandbox runs on for everyone else.
+    const after = await sandbox.run({
+      argv: ["python3", "-c", "print('after')"],
+      cwd: join(base, "ws"),
+      timeoutMs: 30_000,
+    });
+    assert.equal(after.stdout.trim(), "after", after.stderr);
   } finally {
     await Deno.remove(base, { recursive: true });
   }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { RunSlots } from "../../src/sandbox/run_slots.ts";
+import { Sandbox } from "../../src/sandbox/sandbox.ts";
 import { executeTool } from "../../src/tools/registry.ts";
 import { runCommandTool } from "../../src/tools/run_command.ts";
 import { MAX_GROWTH_ENTRIES } from "../../src/workspace/limits.ts";
@@ -230,5 +232,29 @@ Deno.test("executeTool() answers run_command arguments no process can be started
       ctx,
     );
     assert.ok(big.ok, JSON.stringify(big).slice(0, 300));
+  });
+});
+
+Deno.test("a run_command still waiting for its turn when the episode stops answers interrupted, and never runs", async () => {
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    const slots = new RunSlots(1, { holdMs: 3_600_000 });
+    const held = await slots.take();
+    const stop = new AbortController();
+    const stopping = {
+      ...ctx,
+      sandbox: new Sandbox({ isolation: ctx.sandbox.isolation, runSlots: slots }),
+      signal: stop.signal,
+    };
+    const result = executeTool(
+      "run_command",
+      { argv: ["python3", "-c", "open('ran', 'w').write('ran')"] },
+      stopping,
+    );
+    await Promise.resolve();
+    stop.abort();
+    // Given back before the answer is read: a run that ignored the signal would run now.
+    held();
+    assert.match(failMessage(await result, "interrupted"), /did not run: the episode was stopped/);
+    assert.equal(existsSync(join(ctx.workspace.dir, "ran")), false);
   });
 });
