@@ -15,6 +15,7 @@ import {
   Sandbox,
   unmetRequirement,
 } from "../sandbox/sandbox.ts";
+import type { RunSlots } from "../sandbox/run_slots.ts";
 import type { UserRange } from "../sandbox/users.ts";
 import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import { defaultCacheRoot } from "../env/build.ts";
@@ -48,8 +49,11 @@ export interface EnvironmentOptions {
   limits?: Partial<ToolLimits>;
   /** Caps for every child (default: the sandbox's `DEFAULT_LIMITS`). */
   sandboxLimits?: Partial<ResourceLimits>;
-  /** Sandboxed runs at once in this environment; more wait their turn (see `Sandbox.runSlots`). */
-  runSlots?: number;
+  /**
+   * Sandboxed runs at once in this environment; more wait their turn (see `Sandbox.runSlots`).
+   * Slots given as a `RunSlots` may be shared with other sandboxes of this thread.
+   */
+  runSlots?: number | RunSlots;
   /** Where kept workspaces go (default: the workspace root); see `Workspace.keep`. */
   keepRoot?: string;
   /** As root: the host uids sandboxes run as (default `DEFAULT_USER_RANGE`). */
@@ -68,9 +72,10 @@ export interface EnvironmentOptions {
  * Everything needed to open the same environment elsewhere (a worker thread): plain data, with
  * the isolation already probed.
  */
-export interface EnvironmentSpec extends EnvironmentOptions {
+export interface EnvironmentSpec extends Omit<EnvironmentOptions, "runSlots"> {
   workRoot: string;
   probed: IsolationInfo;
+  runSlots?: number;
 }
 
 /**
@@ -150,6 +155,8 @@ export class Environment {
       workRoot: this.workRoot,
       denoPath: this.sandbox.denoPath,
       probed: this.isolation,
+      // Another thread gets a count of its own, never this thread's slots.
+      runSlots: this.sandbox.runSlots,
     };
   }
 

@@ -155,6 +155,8 @@ interface Session {
   startedAt: Date;
   /** The final answer, once finished. */
   final: StepAnswer | null;
+  /** Aborted when the episode is closed: its runs still waiting for their turn never start. */
+  stop: AbortController;
 }
 
 /** The shape of a task id: one folder name of the task store. */
@@ -427,12 +429,14 @@ export class EpisodeServer {
     // A capped workspace is written in the background; the episode waits for it before its first
     // tool call (see Environment.newWorkspace).
     const workspace = this.#env.newWorkspace(task);
+    const stop = new AbortController();
     const episode = new Episode({
       task,
       workspace,
       sandbox: this.#env.sandbox,
       limits: this.#env.limits,
       ...(environment ? { environment } : {}),
+      signal: stop.signal,
     }, {
       limits: {
         max_turns: limits.max_turns ?? options.max_turns,
@@ -466,6 +470,7 @@ export class EpisodeServer {
       },
       startedAt: new Date(),
       final: null,
+      stop,
     });
     return {
       episode_id: episodeId,
@@ -566,6 +571,8 @@ export class EpisodeServer {
 
   async #remove(session: Session): Promise<void> {
     if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
+    // A step whose run still waits for its turn answers `interrupted` instead of running it.
+    session.stop.abort();
     await session.queue.catch(() => {});
     await session.workspace.remove();
   }

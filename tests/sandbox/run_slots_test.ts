@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunSlots } from "../../src/sandbox/run_slots.ts";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { runTests } from "../../src/sandbox/test_runner.ts";
 
 /** A hold long enough that no test here ever reaches it. */
 const NEVER = 3_600_000;
@@ -163,6 +164,44 @@ Deno.test("Sandbox.run() never starts a run whose signal aborts while it waits f
       timeoutMs: 30_000,
     });
     assert.equal(after.stdout.trim(), "after", after.stderr);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("runTests() whose signal aborts while it waits for a slot runs nothing and leaves no report folder", async () => {
+  const isolation = await probeIsolation();
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-slots-" }));
+  try {
+    const slots = new RunSlots(1, { holdMs: NEVER });
+    const sandbox = new Sandbox({ isolation, runSlots: slots });
+    const repo = join(base, "repo");
+    mkdirSync(join(repo, "tests"), { recursive: true });
+    writeFileSync(
+      join(repo, "tests", "test_a.py"),
+      "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        open('ran', 'w')\n",
+    );
+    const held = await slots.take();
+    const stop = new AbortController();
+    const run = runTests(sandbox, {
+      runner: "unittest",
+      dir: repo,
+      files: ["tests/test_a.py"],
+      timeoutMs: 30_000,
+      scratchDir: base,
+      signal: stop.signal,
+    });
+    for (let turn = 0; turn < 1000 && slots.waiting === 0; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    stop.abort(new Error("episode stopped"));
+    held();
+    await assert.rejects(run, /episode stopped/);
+    assert.equal(existsSync(join(repo, "ran")), false);
+    assert.deepEqual(
+      [...Deno.readDirSync(base)].map((e) => e.name).filter((n) => n.startsWith(".report-")),
+      [],
+    );
   } finally {
     await Deno.remove(base, { recursive: true });
   }

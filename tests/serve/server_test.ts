@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
+import { RunSlots } from "../../src/sandbox/run_slots.ts";
 import { EpisodeServer } from "../../src/serve/server.ts";
 import { fileURLToPath } from "node:url";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
@@ -373,4 +374,50 @@ Deno.test("EpisodeServer.handle() keeps lone surrogates out of observations and 
       assert.ok(text.isWellFormed());
     }
   });
+});
+
+Deno.test("EpisodeServer.handle() closes an episode whose step waits for its turn without running it", async () => {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-server-" });
+  const slots = new RunSlots(1, { holdMs: 3_600_000 });
+  const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root, runSlots: slots });
+  const server = new EpisodeServer(env, {});
+  try {
+    const reset = await server.handle(JSON.stringify({ op: "reset", task_id: "py-median-even" }));
+    // Every run of this environment waits: another episode's run holds the one slot.
+    const held = await slots.take();
+    const run = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{
+        id: "r",
+        type: "function",
+        function: {
+          name: "run_command",
+          arguments: JSON.stringify({ argv: ["python3", "-c", "print('ran')"] }),
+        },
+      }],
+    };
+    const step = server.handle(
+      JSON.stringify({ op: "step", episode_id: reset.episode_id, message: run }),
+    );
+    while (slots.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const closed = server.handle(JSON.stringify({ op: "close", episode_id: reset.episode_id }));
+    // The close takes the run out of the line; then the slot is given back, and a run that
+    // ignored the close would run now.
+    for (let turn = 0; turn < 1000 && slots.waiting > 0; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    held();
+    const answer = await step;
+    const info = answer.info as { tool: { name: string; ok: boolean; code: string } };
+    assert.deepEqual(
+      { name: info.tool.name, ok: info.tool.ok, code: info.tool.code },
+      { name: "run_command", ok: false, code: "interrupted" },
+    );
+    assert.deepEqual(await closed, { closed: true });
+    assert.equal(server.open, 0);
+  } finally {
+    await server.closeAll();
+    await Deno.remove(root, { recursive: true });
+  }
 });
