@@ -1,0 +1,69 @@
+/**
+ * Red-team round 8 against grading: what one episode's test run can do to how another episode's
+ * patch is graded. Each test asserts the safe behaviour, so it fails while the hole is open.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { EnvironmentFault } from "../../src/errors.ts";
+import { runTests } from "../../src/sandbox/test_runner.ts";
+import { writeSnapshot } from "../../src/workspace/snapshot.ts";
+import { patchOf, UNITTEST_TASK, withEnv } from "./_grading.ts";
+
+function edit(path: string, change: (text: string) => string): void {
+  Deno.writeTextFileSync(path, change(Deno.readTextFileSync(path)));
+}
+
+Deno.test("one episode's test run cannot make another episode's grade an environment error", async () => {
+  await withEnv(async (env) => {
+    if (!env.isolation.users || env.isolation.level !== "bwrap") {
+      console.warn("skipped: needs root with bwrap (the launcher's chown step)");
+      return;
+    }
+    const task = env.task(UNITTEST_TASK);
+    // Episode A (the attacker): its workspace, where its code under test, run by run_tests, opens
+    // up the workspace folder's mode and exits before the reporter signs anything. With no signed
+    // report, runTests checks once per sandbox whether the runner is there, in that same folder:
+    // the check cannot start (the launcher's chown step refuses a "shared folder"), and the
+    // answer, "python3 cannot start in the sandbox on this machine", is kept for the sandbox.
+    const attacker = join(env.workRoot, "episode-a");
+    mkdirSync(attacker, { mode: 0o700 });
+    writeSnapshot(env.snapshot(task), attacker);
+    edit(
+      join(attacker, "stats/__init__.py"),
+      (text) => `import os\nos.chmod(os.getcwd(), 0o1700)\nos._exit(1)\n${text}`,
+    );
+    let own: unknown = null;
+    try {
+      await runTests(env.sandbox, {
+        runner: "unittest",
+        dir: attacker,
+        files: task.spec.visible_tests,
+        timeoutMs: 20_000,
+      });
+    } catch (error) {
+      own = error;
+    }
+    // Episode B (another policy): a patch whose hidden tests die before any report, graded on the
+    // same sandbox afterwards. It earns 0 with its tests missing, as when graded alone (see
+    // grade_test.ts, "an early exit ... as missing tests"), never an environment error.
+    const patch = await patchOf(env, task, (dir) => {
+      edit(join(dir, "stats/__init__.py"), (text) => `${text}\nimport os\nos._exit(0)\n`);
+    });
+    let grade = null;
+    let thrown: unknown = null;
+    try {
+      grade = await env.grade(task, patch);
+    } catch (error) {
+      thrown = error;
+    }
+    assert.ok(
+      !(thrown instanceof EnvironmentFault),
+      `episode B's grade threw ${String(thrown)} (episode A's own run threw ${String(own)})`,
+    );
+    if (thrown) throw thrown;
+    assert.equal(grade!.run.report_found, false);
+    // Nor does A itself escape its 0 as an environment error.
+    assert.ok(!(own instanceof EnvironmentFault), `episode A's own run threw ${String(own)}`);
+  });
+});
