@@ -67,3 +67,33 @@ Deno.test("one episode's test run cannot make another episode's grade an environ
     assert.ok(!(own instanceof EnvironmentFault), `episode A's own run threw ${String(own)}`);
   });
 });
+
+Deno.test("a patch whose code under test opens up the scoring copy's folder earns 0, not an environment error", async () => {
+  await withEnv(async (env) => {
+    if (!env.isolation.users || env.isolation.level !== "bwrap") {
+      console.warn("skipped: needs root with bwrap (the launcher's chown step)");
+      return;
+    }
+    const task = env.task(UNITTEST_TASK);
+    // Only the submitted patch: graded first on this sandbox (a fresh `serve` or `worker`, or a
+    // rollout pool's thread, whose Environment has run no runner check yet), its hidden-test run
+    // leaves no signed report and the runner check in the scoring copy cannot start.
+    const patch = await patchOf(env, task, (dir) => {
+      edit(
+        join(dir, "stats/__init__.py"),
+        (text) => `import os\nos.chmod(os.getcwd(), 0o1700)\nos._exit(1)\n${text}`,
+      );
+    });
+    let grade = null;
+    let thrown: unknown = null;
+    try {
+      grade = await env.grade(task, patch);
+    } catch (error) {
+      thrown = error;
+    }
+    // finish() turns an EnvironmentFault into stopReason "environment_error": no reward, no hack.
+    assert.ok(!(thrown instanceof EnvironmentFault), `the grade threw ${String(thrown)}`);
+    if (thrown) throw thrown;
+    assert.equal(grade!.run.report_found, false);
+  });
+});
