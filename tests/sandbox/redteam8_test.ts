@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { PatchgymError } from "../../src/errors.ts";
+import { diffTree } from "../../src/patch/diff.ts";
 import { executeTool } from "../../src/tools/registry.ts";
 import { withContext } from "../_fixtures.ts";
 
@@ -38,5 +39,39 @@ Deno.test("a command that opens up its workspace folder's mode does not keep the
       `the next command threw ${String(thrown)}: the episode would end as environment_error`,
     );
     if (thrown) throw thrown;
+  });
+});
+
+Deno.test("a command that closes its workspace folder leaves the final diff readable", async () => {
+  await withContext({ "calc.py": "def add(a, b):\n    return a - b\n" }, async (ctx) => {
+    if (ctx.sandbox.isolation.level !== "bwrap") {
+      console.warn("skipped: needs bwrap");
+      return;
+    }
+    let closed = null;
+    let thrown: unknown = null;
+    try {
+      // The last command of an episode that could not solve its task: fix nothing, close the
+      // folder. (As root the chown step then refuses the next run, see above; as another user the
+      // orchestrator itself can no longer read or remove the workspace.)
+      closed = await executeTool("run_command", {
+        argv: [
+          "python3",
+          "-c",
+          "import os; open('calc.py', 'a').write('# x\\n'); os.chmod('.', 0o1000)",
+        ],
+      }, ctx);
+      // What finish() does first: a diff it cannot read ends the episode without a grade
+      // ("Reading the final diff failed"), no reward instead of its 0.
+      const diff = await diffTree(ctx.workspace.original, ctx.workspace.dir);
+      assert.match(diff.patch, /# x/);
+    } catch (error) {
+      thrown = error;
+    } finally {
+      // Only so the fixture can remove it; an orchestrator has nothing to do this for it.
+      Deno.chmodSync(ctx.workspace.dir, 0o700);
+    }
+    assert.equal(thrown, null, `after ${JSON.stringify(closed)}: ${String(thrown)}`);
+    assert.ok(closed?.ok, JSON.stringify(closed));
   });
 });
