@@ -30,7 +30,6 @@ import {
   type WorkspaceMount,
 } from "../workspace/workspace.ts";
 import { MAX_GROWTH_ENTRIES } from "../workspace/limits.ts";
-import { removeTree } from "../workspace/remove.ts";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
 import { patchgymCommand } from "../hint.ts";
 
@@ -249,18 +248,10 @@ export class Environment {
         // Reported where the task is used.
       }
     }
-    // An empty folder of its own: a sandbox takes over the folder it runs in.
-    const dir = `${this.workRoot}/runner-check-${crypto.randomUUID().slice(0, 8)}`;
-    // Private, as every folder handed to a sandbox must be (see the launcher's chown step).
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    try {
-      const problems = await Promise.all(
-        [...runners].sort().map((runner) => runnerProblem(this.sandbox, runner, dir)),
-      );
-      return problems.filter((p): p is string => p !== null);
-    } finally {
-      await removeTree(dir).catch(() => {});
-    }
+    const problems = await Promise.all(
+      [...runners].sort().map((runner) => runnerProblem(this.sandbox, runner, this.workRoot)),
+    );
+    return problems.filter((p): p is string => p !== null);
   }
 
   /**

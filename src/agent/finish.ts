@@ -21,6 +21,7 @@ import type { TrainingViewOptions } from "../trajectory/training_view.ts";
 import { VERSION } from "../version.ts";
 import type { WorkspaceDiff } from "../patch/diff.ts";
 import { diffTooLargeMessage } from "../workspace/limits.ts";
+import { reopenedOnDenial } from "../workspace/remove.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Episode } from "./episode.ts";
 
@@ -68,7 +69,11 @@ export async function finish(
   let readable = true;
   try {
     await workspace.ready;
-    diff = await diffTree(workspace.original, workspace.dir, { maxBytes: env.limits.maxDiffBytes });
+    // The agent's code may have closed up part of its workspace: reopened, as the removal does.
+    diff = await reopenedOnDenial(
+      workspace.dir,
+      () => diffTree(workspace.original, workspace.dir, { maxBytes: env.limits.maxDiffBytes }),
+    );
   } catch (error) {
     readable = false;
     const { code, message } = describeError(error);

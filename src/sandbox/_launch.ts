@@ -37,6 +37,7 @@ for a do
     nproc:*) ulimit -u "\${a#nproc:}" 2>/dev/null || ulimit -p "\${a#nproc:}" ;;
     chown:*) v=\${a#chown:}
       case \${v#*:} in /*/*) ;; *) false ;; esac &&
+      find "\${v#*:}" -maxdepth 0 -type d -uid +65535 ! -perm 0700 -exec chmod 0700 {} + &&
       [ -z "$(find "\${v#*:}" -maxdepth 0 -type d \\( -perm /1022 -o ! -uid +65535 ! -uid "$(id -u)" \\) -print)" ] &&
         chown -R -P -h "\${v%%:*}:\${v%%:*}" -- "\${v#*:}" ;;
     seccomp:*) seccomp=\${a#seccomp:} ;;

@@ -277,7 +277,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       }
       // No report the reporter signed: first rule out a runner missing on this machine, which is
       // an environment fault, not something the code under test did.
-      const missing = await runnerProblem(sandbox, request.runner, request.dir);
+      const missing = await runnerProblem(sandbox, request.runner, scratch);
       if (missing) throw new EnvironmentFault(missing);
     }
     const read = report === null
@@ -491,20 +491,22 @@ const runnerChecks = new WeakMap<Sandbox, Map<RunnerName, Promise<string | null>
 
 /**
  * Why `runner` cannot run in `sandbox`'s jail on this machine (e.g. pytest is not installed), or
- * null when it can; checked once per sandbox and runner, in `cwd` (any folder the sandbox may use).
- * Python checks run isolated (`-I`): files of the repository cannot make a runner look present or
- * missing.
+ * null when it can; checked once per sandbox and runner, in an empty folder of its own made under
+ * `scratch` (a folder of the orchestrator's). The answer holds for every later run of the
+ * sandbox, every episode's, so nothing an episode controls may weigh on it: not its workspace
+ * (code under test could close it up and make the check fail: every later run without a report
+ * would then be an environment fault), not its files (Python checks run isolated, `-I`).
  */
 export function runnerProblem(
   sandbox: Sandbox,
   runner: RunnerName,
-  cwd: string,
+  scratch: string,
 ): Promise<string | null> {
   let checks = runnerChecks.get(sandbox);
   if (!checks) runnerChecks.set(sandbox, checks = new Map());
   let check = checks.get(runner);
   if (!check) {
-    check = checkRunner(sandbox, runner, cwd);
+    check = checkRunner(sandbox, runner, scratch);
     checks.set(runner, check);
     // A check that could not run at all is tried again next time.
     check.then((p) => p?.startsWith("cannot check") && checks.delete(runner));
@@ -512,9 +514,12 @@ export function runnerProblem(
   return check.then((p) => p?.startsWith("cannot check") ? null : p);
 }
 
-async function checkRunner(sandbox: Sandbox, runner: RunnerName, cwd: string) {
+async function checkRunner(sandbox: Sandbox, runner: RunnerName, scratch: string) {
   const { argv, needs } = RUNNER_CHECKS[runner];
+  let cwd: string | null = null;
   try {
+    // Private (0700), as every folder handed to a sandbox must be (the launcher's chown step).
+    cwd = await Deno.makeTempDir({ dir: scratch, prefix: ".runner-check-" });
     const result = await sandbox.run({ argv, cwd, timeoutMs: 30_000, maxOutputBytes: 4096 });
     if (result.exitCode === 0 || result.timedOut) return null;
     const last = result.stderr.trim().split("\n").filter(Boolean).pop() ?? "";
@@ -528,6 +533,8 @@ async function checkRunner(sandbox: Sandbox, runner: RunnerName, cwd: string) {
       return `${needs} cannot start in the sandbox on this machine: ${error.message}`;
     }
     return `cannot check ${needs}: ${String(error)}`;
+  } finally {
+    if (cwd !== null) await removeTree(cwd).catch(() => {});
   }
 }
 

@@ -3,6 +3,7 @@
  * workspace may grow over the task's repository, measured by stat only, never by reading files.
  */
 import { Pacer } from "./pacer.ts";
+import { reopenTree } from "./remove.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Default cap on how many bytes a workspace may grow over its repository (all files counted). */
@@ -90,7 +91,13 @@ export async function growthProblem(
   original: Snapshot,
   maxGrowth: number,
 ): Promise<string | null> {
-  const usage = await measureTree(dir);
+  let usage = await measureTree(dir);
+  if (usage.unreadable.length > 0) {
+    // Closed up by the agent's own code (`chmod 0`, without root): opened again, as the final
+    // diff and the removal do. What stays unreadable is nested too deep to name.
+    await reopenTree(dir);
+    usage = await measureTree(dir);
+  }
   if (usage.unreadable.length > 0) {
     const top = usage.unreadable[0].split("/")[0];
     return `The workspace has folders nested too deep to read (${

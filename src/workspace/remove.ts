@@ -25,12 +25,59 @@ export async function removeTree(dir: string): Promise<void> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return;
   }
-  const root = await Deno.lstat(dir).catch(() => null);
-  if (!root) return;
-  if (root.isDirectory) await flatten(dir);
-  await Deno.remove(dir, { recursive: true }).catch((error) => {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  await reopenedOnDenial(dir, async () => {
+    const root = await Deno.lstat(dir).catch(() => null);
+    if (!root) return;
+    if (root.isDirectory) await flatten(dir);
+    await Deno.remove(dir, { recursive: true }).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
   });
+}
+
+/**
+ * `work` over the tree at `dir`, and when it meets a `PermissionDenied`, once more after
+ * {@linkcode reopenTree}: for what the orchestrator reads or removes of a tree the sandbox's code
+ * wrote (the final diff, the removal). Nothing is walked while nothing is denied.
+ */
+export async function reopenedOnDenial<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.PermissionDenied)) throw error;
+    await reopenTree(dir);
+    return await work();
+  }
+}
+
+/**
+ * Gives the owner back its access to everything under `dir` it owns: folders `rwx`, files `rw`
+ * (other bits kept); links are never followed, and what this user may not change is left as it
+ * is. Without root the sandbox's code runs as the orchestrator's own user and can close up what
+ * it wrote (`chmod 0 .`, `chmod 0 file`) so that the final diff or the removal fails, which would
+ * end its episode ungraded instead of with the reward its change earns.
+ */
+export async function reopenTree(dir: string): Promise<void> {
+  const stack = [dir];
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    const info = await Deno.lstat(path).catch(() => null);
+    if (!info || info.isSymlink) continue;
+    const needed = info.isDirectory ? 0o700 : 0o600;
+    const mode = info.mode ?? needed;
+    if ((mode & needed) !== needed) {
+      // Not this user's (root's, another user's): left alone.
+      if (!await Deno.chmod(path, (mode & 0o7777) | needed).then(() => true, () => false)) continue;
+    }
+    if (!info.isDirectory) continue;
+    try {
+      for await (const entry of Deno.readDir(path)) {
+        if (!entry.isSymlink) stack.push(join(path, entry.name));
+      }
+    } catch {
+      // Gone meanwhile, or a path too long to name: the work that follows reports it.
+    }
+  }
 }
 
 /** {@linkcode removeTree}, synchronous (for exit handlers). */

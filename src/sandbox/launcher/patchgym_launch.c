@@ -268,6 +268,18 @@ static void chown_step(const char *step, const char *spec) {
    */
   struct stat st;
   if (lstat(root, &st) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  /*
+   * A folder a sandbox uid already has was handed over by an earlier run (a workspace), and its
+   * code could change the folder's mode (`chmod 1777 .`, `chmod 0 .`): it is closed up again
+   * first, as it was made, so that it does not look shared and stop every later run in it.
+   */
+  if (S_ISDIR(st.st_mode) && st.st_uid >= FIRST_SANDBOX_UID && (st.st_mode & 07777) != 0700) {
+    int folder = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (folder < 0 || fchmod(folder, 0700) != 0 || fstat(folder, &st) != 0) {
+      fail("step \"%s\" failed: %s", step, strerror(errno));
+    }
+    close(folder);
+  }
   if (S_ISDIR(st.st_mode) &&
       ((st.st_uid != geteuid() && st.st_uid < FIRST_SANDBOX_UID) || (st.st_mode & 01022) != 0 ||
        strchr(root + 1, '/') == NULL)) {
