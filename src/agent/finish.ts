@@ -22,6 +22,7 @@ import { VERSION } from "../version.ts";
 import type { WorkspaceDiff } from "../patch/diff.ts";
 import { diffTooLargeMessage } from "../workspace/limits.ts";
 import { reopenedOnDenial } from "../workspace/remove.ts";
+import { unreadableTree } from "../workspace/tree.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Episode } from "./episode.ts";
 
@@ -75,9 +76,16 @@ export async function finish(
       () => diffTree(workspace.original, workspace.dir, { maxBytes: env.limits.maxDiffBytes }),
     );
   } catch (error) {
-    readable = false;
     const { code, message } = describeError(error);
-    episode.error ??= { code, message: `Reading the final diff failed: ${message}` };
+    if (unreadableTree(error)) {
+      // Something the agent's code left cannot be read by name (a name that is not UTF-8, a path
+      // past PATH_MAX): the change is not graded and earns 0, as one over the diff's cap. Left
+      // ungraded, the sample would be out of the rewards: a policy's way out of its 0.
+      diff = { ...NO_DIFF, unreadable: message };
+    } else {
+      readable = false;
+      episode.error ??= { code, message: `Reading the final diff failed: ${message}` };
+    }
   }
   const gradeStarted = performance.now();
   let reward: Reward | null = null;
@@ -130,6 +138,11 @@ export async function scoreEpisode(
   if (diff.tooLarge) {
     const message = diffTooLargeMessage(diff.tooLarge);
     episode.error ??= { code: "diff_too_large", message };
+    grade = refusedGrade(task, message);
+  } else if (diff.unreadable !== undefined) {
+    const message =
+      `The workspace holds files or folders that cannot be read by name, so its final diff is not graded: ${diff.unreadable}`;
+    episode.error ??= { code: "tree_unreadable", message };
     grade = refusedGrade(task, message);
   } else {
     grade = await env.grade(task, patch, grading);

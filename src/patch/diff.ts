@@ -21,6 +21,11 @@ export interface WorkspaceDiff extends DiffStat {
   patch: string;
   /** Set when the changes exceed the cap; the patch is then empty and the lists too. */
   tooLarge?: DiffTooLarge;
+  /**
+   * Set when the tree could not be read by name (see `unreadableTree`): why, for the episode's
+   * error; the patch is then empty and the lists too.
+   */
+  unreadable?: string;
 }
 
 /** Default cap on a final diff: the changed files' bytes, before and after. */

@@ -266,7 +266,10 @@ export async function gradePatch(
       impossible,
     };
   } finally {
-    await copy.remove();
+    // The code under test shaped this tree: one it left that cannot be removed (a name that is not
+    // UTF-8 past 256 levels, without root) never takes the place of the grade; the work root's
+    // removal at exit tries again.
+    await copy.remove().catch(() => {});
   }
 }
 

@@ -366,10 +366,9 @@ export function buildRecord(episode: FinishedEpisode, parts: RecordParts): Traje
     usage.prompt_tokens += turn.model.usage?.prompt_tokens ?? 0;
     usage.completion_tokens += turn.model.usage?.completion_tokens ?? 0;
   }
-  // An over-size diff's details are in `error` (code diff_too_large).
-  const { patch, tooLarge: _tooLarge, ...diffStat } = parts.diff as RecordParts["diff"] & {
-    tooLarge?: unknown;
-  };
+  // An over-size or unreadable diff's details are in `error` (diff_too_large, tree_unreadable).
+  const { patch, tooLarge: _tooLarge, unreadable: _unreadable, ...diffStat } = parts
+    .diff as RecordParts["diff"] & { tooLarge?: unknown; unreadable?: unknown };
   return {
     format: TRAJECTORY_FORMAT,
     ...parts.identity,

@@ -24,8 +24,9 @@ export interface WorkspaceUsage {
   /** Files, folders, links and anything else met, noise included. */
   entries: number;
   /**
-   * Folders that exist but cannot be read by path (nested past `PATH_MAX`): what they hold is not
-   * counted, so they are a problem of their own.
+   * Files and folders that exist but cannot be read by path (nested past `PATH_MAX`, or named in
+   * bytes that are not UTF-8, which Deno cannot give back): what they hold is not counted, so they
+   * are a problem of their own.
    */
   unreadable: string[];
 }
@@ -51,14 +52,17 @@ export async function measureTree(dir: string): Promise<WorkspaceUsage> {
         else if (entry.isFile) names.push(path);
       }
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) unreadable.push(rel);
-      continue; // Removed meanwhile, or too deep to name.
+      // Listed by its parent a moment ago and no run going on: not found by that name means a
+      // name that is not UTF-8 (Deno gives it back changed); else too deep to name. The root
+      // itself may be gone.
+      if (rel !== "" || !(error instanceof Deno.errors.NotFound)) unreadable.push(rel);
+      continue;
     }
     for (const path of names) {
       try {
         files.push({ path, bytes: Deno.lstatSync(`${dir}/${path}`).size });
       } catch {
-        // Removed meanwhile.
+        unreadable.push(path);
       }
       const pause = pacer.pause();
       if (pause) await pause;
@@ -100,7 +104,7 @@ export async function growthProblem(
   }
   if (usage.unreadable.length > 0) {
     const top = usage.unreadable[0].split("/")[0];
-    return `The workspace has folders nested too deep to read (${
+    return `The workspace has files or folders that cannot be read by name (nested too deep, or named in bytes that are not UTF-8: ${
       usage.unreadable.slice(0, 3).map((p) =>
         JSON.stringify(p.slice(0, 120) + (p.length > 120 ? "..." : ""))
       ).join(", ")

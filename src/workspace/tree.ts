@@ -51,3 +51,16 @@ export async function treeSizes(root: string): Promise<Map<string, number>> {
   }
   return sizes;
 }
+
+/**
+ * Whether `error`, met walking or reading a tree the sandbox's code wrote, comes from the tree's
+ * own shape rather than from the machine: a name Deno cannot give back as it is (not UTF-8: the
+ * lossy name is then not found), a path past `PATH_MAX`, a folder closed to its owner, a loop or a
+ * file where a folder was listed. Such a tree is the agent's doing; an I/O error is not.
+ */
+export function unreadableTree(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied ||
+    error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory ||
+    error instanceof Deno.errors.IsADirectory ||
+    (error instanceof Error && /\(os error 36\)/.test(error.message));
+}
