@@ -76,3 +76,24 @@ print("made")`,
     assert.notEqual(reward, null, `no reward: ${JSON.stringify(record.error)}`);
   });
 });
+
+Deno.test("files in a folder whose name is not UTF-8 count against the workspace's growth cap", async () => {
+  await withSetup({ "a.txt": "x\n" }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    // measureTree cannot find the folder by the name Deno gives it (U+FFFD) and skips it as
+    // "removed meanwhile": 40 MiB there pass a 32 MiB cap. Without root (or without a workspace
+    // tmpfs) nothing else caps the workspace, so each command can leave as much as it writes.
+    const made = await executeTool("run_command", {
+      argv: [
+        "python3",
+        "-c",
+        `import os
+os.mkdir(b"\\xff")
+for i in range(5):
+    open(b"\\xff/%d" % i, "wb").write(b"x" * (8 << 20))
+print("made")`,
+      ],
+    }, ctx);
+    assert.ok(!made.ok && made.code === "workspace_too_large", JSON.stringify(made));
+  });
+});
