@@ -25,10 +25,14 @@ export async function removeTree(dir: string): Promise<void> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return;
   }
+  let reopened = false;
   await reopenedOnDenial(dir, async () => {
     const root = await Deno.lstat(dir).catch(() => null);
     if (!root) return;
     if (root.isDirectory) await flatten(dir);
+    // Moving long chains up brings what lay past PATH_MAX within reach of the reopening.
+    if (reopened) await reopenTree(dir);
+    reopened = true;
     await Deno.remove(dir, { recursive: true }).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
@@ -114,7 +118,9 @@ async function flatten(dir: string): Promise<void> {
       let child = join(path, name);
       if (depth + 1 > MAX_DEPTH || child.length > MAX_PATH_BYTES) {
         const target = moved();
-        await Deno.rename(child, target);
+        // A name that is not UTF-8 comes back changed and is not found by it: left where it is,
+        // for the recursive removal, which names entries by their bytes.
+        if (!await Deno.rename(child, target).then(() => true, notFound)) continue;
         child = target;
         stack.push({ path: child, depth: 1 });
       } else {
@@ -139,13 +145,24 @@ function flattenSync(dir: string): void {
       const child = join(path, name);
       if (depth + 1 > MAX_DEPTH || child.length > MAX_PATH_BYTES) {
         const target = moved();
-        Deno.renameSync(child, target);
+        try {
+          Deno.renameSync(child, target);
+        } catch (error) {
+          notFound(error);
+          continue;
+        }
         stack.push({ path: target, depth: 1 });
       } else {
         stack.push({ path: child, depth: depth + 1 });
       }
     }
   }
+}
+
+/** False for a `NotFound` (see `flatten`); any other error is thrown. */
+function notFound(error: unknown): false {
+  if (error instanceof Deno.errors.NotFound) return false;
+  throw error;
 }
 
 /** Fresh names directly under `dir` for folders moved up. */

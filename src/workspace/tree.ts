@@ -27,7 +27,16 @@ export async function treeSizes(root: string): Promise<Map<string, number>> {
   while (pending.length > 0) {
     const rel = pending.pop()!;
     const files: string[] = [];
-    for (const entry of Deno.readDirSync(rel ? `${root}/${rel}` : root)) {
+    let entries: Iterable<Deno.DirEntry>;
+    try {
+      entries = Deno.readDirSync(rel ? `${root}/${rel}` : root);
+    } catch (error) {
+      // A folder that cannot be named (not UTF-8, past PATH_MAX) is left out, as a patch could
+      // not carry it; anything else (the root itself, a folder closed to its owner) is thrown.
+      if (rel !== "" && namedOut(error)) continue;
+      throw error;
+    }
+    for (const entry of entries) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory) {
         if (!NOISE_DIRS.has(entry.name)) pending.push(path);
@@ -52,6 +61,12 @@ export async function treeSizes(root: string): Promise<Map<string, number>> {
   return sizes;
 }
 
+/** A folder listed by its parent that cannot be reached by its name (see `unreadableTree`). */
+function namedOut(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound ||
+    (error instanceof Error && /\(os error 36\)/.test(error.message));
+}
+
 /**
  * Whether `error`, met walking or reading a tree the sandbox's code wrote, comes from the tree's
  * own shape rather than from the machine: a name Deno cannot give back as it is (not UTF-8: the
@@ -59,8 +74,7 @@ export async function treeSizes(root: string): Promise<Map<string, number>> {
  * file where a folder was listed. Such a tree is the agent's doing; an I/O error is not.
  */
 export function unreadableTree(error: unknown): boolean {
-  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied ||
+  return namedOut(error) || error instanceof Deno.errors.PermissionDenied ||
     error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory ||
-    error instanceof Deno.errors.IsADirectory ||
-    (error instanceof Error && /\(os error 36\)/.test(error.message));
+    error instanceof Deno.errors.IsADirectory;
 }

@@ -45,7 +45,12 @@ Deno.test("a folder whose name is not UTF-8 leaves the final diff readable", asy
         "import os; open('calc.py', 'a').write('# x\\n'); os.mkdir(b'\\xff'); print('made')",
       ],
     }, ctx);
-    assert.ok(made.ok, JSON.stringify(made));
+    // The growth check warns (it cannot measure what it cannot name: see the growth-cap test
+    // below); the change itself is still graded, the unnamed folder left out as a patch would.
+    assert.ok(
+      made.ok || (made.code === "workspace_too_large" && /not UTF-8/.test(made.message)),
+      JSON.stringify(made),
+    );
     const { record, reward, graded } = await finished(setup);
     assert.doesNotMatch(record.error?.message ?? "", /Reading the final diff failed/);
     assert.notEqual(reward, null, `no reward: ${JSON.stringify(record.error)}`);
