@@ -69,3 +69,42 @@ for (const sync of [false, true]) {
     },
   );
 }
+
+/** Mount points under `dir` (through `sh`: Deno reads /proc/self only with --allow-all). */
+async function mountsUnder(dir: string): Promise<string[]> {
+  const out = await new Deno.Command("sh", {
+    args: ["-c", 'while read -r _ _ _ _ mp _; do echo "$mp"; done < /proc/self/mountinfo'],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter((m) => m.startsWith(`${dir}/`));
+}
+
+Deno.test("keeping a capped workspace with a non-UTF-8 folder leaves no mount behind", async () => {
+  const { Environment } = await import("../../src/agent/environment.ts");
+  const { realpathSync } = await import("node:fs");
+  const tasks = new URL("../../tasks", import.meta.url).pathname;
+  const root = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-env-" }));
+  try {
+    const env = await Environment.open({ tasksDir: tasks, workRoot: root });
+    if (!env.sandbox.workspaceMount(1, 1)) {
+      return console.warn("skipped: workspaces cannot be capped file systems here (not root)");
+    }
+    const workspace = env.newWorkspace(env.task("py-median-even"));
+    await workspace.ready;
+    // What one run_command leaves (the round 8b tests make the same name from inside the jail):
+    // copyTree walks by the names Deno gives back, throws NotFound on the folder, and keep()
+    // throws before it unmounts; runSample swallows the error (`keep().catch(() => {})`).
+    const made = await new Deno.Command("python3", {
+      args: ["-c", `import os; os.mkdir(b"\\xff"); open(b"\\xff/f", "w").write("x")`],
+      cwd: workspace.dir,
+    }).output();
+    assert.ok(made.success);
+    await workspace.keep().catch(() => {});
+    assert.deepEqual(await mountsUnder(root), [], "keep() left the workspace's file system mounted");
+  } finally {
+    for (const mp of await mountsUnder(root)) {
+      await new Deno.Command("umount", { args: ["-l", mp], stderr: "null" }).output();
+    }
+    await rmrf(root);
+  }
+});
