@@ -8,6 +8,7 @@
  * and kills are launcher modes (or, in the fallback, the shell scripts of {@linkcode HELPER_SCRIPTS}).
  * Private to `src/sandbox/`.
  */
+import { RMTREE_SCRIPT } from "../workspace/remove.ts";
 import { CHILD_PATH } from "./programs.ts";
 
 /** The compiled launcher's path, or null for the `sh` fallback. */
@@ -194,6 +195,7 @@ export const HELPER_SCRIPTS = {
 mount -t tmpfs -o size=4096,nr_inodes=16 patchgym-probe "$d" && umount "$d"; s=$?
 rmdir "$d"; exit $s`,
   kill: 'kill -9 "$@" 2>/dev/null; true',
+  rmtree: RMTREE_SCRIPT,
 } as const;
 
 /** A helper mode of the launcher. */
@@ -206,15 +208,18 @@ export interface ShOutput {
   stderr: string;
 }
 
+/** The argv of launcher helper `mode` (or its shell script) with `args`. */
+export function helperArgv(launcher: Launcher, mode: HelperMode, args: string[] = []): string[] {
+  return launcher ? [launcher, mode, ...args] : ["sh", "-c", HELPER_SCRIPTS[mode], "sh", ...args];
+}
+
 /** Run launcher helper `mode` (or its shell script) with `args`. */
 export function runHelper(
   launcher: Launcher,
   mode: HelperMode,
   args: string[] = [],
 ): Promise<ShOutput> {
-  return runArgv(
-    launcher ? [launcher, mode, ...args] : ["sh", "-c", HELPER_SCRIPTS[mode], "sh", ...args],
-  );
+  return runArgv(helperArgv(launcher, mode, args));
 }
 
 /** What one child of {@linkcode launchArgv} does before and as it execs `command`. */

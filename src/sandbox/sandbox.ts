@@ -14,6 +14,7 @@ import { dirname } from "node:path";
 import { SandboxError } from "../errors.ts";
 import type { ChildResult, ChildSpec } from "./_child.ts";
 import {
+  helperArgv,
   launchArgv,
   type Launcher,
   type LaunchPlan,
@@ -38,6 +39,7 @@ import { defaultRunSlots, RunSlots } from "./run_slots.ts";
 import { compileFilter } from "./seccomp.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
 import type { WorkspaceMount } from "../workspace/workspace.ts";
+import { removeByBytesWith } from "../workspace/remove.ts";
 
 /** How strongly children are isolated: `bwrap` (namespaces, mount allowlist) or `process` only. */
 export type IsolationLevel = "bwrap" | "process";
@@ -502,6 +504,9 @@ export class Sandbox {
     this.#slots = options.runSlots instanceof RunSlots
       ? options.runSlots
       : new RunSlots(options.runSlots ?? defaultRunSlots());
+    // Trees the sandbox's code wrote that Deno cannot name are removed through the launcher.
+    const launcher = this.#launcher;
+    removeByBytesWith((dir) => helperArgv(launcher, "rmtree", [dir]), { PATH: CHILD_PATH });
   }
 
   /**

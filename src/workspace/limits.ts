@@ -48,7 +48,10 @@ export async function measureTree(dir: string): Promise<WorkspaceUsage> {
       for (const entry of Deno.readDirSync(rel ? `${dir}/${rel}` : dir)) {
         entries++;
         const path = rel ? `${rel}/${entry.name}` : entry.name;
-        if (entry.isDirectory) pending.push(path);
+        // U+FFFD is what Deno puts for bytes that are not UTF-8, and a real folder of that name
+        // beside one would be walked in its place: both are unreadable.
+        if (entry.name.includes("\uFFFD")) unreadable.push(path);
+        else if (entry.isDirectory) pending.push(path);
         else if (entry.isFile) names.push(path);
       }
     } catch (error) {

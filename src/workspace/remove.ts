@@ -14,6 +14,71 @@ const MAX_DEPTH = 256;
 /** Paths longer than this are moved up too (a name may add 255 bytes, PATH_MAX is 4096). */
 const MAX_PATH_BYTES = 2048;
 
+/**
+ * The shell's removal of a tree by its bytes (GNU rm walks by folder handles, at any depth, and
+ * names entries by their bytes), also the launcher's `rmtree` helper mode in the `sh` fallback.
+ */
+export const RMTREE_SCRIPT =
+  'case $1 in /*) exec rm -rf --one-file-system -- "$1" ;; *) exit 2 ;; esac';
+
+/**
+ * How a tree that Deno cannot walk is removed: by default `sh` with {@linkcode RMTREE_SCRIPT};
+ * a sandbox sets its launcher's `rmtree` mode instead (see {@linkcode removeByBytesWith}), the one
+ * program a compiled launcher's permissions let the orchestrator start.
+ */
+let remover: { argv: (dir: string) => string[]; env: Record<string, string> } = {
+  argv: (dir) => ["sh", "-c", RMTREE_SCRIPT, "sh", dir],
+  // No PATH: the shell's own default finds rm.
+  env: {},
+};
+
+/**
+ * Remove what Deno cannot with `argv(dir)`: a folder whose name is not UTF-8 comes back changed
+ * from a listing and cannot be moved up or walked by that name, so a chain below it (20,000
+ * folders from one command) would reach Deno's recursive removal, which overflows its thread's
+ * stack and aborts the process.
+ */
+export function removeByBytesWith(
+  argv: (dir: string) => string[],
+  env: Record<string, string>,
+): void {
+  remover = { argv, env };
+}
+
+/** The removal of `dir` by bytes, as a command. */
+function removerCommand(dir: string): Deno.Command {
+  const [program, ...args] = remover.argv(dir);
+  return new Deno.Command(program, {
+    args,
+    cwd: "/",
+    clearEnv: true,
+    env: remover.env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  });
+}
+
+/** Run the remover on `dir` (see {@linkcode removeByBytesWith}); true when `dir` is gone. */
+async function removeByBytes(dir: string): Promise<boolean> {
+  await removerCommand(dir).output().catch(() => null);
+  return await Deno.lstat(dir).then(() => false, () => true);
+}
+
+function removeByBytesSync(dir: string): boolean {
+  try {
+    removerCommand(dir).outputSync();
+  } catch {
+    return false;
+  }
+  try {
+    Deno.lstatSync(dir);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Remove `dir` and everything in it, at any depth; a missing `dir` is fine. */
 export async function removeTree(dir: string): Promise<void> {
   // Most folders removed here are empty by now (a workspace's own file system was just
@@ -29,7 +94,8 @@ export async function removeTree(dir: string): Promise<void> {
   await reopenedOnDenial(dir, async () => {
     const root = await Deno.lstat(dir).catch(() => null);
     if (!root) return;
-    if (root.isDirectory) await flatten(dir);
+    // A name Deno cannot follow may hide a chain of any depth: never the recursive removal then.
+    if (root.isDirectory && !await flatten(dir) && await removeByBytes(dir)) return;
     // Moving long chains up brings what lay past PATH_MAX within reach of the reopening.
     if (reopened) await reopenTree(dir);
     reopened = true;
@@ -92,7 +158,7 @@ export function removeTreeSync(dir: string): void {
   } catch {
     return;
   }
-  if (root.isDirectory) flattenSync(dir);
+  if (root.isDirectory && !flattenSync(dir) && removeByBytesSync(dir)) return;
   try {
     Deno.removeSync(dir, { recursive: true });
   } catch (error) {
@@ -100,27 +166,35 @@ export function removeTreeSync(dir: string): void {
   }
 }
 
-/** Moves every folder of a long chain under `dir` up to `dir`, so none is long. */
-async function flatten(dir: string): Promise<void> {
+/**
+ * Moves every folder of a long chain under `dir` up to `dir`, so none is long. False when it met a
+ * folder it could not follow by the name Deno gave back (a name that is not UTF-8, shown with
+ * U+FFFD): what lies below it is unknown, and may be any depth.
+ */
+async function flatten(dir: string): Promise<boolean> {
   const moved = mover(dir);
+  let followed = true;
   const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
   while (stack.length > 0) {
     const { path, depth } = stack.pop()!;
     const folders: string[] = [];
     try {
       for await (const entry of Deno.readDir(path)) {
-        if (entry.isDirectory) folders.push(entry.name);
+        if (entry.name.includes(CHANGED)) followed = false;
+        else if (entry.isDirectory) folders.push(entry.name);
       }
-    } catch {
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound && depth > 0) followed = false;
       continue; // Gone or unreadable: the removal reports it.
     }
     for (const name of folders) {
       let child = join(path, name);
       if (depth + 1 > MAX_DEPTH || child.length > MAX_PATH_BYTES) {
         const target = moved();
-        // A name that is not UTF-8 comes back changed and is not found by it: left where it is,
-        // for the recursive removal, which names entries by their bytes.
-        if (!await Deno.rename(child, target).then(() => true, notFound)) continue;
+        if (!await Deno.rename(child, target).then(() => true, notFound)) {
+          followed = false;
+          continue;
+        }
         child = target;
         stack.push({ path: child, depth: 1 });
       } else {
@@ -128,17 +202,24 @@ async function flatten(dir: string): Promise<void> {
       }
     }
   }
+  return followed;
 }
 
-function flattenSync(dir: string): void {
+/** {@linkcode flatten}, synchronous. */
+function flattenSync(dir: string): boolean {
   const moved = mover(dir);
+  let followed = true;
   const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
   while (stack.length > 0) {
     const { path, depth } = stack.pop()!;
-    let folders: string[];
+    const folders: string[] = [];
     try {
-      folders = [...Deno.readDirSync(path)].filter((e) => e.isDirectory).map((e) => e.name);
-    } catch {
+      for (const entry of Deno.readDirSync(path)) {
+        if (entry.name.includes(CHANGED)) followed = false;
+        else if (entry.isDirectory) folders.push(entry.name);
+      }
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound && depth > 0) followed = false;
       continue;
     }
     for (const name of folders) {
@@ -148,7 +229,7 @@ function flattenSync(dir: string): void {
         try {
           Deno.renameSync(child, target);
         } catch (error) {
-          notFound(error);
+          followed = notFound(error);
           continue;
         }
         stack.push({ path: target, depth: 1 });
@@ -157,7 +238,11 @@ function flattenSync(dir: string): void {
       }
     }
   }
+  return followed;
 }
+
+/** What Deno puts for bytes of a name that are not UTF-8 (a real U+FFFD reads the same). */
+const CHANGED = "\uFFFD";
 
 /** False for a `NotFound` (see `flatten`); any other error is thrown. */
 function notFound(error: unknown): false {

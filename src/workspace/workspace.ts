@@ -78,8 +78,12 @@ export class Workspace {
     if (this.#mount) {
       // Its own file system goes away with the process: copy what it holds out of it.
       if (target === this.dir) target = join(dirname(this.dir), `${basename(this.dir)}-kept`);
-      await copyTree(this.dir, target);
-      await this.remove();
+      try {
+        await copyTree(this.dir, target);
+      } finally {
+        // Even when a name the agent's code left cannot be copied: never a mount left behind.
+        await this.remove();
+      }
     } else if (target !== this.dir) {
       await Deno.rename(this.dir, target);
     }

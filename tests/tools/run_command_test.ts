@@ -175,7 +175,7 @@ print("made")`;
     );
     assert.match(
       message,
-      /^The workspace has folders nested too deep to read \("deep\/d+\.\.\."\); remove them .*shutil\.rmtree\('deep'\)/,
+      /^The workspace has files or folders that cannot be read by name \(nested too deep, or named in bytes that are not UTF-8: "deep\/d+\.\.\."\); remove them .*shutil\.rmtree\('deep'\)/,
     );
     okOutput(
       await call(runCommandTool, {
