@@ -8,7 +8,6 @@
  * and kills are launcher modes (or, in the fallback, the shell scripts of {@linkcode HELPER_SCRIPTS}).
  * Private to `src/sandbox/`.
  */
-import { RMTREE_SCRIPT } from "../workspace/remove.ts";
 import { CHILD_PATH } from "./programs.ts";
 
 /** The compiled launcher's path, or null for the `sh` fallback. */
@@ -195,7 +194,7 @@ export const HELPER_SCRIPTS = {
 mount -t tmpfs -o size=4096,nr_inodes=16 patchgym-probe "$d" && umount "$d"; s=$?
 rmdir "$d"; exit $s`,
   kill: 'kill -9 "$@" 2>/dev/null; true',
-  rmtree: RMTREE_SCRIPT,
+  rmtree: 'case $1 in /*) exec rm -rf --one-file-system -- "$1" ;; *) exit 2 ;; esac',
 } as const;
 
 /** A helper mode of the launcher. */

@@ -15,20 +15,13 @@ const MAX_DEPTH = 256;
 const MAX_PATH_BYTES = 2048;
 
 /**
- * The shell's removal of a tree by its bytes (GNU rm walks by folder handles, at any depth, and
- * names entries by their bytes), also the launcher's `rmtree` helper mode in the `sh` fallback.
- */
-export const RMTREE_SCRIPT =
-  'case $1 in /*) exec rm -rf --one-file-system -- "$1" ;; *) exit 2 ;; esac';
-
-/**
- * How a tree that Deno cannot walk is removed: by default `sh` with {@linkcode RMTREE_SCRIPT};
- * a sandbox sets its launcher's `rmtree` mode instead (see {@linkcode removeByBytesWith}), the one
- * program a compiled launcher's permissions let the orchestrator start.
+ * How a tree that Deno cannot walk is removed: by GNU rm, which walks by folder handles at any
+ * depth and names entries by their bytes; a sandbox sets its launcher's `rmtree` mode instead (see
+ * {@linkcode removeByBytesWith}), the one program a compiled launcher's permissions let the
+ * orchestrator start.
  */
 let remover: { argv: (dir: string) => string[]; env: Record<string, string> } = {
-  argv: (dir) => ["sh", "-c", RMTREE_SCRIPT, "sh", dir],
-  // No PATH: the shell's own default finds rm.
+  argv: (dir) => ["rm", "-rf", "--one-file-system", "--", dir],
   env: {},
 };
 
