@@ -567,6 +567,8 @@ export class Sandbox {
     try {
       const user = this.#users ? await this.#users.lease() : null;
       try {
+        // A uid lease can wait too (every uid of the range in use): still not started.
+        request.signal?.throwIfAborted();
         return await this.#run(request, { jailed, filter, user });
       } finally {
         // Every process of the run is gone by now (its PID namespace or cgroup, or its group).

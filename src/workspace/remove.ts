@@ -135,7 +135,10 @@ export async function reopenTree(dir: string): Promise<void> {
     if (!info.isDirectory) continue;
     try {
       for await (const entry of Deno.readDir(path)) {
-        if (!entry.isSymlink) stack.push(join(path, entry.name));
+        // A name Deno gave back changed is not walked: it would name another entry (a real
+        // U+FFFD folder beside it, walked twice at every level: 2^depth listings), and the
+        // removal hands such a tree to rm.
+        if (!entry.isSymlink && !entry.name.includes(CHANGED)) stack.push(join(path, entry.name));
       }
     } catch {
       // Gone meanwhile, or a path too long to name: the work that follows reports it.

@@ -158,7 +158,10 @@ export async function clearSpecialModes(dir: string): Promise<number> {
       cleared++;
     }
     if (stat.isDirectory) {
-      for await (const entry of Deno.readDir(path)) pending.push(`${path}/${entry.name}`);
+      for await (const entry of Deno.readDir(path)) {
+        // Not a name Deno gave back changed (U+FFFD): it names another entry (see `reopenTree`).
+        if (!entry.name.includes("\uFFFD")) pending.push(`${path}/${entry.name}`);
+      }
     }
   }
   return cleared;

@@ -59,3 +59,29 @@ Deno.test("a chain of non-UTF-8 folders beside U+FFFD folders does not make the 
     }
   });
 });
+
+Deno.test("the same chain does not make keep()'s clearing of special modes walk a folder more than once", async () => {
+  const { clearSpecialModes } = await import("../../src/workspace/workspace.ts");
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-rt8d-" });
+  const original = Deno.readDir;
+  const listed = new Map<string, number>();
+  try {
+    const made = await new Deno.Command("python3", {
+      args: ["-c", DOUBLING_CHAIN],
+      cwd: dir,
+      stdout: "null",
+    }).output();
+    assert.ok(made.success);
+    (Deno as unknown as { readDir: typeof Deno.readDir }).readDir = (path) => {
+      const p = String(path);
+      if (p.startsWith(dir)) listed.set(p, (listed.get(p) ?? 0) + 1);
+      return original(path);
+    };
+    await clearSpecialModes(dir);
+    const most = Math.max(0, ...listed.values());
+    assert.ok(most <= 2, `a folder was listed ${most} times`);
+  } finally {
+    (Deno as unknown as { readDir: typeof Deno.readDir }).readDir = original;
+    await rmrf(dir);
+  }
+});

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { RunSlots } from "../../src/sandbox/run_slots.ts";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
 import { runTests } from "../../src/sandbox/test_runner.ts";
+import { UserPool } from "../../src/sandbox/users.ts";
 
 /** A hold long enough that no test here ever reaches it. */
 const NEVER = 3_600_000;
@@ -202,6 +203,39 @@ Deno.test("runTests() whose signal aborts while it waits for a slot runs nothing
       [...Deno.readDirSync(base)].map((e) => e.name).filter((n) => n.startsWith(".report-")),
       [],
     );
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("Sandbox.run() never starts a run whose signal aborts while it waits for a uid", async () => {
+  const isolation = await probeIsolation();
+  if (!isolation.users) {
+    console.warn("skipped: no uid leases here (not root with a jail)");
+    return;
+  }
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-slots-" }));
+  try {
+    // One uid in the range, leased by another pool over the same lock folder: the run's slot is
+    // free, its uid lease waits.
+    const users = { first: isolation.users.first, count: 1 };
+    const locks = join(base, "uids");
+    const other = await new UserPool(users, locks).lease();
+    const sandbox = new Sandbox({ isolation: { ...isolation, users }, userLockDir: locks });
+    mkdirSync(join(base, "ws"));
+    const stop = new AbortController();
+    const run = sandbox.run({
+      argv: ["python3", "-c", "open('ran', 'w').write('ran')"],
+      cwd: join(base, "ws"),
+      timeoutMs: 30_000,
+      signal: stop.signal,
+    });
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setTimeout(resolve, 1));
+    stop.abort(new Error("episode stopped"));
+    // The uid is given back: a run that ignored the signal would start now.
+    other.release();
+    await assert.rejects(run, /episode stopped/);
+    assert.equal(existsSync(join(base, "ws", "ran")), false);
   } finally {
     await Deno.remove(base, { recursive: true });
   }
