@@ -194,7 +194,8 @@ export const HELPER_SCRIPTS = {
 mount -t tmpfs -o size=4096,nr_inodes=16 patchgym-probe "$d" && umount "$d"; s=$?
 rmdir "$d"; exit $s`,
   kill: 'kill -9 "$@" 2>/dev/null; true',
-  rmtree: 'case $1 in /*) exec rm -rf --one-file-system -- "$1" ;; *) exit 2 ;; esac',
+  rmtree:
+    'case $1 in /*) chmod -R u+rwx -- "$1" 2>/dev/null; exec rm -rf --one-file-system -- "$1" ;; *) exit 2 ;; esac',
 } as const;
 
 /** A helper mode of the launcher. */

@@ -333,7 +333,9 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     };
   } finally {
     if (mounted) await capped!.unmount(reportDir);
-    await removeTree(reportDir);
+    // The code under test shaped this folder: one it cannot remove never takes the place of the
+    // run's result (the work root's removal at exit tries again).
+    await removeTree(reportDir).catch(() => {});
   }
 }
 

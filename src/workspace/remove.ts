@@ -21,8 +21,9 @@ const MAX_PATH_BYTES = 2048;
  * orchestrator start.
  */
 let remover: { argv: (dir: string) => string[]; env: Record<string, string> } = {
-  argv: (dir) => ["rm", "-rf", "--one-file-system", "--", dir],
-  env: {},
+  // Owner access back first (without root a folder closed with chmod 0 stops rm).
+  argv: (dir) => ["sh", "-c", 'chmod -R u+rwx -- "$1" 2>/dev/null; exec rm -rf -- "$1"', "sh", dir],
+  env: { PATH: "/usr/local/bin:/usr/bin:/bin" },
 };
 
 /**
