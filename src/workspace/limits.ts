@@ -3,7 +3,7 @@
  * workspace may grow over the task's repository, measured by stat only, never by reading files.
  */
 import { Pacer } from "./pacer.ts";
-import { reopenTree } from "./remove.ts";
+import { changedName, reopenTree } from "./remove.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Default cap on how many bytes a workspace may grow over its repository (all files counted). */
@@ -50,7 +50,7 @@ export async function measureTree(dir: string): Promise<WorkspaceUsage> {
         const path = rel ? `${rel}/${entry.name}` : entry.name;
         // U+FFFD is what Deno puts for bytes that are not UTF-8, and a real folder of that name
         // beside one would be walked in its place: both are unreadable.
-        if (entry.name.includes("\uFFFD")) unreadable.push(path);
+        if (changedName(entry.name)) unreadable.push(path);
         else if (entry.isDirectory) pending.push(path);
         else if (entry.isFile) names.push(path);
       }

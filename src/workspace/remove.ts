@@ -139,7 +139,7 @@ export async function reopenTree(dir: string): Promise<void> {
         // A name Deno gave back changed is not walked: it would name another entry (a real
         // U+FFFD folder beside it, walked twice at every level: 2^depth listings), and the
         // removal hands such a tree to rm.
-        if (!entry.isSymlink && !entry.name.includes(CHANGED)) stack.push(join(path, entry.name));
+        if (!entry.isSymlink && !changedName(entry.name)) stack.push(join(path, entry.name));
       }
     } catch {
       // Gone meanwhile, or a path too long to name: the work that follows reports it.
@@ -177,7 +177,7 @@ async function flatten(dir: string): Promise<boolean> {
     const folders: string[] = [];
     try {
       for await (const entry of Deno.readDir(path)) {
-        if (entry.name.includes(CHANGED)) followed = false;
+        if (changedName(entry.name)) followed = false;
         else if (entry.isDirectory) folders.push(entry.name);
       }
     } catch (error) {
@@ -212,7 +212,7 @@ function flattenSync(dir: string): boolean {
     const folders: string[] = [];
     try {
       for (const entry of Deno.readDirSync(path)) {
-        if (entry.name.includes(CHANGED)) followed = false;
+        if (changedName(entry.name)) followed = false;
         else if (entry.isDirectory) folders.push(entry.name);
       }
     } catch (error) {
@@ -238,8 +238,13 @@ function flattenSync(dir: string): boolean {
   return followed;
 }
 
-/** What Deno puts for bytes of a name that are not UTF-8 (a real U+FFFD reads the same). */
-const CHANGED = "\uFFFD";
+/**
+ * Whether Deno gave `name` back changed: it puts U+FFFD for bytes that are not UTF-8, so such a
+ * name reaches no entry, or another one (a real U+FFFD name beside it, which reads the same).
+ */
+export function changedName(name: string): boolean {
+  return name.includes("\uFFFD");
+}
 
 /** False for a `NotFound` (see `flatten`); any other error is thrown. */
 function notFound(error: unknown): false {

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Pacer } from "./pacer.ts";
+import { changedName } from "./remove.ts";
 import { isNoiseFile, NOISE_DIRS } from "./snapshot.ts";
 import { walk } from "./walk.ts";
 
@@ -38,7 +39,7 @@ export async function treeSizes(root: string): Promise<Map<string, number>> {
     }
     for (const entry of entries) {
       // What Deno puts for bytes that are not UTF-8: left out with what it holds (see above).
-      if (entry.name.includes("\uFFFD")) continue;
+      if (changedName(entry.name)) continue;
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory) {
         if (!NOISE_DIRS.has(entry.name)) pending.push(path);

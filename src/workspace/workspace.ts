@@ -6,7 +6,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type GuardOptions, guardPath, type GuardResult } from "./guard.ts";
-import { removeTree } from "./remove.ts";
+import { changedName, removeTree } from "./remove.ts";
 import { type Snapshot, writeSnapshot, writeSnapshotAsync } from "./snapshot.ts";
 
 /** Options for {@linkcode createWorkspace} and {@linkcode startWorkspace}. */
@@ -160,7 +160,7 @@ export async function clearSpecialModes(dir: string): Promise<number> {
     if (stat.isDirectory) {
       for await (const entry of Deno.readDir(path)) {
         // Not a name Deno gave back changed (U+FFFD): it names another entry (see `reopenTree`).
-        if (!entry.name.includes("\uFFFD")) pending.push(`${path}/${entry.name}`);
+        if (!changedName(entry.name)) pending.push(`${path}/${entry.name}`);
       }
     }
   }

@@ -101,13 +101,7 @@ Deno.test("RunSlots lets a run whose signal aborts leave the line, and the line 
   (await after)();
   assert.deepEqual(order, ["after"]);
   // No slot was lost or made: one run gets in at once, a second waits.
-  const again = await slots.take();
-  let second = false;
-  const next = slots.take().then((give) => ((second = true), give));
-  await Promise.resolve();
-  assert.equal(second, false);
-  again();
-  (await next)();
+  await waitsUntilGiven(slots, await slots.take());
 });
 
 Deno.test("RunSlots refuses a run whose signal is already aborted, without taking a slot", async () => {
@@ -128,13 +122,18 @@ Deno.test("RunSlots keeps a slot already handed over when the run's signal abort
   const give = await waiting;
   stop.abort();
   // Still held: the next run waits until it is given back.
+  await waitsUntilGiven(slots, give);
+});
+
+/** With `slots`' one slot held (`give` gives it up): the next run waits until it is given back. */
+async function waitsUntilGiven(slots: RunSlots, give: () => void): Promise<void> {
   let entered = false;
   const next = slots.take().then((g) => ((entered = true), g));
   await Promise.resolve();
   assert.equal(entered, false);
   give();
   (await next)();
-});
+}
 
 Deno.test("Sandbox.run() never starts a run whose signal aborts while it waits for a slot", async () => {
   const isolation = await probeIsolation();
