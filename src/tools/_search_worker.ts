@@ -14,6 +14,7 @@ import {
   searchTree,
   walkFiles,
 } from "./_search_engine.ts";
+import { changedName } from "../workspace/remove.ts";
 import { walk } from "../workspace/walk.ts";
 
 /** JavaScript for a `node:worker_threads` worker with `eval: true`. */
@@ -24,7 +25,7 @@ export function searchWorkerSource(): string {
     `const NOISE_DIRS = new Set(${JSON.stringify([...NOISE_DIRS])});`,
     `const MAX_LINE_CHARS = ${MAX_LINE_CHARS};`,
     `const BINARY_SNIFF_BYTES = ${BINARY_SNIFF_BYTES};`,
-    ...[isNoiseFile, walk, walkFiles, searchFile, readText, searchTree].map(String),
+    ...[isNoiseFile, changedName, walk, walkFiles, searchFile, readText, searchTree].map(String),
     `parentPort.on("message", (request) => {
       try {
         parentPort.postMessage({ ok: true, answer: searchTree(request) });

@@ -1,4 +1,5 @@
 /** Sorted, noise-free traversal of a tree: the listing and search tools and `readTree` share it. */
+import { changedName } from "./remove.ts";
 import { isNoiseFile, NOISE_DIRS } from "./snapshot.ts";
 
 /**
@@ -33,7 +34,9 @@ interface Pending {
 /**
  * Entries under `dir` (absolute) in sorted depth-first order, paths prefixed with `prefix`.
  * Symlinks are reported, never followed. A walk that reaches `maxEntries` yields what it read (a
- * folder read in part shows that part, sorted) and then one `stopped` entry.
+ * folder read in part shows that part, sorted) and then one `stopped` entry. A name Deno gives back
+ * changed (not UTF-8) is left out, as the final diff leaves it out: it names no entry, or the real
+ * U+FFFD name beside it, and a chain of such pairs would double the walk at every level.
  */
 export function* walk(
   dir: string,
@@ -73,6 +76,7 @@ export function* walk(
     entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
     // Sorted in reverse, so popping yields names in order, each folder's contents right after it.
     for (const entry of entries) {
+      if (changedName(entry.name)) continue;
       const path = item.prefix ? `${item.prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory) {
         if (NOISE_DIRS.has(entry.name)) continue;

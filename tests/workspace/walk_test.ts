@@ -51,3 +51,37 @@ Deno.test("walk() stops after reading maxEntries folder entries and says so", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("walk() lists no folder twice when non-UTF-8 names read back as a real U+FFFD name beside them", async () => {
+  // Deno gives b"a\xff" back as "a\uFFFD", the name of the real folder beside it: following it
+  // lists that folder again, and a chain of such pairs doubles the walk at every level (2^depth
+  // listings: at 40 levels a search or a listing never ends).
+  const LEVELS = 12;
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-walk-" });
+  const original = Deno.readDirSync;
+  const listed = new Map<string, number>();
+  try {
+    const made = await new Deno.Command("python3", {
+      args: [
+        "-c",
+        `import os\nfor i in range(${LEVELS}):\n    os.mkdir(b"a\\xff"); os.mkdir("a\\ufffd".encode()); os.chdir("a\\ufffd".encode())`,
+      ],
+      cwd: dir,
+    }).output();
+    assert.ok(made.success, new TextDecoder().decode(made.stderr));
+    writeFiles(dir, { "ok.py": "" });
+    (Deno as unknown as { readDirSync: typeof Deno.readDirSync }).readDirSync = (path) => {
+      const p = String(path);
+      listed.set(p, (listed.get(p) ?? 0) + 1);
+      return original(path);
+    };
+    const entries = [...walk(dir)];
+    const most = Math.max(...listed.values());
+    assert.equal(most, 1, `a folder was listed ${most} times (${listed.size} folders)`);
+    // A name that cannot be given back is left out, as the final diff leaves it out.
+    assert.deepEqual(entries.map((e) => e.path), ["ok.py"]);
+  } finally {
+    (Deno as unknown as { readDirSync: typeof Deno.readDirSync }).readDirSync = original;
+    await new Deno.Command("rm", { args: ["-rf", dir] }).output();
+  }
+});
