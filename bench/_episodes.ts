@@ -22,6 +22,7 @@ import type { Task } from "../src/task/spec.ts";
 import type { TrajectoryRecord } from "../src/trajectory/record.ts";
 import type { BenchContext } from "./_context.ts";
 import { spawnChecked, subdir } from "./_context.ts";
+import { WarmInterpreter } from "./_warm.ts";
 import { CpuMeter } from "./_cpu.ts";
 import {
   type FakeModel,
@@ -519,6 +520,7 @@ async function baselines(
 ): Promise<{ floor: Floor; bare: (concurrency: number) => Promise<BareBatch>; rows: Row[] }> {
   const section = "4b graded episodes";
   const dir = await preparedCopy(env, task, patch);
+  const warm = task.spec.runner === "unittest" ? new WarmInterpreter() : null;
   try {
     const { visible_tests: visible, hidden_tests: hidden } = task.spec;
     const all = [...visible, ...hidden];
@@ -540,6 +542,11 @@ async function baselines(
       sandboxVisible: sandboxed(visible),
       grade: () => env.grade(task, patch),
     };
+    // What the same runs cost without the interpreter's start and unittest's import.
+    if (warm) {
+      cases.warmVisible = () => warm.unittest(dir, visible);
+      cases.warmAll = () => warm.unittest(dir, all);
+    }
     const measured: Record<string, { cpu: number[]; wall: number[] }> = {};
     for (const [name, body] of Object.entries(cases)) {
       await body();
@@ -580,6 +587,21 @@ async function baselines(
         unit: "ms",
         summary: { median: floor.wallMs, p95: null, n: BASELINE_RUNS },
       }),
+      ...(warm
+        ? [makeRow({
+          section,
+          figure: "the same test runs forked from a warm interpreter, child CPU",
+          unit: "ms",
+          summary: {
+            median: median("warmVisible", "cpu") + median("warmAll", "cpu"),
+            p95: null,
+            n: BASELINE_RUNS,
+          },
+          baseline: { name: "bare test runs of one episode", value: floor.cpuMs },
+          note:
+            "Measurement only, no jail and no reporter: a python3 with unittest imported once forks a child per run (bench/_warm.ts), so a run pays neither the interpreter's start nor the framework's import; what a warm jailed interpreter could leave of the bare runs' CPU (docs/benchmarks.md, Ninth round)",
+        })]
+        : []),
       makeRow({
         section,
         figure: "run_tests' run through the sandbox, child CPU",
@@ -608,6 +630,7 @@ async function baselines(
       rows,
     };
   } finally {
+    await warm?.close();
     await Deno.remove(dir, { recursive: true });
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Where the children's CPU goes in one test run: the visible tests of `py-median-even` run bare,
  * through the Python reporter without the sandbox (its code compiled once, and compiled per run as
- * before; observing, as the grader's runs do), `true` through each layer of the sandbox, and the
- * whole `runTests`. Cases alternate
+ * before; observing, as the grader's runs do), forked from a warm interpreter (bare and through the
+ * reporter: what a run would cost without the interpreter's start and the framework's import; see
+ * `_warm.ts`), `true` through each layer of the sandbox, and the whole `runTests`. Cases alternate
  * round by round, so a loaded machine weighs on each alike; CPU is the children's, from a cgroup v1
  * `cpuacct` group (root on a cgroup v1 machine), each case's median over the rounds.
  *
@@ -18,6 +19,7 @@ import { loadTask } from "../src/task/load.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace } from "../src/workspace/workspace.ts";
 import { CpuMeter } from "./_cpu.ts";
+import { WarmInterpreter } from "./_warm.ts";
 import { bareTestCommand } from "./_sandbox.ts";
 import { resolveChildProgram } from "./_system.ts";
 
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
       }x the bare tests`,
     );
   } finally {
+    for (const server of servers) await server.close();
     await meter.close();
     await Deno.remove(root, { recursive: true });
   }
@@ -93,6 +96,8 @@ const BARE = "tests bare (python3 -B -m unittest)";
 const REPORTER = "tests through the reporter, no sandbox (compiled once)";
 const REPORTER_SOURCE = "tests through the reporter, no sandbox (compiled per run)";
 const REPORTER_OBSERVE = "tests through the reporter, no sandbox, observing as the grader's runs";
+const WARM = "tests forked from a warm interpreter (unittest imported), bare";
+const WARM_REPORTER = "tests through the reporter, forked from a warm interpreter, no sandbox";
 const TRUE = "true bare";
 const PROCESS = "true: sandbox without jail or cgroup";
 const CGROUP = "true: sandbox without jail, with cgroups";
@@ -123,8 +128,8 @@ async function makeCases(
   const reportDir = Deno.makeTempDirSync({ dir: root, prefix: "report-" });
   const compiled = await compiledReporter(full, "unittest", root);
   if (!compiled) throw new Error("The jail's python3 could not compile the reporter");
-  const reporter = (withCode: boolean, observe = false) => async () => {
-    const input = reporterInput("unittest", {
+  const input = (withCode: boolean, observe = false) =>
+    reporterInput("unittest", {
       key: "00".repeat(32),
       report: join(reportDir, "report"),
       repo: workspace.dir,
@@ -132,17 +137,24 @@ async function makeCases(
       trusted: files.map((f) => join(workspace.dir, f)),
       observe,
     }, withCode ? compiled : null);
+  const reporter = (withCode: boolean, observe = false) => async () => {
     await bare(resolveChildProgram("python3"), ["-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP], {
       cwd: workspace.dir,
-      stdin: input,
+      stdin: input(withCode, observe),
     });
   };
   const sandboxed = (sandbox: Sandbox) => async () => {
     const result = await sandbox.run({ argv: ["true"], cwd: workspace.dir, timeoutMs: 10_000 });
     if (result.exitCode !== 0) throw new Error(`true failed: ${result.stderr}`);
   };
+  const warm = new WarmInterpreter();
+  servers.push(warm);
+  const reporterInputFile = join(root, "reporter-input");
+  Deno.writeFileSync(reporterInputFile, input(true));
   return [
     [BARE, () => bare(program, args, { cwd: workspace.dir })],
+    [WARM, () => warm.unittest(workspace.dir, files)],
+    [WARM_REPORTER, () => warm.reporter(workspace.dir, reporterInputFile)],
     [REPORTER, reporter(true)],
     [REPORTER_SOURCE, reporter(false)],
     [REPORTER_OBSERVE, reporter(true, true)],
@@ -162,6 +174,9 @@ async function makeCases(
     }],
   ];
 }
+
+/** Warm interpreters the cases started, closed at the end. */
+const servers: WarmInterpreter[] = [];
 
 /** Run a program bare, stdin given or closed; throws when it fails. */
 async function bare(
