@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
 import { type Task, type TaskSpec, TaskSpecSchema } from "../src/task/spec.ts";
-import { type ToolContext, toolContext } from "../src/tools/types.ts";
+import { executeTool } from "../src/tools/registry.ts";
+import { type ToolContext, toolContext, type ToolResult } from "../src/tools/types.ts";
 import type { EpisodeSetup } from "../src/agent/episode.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace } from "../src/workspace/workspace.ts";
@@ -90,6 +91,11 @@ export function withContext(
   overrides: Partial<TaskSpec> = {},
 ): Promise<void> {
   return withSetup(files, (setup, root) => fn(toolContext(setup.task, setup), root), overrides);
+}
+
+/** The agent's `run_command` of `python3 -c source`, through the sandbox of `ctx`. */
+export function runPython(ctx: ToolContext, source: string): Promise<ToolResult> {
+  return executeTool("run_command", { argv: ["python3", "-c", source] }, ctx);
 }
 
 /** Host pids of processes whose command line contains `token` (through `pgrep`: Deno needs

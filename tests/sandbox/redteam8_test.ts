@@ -8,9 +8,8 @@ import { PatchgymError } from "../../src/errors.ts";
 import { Episode } from "../../src/agent/episode.ts";
 import { finish } from "../../src/agent/finish.ts";
 import { Sandbox } from "../../src/sandbox/sandbox.ts";
-import { executeTool } from "../../src/tools/registry.ts";
 import { toolContext } from "../../src/tools/types.ts";
-import { withContext, withSetup } from "../_fixtures.ts";
+import { runPython, withContext, withSetup } from "../_fixtures.ts";
 
 for (const launcher of ["compiled", "sh"] as const) {
   Deno.test(`a command that opens up its workspace folder's mode does not keep the next command from starting (${launcher} launcher)`, async () => {
@@ -27,18 +26,14 @@ for (const launcher of ["compiled", "sh"] as const) {
       };
       // The sandbox uid owns its workspace folder, so it may change its mode: sticky (or group- or
       // world-writable) reads to the launcher's chown step as a shared folder, which it refuses.
-      const first = await executeTool("run_command", {
-        argv: ["python3", "-c", "import os; os.chmod('.', 0o1700); print('done')"],
-      }, ctx);
+      const first = await runPython(ctx, "import os; os.chmod('.', 0o1700); print('done')");
       assert.ok(first.ok, JSON.stringify(first));
       // The next command must run (or fail as the agent's own failure), never throw a PatchgymError:
       // a thrown one ends the episode as environment_error, left out of rewards and the hack rate,
       // so a policy that cannot solve the task could turn its sure 0 into no sample at all.
       let thrown: unknown = null;
       try {
-        const second = await executeTool("run_command", {
-          argv: ["python3", "-c", "print('still here')"],
-        }, ctx);
+        const second = await runPython(ctx, "print('still here')");
         assert.ok(second.ok, JSON.stringify(second));
         assert.match(second.ok ? second.output : "", /still here/);
       } catch (error) {
@@ -66,13 +61,10 @@ Deno.test("a command that closes its workspace folder leaves the final diff read
       // The last command of an episode that could not solve its task: fix nothing, close the
       // folder. (As root the chown step then refuses the next run, see above; as another user the
       // orchestrator itself can no longer read or remove the workspace.)
-      closed = await executeTool("run_command", {
-        argv: [
-          "python3",
-          "-c",
-          "import os; open('calc.py', 'a').write('# x\\n'); os.chmod('.', 0o1000)",
-        ],
-      }, ctx);
+      closed = await runPython(
+        ctx,
+        "import os; open('calc.py', 'a').write('# x\\n'); os.chmod('.', 0o1000)",
+      );
       // What finish() does first: a diff it cannot read ends the episode without a grade
       // ("Reading the final diff failed"), no reward instead of its 0.
       const episode = new Episode(setup);

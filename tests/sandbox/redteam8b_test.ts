@@ -8,9 +8,8 @@ import assert from "node:assert/strict";
 import { Episode, type EpisodeSetup } from "../../src/agent/episode.ts";
 import { finish } from "../../src/agent/finish.ts";
 import { refusedGrade } from "../../src/reward/grade.ts";
-import { executeTool } from "../../src/tools/registry.ts";
 import { toolContext } from "../../src/tools/types.ts";
-import { withSetup } from "../_fixtures.ts";
+import { runPython, withSetup } from "../_fixtures.ts";
 
 /** finish() over `setup` as a submitted episode; every patch it grades earns a refused grade (0). */
 async function finished(setup: EpisodeSetup) {
@@ -38,13 +37,10 @@ Deno.test("a folder whose name is not UTF-8 leaves the final diff readable", asy
     // One command, no warning from the growth check (it skips what it cannot find by name): Deno
     // names the folder with U+FFFD, so treeSizes' readDirSync of that path throws NotFound and
     // the whole diff fails.
-    const made = await executeTool("run_command", {
-      argv: [
-        "python3",
-        "-c",
-        "import os; open('calc.py', 'a').write('# x\\n'); os.mkdir(b'\\xff'); print('made')",
-      ],
-    }, ctx);
+    const made = await runPython(
+      ctx,
+      "import os; open('calc.py', 'a').write('# x\\n'); os.mkdir(b'\\xff'); print('made')",
+    );
     // The growth check warns (it cannot measure what it cannot name: see the growth-cap test
     // below); the change itself is still graded, the unnamed folder left out as a patch would.
     assert.ok(
@@ -64,17 +60,14 @@ Deno.test("a folder nested past PATH_MAX ends the episode with its 0, not ungrad
     // The growth check answers workspace_too_large ("... or the final diff will not be graded"),
     // but a policy that cannot solve the task wants exactly that: its last command leaves the
     // tree, the diff throws ENAMETOOLONG, and the sample drops out of the rewards.
-    const made = await executeTool("run_command", {
-      argv: [
-        "python3",
-        "-c",
-        `import os
+    const made = await runPython(
+      ctx,
+      `import os
 os.mkdir("deep"); os.chdir("deep")
 for i in range(30):
     os.mkdir("d" * 200); os.chdir("d" * 200)
 print("made")`,
-      ],
-    }, ctx);
+    );
     assert.ok(!made.ok && made.code === "workspace_too_large", JSON.stringify(made));
     const { record, reward } = await finished(setup);
     assert.doesNotMatch(record.error?.message ?? "", /Reading the final diff failed/);
@@ -88,17 +81,14 @@ Deno.test("files in a folder whose name is not UTF-8 count against the workspace
     // measureTree cannot find the folder by the name Deno gives it (U+FFFD) and skips it as
     // "removed meanwhile": 40 MiB there pass a 32 MiB cap. Without root (or without a workspace
     // tmpfs) nothing else caps the workspace, so each command can leave as much as it writes.
-    const made = await executeTool("run_command", {
-      argv: [
-        "python3",
-        "-c",
-        `import os
+    const made = await runPython(
+      ctx,
+      `import os
 os.mkdir(b"\\xff")
 for i in range(5):
     open(b"\\xff/%d" % i, "wb").write(b"x" * (8 << 20))
 print("made")`,
-      ],
-    }, ctx);
+    );
     assert.ok(!made.ok && made.code === "workspace_too_large", JSON.stringify(made));
   });
 });

@@ -7,9 +7,8 @@
  * so that the abort fails the test instead of the test runner.
  */
 import assert from "node:assert/strict";
-import { executeTool } from "../../src/tools/registry.ts";
 import { toolContext } from "../../src/tools/types.ts";
-import { withSetup } from "../_fixtures.ts";
+import { runPython, withSetup } from "../_fixtures.ts";
 
 const REMOVE = new URL("../../src/workspace/remove.ts", import.meta.url).href;
 
@@ -52,9 +51,7 @@ for (const sync of [false, true]) {
         try {
           const ctx = toolContext(setup.task, setup);
           // One command, a second or two: the growth check may warn, nothing stops the tree.
-          const made = await executeTool("run_command", {
-            argv: ["python3", "-c", DEEP_UNDER_NON_UTF8],
-          }, ctx);
+          const made = await runPython(ctx, DEEP_UNDER_NON_UTF8);
           assert.ok(made.ok || made.code === "workspace_too_large", JSON.stringify(made));
           const removed = await removeInChild(dir, sync);
           assert.ok(
@@ -119,17 +116,14 @@ Deno.test("files in a non-UTF-8 folder next to a folder named U+FFFD count again
     // Deno names b"\xff" "\uFFFD"; with a real folder of that name beside it, measureTree lists
     // the real one twice, finds nothing unreadable and never counts the 40 MiB: the round 8b fix
     // (unreadable names are a problem) is passed by one more mkdir.
-    const made = await executeTool("run_command", {
-      argv: [
-        "python3",
-        "-c",
-        `import os
+    const made = await runPython(
+      ctx,
+      `import os
 os.mkdir("\\ufffd"); os.mkdir(b"\\xff")
 for i in range(5):
     open(b"\\xff/%d" % i, "wb").write(b"x" * (8 << 20))
 print("made")`,
-      ],
-    }, ctx);
+    );
     assert.ok(!made.ok && made.code === "workspace_too_large", JSON.stringify(made));
   });
 });

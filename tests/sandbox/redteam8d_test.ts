@@ -9,9 +9,8 @@
  * fails while the hole is open; it counts visits instead of timing them.
  */
 import assert from "node:assert/strict";
-import { executeTool } from "../../src/tools/registry.ts";
 import { toolContext } from "../../src/tools/types.ts";
-import { withSetup } from "../_fixtures.ts";
+import { runPython, withSetup } from "../_fixtures.ts";
 
 /** GNU rm walks any depth and names by bytes. */
 async function rmrf(path: string) {
@@ -39,9 +38,7 @@ Deno.test("a chain of non-UTF-8 folders beside U+FFFD folders does not make the 
       return original(path);
     };
     try {
-      const made = await executeTool("run_command", {
-        argv: ["python3", "-c", DOUBLING_CHAIN],
-      }, ctx);
+      const made = await runPython(ctx, DOUBLING_CHAIN);
       // The growth check answers (unreadable names); the point is how long it walked first.
       assert.ok(!made.ok && made.code === "workspace_too_large", JSON.stringify(made));
       const most = Math.max(0, ...listed.values());
