@@ -59,3 +59,45 @@ Deno.test("a list_files glob that backtracks does not hold the orchestrator's th
     }
   });
 });
+
+Deno.test("an apply_patch hunk that almost matches everywhere does not hold the orchestrator's thread", async () => {
+  // A file of N equal lines and a hunk of M of the same lines then one that is not there: the
+  // hunk is tried at each of the N - M places, every try comparing M lines before the one that
+  // fails, exactly and then again ignoring trailing space, and the report of the failure scores
+  // every place against every line of the hunk: about 5 N M comparisons on the orchestrator's
+  // thread, between no two of which it gives the event loop a turn or looks at the deadline: 5 s
+  // here (a 32 KB file and a 24 KB patch), 32 s for twice as many lines each; a file of 8 MB of
+  // newlines (the file limit) and a 1 MB patch make it days.
+  const N = 16_000;
+  const M = 8_000;
+  await withSetup({ "a.txt": "a\n".repeat(N) }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1,${M + 1} +1,${M} @@\n${" a\n".repeat(M)}-b\n`;
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(!applied.ok, JSON.stringify(applied).slice(0, 300));
+  });
+});
+
+Deno.test("many one-line apply_patch hunks in a long file do not hold the orchestrator's thread", async () => {
+  // Each hunk was spliced into the file's array of lines, moving every line after it: hunks x
+  // lines on the orchestrator's thread. 4,000 hunks (a 60 KB patch) on a 1 MB file of 500,000
+  // lines took 6 s; 20,000 on a file of 4 million lines, 4 minutes; the 8 MB patch limit allows
+  // 250,000 of them.
+  const N = 500_000;
+  const H = 4_000;
+  await withSetup({ "a.txt": "a\n".repeat(N) }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    let patch = "--- a/a.txt\n+++ b/a.txt\n";
+    for (let i = 0; i < H; i++) patch += `@@ -${i * 2 + 1},0 +${i * 3 + 1},1 @@\n+x\n`;
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
+    const text = Deno.readTextFileSync(`${setup.workspace.dir}/a.txt`);
+    assert.equal(text.length, 2 * (N + H));
+  });
+});
