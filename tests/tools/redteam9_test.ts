@@ -101,3 +101,21 @@ Deno.test("many one-line apply_patch hunks in a long file do not hold the orches
     assert.equal(text.length, 2 * (N + H));
   });
 });
+
+Deno.test("an apply_patch header line of millions of spaces costs the orchestrator no split kept per space", async () => {
+  // `diff --git a/x b/x` is split at every space and the split naming the same file twice wins;
+  // every split was kept (two arrays of pairs) before one was chosen: a line of 8 million spaces
+  // (within the 8 MB patch limit) held the thread 3 s and took 2 GB of the orchestrator's memory.
+  await withSetup({ "a.txt": "x\n" }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    const patch = `diff --git a${" ".repeat(8_000_000)}\n`;
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1500, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(
+      !applied.ok && applied.code !== "internal_error",
+      JSON.stringify(applied).slice(0, 300),
+    );
+  });
+});
