@@ -119,3 +119,18 @@ Deno.test("an apply_patch header line of millions of spaces costs the orchestrat
     );
   });
 });
+
+Deno.test("an apply_patch name line with a long time-like tail does not backtrack on the orchestrator's thread", async () => {
+  // The date `diff -u` writes after a name was cut by /\t(?:[^\t]*\d:\d\d[^\t]*|...)$/, which
+  // backtracks in the line's length squared when another tab follows the digits: 4 s for this
+  // 120 KB line, hours for one of 8 MB (the patch limit), on the orchestrator's thread.
+  await withSetup({ "x": "a\n" }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    const patch = `--- a/x\t${"1:11".repeat(30_000)}\tx\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n`;
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
+  });
+});
