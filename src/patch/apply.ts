@@ -522,13 +522,22 @@ function notFound(
   // Each place is scored on the hunk's first lines only, SCORED_PAIRS line pairs in all: every
   // place against every line of a long hunk costs lines x hunk lines (see `search`).
   const scored = Math.min(old.length, Math.max(1, Math.floor(SCORED_PAIRS / original.length)));
+  // Lines compared as numbers, each line trimmed once: trimmed at every comparison, a hunk line
+  // ending in a million spaces was trimmed once per line of the file.
+  const ids = new Map<string, number>();
+  const idOf = (line: string) => {
+    const key = looseEndKey(line);
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, id = ids.size);
+    return id;
+  };
+  const want = old.slice(0, scored).map(idOf);
+  const have = original.map(idOf);
   let best = 0;
   let bestScore = -1;
-  for (let at = 0; at < original.length; at++) {
+  for (let at = 0; at < have.length; at++) {
     let score = 0;
-    for (let k = 0; k < scored && at + k < original.length; k++) {
-      if (looseEnd(original[at + k], old[k])) score++;
-    }
+    for (let k = 0; k < scored && at + k < have.length; k++) if (have[at + k] === want[k]) score++;
     if (
       score > bestScore ||
       (score === bestScore && Math.abs(at - expected) < Math.abs(best - expected))

@@ -38,7 +38,7 @@ async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stal
 
 Deno.test("a list_files glob that backtracks does not hold the orchestrator's thread", async () => {
   // globToRegExp("*a*a*a*a*b") is /(?:^|\/)[^/]*a[^/]*a[^/]*a[^/]*a[^/]*b$/: on a name of n "a"s
-  // with no "b", V8's backtracking engine tries about n^5/4! ways (14 s for n = 200 here; one
+  // with no "b", V8's backtracking engine tries about n^5/4! ways (5 s for n = 200 here; one
   // more "*a" and it is hours). list_files tested each path on the orchestrator's own thread,
   // with no deadline: every episode of the process stood still meanwhile.
   await withSetup({ "a.txt": "x\n" }, async (setup) => {
@@ -132,5 +132,42 @@ Deno.test("an apply_patch name line with a long time-like tail does not backtrac
     );
     assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
     assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
+  });
+});
+
+Deno.test("an apply_patch section line with a long run of @ does not backtrack on the orchestrator's thread", async () => {
+  // The text of a Codex "@@ def f():" line was cut out with /@@+$/, which backtracks in the square
+  // of a run of "@" that does not end the line: 3.6 s for this 60 KB line, a day for 8 MB.
+  await withSetup({ "x": "a\n" }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    const patch = `*** Begin Patch\n*** Update File: x\n@@ ${
+      "@".repeat(60_000)
+    }x\n-a\n+b\n*** End Patch\n`;
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(
+      !applied.ok && applied.code === "patch_failed",
+      JSON.stringify(applied).slice(0, 300),
+    );
+  });
+});
+
+Deno.test("an apply_patch hunk line ending in many spaces is not trimmed once per line of the file", async () => {
+  // When a hunk does not apply, the reply shows the lines it is nearest to, found by comparing it
+  // with every place of the file ignoring trailing space; each comparison trimmed the hunk's line
+  // again: 30,000 lines x 200 KB of spaces here (3.3 s), a day for a 2 MB file and a 6 MB patch.
+  await withSetup({ "a.txt": "a\n".repeat(30_000) }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-b${" ".repeat(200_000)}\n+c\n`;
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(
+      !applied.ok && applied.code === "patch_failed",
+      JSON.stringify(applied).slice(0, 300),
+    );
   });
 });
