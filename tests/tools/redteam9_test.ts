@@ -171,3 +171,22 @@ Deno.test("an apply_patch hunk line ending in many spaces is not trimmed once pe
     );
   });
 });
+
+Deno.test("many apply_patch section anchors that match only trimmed do not scan the file each", async () => {
+  // Each Codex "@@ a" anchor was looked for exactly, then ignoring trailing space, each time to
+  // the end of the file, before the trimmed match at the very next line was taken: anchors x
+  // lines. 10,000 anchors (a 50 KB patch) on a 20,000-line file took 4 s; at the limits, hours.
+  await withSetup({ "a.txt": " a\n".repeat(20_000) }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    const patch = `*** Begin Patch\n*** Update File: a.txt\n${
+      "@@ a\n".repeat(10_000)
+    }- a\n+b\n*** End Patch\n`;
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
+    const lines = Deno.readTextFileSync(`${setup.workspace.dir}/a.txt`).split("\n");
+    assert.equal(lines[10_000], "b");
+  });
+});
