@@ -131,7 +131,12 @@ export async function applyFilePatches(
     return { ok: true, entry };
   };
 
+  // Sections are staged in slices too (see `Pacer`): up to the deadline, 500 sections that each
+  // rewrite the same file of 4 million lines held the orchestrator's thread for 20 s in one go.
+  const pacer = new Pacer();
   for (const patch of files) {
+    const pause = pacer.pause();
+    if (pause) await pause;
     if (options.deadline !== undefined && performance.now() > options.deadline) {
       return failure(
         "timeout",

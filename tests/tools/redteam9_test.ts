@@ -190,3 +190,20 @@ Deno.test("many apply_patch section anchors that match only trimmed do not scan 
     assert.equal(lines[10_000], "b");
   });
 });
+
+Deno.test("many apply_patch sections on one long file hand the orchestrator's thread back", async () => {
+  // Each section rewrites the whole file (its lines split and joined again), and staging went from
+  // section to section without a turn of the event loop, up to the deadline: 500 sections on a
+  // file of 4 million lines held the thread the whole 20 s of the default deadline. The deadline
+  // is cut to 4 s here to keep the test short.
+  await withSetup({ "a.txt": "a\n".repeat(200_000) }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    ctx.limits = { writeTimeoutMs: 4_000 };
+    const patch = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+a\n".repeat(500);
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(applied.ok || applied.code === "timeout", JSON.stringify(applied).slice(0, 300));
+  });
+});
