@@ -52,7 +52,15 @@ const FORMAT_HINT =
 export function parsePatch(text: string): ParseResult {
   const lines = splitPatchLines(text);
   const begin = lines.text.findIndex((line) => line.trim() === "*** Begin Patch");
-  const parsed = begin >= 0 ? parseEnvelope(lines, begin + 1) : parseUnified(lines);
+  // A line of a unified diff may trim to the marker too (the context line " *** Begin Patch" of a
+  // repository that documents the envelope): an envelope only when it starts before any file
+  // header, or a final diff near such a line was read as an envelope of no sections, not graded.
+  const header = lines.text.findIndex((line, i) =>
+    line.startsWith("diff --git ") ||
+    (line.startsWith("--- ") && lines.text[i + 1]?.startsWith("+++ "))
+  );
+  const envelope = begin >= 0 && (header < 0 || begin < header);
+  const parsed = envelope ? parseEnvelope(lines, begin + 1) : parseUnified(lines);
   if (!parsed.ok) return parsed;
   if (parsed.files.length === 0) {
     return notParsed(`no file header found; ${FORMAT_HINT}`);

@@ -28,3 +28,28 @@ Deno.test("a file whose name ends in white space keeps its name through the fina
     await new Deno.Command("rm", { args: ["-rf", dir] }).output();
   }
 });
+
+Deno.test("a final diff whose context holds a '*** Begin Patch' line is read as the diff it is", async () => {
+  // parsePatch took any line that trims to "*** Begin Patch" for the start of a Codex envelope; a
+  // context line of the diff (" *** Begin Patch", from a repository that documents or tests that
+  // format) made it read the whole final diff as an envelope with no sections: not parsed, so a
+  // correct change near that line was graded as no change at all.
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-rt9-" });
+  try {
+    const doc = 'X = 1\nHELP = """\n*** Begin Patch\n*** End Patch\n"""\n';
+    writeFiles(dir, { "fmt.py": doc });
+    const original = snapshotDir(dir);
+    writeFiles(dir, { "fmt.py": doc.replace("X = 1", "X = 2") });
+    const diff = await diffTree(original, dir);
+    assert.match(diff.patch, /^ \*\*\* Begin Patch$/m);
+    const parsed = parsePatch(diff.patch);
+    assert.ok(parsed.ok, parsed.ok ? "" : parsed.message);
+    assert.deepEqual(parsed.files.map((f) => [f.from, f.to, f.hunks.length]), [[
+      "fmt.py",
+      "fmt.py",
+      1,
+    ]]);
+  } finally {
+    await new Deno.Command("rm", { args: ["-rf", dir] }).output();
+  }
+});
