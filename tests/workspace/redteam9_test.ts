@@ -53,3 +53,21 @@ Deno.test("a final diff whose context holds a '*** Begin Patch' line is read as 
     await new Deno.Command("rm", { args: ["-rf", dir] }).output();
   }
 });
+
+Deno.test("a byte-order mark added to a file does not keep the rest of the final diff from grading", async () => {
+  // Texts are compared without their BOM, so a file that only gained (or lost) one got a section
+  // with a header and no hunk, which parsePatch refuses: the whole final diff was not applied, and
+  // the change in b.py beside it was graded as no change (reward 0).
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-rt9-" });
+  try {
+    writeFiles(dir, { "a.py": "x = 1\n", "b.py": "y = 1\n", "c.py": "\uFEFFz = 1\n" });
+    const original = snapshotDir(dir);
+    writeFiles(dir, { "a.py": "\uFEFFx = 1\n", "b.py": "y = 2\n", "c.py": "z = 1\n" });
+    const diff = await diffTree(original, dir);
+    const parsed = parsePatch(diff.patch);
+    assert.ok(parsed.ok, parsed.ok ? "" : parsed.message);
+    assert.deepEqual(parsed.files.map((f) => f.to), ["b.py"]);
+  } finally {
+    await new Deno.Command("rm", { args: ["-rf", dir] }).output();
+  }
+});
