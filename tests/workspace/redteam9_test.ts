@@ -4,9 +4,10 @@
  * the workspace holds.
  */
 import assert from "node:assert/strict";
+import { applyFilePatches } from "../../src/patch/apply.ts";
 import { diffTree } from "../../src/patch/diff.ts";
 import { parsePatch } from "../../src/patch/parse.ts";
-import { snapshotDir } from "../../src/workspace/snapshot.ts";
+import { snapshotDir, writeSnapshot } from "../../src/workspace/snapshot.ts";
 import { writeFiles } from "../_fixtures.ts";
 
 Deno.test("a file whose name ends in white space keeps its name through the final diff", async () => {
@@ -69,5 +70,27 @@ Deno.test("a byte-order mark added to a file does not keep the rest of the final
     assert.deepEqual(parsed.files.map((f) => f.to), ["b.py"]);
   } finally {
     await new Deno.Command("rm", { args: ["-rf", dir] }).output();
+  }
+});
+
+Deno.test("a file named .git does not keep the rest of the final diff from grading", async () => {
+  // Folders named .git are left out of the final diff, files were not: a "sub/.git" file (what a
+  // submodule or worktree holds) went into it, and the grader's guard refuses any path through
+  // version-control data, so the whole diff was not applied and the change beside it scored 0.
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-rt9-" });
+  const copy = await Deno.makeTempDir({ prefix: "patchgym-rt9-" });
+  try {
+    writeFiles(dir, { "a/b.py": "x = 1\n" });
+    const original = snapshotDir(dir);
+    writeFiles(dir, { "a/b.py": "x = 2\n", "sub/.git": "gitdir: ../.git/modules/sub\n" });
+    const diff = await diffTree(original, dir);
+    const parsed = parsePatch(diff.patch);
+    assert.ok(parsed.ok, parsed.ok ? "" : parsed.message);
+    writeSnapshot(original, copy);
+    const applied = await applyFilePatches(copy, parsed.files, {});
+    assert.ok(applied.ok, applied.ok ? "" : applied.message);
+    assert.equal(Deno.readTextFileSync(`${copy}/a/b.py`), "x = 2\n");
+  } finally {
+    await new Deno.Command("rm", { args: ["-rf", dir, copy] }).output();
   }
 });
