@@ -2,7 +2,7 @@
  * Red-team round 9 against the agent's read and inspect tools facing trees the episode's own code
  * made in the jail (through `run_command`) and the arguments the model sends with them. Each test
  * asserts the safe behaviour, so it fails while the hole is open. What is measured is the harm
- * itself where nothing can be counted: how long the orchestrator's thread went without a turn.
+ * itself where nothing can be counted: how much CPU the orchestrator's thread spent without a turn.
  */
 import assert from "node:assert/strict";
 import { executeTool } from "../../src/tools/registry.ts";
@@ -15,21 +15,32 @@ async function rmrf(path: string) {
 }
 
 /**
- * The longest the orchestrator's thread went without a turn of its event loop while `work` ran
- * (other episodes' tool calls and model requests wait that long).
+ * CPU time of the calling thread so far, ms: `/proc/thread-self/stat`'s utime and stime, in the
+ * kernel's fixed 100 ticks a second (Linux).
+ */
+function threadCpuMs(): number {
+  const stat = Deno.readTextFileSync("/proc/thread-self/stat");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * The most CPU the orchestrator's thread spent without a turn of its event loop while `work` ran:
+ * other episodes' tool calls and model requests wait that long. Measured in the thread's own CPU
+ * time, not in wall time, so a loaded machine does not make it larger.
  */
 async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let last = performance.now();
+  let last = threadCpuMs();
   let stallMs = 0;
   const tick = setInterval(() => {
-    const now = performance.now();
+    const now = threadCpuMs();
     stallMs = Math.max(stallMs, now - last);
     last = now;
   }, 5);
   try {
-    last = performance.now();
+    last = threadCpuMs();
     const value = await work();
-    stallMs = Math.max(stallMs, performance.now() - last);
+    stallMs = Math.max(stallMs, threadCpuMs() - last);
     return { value, stallMs };
   } finally {
     clearInterval(tick);
@@ -52,7 +63,7 @@ Deno.test("a list_files glob that backtracks does not hold the orchestrator's th
       const { value: listed, stallMs } = await longestStall(() =>
         executeTool("list_files", { glob: "*a*a*a*a*b" }, ctx)
       );
-      assert.ok(stallMs < 1000, `list_files held the thread for ${stallMs.toFixed(0)} ms`);
+      assert.ok(stallMs < 1000, `list_files held the thread for ${stallMs.toFixed(0)} ms of CPU`);
       assert.ok(listed.ok || listed.code === "timeout", JSON.stringify(listed));
     } finally {
       await rmrf(dir);
@@ -76,7 +87,7 @@ Deno.test("an apply_patch hunk that almost matches everywhere does not hold the 
     const { value: applied, stallMs } = await longestStall(() =>
       executeTool("apply_patch", { patch }, ctx)
     );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
     assert.ok(!applied.ok, JSON.stringify(applied).slice(0, 300));
   });
 });
@@ -95,7 +106,7 @@ Deno.test("many one-line apply_patch hunks in a long file do not hold the orches
     const { value: applied, stallMs } = await longestStall(() =>
       executeTool("apply_patch", { patch }, ctx)
     );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
     assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
     const text = Deno.readTextFileSync(`${setup.workspace.dir}/a.txt`);
     assert.equal(text.length, 2 * (N + H));
@@ -112,7 +123,7 @@ Deno.test("an apply_patch header line of millions of spaces costs the orchestrat
     const { value: applied, stallMs } = await longestStall(() =>
       executeTool("apply_patch", { patch }, ctx)
     );
-    assert.ok(stallMs < 1500, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(stallMs < 1500, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
     assert.ok(
       !applied.ok && applied.code !== "internal_error",
       JSON.stringify(applied).slice(0, 300),
@@ -130,7 +141,7 @@ Deno.test("an apply_patch name line with a long time-like tail does not backtrac
     const { value: applied, stallMs } = await longestStall(() =>
       executeTool("apply_patch", { patch }, ctx)
     );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
     assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
   });
 });
@@ -146,7 +157,7 @@ Deno.test("an apply_patch section line with a long run of @ does not backtrack o
     const { value: applied, stallMs } = await longestStall(() =>
       executeTool("apply_patch", { patch }, ctx)
     );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
     assert.ok(
       !applied.ok && applied.code === "patch_failed",
       JSON.stringify(applied).slice(0, 300),
@@ -164,7 +175,7 @@ Deno.test("an apply_patch hunk line ending in many spaces is not trimmed once pe
     const { value: applied, stallMs } = await longestStall(() =>
       executeTool("apply_patch", { patch }, ctx)
     );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
     assert.ok(
       !applied.ok && applied.code === "patch_failed",
       JSON.stringify(applied).slice(0, 300),
@@ -184,7 +195,7 @@ Deno.test("many apply_patch section anchors that match only trimmed do not scan 
     const { value: applied, stallMs } = await longestStall(() =>
       executeTool("apply_patch", { patch }, ctx)
     );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
     assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
     const lines = Deno.readTextFileSync(`${setup.workspace.dir}/a.txt`).split("\n");
     assert.equal(lines[10_000], "b");
@@ -203,7 +214,7 @@ Deno.test("many apply_patch sections on one long file hand the orchestrator's th
     const { value: applied, stallMs } = await longestStall(() =>
       executeTool("apply_patch", { patch }, ctx)
     );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms`);
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
     assert.ok(applied.ok || applied.code === "timeout", JSON.stringify(applied).slice(0, 300));
   });
 });
