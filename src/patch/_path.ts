@@ -17,10 +17,14 @@ const ESCAPES: Record<string, string> = {
 };
 const UNESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, b: 8, f: 12, v: 11, a: 7 };
 
-/** A header name (prefix included, e.g. `b/x`), quoted only when it must be. */
+/**
+ * A header name (prefix included, e.g. `b/x`), quoted only when it must be: also when it ends in
+ * white space, which a reader takes for the space or tab after a name (`helper.py ` was read back
+ * as `helper.py`, so grading scored another file than the workspace held).
+ */
 export function quotePath(name: string): string {
   // deno-lint-ignore no-control-regex
-  if (!/[\x00-\x1f"\\\x7f]/.test(name)) return name;
+  if (!/[\x00-\x1f"\\\x7f]/.test(name) && name.trimEnd() === name) return name;
   let quoted = "";
   for (const char of name) {
     const code = char.charCodeAt(0);

@@ -109,8 +109,12 @@ export async function diffTree(
     if (!before && !after) continue;
     if (before && after && bytesEqual(before, after)) continue;
     const kind = !before ? "created" : !after ? "deleted" : "modified";
+    const part = fileDiff(path, before, after, result);
+    // The same text (only a byte-order mark came or went): no section, since one without a hunk
+    // is not a patch and would keep every other change from being applied.
+    if (part === "") continue;
     result[kind].push(path);
-    parts.push(fileDiff(path, before, after, result));
+    parts.push(part);
   }
   result.patch = parts.join("");
   return result;

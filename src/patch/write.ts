@@ -6,7 +6,10 @@ import { structuredPatch } from "diff";
 import { decodeText } from "../workspace/text.ts";
 import { quotePath } from "./_path.ts";
 
-/** Git-style diff of one file; `undefined` on a side means the file is absent there. */
+/**
+ * Git-style diff of one file; `undefined` on a side means the file is absent there. Empty when
+ * both sides hold the same text.
+ */
 export function fileDiff(
   path: string,
   before: Uint8Array | undefined,
@@ -19,6 +22,9 @@ export function fileDiff(
   if (!after) header += "deleted file mode 100644\n";
   const oldText = before ? decodeText(before) : "";
   const newText = after ? decodeText(after) : "";
+  // Texts are compared without a byte-order mark: a file that only gained or lost one has no
+  // change a patch can carry (a section without a hunk is refused), so it gets no section.
+  if (before && after && oldText !== null && oldText === newText) return "";
   if (oldText === null || newText === null) {
     stat?.binary.push(path);
     return `${header}Binary files ${before ? a : "/dev/null"} and ${

@@ -37,6 +37,29 @@ export interface SearchAnswer {
   filesWithHits: number;
 }
 
+/**
+ * Which of `paths` a glob's regular expression matches: for `list_files`, whose glob runs here,
+ * under the worker's deadline, since a glob like `*a*a*a*a*b` backtracks for minutes on one long
+ * name and the orchestrator's thread must never run it.
+ */
+export interface MatchRequest {
+  paths: string[];
+  glob: { source: string; flags: string };
+}
+
+/** Indices of the paths that matched, in order. */
+export interface MatchAnswer {
+  matched: number[];
+}
+
+/** Run one {@linkcode MatchRequest}. */
+export function matchPaths(request: MatchRequest): MatchAnswer {
+  const glob = new RegExp(request.glob.source, request.glob.flags);
+  const matched: number[] = [];
+  for (let i = 0; i < request.paths.length; i++) if (glob.test(request.paths[i])) matched.push(i);
+  return { matched };
+}
+
 /** Run one search. */
 export function searchTree(request: SearchRequest): SearchAnswer {
   const regex = new RegExp(request.source, request.flags);

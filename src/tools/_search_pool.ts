@@ -11,7 +11,7 @@
  * and do not keep the process alive while idle.
  */
 import { Worker } from "node:worker_threads";
-import type { SearchAnswer, SearchRequest } from "./_search_engine.ts";
+import type { MatchAnswer, MatchRequest, SearchAnswer, SearchRequest } from "./_search_engine.ts";
 import { searchWorkerSource } from "./_search_worker.ts";
 
 /** Searches running at once; more wait for a free worker. */
@@ -26,10 +26,28 @@ const waiting: (() => void)[] = [];
  * Run `request` in a worker; `"timeout"` when it did not finish within `timeoutMs` (the worker is
  * then terminated). Throws when the search itself failed (a bug or an I/O error).
  */
-export async function runSearch(
+export function runSearch(
   request: SearchRequest,
   timeoutMs: number,
 ): Promise<SearchAnswer | "timeout"> {
+  return runInWorker(request, timeoutMs);
+}
+
+/**
+ * Which of `request.paths` match its glob, in a worker like a search (see {@linkcode runSearch}):
+ * a glob's regular expression may backtrack as long as a search pattern.
+ */
+export function runMatch(
+  request: MatchRequest,
+  timeoutMs: number,
+): Promise<MatchAnswer | "timeout"> {
+  return runInWorker(request, timeoutMs);
+}
+
+async function runInWorker<A>(
+  request: SearchRequest | MatchRequest,
+  timeoutMs: number,
+): Promise<A | "timeout"> {
   while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   const worker = idle.pop() ?? new Worker(source ??= searchWorkerSource(), { eval: true });
@@ -37,7 +55,7 @@ export async function runSearch(
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const reply = await new Promise<
-      { ok: true; answer: SearchAnswer } | { ok: false; message: string } | "timeout"
+      { ok: true; answer: A } | { ok: false; message: string } | "timeout"
     >((resolve, reject) => {
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
       const onError = (error: Error) => {

@@ -8,6 +8,7 @@
 import { isNoiseFile, NOISE_DIRS } from "../workspace/snapshot.ts";
 import {
   BINARY_SNIFF_BYTES,
+  matchPaths,
   MAX_LINE_CHARS,
   readText,
   searchFile,
@@ -25,10 +26,12 @@ export function searchWorkerSource(): string {
     `const NOISE_DIRS = new Set(${JSON.stringify([...NOISE_DIRS])});`,
     `const MAX_LINE_CHARS = ${MAX_LINE_CHARS};`,
     `const BINARY_SNIFF_BYTES = ${BINARY_SNIFF_BYTES};`,
-    ...[isNoiseFile, changedName, walk, walkFiles, searchFile, readText, searchTree].map(String),
+    ...[isNoiseFile, changedName, walk, walkFiles, searchFile, readText, searchTree, matchPaths]
+      .map(String),
     `parentPort.on("message", (request) => {
       try {
-        parentPort.postMessage({ ok: true, answer: searchTree(request) });
+        const answer = "paths" in request ? matchPaths(request) : searchTree(request);
+        parentPort.postMessage({ ok: true, answer });
       } catch (error) {
         parentPort.postMessage({ ok: false, message: String(error && error.message || error) });
       }

@@ -1,6 +1,7 @@
 /** `list_files`: every file path in the workspace, optionally filtered by a glob. */
 import { z } from "zod";
 import { globToRegExp } from "./_glob.ts";
+import { runMatch } from "./_search_pool.ts";
 import { walk } from "../workspace/walk.ts";
 import { defineTool, fail, limitsOf } from "./types.ts";
 
@@ -17,43 +18,55 @@ export const listFilesTool = defineTool({
       "Folder to list, relative to the workspace root (default: the root)",
     ),
   }),
-  run(input, ctx) {
+  async run(input, ctx) {
     const target = ctx.workspace.resolve(input.path);
-    if (!target.ok) return Promise.resolve(fail(target.code, target.message));
-    if (!target.isDir) {
-      return Promise.resolve(fail("invalid_input", `Path "${target.rel}" is a file, not a folder`));
-    }
-    const pattern = input.glob ? globToRegExp(input.glob) : null;
+    if (!target.ok) return fail(target.code, target.message);
+    if (!target.isDir) return fail("invalid_input", `Path "${target.rel}" is a file, not a folder`);
     const prefix = target.rel === "." ? "" : target.rel;
-    const files: string[] = [];
-    let total = 0;
+    let found: { path: string; kind: string }[] = [];
     let stopped = false;
-    const maxEntries = limitsOf(ctx).maxListEntries;
+    const limits = limitsOf(ctx);
+    const maxEntries = limits.maxListEntries;
     for (const entry of walk(target.abs, prefix, { maxEntries })) {
       if (entry.kind === "stopped") stopped = true;
-      if (entry.kind === "dir" || entry.kind === "stopped") continue;
-      if (pattern && !pattern.test(entry.path)) continue;
-      total++;
-      if (files.length < MAX_FILES) {
-        files.push(entry.kind === "symlink" ? `${entry.path} (symlink)` : entry.path);
-      }
+      else if (entry.kind !== "dir") found.push(entry);
     }
+    if (input.glob) {
+      // Matched in a worker, under the search's deadline: a glob's regular expression can
+      // backtrack for minutes on one long name (`*a*a*a*a*b`), and this thread serves every
+      // episode of the process.
+      const glob = globToRegExp(input.glob);
+      const outcome = await runMatch({
+        paths: found.map((entry) => entry.path),
+        glob: { source: glob.source, flags: glob.flags },
+      }, limits.searchTimeoutMs);
+      if (outcome === "timeout") {
+        return fail(
+          "timeout",
+          `Matching the glob ${JSON.stringify(input.glob)} stopped after ${
+            limits.searchTimeoutMs / 1000
+          } s: it backtracks too much on these paths; use fewer "*" or a plainer glob`,
+        );
+      }
+      found = outcome.matched.map((i) => found[i]);
+    }
+    const total = found.length;
+    const files = found.slice(0, MAX_FILES).map((entry) =>
+      entry.kind === "symlink" ? `${entry.path} (symlink)` : entry.path
+    );
     const stop = stopped
       ? `\n[stopped after reading ${maxEntries} entries: the tree is too big to list whole; list a subfolder or narrow the glob]`
       : "";
     if (total === 0 && !stopped) {
-      return Promise.resolve({
-        ok: true,
-        output: input.glob ? `No files match "${input.glob}"` : "No files",
-      });
+      return { ok: true, output: input.glob ? `No files match "${input.glob}"` : "No files" };
     }
     const note = total > files.length
       ? `\n[${total - files.length} more files not shown; narrow the glob or path]`
       : "";
-    return Promise.resolve({
+    return {
       ok: true,
       output: files.join("\n") + note + stop,
       truncated: total > files.length || stopped,
-    });
+    };
   },
 });
