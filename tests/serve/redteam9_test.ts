@@ -1,0 +1,149 @@
+/**
+ * Red team, round 9: the network front (`serve --http`) under peers that send little and cost the
+ * server much. Each test counts work (bytes copied, buffers held, frames in flight), never time.
+ */
+import assert from "node:assert/strict";
+import { HttpServer } from "../../src/serve/http1.ts";
+import { ServerWebSocket } from "../../src/serve/websocket.ts";
+
+/**
+ * Run `fn` while counting the bytes user-land code copies with `Uint8Array`'s `slice`, `set` and
+ * `copyWithin`
+ * (Deno's own streams use their captured primordials, so only patchgym's code is counted).
+ */
+async function countingCopies(fn: () => Promise<void>): Promise<number> {
+  const slice = Uint8Array.prototype.slice;
+  const set = Uint8Array.prototype.set;
+  const copyWithin = Uint8Array.prototype.copyWithin;
+  let copied = 0;
+  Uint8Array.prototype.slice = function (this: Uint8Array, ...args: [number?, number?]) {
+    const out = slice.apply(this, args) as Uint8Array;
+    copied += out.length;
+    return out;
+  } as typeof slice;
+  Uint8Array.prototype.set = function (this: Uint8Array, source: ArrayLike<number>, at?: number) {
+    copied += source.length;
+    return set.call(this, source, at);
+  } as typeof set;
+  Uint8Array.prototype.copyWithin = function (
+    this: Uint8Array,
+    to: number,
+    from: number,
+    end?: number,
+  ) {
+    copied += (end ?? this.length) - from;
+    return copyWithin.call(this, to, from, end);
+  } as typeof copyWithin;
+  try {
+    await fn();
+  } finally {
+    Uint8Array.prototype.slice = slice;
+    Uint8Array.prototype.set = set;
+    Uint8Array.prototype.copyWithin = copyWithin;
+  }
+  return copied;
+}
+
+/** A connection whose peer sent `incoming` (all of it ready at once) and reads everything. */
+function eagerPeer(incoming: Uint8Array, hangAtEnd = false) {
+  let at = 0;
+  let release!: () => void;
+  const hang = new Promise<null>((resolve) => release = () => resolve(null));
+  const conn = {
+    read(buf: Uint8Array): Promise<number | null> {
+      if (at >= incoming.length) return hangAtEnd ? hang : Promise.resolve(null);
+      const n = Math.min(buf.length, incoming.length - at);
+      buf.set(incoming.subarray(at, at + n));
+      at += n;
+      return Promise.resolve(n);
+    },
+    write: (bytes: Uint8Array) => Promise.resolve(bytes.length),
+    close() {
+      release();
+    },
+  } as unknown as Deno.Conn;
+  return { conn, read: () => at, end: release };
+}
+
+Deno.test("ServerWebSocket reads many small frames sent at once at linear cost", async () => {
+  // Attack: 20,000 empty text frames (6 bytes each, 120 KB) in one write. Each frame's header,
+  // mask and payload were cut off the buffer with slice(), which copied everything after them:
+  // 1.8 GB copied for 120 KB sent (19 GB and 3 s of the event loop for 1.2 MB), all of it in
+  // microtasks, so no other connection was served meanwhile.
+  const frames = 20_000;
+  const empty = new Uint8Array([0x81, 0x80, 0, 0, 0, 0]);
+  const incoming = new Uint8Array(empty.length * frames);
+  for (let i = 0; i < frames; i++) incoming.set(empty, i * empty.length);
+  const peer = eagerPeer(incoming);
+  let messages = 0;
+  const copied = await countingCopies(async () => {
+    const socket = new ServerWebSocket(1 << 20);
+    socket.onmessage = () => messages++;
+    await socket.run(peer.conn, new Uint8Array(0));
+  });
+  assert.equal(messages, frames);
+  assert.ok(
+    copied <= 16 * incoming.length,
+    `${copied} bytes copied to read ${incoming.length} bytes of frames`,
+  );
+});
+
+Deno.test("ServerWebSocket holds a message of many empty fragments in bounded memory", async () => {
+  // Attack: a text frame without FIN, then empty continuation frames without end (6 bytes each).
+  // Each was kept as one more (empty) part of the message, and the message cap counts bytes, so
+  // it never tripped: about 240 bytes of heap per 6 bytes sent, for as long as the peer sends.
+  const fragments = 1_000_000;
+  const start = new Uint8Array([0x01, 0x81, 0, 0, 0, 0, 0x78]);
+  const more = new Uint8Array([0x00, 0x80, 0, 0, 0, 0]);
+  const incoming = new Uint8Array(start.length + more.length * fragments);
+  incoming.set(start);
+  for (let i = 0; i < fragments; i++) incoming.set(more, start.length + i * more.length);
+  const peer = eagerPeer(incoming, true);
+  const socket = new ServerWebSocket(1 << 20);
+  const before = Deno.memoryUsage().heapUsed;
+  const running = socket.run(peer.conn, new Uint8Array(0));
+  while (peer.read() < incoming.length) await new Promise((resolve) => setTimeout(resolve, 0));
+  const grown = Deno.memoryUsage().heapUsed - before;
+  socket.close();
+  peer.end();
+  await running;
+  // What is held for the message is its bytes (1), not one object per fragment (~240 MB).
+  assert.ok(grown < 64 * 1024 * 1024, `heap grew by ${grown} bytes over ${fragments} fragments`);
+});
+
+Deno.test("HttpServer reads a chunked body of one-byte chunks at linear cost, in few parts", async () => {
+  // Attack: a chunked body of 20,000 one-byte chunks (120 KB). Each chunk line, byte and CRLF was
+  // cut off the connection's buffer with slice(), copying all that followed (476 MB copied; 4.8
+  // GB and 2.4 s for 1.2 MB), and each byte reached the handler as a part of its own, which the
+  // front keeps in an array until the body ends (8 million objects for an 8 MB body).
+  const chunks = 20_000;
+  let parts = 0;
+  let size = 0;
+  const http = HttpServer.listen(
+    { hostname: "127.0.0.1", port: 0, log: () => {} },
+    async (request) => {
+      const reader = request.body!.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        parts++;
+        size += read.value.length;
+      }
+      return new Response(String(size));
+    },
+  );
+  try {
+    const text = "POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n" +
+      `Connection: close\r\n\r\n${"1\r\nx\r\n".repeat(chunks)}0\r\n\r\n`;
+    let answer = "";
+    const copied = await countingCopies(async () => {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: http.addr.port });
+      await conn.write(new TextEncoder().encode(text));
+      answer = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+    });
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.equal(size, chunks);
+    assert.ok(copied <= 16 * text.length, `${copied} bytes copied to read ${text.length} sent`);
+    assert.ok(parts <= chunks / 16, `${parts} parts handed over for ${chunks} one-byte chunks`);
+  } finally {
+    await http.close();
+  }
+});
