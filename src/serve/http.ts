@@ -48,7 +48,8 @@ export interface HttpLimits {
   idleTimeoutMs: number;
   /**
    * Bytes of request bodies and frames held at once, from their first byte until they are
-   * answered; a request that would go past it is answered `too_busy`. At least `maxBodyBytes`.
+   * answered (a WebSocket frame at least {@linkcode FRAME_COST}); a request that would go past it
+   * is answered `too_busy`. At least `maxBodyBytes`.
    */
   maxPendingBytes: number;
 }
@@ -95,6 +96,12 @@ interface Connection {
 
 /** How many largest requests may be in flight at once, by default (see `maxPendingBytes`). */
 export const PENDING_BODIES = 16;
+
+/**
+ * The least a WebSocket frame holds against `maxPendingBytes` from its arrival to its answer,
+ * whatever its length: what waiting costs the server besides the frame's text.
+ */
+export const FRAME_COST = 1024;
 
 /** A request body being read, and when its last bytes came. */
 interface BodyRead {
@@ -551,7 +558,10 @@ export class HttpFront {
       // Held from now until answered: frames queued behind a busy episode count.
       const held: Held = { bytes: 0 };
       const size = typeof event.data === "string" ? event.data.length : 0;
-      const busy = size <= principal.limits.bodyBytes ? this.#hold(held, size) : null;
+      // A frame costs the server more than its text while it waits (its promise, closures and
+      // answer): count at least FRAME_COST, or empty frames queue behind a busy call for free.
+      const cost = Math.max(size, Math.min(FRAME_COST, this.limits.maxBodyBytes));
+      const busy = size <= principal.limits.bodyBytes ? this.#hold(held, cost) : null;
       if (busy) {
         const { id } = scanLine(
           (event.data as string).slice(0, 4096),

@@ -3,8 +3,13 @@
  * server much. Each test counts work (bytes copied, buffers held, frames in flight), never time.
  */
 import assert from "node:assert/strict";
+import { Environment } from "../../src/agent/environment.ts";
+import { RunSlots } from "../../src/sandbox/run_slots.ts";
+import { HttpFront } from "../../src/serve/http.ts";
 import { HttpServer } from "../../src/serve/http1.ts";
+import { EpisodeServer } from "../../src/serve/server.ts";
 import { ServerWebSocket } from "../../src/serve/websocket.ts";
+import { TASKS_DIR } from "./_http.ts";
 
 /**
  * Run `fn` while counting the bytes user-land code copies with `Uint8Array`'s `slice`, `set` and
@@ -146,4 +151,92 @@ Deno.test("HttpServer reads a chunked body of one-byte chunks at linear cost, in
   } finally {
     await http.close();
   }
+});
+
+/** A front over the bundled tasks whose runs take `slots` (hold one to make every run wait). */
+async function withBusyFront(
+  limits: { maxBodyBytes: number; maxPendingBytes: number },
+  slots: RunSlots,
+  fn: (url: string, front: HttpFront) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "patchgym-rt9-" });
+  const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root, runSlots: slots });
+  const server = new EpisodeServer(env, { idleTimeoutMs: 0 });
+  const front = new HttpFront(server, {
+    ...limits,
+    maxConnections: 8,
+    idleTimeoutMs: 0,
+    hostname: "127.0.0.1",
+  });
+  const http = HttpServer.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    maxMessageBytes: 2 * limits.maxBodyBytes + 65536,
+    log: () => {},
+  }, front.handler);
+  try {
+    await fn(`http://127.0.0.1:${http.addr.port}`, front);
+  } finally {
+    front.closeAll();
+    await http.close();
+    await server.closeAll();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("HttpFront counts each WebSocket frame queued behind a busy call against the bytes in flight", async () => {
+  // Attack: on /mcp every frame waits its turn behind the call before it, and a frame held its
+  // length in bytes against --max-pending-bytes. An empty text frame (6 bytes sent) held none,
+  // so behind one slow tools/call a peer queued frames without bound, each a promise, closures
+  // and a later answer in the server's memory (hundreds of bytes each): none was turned away.
+  const slots = new RunSlots(1, { holdMs: 3_600_000 });
+  await withBusyFront(
+    { maxBodyBytes: 16 * 1024, maxPendingBytes: 64 * 1024 },
+    slots,
+    async (url) => {
+      const ws = new WebSocket(`${url.replace("http", "ws")}/mcp`);
+      const answers: { id?: unknown; error?: { data?: { error_code?: string } } }[] = [];
+      const closed = new Promise((resolve) => ws.onclose = resolve);
+      ws.onmessage = (event) => answers.push(JSON.parse(event.data));
+      await new Promise((resolve, reject) => {
+        ws.onopen = resolve;
+        ws.onerror = reject;
+      });
+      const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+      let release: (() => void) | undefined;
+      try {
+        ws.send(JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "openenv/session/create",
+          params: { task_id: "py-median-even" },
+        }));
+        while (answers.length === 0) await tick();
+        assert.ok(!answers[0].error, JSON.stringify(answers[0]));
+        // Every run now waits for the one slot: the call below stays busy until it is given back.
+        release = await slots.take();
+        ws.send(JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "run_command", arguments: { argv: ["python3", "-c", "print(1)"] } },
+        }));
+        while (slots.waiting === 0) await tick();
+        const frames = 2000;
+        for (let i = 0; i < frames; i++) ws.send("");
+        const refused = () =>
+          answers.filter((a) => a.error?.data?.error_code === "too_busy").length;
+        // 64 KiB in flight hold at most a few dozen frames; the rest must be turned away at once.
+        for (let turn = 0; turn < 5000 && refused() < frames - 64; turn++) await tick();
+        assert.ok(
+          refused() >= frames - 64,
+          `${refused()} of ${frames} empty frames turned away while the call was busy`,
+        );
+      } finally {
+        release?.();
+        ws.close();
+        await closed;
+      }
+    },
+  );
 });
