@@ -317,6 +317,9 @@ export class HttpServer {
           void writeAll(c.conn, encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"));
         }
         this.#deadline(c, this.limits.bodyTimeoutMs, "body_timeout");
+      }, () => {
+        // The body is in: the deadline was the body's, never the handler's (a step may run long).
+        if (c.phase === "body" || c.phase === "handler") clearTimeout(c.timer);
       });
       let request: Request;
       try {
@@ -645,15 +648,17 @@ class BodyReader {
   readonly #reader: ConnReader;
   readonly #head: Head;
   readonly #onStart: () => void;
+  readonly #onEnd: () => void;
   started = false;
   done: boolean;
   #left: number;
   #chunkLeft = 0;
 
-  constructor(reader: ConnReader, head: Head, onStart: () => void) {
+  constructor(reader: ConnReader, head: Head, onStart: () => void, onEnd: () => void) {
     this.#reader = reader;
     this.#head = head;
     this.#onStart = onStart;
+    this.#onEnd = onEnd;
     this.#left = head.contentLength ?? 0;
     this.done = !head.chunked && this.#left === 0;
   }
@@ -668,7 +673,7 @@ class BodyReader {
       }
       const part = this.#reader.consume(Math.min(this.#left, this.#reader.buffered));
       this.#left -= part.length;
-      if (this.#left === 0) this.done = true;
+      if (this.#left === 0) this.#end();
       return part;
     }
     // As many chunks as are buffered (up to 64 KiB) in one part: a body of one-byte chunks must
@@ -685,7 +690,7 @@ class BodyReader {
         if (size === 0) {
           // Trailers, up to the blank line.
           while ((await this.#line()) !== "");
-          this.done = true;
+          this.#end();
           break;
         }
         this.#chunkLeft = size;
@@ -711,6 +716,11 @@ class BodyReader {
       at += part.length;
     }
     return out;
+  }
+
+  #end(): void {
+    this.done = true;
+    this.#onEnd();
   }
 
   /** The next line (without its CRLF), reading more as needed. */

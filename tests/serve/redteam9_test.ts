@@ -240,3 +240,32 @@ Deno.test("HttpFront counts each WebSocket frame queued behind a busy call again
     },
   );
 });
+
+Deno.test("HttpServer's body deadline ends with the body: a long answer is not cut off", async () => {
+  // Attack: --body-timeout (60 s) started with a request's body and was still running while the
+  // handler worked, so a POST /step whose tool call (or grading, or wait for a run slot behind
+  // other tokens' runs) took longer lost its connection and its answer: the trainer never saw the
+  // step or the graded record. Here the deadline is 1 ms and the handler answers after a 50 ms
+  // timer, set later and due later, so the deadline's timer fires first if it is still set.
+  const http = HttpServer.listen(
+    { hostname: "127.0.0.1", port: 0, log: () => {}, bodyTimeoutMs: 1 },
+    async (request) => {
+      const text = await request.text();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return new Response(`answered ${text}`);
+    },
+  );
+  try {
+    // Head and body in one write: the body is read at once, well within its deadline.
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: http.addr.port });
+    await conn.write(new TextEncoder().encode(
+      "POST /step HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    ));
+    const reply = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+    const answer = reply === "" ? "connection closed unanswered" : reply.split("\r\n\r\n")[1];
+    assert.equal(answer, "answered {}");
+    assert.equal(http.dropped.get("body_timeout"), undefined);
+  } finally {
+    await http.close();
+  }
+});
