@@ -314,7 +314,10 @@ export class HttpServer {
         if (body.started) return;
         body.started = true;
         if (head.expectContinue) {
-          void writeAll(c.conn, encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"));
+          // Not awaited, so caught here: a peer gone already (a broken pipe) must not become an
+          // unhandled rejection, which would end the process.
+          writeAll(c.conn, encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"))
+            .catch(() => this.#drop(c));
         }
         this.#deadline(c, this.limits.bodyTimeoutMs, "body_timeout");
       }, () => {

@@ -269,3 +269,45 @@ Deno.test("HttpServer's body deadline ends with the body: a long answer is not c
     await http.close();
   }
 });
+
+Deno.test("HttpServer survives a peer that hangs up before its 100 Continue is written", async () => {
+  // Attack: two pipelined requests in one write, the second with "Expect: 100-continue" and a
+  // body never sent, then the connection closed. The answer to the first draws the peer's reset,
+  // and the 100 Continue for the second was written with nothing to catch its failure: an
+  // unhandled rejection (Broken pipe), which ends the whole server, every token's episodes with
+  // it. Any driving token reaches it: /reset, /step and /mcp read their bodies.
+  let unhandled = 0;
+  const onUnhandled = (event: PromiseRejectionEvent) => {
+    event.preventDefault();
+    unhandled++;
+  };
+  globalThis.addEventListener("unhandledrejection", onUnhandled);
+  let handled = 0;
+  const http = HttpServer.listen(
+    { hostname: "127.0.0.1", port: 0, log: () => {} },
+    async (request) => {
+      handled++;
+      const size = request.body ? (await request.arrayBuffer().catch(() => null))?.byteLength : 0;
+      return new Response(`${"x".repeat(100)} ${size}`);
+    },
+  );
+  try {
+    const attack = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+      "POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n";
+    for (let i = 0; i < 20; i++) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: http.addr.port });
+      await conn.write(new TextEncoder().encode(attack));
+      conn.close();
+      // Until the server has handed both requests to the handler and dropped the connection.
+      while (handled < 2 * (i + 1) || http.connections > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    }
+    // Rejections surface after a turn of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(unhandled, 0, `${unhandled} unhandled rejection(s): each one ends the process`);
+  } finally {
+    await http.close();
+    globalThis.removeEventListener("unhandledrejection", onUnhandled);
+  }
+});
