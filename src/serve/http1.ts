@@ -360,18 +360,27 @@ export class HttpServer {
         );
       }
       clearTimeout(c.timer);
-      if (c.closed) return;
       const upgraded = UPGRADES.get(response);
+      if (c.closed) {
+        upgraded?.socket.abandon();
+        return;
+      }
       if (upgraded) {
         c.phase = "websocket";
-        const accept = await acceptKey(upgraded.accept);
-        await writeAll(
-          c.conn,
-          encoder.encode(
-            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-              `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
-          ),
-        );
+        try {
+          const accept = await acceptKey(upgraded.accept);
+          await writeAll(
+            c.conn,
+            encoder.encode(
+              "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+                `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
+            ),
+          );
+        } catch (error) {
+          // The peer is gone: the socket never runs, and whoever counted it open must hear so.
+          upgraded.socket.abandon();
+          throw error;
+        }
         await upgraded.socket.run(c.conn, reader.take());
         return;
       }

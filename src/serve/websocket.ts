@@ -39,6 +39,7 @@ export class ServerWebSocket {
   onmessage: ((event: { data: string | Uint8Array }) => void) | null = null;
   onclose: ((event: { code: number; reason: string }) => void) | null = null;
   #closeEvent = { code: 1006, reason: "" };
+  #ended = false;
 
   constructor(maxMessageBytes: number) {
     this.#maxMessageBytes = maxMessageBytes;
@@ -86,9 +87,19 @@ export class ServerWebSocket {
       .finally(() => this.#queued -= bytes.length);
   }
 
+  /**
+   * End the socket that will never run (its 101 answer could not be written): closed, and
+   * `onclose` told, as for any socket that ends, so that whoever counted it open counts it no more.
+   */
+  abandon(): void {
+    this.#end();
+  }
+
+  /** Closed for good; `onclose` is told once, whether or not the socket ever ran. */
   #end(): void {
-    if (this.#state === CLOSED) return;
     this.#state = CLOSED;
+    if (this.#ended) return;
+    this.#ended = true;
     try {
       this.#conn?.close();
     } catch {

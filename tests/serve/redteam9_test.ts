@@ -9,7 +9,7 @@ import { HttpFront } from "../../src/serve/http.ts";
 import { HttpServer } from "../../src/serve/http1.ts";
 import { EpisodeServer } from "../../src/serve/server.ts";
 import { ServerWebSocket } from "../../src/serve/websocket.ts";
-import { TASKS_DIR } from "./_http.ts";
+import { socket, TASKS_DIR, withHttp } from "./_http.ts";
 
 /**
  * Run `fn` while counting the bytes user-land code copies with `Uint8Array`'s `slice`, `set` and
@@ -310,4 +310,34 @@ Deno.test("HttpServer survives a peer that hangs up before its 100 Continue is w
     await http.close();
     globalThis.removeEventListener("unhandledrejection", onUnhandled);
   }
+});
+
+Deno.test("HttpFront frees a WebSocket session whose 101 answer could not be written", async () => {
+  // Attack: a request answered first (which draws the closed peer's reset), then an upgrade to
+  // /ws in the same write, then a hang-up. The session was counted when the upgrade was answered,
+  // and only the socket's close gave it back; the 101 answer failed (broken pipe), the socket never
+  // ran and never closed: each try took one of the --max-episodes WebSocket sessions, of every
+  // token, until the idle sweep (15 min), and one of its token's sessions= for good.
+  await withHttp({ maxConnections: 4 }, async ({ url, front, http }) => {
+    const port = Number(new URL(url).port);
+    const attack = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+    for (let i = 0; i < 8; i++) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      await conn.write(new TextEncoder().encode(attack));
+      conn.close();
+      while (http.connections > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    assert.equal(front.connections, 0, `${front.connections} sessions held by hung-up peers`);
+    const s = await socket(url);
+    try {
+      const answer = await s.ask({ op: "tasks", id: 1 });
+      assert.equal(answer.id, 1);
+      assert.ok(answer.tasks, JSON.stringify(answer).slice(0, 300));
+    } finally {
+      s.ws.close();
+      await s.closed;
+    }
+  });
 });
