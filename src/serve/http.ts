@@ -563,10 +563,10 @@ export class HttpFront {
       const cost = Math.max(size, Math.min(FRAME_COST, this.limits.maxBodyBytes));
       const busy = size <= principal.limits.bodyBytes ? this.#hold(held, cost) : null;
       if (busy) {
-        const { id } = scanLine(
-          (event.data as string).slice(0, 4096),
-          this.#server.limits.maxDepth,
-        );
+        // A binary frame holds its cost too, and has no id to read.
+        const { id } = typeof event.data === "string"
+          ? scanLine(event.data.slice(0, 4096), this.#server.limits.maxDepth)
+          : { id: undefined };
         socket.send(JSON.stringify(
           connection.mcp ? rpcFailure(id ?? null, busy) : wsError(busy, id),
         ));

@@ -341,3 +341,32 @@ Deno.test("HttpFront frees a WebSocket session whose 101 answer could not be wri
     }
   });
 });
+
+Deno.test("HttpFront answers a binary frame turned away as too busy, and keeps the connection", async () => {
+  // Found while fixing the frame cost above: a binary frame now holds its cost too, and when that
+  // was refused the answer read its id as if it were text (charCodeAt of a Uint8Array), a
+  // TypeError that dropped the peer's connection instead of answering too_busy.
+  await withHttp({ maxBodyBytes: 1000, maxPendingBytes: 1500 }, async ({ url, front }) => {
+    let feed!: ReadableStreamDefaultController<Uint8Array>;
+    const slow = fetch(`${url}/reset`, {
+      method: "POST",
+      body: new ReadableStream({ start: (controller) => void (feed = controller) }),
+    });
+    const head = `{"task_id": "py-median-even", "pad": "${"x".repeat(860)}`;
+    feed.enqueue(new TextEncoder().encode(head));
+    while (front.pendingBytes < head.length) await new Promise((r) => setTimeout(r, 1));
+    const s = await socket(url);
+    try {
+      s.ws.send(new Uint8Array([1, 2, 3]));
+      const answer = await Promise.race([s.next(), s.closed.then(() => ({ closed: true }))]);
+      assert.equal(answer.error?.code, "too_busy", JSON.stringify(answer));
+      feed.enqueue(new TextEncoder().encode(`"}`));
+      feed.close();
+      await (await slow).body?.cancel();
+      assert.equal((await s.ask({ op: "tasks", id: "after" })).id, "after");
+    } finally {
+      s.ws.close();
+      await s.closed;
+    }
+  });
+});
