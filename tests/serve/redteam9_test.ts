@@ -370,3 +370,60 @@ Deno.test("HttpFront answers a binary frame turned away as too busy, and keeps t
     }
   });
 });
+
+Deno.test("EpisodeServer answers a message of thousands of tool calls with a bounded answer", async () => {
+  // Attack: one step whose message holds 10,000 tool calls (native, or as <tool_call> blocks in
+  // the text). The first ran; each other one got a tool message of its own ("only one call per
+  // turn"), kept in the episode's conversation and sent back: 3.7 MB sent with 100,000 calls drew
+  // a 57 MB answer and kept 100 MB in the server, every step (a reset's limits and the step's
+  // usage are the client's, so no token limit ends it). A token could fill the server's memory
+  // with a few dozen requests.
+  const root = await Deno.makeTempDir({ prefix: "patchgym-rt9-" });
+  const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot: root });
+  const server = new EpisodeServer(env, { idleTimeoutMs: 0 });
+  try {
+    const calls = 10_000;
+    const usage = { prompt_tokens: 0, completion_tokens: 0 };
+    const limits = { max_total_tokens: 1e12 };
+    const native = await server.handle(
+      JSON.stringify({ op: "reset", task_id: "py-median-even", limits }),
+    );
+    const text = await server.handle(
+      JSON.stringify({ op: "reset", task_id: "py-median-even", limits, tool_calls: "text" }),
+    );
+    const answers = [
+      await server.handle(JSON.stringify({
+        op: "step",
+        episode_id: native.episode_id,
+        usage,
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: Array.from({ length: calls }, (_, i) => ({
+            id: `c${i}`,
+            function: { name: "inspect_tree", arguments: {} },
+          })),
+        },
+      })),
+      await server.handle(JSON.stringify({
+        op: "step",
+        episode_id: text.episode_id,
+        usage,
+        message: {
+          role: "assistant",
+          content: '<tool_call>{"name": "inspect_tree", "arguments": {}}</tool_call>\n'
+            .repeat(calls),
+        },
+      })),
+    ];
+    for (const [i, answer] of answers.entries()) {
+      const messages = "error" in answer ? 0 : (answer.observation as unknown[]).length;
+      assert.ok(messages <= 65, `${["native", "text"][i]}: ${messages} messages answered`);
+      const size = JSON.stringify(answer).length;
+      assert.ok(size < 256 * 1024, `${["native", "text"][i]}: an answer of ${size} bytes`);
+    }
+  } finally {
+    await server.closeAll();
+    await Deno.remove(root, { recursive: true });
+  }
+});
