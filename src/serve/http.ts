@@ -578,7 +578,7 @@ export class HttpFront {
         connection.busy--;
         connection.lastActive = this.#now();
         if (answer !== null && socket.readyState === WebSocket.OPEN) {
-          socket.send(JSON.stringify(answer));
+          socket.send(serializeAnswer(answer, connection.mcp));
         }
       });
     };
@@ -680,6 +680,27 @@ export class HttpFront {
           data: { message: `Unknown message type: ${JSON.stringify(type)}`, code: "UNKNOWN_TYPE" },
         };
     }
+  }
+}
+
+/**
+ * A WebSocket answer as text. Serialized in a callback nothing awaits, so a throw there would be
+ * an unhandled rejection and end the process: an answer JSON.stringify refuses (a final record
+ * past 2^29 characters, the token ids of many large steps) is answered as an internal error.
+ */
+function serializeAnswer(answer: object, mcp: boolean): string {
+  try {
+    return JSON.stringify(answer);
+  } catch (error) {
+    const id = (answer as { id?: unknown }).id;
+    const failed = failure(
+      "internal",
+      `The answer could not be sent (${
+        error instanceof Error ? error.message : String(error)
+      }); with --out, the record is in the output folder`,
+    );
+    const readable = typeof id === "string" || typeof id === "number" ? id : undefined;
+    return JSON.stringify(mcp ? rpcFailure(readable ?? null, failed) : wsError(failed, readable));
   }
 }
 

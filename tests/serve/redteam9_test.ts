@@ -427,3 +427,55 @@ Deno.test("EpisodeServer answers a message of thousands of tool calls with a bou
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("HttpFront answers an answer it cannot serialize with an error frame, not a crash", async () => {
+  // Attack: a WebSocket answer was serialized with JSON.stringify in a callback nothing awaited,
+  // so a throw there was an unhandled rejection, which ends the process. A driving token reaches
+  // it by size: the final answer carries the record, every step's token ids and logprobs in it
+  // (2 steps of 27 MB made a 112 MB answer), and past 2^29 characters JSON.stringify throws
+  // (RangeError: Invalid string length): some 34 steps of 8 MB (--max-line-bytes), then a finish
+  // on /ws. Here an answer JSON.stringify refuses at once stands in for that one.
+  let unhandled = 0;
+  const onUnhandled = (event: PromiseRejectionEvent) => {
+    event.preventDefault();
+    unhandled++;
+  };
+  globalThis.addEventListener("unhandledrejection", onUnhandled);
+  try {
+    await withHttp({}, async ({ url, server }) => {
+      const request = server.request.bind(server);
+      server.request = (data: unknown, caller?: Parameters<typeof server.request>[1]) =>
+        (data as { op?: string }).op === "finish"
+          ? Promise.resolve({ id: (data as { id?: number }).id, unserializable: 1n })
+          : request(data, caller);
+      const ws = new WebSocket(`${url.replace("http", "ws")}/ws`);
+      const answers = new Map<unknown, { error?: { code?: string } }>();
+      const closed = new Promise((resolve) => ws.onclose = resolve);
+      ws.onmessage = (event) => {
+        const answer = JSON.parse(event.data);
+        answers.set(answer.id, answer);
+      };
+      await new Promise((resolve, reject) => {
+        ws.onopen = resolve;
+        ws.onerror = reject;
+      });
+      try {
+        ws.send(JSON.stringify({ op: "finish", episode_id: "e", id: 7 }));
+        ws.send(JSON.stringify({ op: "tasks", id: 8 }));
+        // The stand-in answers at once: both answers come within a few turns once it is caught.
+        for (let turn = 0; turn < 1000 && !(answers.has(7) && answers.has(8)); turn++) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        assert.ok(answers.has(8), "the connection answers on");
+        assert.equal(answers.get(7)?.error?.code, "internal", JSON.stringify(answers.get(7)));
+      } finally {
+        ws.close();
+        await closed;
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(unhandled, 0, `${unhandled} unhandled rejection(s): each one ends the process`);
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", onUnhandled);
+  }
+});
