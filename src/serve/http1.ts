@@ -761,10 +761,17 @@ class BodyReader {
   }
 }
 
+/** A Host header's value: a name or address (IPv6 in brackets), and an optional port. */
+const HOST_RE = /^(?:\[[0-9A-Fa-f:.]+(?:%25[\w.~-]+)?\]|[\w.~%!$&'()*+,;=-]*)(?::\d*)?$/;
+
 function toRequest(head: Head, body: BodyReader, secure: boolean, addr: Deno.NetAddr): Request {
   const headers = new Headers();
   for (const [k, v] of head.headers) headers.append(k, v);
   const host = headers.get("host") ?? `${addr.hostname}:${addr.port}`;
+  // The URL is the Host and the target glued together: a Host holding "/", "?", "#", "@" or "\\"
+  // would change the path the request is routed by ("127.0.0.1/metrics?" made GET /health one of
+  // /metrics). Only host[:port] is taken.
+  if (!HOST_RE.test(host)) throw new Error("Malformed Host header");
   const target = head.target.startsWith("/") ? head.target : new URL(head.target).pathname;
   const url = new URL(`${secure ? "https" : "http"}://${host}${target}`);
   const hasBody = head.method !== "GET" && head.method !== "HEAD";

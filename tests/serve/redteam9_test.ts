@@ -479,3 +479,30 @@ Deno.test("HttpFront answers an answer it cannot serialize with an error frame, 
     globalThis.removeEventListener("unhandledrejection", onUnhandled);
   }
 });
+
+Deno.test("HttpServer routes a request by its target, never by a path written into its Host", async () => {
+  // Attack: the request's URL was the Host header and the target glued together, so a Host of
+  // "127.0.0.1/metrics?" turned "GET /health" into GET /metrics: a proxy in front that lets only
+  // /health through without its own checks (or logs, or rules by path) saw one route and the
+  // server answered another.
+  const paths: string[] = [];
+  const http = HttpServer.listen(
+    { hostname: "127.0.0.1", port: 0, log: () => {} },
+    (request) => {
+      paths.push(new URL(request.url).pathname);
+      return new Response("ok");
+    },
+  );
+  try {
+    for (const host of ["127.0.0.1/metrics?", "127.0.0.1/metrics#", "a@127.0.0.1/metrics?x="]) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: http.addr.port });
+      await conn.write(new TextEncoder().encode(
+        `GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ));
+      await new Response(conn.readable).arrayBuffer();
+    }
+    assert.ok(paths.every((path) => path === "/health"), `routed as ${paths.join(", ")}`);
+  } finally {
+    await http.close();
+  }
+});
