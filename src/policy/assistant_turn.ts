@@ -6,6 +6,13 @@
 import { parseTextToolCalls } from "./text_tool_calls.ts";
 import type { AssistantMessage, ChatToolCall, PolicyTurn } from "./types.ts";
 
+/**
+ * Most tool calls read from one message (models make a handful at once). The first runs; each
+ * other one is answered "one call per turn" in a message of its own, kept in the conversation, so
+ * without a cap one message of many thousands of calls made an answer and a conversation that size.
+ */
+export const MAX_TOOL_CALLS = 64;
+
 /** A tool call as received: arguments may be a string or an object, the id may be missing. */
 export interface ReceivedToolCall {
   id?: string | null;
@@ -47,8 +54,16 @@ export function assistantTurn(
   if (!native && content) {
     const parsed = parseTextToolCalls(content);
     reasoning ??= parsed.reasoning;
-    parseErrors.push(...parsed.errors.map((e) => e.message));
-    calls = parsed.calls.map((call, i) => ({
+    parseErrors.push(...parsed.errors.slice(0, MAX_TOOL_CALLS).map((e) => e.message));
+    if (parsed.errors.length > MAX_TOOL_CALLS) {
+      parseErrors.push(`${parsed.errors.length - MAX_TOOL_CALLS} more unreadable tool calls`);
+    }
+    if (parsed.calls.length > MAX_TOOL_CALLS) {
+      parseErrors.push(
+        `${parsed.calls.length} tool calls in one message; only the first ${MAX_TOOL_CALLS} were read`,
+      );
+    }
+    calls = parsed.calls.slice(0, MAX_TOOL_CALLS).map((call, i) => ({
       id: `call_${index}_${i}`,
       type: "function",
       function: { name: call.name, arguments: JSON.stringify(call.arguments) },

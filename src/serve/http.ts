@@ -48,7 +48,8 @@ export interface HttpLimits {
   idleTimeoutMs: number;
   /**
    * Bytes of request bodies and frames held at once, from their first byte until they are
-   * answered; a request that would go past it is answered `too_busy`. At least `maxBodyBytes`.
+   * answered (a WebSocket frame at least {@linkcode FRAME_COST}); a request that would go past it
+   * is answered `too_busy`. At least `maxBodyBytes`.
    */
   maxPendingBytes: number;
 }
@@ -95,6 +96,12 @@ interface Connection {
 
 /** How many largest requests may be in flight at once, by default (see `maxPendingBytes`). */
 export const PENDING_BODIES = 16;
+
+/**
+ * The least a WebSocket frame holds against `maxPendingBytes` from its arrival to its answer,
+ * whatever its length: what waiting costs the server besides the frame's text.
+ */
+export const FRAME_COST = 1024;
 
 /** A request body being read, and when its last bytes came. */
 interface BodyRead {
@@ -551,12 +558,15 @@ export class HttpFront {
       // Held from now until answered: frames queued behind a busy episode count.
       const held: Held = { bytes: 0 };
       const size = typeof event.data === "string" ? event.data.length : 0;
-      const busy = size <= principal.limits.bodyBytes ? this.#hold(held, size) : null;
+      // A frame costs the server more than its text while it waits (its promise, closures and
+      // answer): count at least FRAME_COST, or empty frames queue behind a busy call for free.
+      const cost = Math.max(size, Math.min(FRAME_COST, this.limits.maxBodyBytes));
+      const busy = size <= principal.limits.bodyBytes ? this.#hold(held, cost) : null;
       if (busy) {
-        const { id } = scanLine(
-          (event.data as string).slice(0, 4096),
-          this.#server.limits.maxDepth,
-        );
+        // A binary frame holds its cost too, and has no id to read.
+        const { id } = typeof event.data === "string"
+          ? scanLine(event.data.slice(0, 4096), this.#server.limits.maxDepth)
+          : { id: undefined };
         socket.send(JSON.stringify(
           connection.mcp ? rpcFailure(id ?? null, busy) : wsError(busy, id),
         ));
@@ -568,7 +578,7 @@ export class HttpFront {
         connection.busy--;
         connection.lastActive = this.#now();
         if (answer !== null && socket.readyState === WebSocket.OPEN) {
-          socket.send(JSON.stringify(answer));
+          socket.send(serializeAnswer(answer, connection.mcp));
         }
       });
     };
@@ -670,6 +680,27 @@ export class HttpFront {
           data: { message: `Unknown message type: ${JSON.stringify(type)}`, code: "UNKNOWN_TYPE" },
         };
     }
+  }
+}
+
+/**
+ * A WebSocket answer as text. Serialized in a callback nothing awaits, so a throw there would be
+ * an unhandled rejection and end the process: an answer JSON.stringify refuses (a final record
+ * past 2^29 characters, the token ids of many large steps) is answered as an internal error.
+ */
+function serializeAnswer(answer: object, mcp: boolean): string {
+  try {
+    return JSON.stringify(answer);
+  } catch (error) {
+    const id = (answer as { id?: unknown }).id;
+    const failed = failure(
+      "internal",
+      `The answer could not be sent (${
+        error instanceof Error ? error.message : String(error)
+      }); with --out, the record is in the output folder`,
+    );
+    const readable = typeof id === "string" || typeof id === "number" ? id : undefined;
+    return JSON.stringify(mcp ? rpcFailure(readable ?? null, failed) : wsError(failed, readable));
   }
 }
 

@@ -314,9 +314,15 @@ export class HttpServer {
         if (body.started) return;
         body.started = true;
         if (head.expectContinue) {
-          void writeAll(c.conn, encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"));
+          // Not awaited, so caught here: a peer gone already (a broken pipe) must not become an
+          // unhandled rejection, which would end the process.
+          writeAll(c.conn, encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"))
+            .catch(() => this.#drop(c));
         }
         this.#deadline(c, this.limits.bodyTimeoutMs, "body_timeout");
+      }, () => {
+        // The body is in: the deadline was the body's, never the handler's (a step may run long).
+        if (c.phase === "body" || c.phase === "handler") clearTimeout(c.timer);
       });
       let request: Request;
       try {
@@ -354,18 +360,27 @@ export class HttpServer {
         );
       }
       clearTimeout(c.timer);
-      if (c.closed) return;
       const upgraded = UPGRADES.get(response);
+      if (c.closed) {
+        upgraded?.socket.abandon();
+        return;
+      }
       if (upgraded) {
         c.phase = "websocket";
-        const accept = await acceptKey(upgraded.accept);
-        await writeAll(
-          c.conn,
-          encoder.encode(
-            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-              `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
-          ),
-        );
+        try {
+          const accept = await acceptKey(upgraded.accept);
+          await writeAll(
+            c.conn,
+            encoder.encode(
+              "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+                `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
+            ),
+          );
+        } catch (error) {
+          // The peer is gone: the socket never runs, and whoever counted it open must hear so.
+          upgraded.socket.abandon();
+          throw error;
+        }
         await upgraded.socket.run(c.conn, reader.take());
         return;
       }
@@ -451,10 +466,16 @@ async function acceptKey(key: string): Promise<string> {
   return btoa(binary);
 }
 
-/** Bytes of a connection, read as needed. */
+/**
+ * Bytes of a connection, read as needed. Buffered bytes live in one buffer that grows by doubling
+ * and is consumed by moving a start offset: consuming copies only the bytes taken, and a read
+ * appends in place, so many small requests, chunks or reads cost their length, not its square.
+ */
 export class ConnReader {
   readonly #conn: Deno.Conn;
-  #buf = new Uint8Array(0);
+  #buf = new Uint8Array(16 * 1024);
+  #start = 0;
+  #end = 0;
   #eof = false;
 
   constructor(conn: Deno.Conn) {
@@ -462,20 +483,35 @@ export class ConnReader {
   }
 
   get buffered(): number {
-    return this.#buf.length;
+    return this.#end - this.#start;
   }
 
+  /** The buffered bytes (a view: valid until the next fill or consume). */
   get bytes(): Uint8Array {
-    return this.#buf;
+    return this.#buf.subarray(this.#start, this.#end);
   }
 
   /** Read more; false at the end of the stream (or when the connection was closed). */
   async fill(): Promise<boolean> {
     if (this.#eof) return false;
-    const chunk = new Uint8Array(16 * 1024);
+    const want = 16 * 1024;
+    if (this.#buf.length - this.#end < want) {
+      // Room for a read: move what is left to the front when that copies no more than it frees
+      // (so each byte is moved a bounded number of times), else into a buffer twice as large.
+      const left = this.#end - this.#start;
+      if (this.#start >= left && left + want <= this.#buf.length) {
+        this.#buf.copyWithin(0, this.#start, this.#end);
+      } else {
+        const next = new Uint8Array(Math.max(2 * this.#buf.length, left + want));
+        next.set(this.#buf.subarray(this.#start, this.#end));
+        this.#buf = next;
+      }
+      this.#start = 0;
+      this.#end = left;
+    }
     let n: number | null;
     try {
-      n = await this.#conn.read(chunk);
+      n = await this.#conn.read(this.#buf.subarray(this.#end));
     } catch {
       n = null;
     }
@@ -483,23 +519,26 @@ export class ConnReader {
       this.#eof = true;
       return false;
     }
-    const next = new Uint8Array(this.#buf.length + n);
-    next.set(this.#buf);
-    next.set(chunk.subarray(0, n), this.#buf.length);
-    this.#buf = next;
+    this.#end += n;
     return true;
   }
 
   /** Remove and answer the first `n` buffered bytes. */
   consume(n: number): Uint8Array {
-    const out = this.#buf.slice(0, n);
-    this.#buf = this.#buf.slice(n);
+    const out = this.#buf.slice(this.#start, this.#start + n);
+    this.skip(n);
     return out;
+  }
+
+  /** Remove the first `n` buffered bytes. */
+  skip(n: number): void {
+    this.#start += n;
+    if (this.#start === this.#end) this.#start = this.#end = 0;
   }
 
   /** Everything buffered, removed. */
   take(): Uint8Array {
-    return this.consume(this.#buf.length);
+    return this.consume(this.buffered);
   }
 }
 
@@ -610,20 +649,28 @@ function indexOfCrlfCrlf(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
+/** Longest chunk-size or trailer line, without its CRLF. */
+const MAX_CHUNK_LINE = 4096;
+
+/** Most bytes of a chunked body handed over as one part. */
+const CHUNKED_PART_BYTES = 64 * 1024;
+
 /** A request body read from the connection as the handler pulls it (length or chunked). */
 class BodyReader {
   readonly #reader: ConnReader;
   readonly #head: Head;
   readonly #onStart: () => void;
+  readonly #onEnd: () => void;
   started = false;
   done: boolean;
   #left: number;
   #chunkLeft = 0;
 
-  constructor(reader: ConnReader, head: Head, onStart: () => void) {
+  constructor(reader: ConnReader, head: Head, onStart: () => void, onEnd: () => void) {
     this.#reader = reader;
     this.#head = head;
     this.#onStart = onStart;
+    this.#onEnd = onEnd;
     this.#left = head.contentLength ?? 0;
     this.done = !head.chunked && this.#left === 0;
   }
@@ -638,53 +685,93 @@ class BodyReader {
       }
       const part = this.#reader.consume(Math.min(this.#left, this.#reader.buffered));
       this.#left -= part.length;
-      if (this.#left === 0) this.done = true;
+      if (this.#left === 0) this.#end();
       return part;
     }
-    if (this.#chunkLeft === 0) {
-      const line = await this.#line();
-      const size = parseInt(line.split(";")[0].trim(), 16);
-      if (!/^[0-9a-fA-F]+$/.test(line.split(";")[0].trim()) || !Number.isSafeInteger(size)) {
-        throw new Error("Malformed chunk size");
+    // As many chunks as are buffered (up to 64 KiB) in one part: a body of one-byte chunks must
+    // not reach the handler as one part (one object it holds) per byte.
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    do {
+      if (this.#chunkLeft === 0) {
+        const line = this.#bufferedLine() ?? await this.#line();
+        const size = parseInt(line.split(";")[0].trim(), 16);
+        if (!/^[0-9a-fA-F]+$/.test(line.split(";")[0].trim()) || !Number.isSafeInteger(size)) {
+          throw new Error("Malformed chunk size");
+        }
+        if (size === 0) {
+          // Trailers, up to the blank line.
+          while ((await this.#line()) !== "");
+          this.#end();
+          break;
+        }
+        this.#chunkLeft = size;
       }
-      if (size === 0) {
-        // Trailers, up to the blank line.
-        while ((await this.#line()) !== "");
-        this.done = true;
-        return null;
+      if (this.#reader.buffered === 0 && !await this.#reader.fill()) {
+        throw new Error("Connection closed before the end of the body");
       }
-      this.#chunkLeft = size;
+      const part = this.#reader.consume(Math.min(this.#chunkLeft, this.#reader.buffered));
+      this.#chunkLeft -= part.length;
+      parts.push(part);
+      total += part.length;
+      if (this.#chunkLeft === 0) {
+        const crlf = this.#bufferedLine() ?? await this.#line();
+        if (crlf !== "") throw new Error("Malformed chunk end");
+      }
+    } while (this.#reader.buffered > 0 && total < CHUNKED_PART_BYTES);
+    if (total === 0 && this.done) return null;
+    if (parts.length === 1) return parts[0];
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
     }
-    if (this.#reader.buffered === 0 && !await this.#reader.fill()) {
-      throw new Error("Connection closed before the end of the body");
-    }
-    const part = this.#reader.consume(Math.min(this.#chunkLeft, this.#reader.buffered));
-    this.#chunkLeft -= part.length;
-    if (this.#chunkLeft === 0) {
-      const crlf = await this.#line();
-      if (crlf !== "") throw new Error("Malformed chunk end");
-    }
-    return part;
+    return out;
   }
 
+  #end(): void {
+    this.done = true;
+    this.#onEnd();
+  }
+
+  /** The next line (without its CRLF), reading more as needed. */
   async #line(): Promise<string> {
     while (true) {
-      const bytes = this.#reader.bytes;
-      for (let i = 0; i + 1 < bytes.length; i++) {
-        if (bytes[i] === 13 && bytes[i + 1] === 10) {
-          return decoder.decode(this.#reader.consume(i + 2)).slice(0, i);
-        }
-      }
-      if (bytes.length > 4096) throw new Error("Chunk line too long");
+      const line = this.#bufferedLine();
+      if (line !== null) return line;
       if (!await this.#reader.fill()) throw new Error("Connection closed in a chunked body");
     }
   }
+
+  /** The next line when it is buffered whole, else null (without a turn of the event loop). */
+  #bufferedLine(): string | null {
+    const bytes = this.#reader.bytes;
+    const scan = Math.min(bytes.length, MAX_CHUNK_LINE + 2);
+    for (let i = 0; i + 1 < scan; i++) {
+      if (bytes[i] === 13 && bytes[i + 1] === 10) {
+        // Chunk sizes and trailers: only their ASCII matters (a size, an empty line).
+        const line = String.fromCharCode(...bytes.subarray(0, i));
+        this.#reader.skip(i + 2);
+        return line;
+      }
+    }
+    if (bytes.length >= MAX_CHUNK_LINE + 2) throw new Error("Chunk line too long");
+    return null;
+  }
 }
+
+/** A Host header's value: a name or address (IPv6 in brackets), and an optional port. */
+const HOST_RE = /^(?:\[[0-9A-Fa-f:.]+(?:%25[\w.~-]+)?\]|[\w.~%!$&'()*+,;=-]*)(?::\d*)?$/;
 
 function toRequest(head: Head, body: BodyReader, secure: boolean, addr: Deno.NetAddr): Request {
   const headers = new Headers();
   for (const [k, v] of head.headers) headers.append(k, v);
   const host = headers.get("host") ?? `${addr.hostname}:${addr.port}`;
+  // The URL is the Host and the target glued together: a Host holding "/", "?", "#", "@" or "\\"
+  // would change the path the request is routed by ("127.0.0.1/metrics?" made GET /health one of
+  // /metrics). Only host[:port] is taken.
+  if (!HOST_RE.test(host)) throw new Error("Malformed Host header");
   const target = head.target.startsWith("/") ? head.target : new URL(head.target).pathname;
   const url = new URL(`${secure ? "https" : "http"}://${host}${target}`);
   const hasBody = head.method !== "GET" && head.method !== "HEAD";

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { formatIssue } from "../zod_issues.ts";
+import { MAX_TOOL_CALLS } from "../policy/assistant_turn.ts";
 
 const ToolCallSchema = z.object({
   id: z.string().nullish(),
@@ -22,7 +23,7 @@ const ContentPartSchema = z.looseObject({ type: z.string(), text: z.string().opt
 export const AssistantMessageSchema = z.object({
   role: z.literal("assistant").default("assistant"),
   content: z.union([z.string(), z.array(ContentPartSchema)]).nullish(),
-  tool_calls: z.array(ToolCallSchema).nullish(),
+  tool_calls: z.array(ToolCallSchema).max(MAX_TOOL_CALLS).nullish(),
   /** Reasoning as SGLang and older vLLM name it. */
   reasoning_content: z.string().nullish(),
   /** Reasoning as newer vLLM names it. */

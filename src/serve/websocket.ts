@@ -28,7 +28,9 @@ export class ServerWebSocket {
   readonly #maxMessageBytes: number;
   #conn: Deno.Conn | undefined;
   #state = CONNECTING;
+  /** Bytes read and not yet consumed: `#buf` from `#start` on (consumed by moving `#start`). */
   #buf: Uint8Array = new Uint8Array(0);
+  #start = 0;
   readonly #scratch = new Uint8Array(64 * 1024);
   #writing: Promise<void> = Promise.resolve();
   /** Bytes passed to `#write` not yet written. */
@@ -37,6 +39,7 @@ export class ServerWebSocket {
   onmessage: ((event: { data: string | Uint8Array }) => void) | null = null;
   onclose: ((event: { code: number; reason: string }) => void) | null = null;
   #closeEvent = { code: 1006, reason: "" };
+  #ended = false;
 
   constructor(maxMessageBytes: number) {
     this.#maxMessageBytes = maxMessageBytes;
@@ -84,9 +87,19 @@ export class ServerWebSocket {
       .finally(() => this.#queued -= bytes.length);
   }
 
+  /**
+   * End the socket that will never run (its 101 answer could not be written): closed, and
+   * `onclose` told, as for any socket that ends, so that whoever counted it open counts it no more.
+   */
+  abandon(): void {
+    this.#end();
+  }
+
+  /** Closed for good; `onclose` is told once, whether or not the socket ever ran. */
   #end(): void {
-    if (this.#state === CLOSED) return;
     this.#state = CLOSED;
+    if (this.#ended) return;
+    this.#ended = true;
     try {
       this.#conn?.close();
     } catch {
@@ -99,14 +112,16 @@ export class ServerWebSocket {
   async run(conn: Deno.Conn, leftover: Uint8Array): Promise<void> {
     this.#conn = conn;
     this.#buf = leftover;
+    this.#start = 0;
     if (this.#state === CLOSED) {
       this.#end();
       return;
     }
     this.#state = OPEN;
     this.onopen?.(new Event("open"));
-    let message: Uint8Array[] = [];
-    let messageBytes = 0;
+    // The message being assembled, in one buffer: a fragment costs its bytes, never an object of
+    // its own (a flood of empty fragments held one part each, under a cap that counts bytes).
+    const message = new Assembly();
     let messageOpcode = 0;
     try {
       while (this.#state !== CLOSED) {
@@ -135,25 +150,26 @@ export class ServerWebSocket {
           continue;
         }
         if (opcode !== 0) {
-          if (message.length > 0) {
+          if (message.open) {
             this.#fail(1002, "new message before the end of the last");
             break;
           }
           messageOpcode = opcode;
-        } else if (message.length === 0) {
+        } else if (!message.open) {
           this.#fail(1002, "continuation without a message");
           break;
         }
-        messageBytes += payload.length;
-        if (messageBytes > this.#maxMessageBytes) {
+        if (message.length + payload.length > this.#maxMessageBytes) {
           this.#fail(1009, "message too big");
           break;
         }
-        message.push(payload);
-        if (!fin) continue;
-        const whole = concat(message, messageBytes);
-        message = [];
-        messageBytes = 0;
+        let whole: Uint8Array;
+        if (fin && !message.open) whole = payload;
+        else {
+          message.append(payload);
+          if (!fin) continue;
+          whole = message.take();
+        }
         if (messageOpcode === 1) {
           let text: string;
           try {
@@ -200,9 +216,9 @@ export class ServerWebSocket {
    * allocation per read).
    */
   async #need(n: number): Promise<boolean> {
-    if (this.#buf.length >= n) return true;
-    const parts: Uint8Array[] = [this.#buf];
-    let total = this.#buf.length;
+    if (this.#buf.length - this.#start >= n) return true;
+    const parts: Uint8Array[] = [this.#buf.subarray(this.#start)];
+    let total = this.#buf.length - this.#start;
     let ok = true;
     while (total < n) {
       let read: number | null;
@@ -218,13 +234,18 @@ export class ServerWebSocket {
       parts.push(this.#scratch.slice(0, read));
       total += read;
     }
-    this.#buf = concat(parts, total);
+    this.#buf = parts.length === 1 ? parts[0].slice() : concat(parts, total);
+    this.#start = 0;
     return ok;
   }
 
+  /**
+   * Remove and answer the next `n` buffered bytes (a copy of those only: what follows stays where
+   * it is, so many small frames read at once cost their length, not their number times it).
+   */
   #consume(n: number): Uint8Array {
-    const out = this.#buf.slice(0, n);
-    this.#buf = this.#buf.slice(n);
+    const out = this.#buf.slice(this.#start, this.#start + n);
+    this.#start += n;
     return out;
   }
 
@@ -232,8 +253,8 @@ export class ServerWebSocket {
     { fin: boolean; opcode: number; payload: Uint8Array } | { code: number; error: string } | null
   > {
     if (!await this.#need(2)) return null;
-    const b0 = this.#buf[0];
-    const b1 = this.#buf[1];
+    const b0 = this.#buf[this.#start];
+    const b1 = this.#buf[this.#start + 1];
     const fin = (b0 & 0x80) !== 0;
     const opcode = b0 & 0x0f;
     if ((b0 & 0x70) !== 0) return { code: 1002, error: "reserved bits set" };
@@ -243,11 +264,11 @@ export class ServerWebSocket {
     let at = 2;
     if (length === 126) {
       if (!await this.#need(4)) return null;
-      length = (this.#buf[2] << 8) | this.#buf[3];
+      length = (this.#buf[this.#start + 2] << 8) | this.#buf[this.#start + 3];
       at = 4;
     } else if (length === 127) {
       if (!await this.#need(10)) return null;
-      const view = new DataView(this.#buf.buffer, this.#buf.byteOffset + 2, 8);
+      const view = new DataView(this.#buf.buffer, this.#buf.byteOffset + this.#start + 2, 8);
       const big = view.getBigUint64(0);
       if (big > BigInt(this.#maxMessageBytes)) return { code: 1009, error: "message too big" };
       length = Number(big);
@@ -256,8 +277,8 @@ export class ServerWebSocket {
     if (opcode >= 8 && (length > 125 || !fin)) return { code: 1002, error: "bad control frame" };
     if (length > this.#maxMessageBytes) return { code: 1009, error: "message too big" };
     if (!await this.#need(at + 4 + length)) return null;
-    this.#consume(at);
-    const mask = this.#consume(4);
+    const mask = this.#buf.subarray(this.#start + at, this.#start + at + 4);
+    this.#start += at + 4;
     const payload = this.#consume(length);
     for (let i = 0; i < payload.length; i++) payload[i] ^= mask[i & 3];
     return { fin, opcode, payload };
@@ -281,6 +302,34 @@ function frame(opcode: number, payload: Uint8Array): Uint8Array {
   }
   out.set(payload, headLength);
   return out;
+}
+
+/** A message's fragments joined as they come, in one buffer that grows by doubling. */
+class Assembly {
+  #bytes = new Uint8Array(0);
+  length = 0;
+  /** A message has begun (its first frame came) and has not ended. */
+  open = false;
+
+  append(payload: Uint8Array): void {
+    this.open = true;
+    if (this.length + payload.length > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(1024, 2 * (this.length + payload.length)));
+      grown.set(this.#bytes.subarray(0, this.length));
+      this.#bytes = grown;
+    }
+    this.#bytes.set(payload, this.length);
+    this.length += payload.length;
+  }
+
+  /** The whole message; the assembly is empty again. */
+  take(): Uint8Array {
+    const whole = this.#bytes.slice(0, this.length);
+    this.#bytes = new Uint8Array(0);
+    this.length = 0;
+    this.open = false;
+    return whole;
+  }
 }
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {
