@@ -37,7 +37,8 @@ export function assistantTurn(
 ): PolicyTurn {
   const content = message.content ?? null;
   let reasoning = message.reasoning ?? null;
-  let calls: ChatToolCall[] = (message.tool_calls ?? []).map((call, i) => ({
+  const received = message.tool_calls ?? [];
+  let calls: ChatToolCall[] = received.slice(0, MAX_TOOL_CALLS).map((call, i) => ({
     id: call.id ?? `call_${index}_${i}`,
     type: "function",
     function: {
@@ -48,6 +49,11 @@ export function assistantTurn(
     },
   }));
   const parseErrors: string[] = [];
+  if (received.length > MAX_TOOL_CALLS) {
+    parseErrors.push(
+      `${received.length} tool calls in one message; only the first ${MAX_TOOL_CALLS} were read`,
+    );
+  }
   // Calls found in the text stay in the text: also adding them as tool_calls would make the next
   // prompt render them twice.
   const native = calls.length > 0;
