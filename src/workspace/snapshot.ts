@@ -21,9 +21,14 @@ export const NOISE_DIRS: ReadonlySet<string> = new Set([
   ".tox",
 ]);
 
-/** Whether a file name is build noise left by running code (not part of a change). */
+/**
+ * Whether a file name is build noise left by running code (not part of a change), or a noise
+ * folder's name (the `.git` file of a submodule or worktree, which points into version-control
+ * data no snapshot holds and no patch may touch). The snapshot and the final diff both leave such
+ * files out: one side alone made them look created or deleted in every diff.
+ */
 export function isNoiseFile(name: string): boolean {
-  return name.endsWith(".pyc") || name.endsWith(".pyo");
+  return name.endsWith(".pyc") || name.endsWith(".pyo") || NOISE_DIRS.has(name);
 }
 
 /** One regular file of a snapshot. */

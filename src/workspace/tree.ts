@@ -43,9 +43,7 @@ export async function treeSizes(root: string): Promise<Map<string, number>> {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory) {
         if (!NOISE_DIRS.has(entry.name)) pending.push(path);
-      } else if (entry.isFile && !isNoiseFile(entry.name) && !NOISE_DIRS.has(entry.name)) {
-        // Not a file with a noise folder's name either (`.git` of a submodule): no patch may
-        // touch version-control data, and one such file would keep the whole diff from applying.
+      } else if (entry.isFile && !isNoiseFile(entry.name)) {
         files.push(path);
       }
     }

@@ -94,3 +94,26 @@ Deno.test("a file named .git does not keep the rest of the final diff from gradi
     await new Deno.Command("rm", { args: ["-rf", dir, copy] }).output();
   }
 });
+
+Deno.test("a task repository holding a .git file (a submodule) does not make every final diff refused", async () => {
+  // The second reading of round 9's fix: the final diff left out files named like noise folders
+  // but the snapshot kept them, so a repository with a submodule's "sub/.git" file saw it deleted
+  // in every final diff, which the grader's guard refuses whole: every episode of the task scored 0.
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-rt9-" });
+  const copy = await Deno.makeTempDir({ prefix: "patchgym-rt9-" });
+  try {
+    writeFiles(dir, { "a.py": "x = 1\n", "sub/.git": "gitdir: ../.git/modules/sub\n" });
+    const original = snapshotDir(dir);
+    writeFiles(dir, { "a.py": "x = 2\n" });
+    const diff = await diffTree(original, dir);
+    assert.deepEqual([diff.created, diff.modified, diff.deleted], [[], ["a.py"], []]);
+    const parsed = parsePatch(diff.patch);
+    assert.ok(parsed.ok, parsed.ok ? "" : parsed.message);
+    writeSnapshot(original, copy);
+    const applied = await applyFilePatches(copy, parsed.files, {});
+    assert.ok(applied.ok, applied.ok ? "" : applied.message);
+    assert.equal(Deno.readTextFileSync(`${copy}/a.py`), "x = 2\n");
+  } finally {
+    await new Deno.Command("rm", { args: ["-rf", dir, copy] }).output();
+  }
+});
