@@ -761,8 +761,11 @@ class BodyReader {
   }
 }
 
-/** A Host header's value: a name or address (IPv6 in brackets), and an optional port. */
-const HOST_RE = /^(?:\[[0-9A-Fa-f:.]+(?:%25[\w.~-]+)?\]|[\w.~%!$&'()*+,;=-]*)(?::\d*)?$/;
+/**
+ * A Host header's value: a name or address (IPv6 in brackets), not empty (an empty one made the
+ * target's first segment the host), and an optional port.
+ */
+const HOST_RE = /^(?:\[[0-9A-Fa-f:.]+(?:%25[\w.~-]+)?\]|[\w.~%!$&'()*+,;=-]+)(?::\d*)?$/;
 
 function toRequest(head: Head, body: BodyReader, secure: boolean, addr: Deno.NetAddr): Request {
   const headers = new Headers();

@@ -494,14 +494,25 @@ Deno.test("HttpServer routes a request by its target, never by a path written in
     },
   );
   try {
-    for (const host of ["127.0.0.1/metrics?", "127.0.0.1/metrics#", "a@127.0.0.1/metrics?x="]) {
+    // An empty Host (the second reading): "http://" + "" + "/x/metrics" made "x" the host.
+    for (
+      const [host, target] of [
+        ["127.0.0.1/metrics?", "/health"],
+        ["127.0.0.1/metrics#", "/health"],
+        ["a@127.0.0.1/metrics?x=", "/health"],
+        ["", "/health/metrics"],
+      ]
+    ) {
       const conn = await Deno.connect({ hostname: "127.0.0.1", port: http.addr.port });
       await conn.write(new TextEncoder().encode(
-        `GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+        `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
       ));
       await new Response(conn.readable).arrayBuffer();
     }
-    assert.ok(paths.every((path) => path === "/health"), `routed as ${paths.join(", ")}`);
+    assert.ok(
+      paths.every((path) => path === "/health" || path === "/health/metrics"),
+      `routed as ${paths.join(", ")}`,
+    );
   } finally {
     await http.close();
   }
