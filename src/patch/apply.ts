@@ -131,13 +131,17 @@ export async function applyFilePatches(
     return { ok: true, entry };
   };
 
-  // Sections are staged in slices too (see `Pacer`): up to the deadline, 500 sections that each
-  // rewrite the same file of 4 million lines held the orchestrator's thread for 20 s in one go.
+  // Sections, and the hunks of each, are staged in slices (see `Pacer`): up to the deadline, 500
+  // sections that each rewrite the same file of 4 million lines held the orchestrator's thread for
+  // 20 s in one go, and 6,000 hunks whose line numbers lie far from where they match 3 s.
   const pacer = new Pacer();
-  for (const patch of files) {
+  const pace: Pace = async () => {
     const pause = pacer.pause();
     if (pause) await pause;
-    if (options.deadline !== undefined && performance.now() > options.deadline) {
+    return options.deadline === undefined || performance.now() <= options.deadline;
+  };
+  for (const patch of files) {
+    if (!await pace()) {
       return failure(
         "timeout",
         `Cannot apply patch: staging its ${files.length} files took too long, nothing was changed; split it into smaller patches`,
@@ -158,7 +162,7 @@ export async function applyFilePatches(
       ? source
       : await open(patch.to);
     if (target && !target.ok) return target;
-    const staged = stage(patch, source?.entry ?? null, target?.entry ?? null);
+    const staged = await stage(patch, source?.entry ?? null, target?.entry ?? null, pace);
     if ("ok" in staged) return staged;
     // A path changed by several sections is listed once, with its first kind.
     const seen = changed.some((c) => c.path === staged.path);
@@ -196,7 +200,15 @@ async function writeEntries(entries: Entry[]): Promise<void> {
 }
 
 /** Apply one file section to the in-memory entries: the change it makes, or why it cannot. */
-function stage(patch: FilePatch, src: Entry | null, dst: Entry | null): FileChange | Failure {
+/** Hands the event loop a turn once a slice is used up; false once past the deadline. */
+type Pace = () => Promise<boolean>;
+
+async function stage(
+  patch: FilePatch,
+  src: Entry | null,
+  dst: Entry | null,
+  pace: Pace,
+): Promise<FileChange | Failure> {
   // `diff -N` shows a new file as a diff from an empty file with the same name.
   const onlyAdds = patch.hunks.length > 0 &&
     patch.hunks.every((hunk) => hunk.lines.every((line) => line.op === "+"));
@@ -246,8 +258,8 @@ function stage(patch: FilePatch, src: Entry | null, dst: Entry | null): FileChan
       `Cannot apply patch to "${src.rel}": it is a binary file; change text files only`,
     );
   }
-  const applied = applyHunks(text, patch.hunks, src.rel);
-  if (!applied.ok) return failure("patch_failed", applied.message);
+  const applied = await applyHunks(text, patch.hunks, src.rel, pace);
+  if (!applied.ok) return failure(applied.timeout ? "timeout" : "patch_failed", applied.message);
   if (dst === src) {
     Object.assign(src, { content: applied.text, mode: patch.mode ?? src.mode });
     return { path: src.rel, kind: "modified" };
@@ -316,11 +328,12 @@ const looseEndKey: Key = (line) => line.trimEnd();
  * it) if it matches there, else at the nearest exact match, else at the nearest match ignoring
  * trailing whitespace. Context lines keep the file's own text and line endings.
  */
-function applyHunks(
+async function applyHunks(
   text: string,
   hunks: Hunk[],
   path: string,
-): { ok: true; text: string } | { ok: false; message: string } {
+  pace: Pace,
+): Promise<{ ok: true; text: string } | { ok: false; message: string; timeout?: true }> {
   const file = splitText(text);
   // The file's lines are never changed: the text so far goes to `out`, and the current text is
   // `out` then `lines` from `src` on. Splicing each hunk into one array moved every line after it,
@@ -342,6 +355,16 @@ function applyHunks(
   let offset = 0;
   const findAnchor = anchorFinder(lines);
   for (const [index, hunk] of hunks.entries()) {
+    // Placing a hunk looks from its cursor to the line it names: hunks whose numbers lie far
+    // from where they match cost hunks x lines in all, so the thread is handed back meanwhile.
+    if (!await pace()) {
+      return {
+        ok: false,
+        timeout: true,
+        message:
+          `Cannot apply patch to "${path}": placing its ${hunks.length} hunks took too long, nothing was changed; split the patch, or give each hunk the line numbers where it goes`,
+      };
+    }
     const shift = out.length - src;
     for (const anchor of hunk.anchors) {
       const found = findAnchor(anchor, cursor - shift);

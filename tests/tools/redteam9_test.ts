@@ -110,6 +110,32 @@ Deno.test("many one-line apply_patch hunks in a long file do not hold the orches
   });
 });
 
+Deno.test("apply_patch hunks whose line numbers lie far from where they match hand the orchestrator's thread back", async () => {
+  // The second reading of round 9: a hunk is placed at the match nearest the line it names, so
+  // one that names a line past the end while it matches at its cursor is looked for from there
+  // to the end of the file: hunks x lines, 3 s for 6,000 one-line hunks on 400,000 lines and
+  // minutes at the patch limit, with no turn for the event loop between two hunks.
+  const N = 300_000;
+  const H = 4_000;
+  const lines = Array.from({ length: N }, (_, i) => `line ${i}`);
+  await withSetup({ "a.txt": lines.join("\n") + "\n" }, async (setup) => {
+    const ctx = toolContext(setup.task, setup);
+    let patch = "--- a/a.txt\n+++ b/a.txt\n";
+    for (let h = 0; h < H; h++) {
+      const k = Math.floor((h * N) / H);
+      const at = h % 2 ? 40_000_001 : k + 1;
+      patch += `@@ -${at},1 +${at},1 @@\n-line ${k}\n+LINE ${k}\n`;
+    }
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+    assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
+    const text = Deno.readTextFileSync(`${setup.workspace.dir}/a.txt`);
+    assert.equal(text.split("\n").filter((line) => line.startsWith("LINE ")).length, H);
+  });
+});
+
 Deno.test("an apply_patch header line of millions of spaces costs the orchestrator no split kept per space", async () => {
   // `diff --git a/x b/x` is split at every space and the split naming the same file twice wins;
   // every split was kept (two arrays of pairs) before one was chosen: a line of 8 million spaces
