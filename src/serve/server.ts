@@ -539,10 +539,16 @@ export class EpisodeServer {
   async reapIdle(): Promise<string[]> {
     const reaped: string[] = [];
     for (const session of [...this.#sessions.values()]) {
-      if (this.#isIdle(session)) {
+      if (!this.#isIdle(session)) continue;
+      try {
         await this.#expire(session);
-        reaped.push(session.id);
+      } catch (error) {
+        // A timer calls this without waiting: a removal that throws must neither end the process
+        // (an unhandled rejection) nor keep the other idle episodes open.
+        console.error(`patchgym serve: removing idle episode ${session.id} failed: ${error}`);
+        continue;
       }
+      reaped.push(session.id);
     }
     return reaped;
   }

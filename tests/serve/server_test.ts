@@ -7,6 +7,7 @@ import { EpisodeServer } from "../../src/serve/server.ts";
 import { fileURLToPath } from "node:url";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
 import { JsonlWriter, readJsonl } from "../../src/trajectory/writer.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../../tasks", import.meta.url));
 
@@ -36,6 +37,38 @@ const INSPECT = {
   content: null,
   tool_calls: [{ id: "c", type: "function", function: { name: "inspect_tree", arguments: "{}" } }],
 };
+
+Deno.test("EpisodeServer.reapIdle() goes on past an idle episode whose removal fails, and never throws", async () => {
+  // A timer calls reapIdle without waiting for it: a throw there is an unhandled rejection, which
+  // ends the server and every token's episodes.
+  await withServer({ idleTimeoutMs: 1000 }, async (server, clock) => {
+    const reset = (id: number) =>
+      server.handle(JSON.stringify({ op: "reset", id, task_id: "py-median-even" }));
+    const first = (await reset(1)).episode_id as string;
+    const second = (await reset(2)).episode_id as string;
+    clock.ms = 1000;
+    const remove = Workspace.prototype.remove;
+    const failed: Workspace[] = [];
+    Workspace.prototype.remove = function () {
+      // The first removal fails as a workspace's could (a tree no one can remove).
+      if (failed.length > 0) return remove.call(this);
+      failed.push(this);
+      return Promise.reject(new Error("cannot remove"));
+    };
+    const logged = console.error;
+    console.error = () => {};
+    try {
+      const reaped = await server.reapIdle();
+      assert.equal(reaped.length, 1);
+      assert.ok([first, second].includes(reaped[0]));
+      assert.equal(server.open, 0);
+    } finally {
+      Workspace.prototype.remove = remove;
+      console.error = logged;
+      for (const workspace of failed) await workspace.remove();
+    }
+  });
+});
 
 Deno.test("EpisodeServer.reapIdle() closes episodes idle for the timeout, not busy or fresh ones", async () => {
   await withServer({ idleTimeoutMs: 1000 }, async (server, clock, root) => {

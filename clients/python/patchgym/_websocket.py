@@ -84,7 +84,7 @@ class WebSocket:
         """Open `url`. `authorization`: the header's value as is, instead of the token's Bearer."""
         parts = urlsplit(url)
         if parts.scheme not in ("ws", "http", "wss", "https"):
-            raise ValueError(f'Cannot open "{url}": expected a ws://, wss://, http:// or https:// address')
+            raise ValueError(f'Cannot open "{_redact(url)}": expected a ws://, wss://, http:// or https:// address')
         secure = parts.scheme in ("wss", "https")
         host, port = parts.hostname, parts.port or (443 if secure else 80)
         if secure and ssl is None:

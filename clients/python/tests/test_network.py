@@ -1,9 +1,10 @@
 """The client's side of `serve --http` authentication, and the Ray pool's address check."""
+import asyncio
 import os
 
 import pytest
 
-from patchgym._websocket import find_token
+from patchgym._websocket import WebSocket, find_token
 from patchgym.ray import public_addresses
 
 
@@ -27,3 +28,10 @@ def test_public_addresses_names_only_addresses_outside_private_networks():
     assert public_addresses(
         ["127.0.0.1:6379", "10.1.2.3", "192.168.0.9:8265", "172.16.0.1", "[::1]:1", "fd00::7", "8.8.8.8:6379", None]
     ) == ["8.8.8.8:6379"]
+
+
+def test_a_bad_address_is_named_without_its_token():
+    with pytest.raises(ValueError) as refused:
+        asyncio.run(WebSocket.connect("ftp://patchgym:secret0123456789@127.0.0.1:1/ws"))
+    assert "secret0123456789" not in str(refused.value)
+    assert "127.0.0.1:1" in str(refused.value)
