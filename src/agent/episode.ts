@@ -170,14 +170,16 @@ export class Episode {
     if (this.done) throw new Error(`Episode already ended (${this.stopReason})`);
     this.modelMs += turn.latency_ms;
     this.messages.push(turn.message);
-    // The server's count when it gives one, else the token ids' count; otherwise an estimate
-    // (4 characters a token).
+    // The server's count and the token ids' count, the larger when both are given (a trainer's
+    // usage is its own word, and each id it sends is kept); otherwise an estimate (4 characters a
+    // token).
     const ids = turn.tokens?.prompt_ids && turn.tokens.completion_ids
       ? turn.tokens.prompt_ids.length + turn.tokens.completion_ids.length
       : null;
-    const conversation = turn.usage
-      ? turn.usage.prompt_tokens + turn.usage.completion_tokens
-      : ids ?? estimateTokens(this.messages);
+    const usage = turn.usage ? turn.usage.prompt_tokens + turn.usage.completion_tokens : null;
+    const conversation = usage !== null || ids !== null
+      ? Math.max(usage ?? 0, ids ?? 0)
+      : estimateTokens(this.messages);
     const observation: ChatMessage[] = [];
     const [call, ...extra] = turn.calls;
     let tool: ToolRecord | null = null;

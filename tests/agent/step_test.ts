@@ -55,6 +55,22 @@ Deno.test("step() counts token ids for the token limit when no usage is given", 
   });
 });
 
+Deno.test("step() counts the token ids a turn carries even when its usage claims fewer", async () => {
+  // A trainer's usage is its own word: one that says 2 tokens while it sends 5,000 token ids
+  // would keep an episode under its token limit for ever, and the server keeps every id it sends.
+  await withSetup({ "a.py": "x = 1\n" }, async (setup) => {
+    const episode = new Episode(setup, { limits: { max_total_tokens: 1000 } });
+    const turn = plannedTurn(0, [{ name: "inspect_tree", arguments: {} }]);
+    await step(episode, {
+      ...turn,
+      tokens: { prompt_ids: new Array(5000).fill(1), completion_ids: [1, 2], logprobs: null },
+      usage: { prompt_tokens: 1, completion_tokens: 1 },
+    });
+    assert.ok(episode.contextTokens >= 5002, String(episode.contextTokens));
+    assert.equal(episode.stopReason, "token_limit");
+  });
+});
+
 Deno.test("step() stops at time_limit on the episode's injectable wall clock", async () => {
   await withSetup({ "a.py": "x = 1\n" }, async (setup) => {
     const clock = { ms: 0 };
