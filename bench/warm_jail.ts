@@ -162,8 +162,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await zygote.close();
-    await meter.close();
     await Deno.remove(root, { recursive: true });
+    await meter.close();
   }
 }
 
