@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 import { executeTool } from "../../src/tools/registry.ts";
-import { toolContext } from "../../src/tools/types.ts";
+import { toolContext, type ToolLimits, type ToolResult } from "../../src/tools/types.ts";
 import { runPython, withSetup } from "../_fixtures.ts";
 
 /** GNU rm walks any depth and names by bytes. */
@@ -45,6 +45,31 @@ async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stal
   }
 }
 
+/** The most CPU `apply_patch` may spend between two turns of the event loop, by default. */
+const BAR_MS = 1000;
+
+/**
+ * `apply_patch` of `patch` in a fresh workspace of `files`, failing the test when it spent
+ * `barMs` of CPU or more between two turns of the orchestrator's event loop; `check` then sees
+ * its answer and the workspace's folder.
+ */
+async function applyWithinBar(
+  files: Record<string, string>,
+  patch: string,
+  check: (applied: ToolResult, dir: string) => void,
+  options: { barMs?: number; limits?: Partial<ToolLimits> } = {},
+): Promise<void> {
+  await withSetup(files, async (setup) => {
+    const ctx = toolContext(setup.task, { ...setup, limits: options.limits });
+    const { value: applied, stallMs } = await longestStall(() =>
+      executeTool("apply_patch", { patch }, ctx)
+    );
+    const bar = options.barMs ?? BAR_MS;
+    assert.ok(stallMs < bar, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+    check(applied, setup.workspace.dir);
+  });
+}
+
 Deno.test("a list_files glob that backtracks does not hold the orchestrator's thread", async () => {
   // globToRegExp("*a*a*a*a*b") is /(?:^|\/)[^/]*a[^/]*a[^/]*a[^/]*a[^/]*b$/: on a name of n "a"s
   // with no "b", V8's backtracking engine tries about n^5/4! ways (5 s for n = 200 here; one
@@ -78,13 +103,8 @@ Deno.test("an apply_patch hunk that almost matches everywhere does not hold the 
   // newlines (the file limit) and a 1 MB patch make it days.
   const N = 16_000;
   const M = 8_000;
-  await withSetup({ "a.txt": "a\n".repeat(N) }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1,${M + 1} +1,${M} @@\n${" a\n".repeat(M)}-b\n`;
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1,${M + 1} +1,${M} @@\n${" a\n".repeat(M)}-b\n`;
+  await applyWithinBar({ "a.txt": "a\n".repeat(N) }, patch, (applied) => {
     assert.ok(!applied.ok, JSON.stringify(applied).slice(0, 300));
   });
 });
@@ -96,16 +116,11 @@ Deno.test("many one-line apply_patch hunks in a long file do not hold the orches
   // 250,000 of them.
   const N = 500_000;
   const H = 4_000;
-  await withSetup({ "a.txt": "a\n".repeat(N) }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    let patch = "--- a/a.txt\n+++ b/a.txt\n";
-    for (let i = 0; i < H; i++) patch += `@@ -${i * 2 + 1},0 +${i * 3 + 1},1 @@\n+x\n`;
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  let patch = "--- a/a.txt\n+++ b/a.txt\n";
+  for (let i = 0; i < H; i++) patch += `@@ -${i * 2 + 1},0 +${i * 3 + 1},1 @@\n+x\n`;
+  await applyWithinBar({ "a.txt": "a\n".repeat(N) }, patch, (applied, dir) => {
     assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
-    const text = Deno.readTextFileSync(`${setup.workspace.dir}/a.txt`);
+    const text = Deno.readTextFileSync(`${dir}/a.txt`);
     assert.equal(text.length, 2 * (N + H));
   });
 });
@@ -118,20 +133,15 @@ Deno.test("apply_patch hunks whose line numbers lie far from where they match ha
   const N = 300_000;
   const H = 4_000;
   const lines = Array.from({ length: N }, (_, i) => `line ${i}`);
-  await withSetup({ "a.txt": lines.join("\n") + "\n" }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    let patch = "--- a/a.txt\n+++ b/a.txt\n";
-    for (let h = 0; h < H; h++) {
-      const k = Math.floor((h * N) / H);
-      const at = h % 2 ? 40_000_001 : k + 1;
-      patch += `@@ -${at},1 +${at},1 @@\n-line ${k}\n+LINE ${k}\n`;
-    }
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  let patch = "--- a/a.txt\n+++ b/a.txt\n";
+  for (let h = 0; h < H; h++) {
+    const k = Math.floor((h * N) / H);
+    const at = h % 2 ? 40_000_001 : k + 1;
+    patch += `@@ -${at},1 +${at},1 @@\n-line ${k}\n+LINE ${k}\n`;
+  }
+  await applyWithinBar({ "a.txt": lines.join("\n") + "\n" }, patch, (applied, dir) => {
     assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
-    const text = Deno.readTextFileSync(`${setup.workspace.dir}/a.txt`);
+    const text = Deno.readTextFileSync(`${dir}/a.txt`);
     assert.equal(text.split("\n").filter((line) => line.startsWith("LINE ")).length, H);
   });
 });
@@ -140,31 +150,21 @@ Deno.test("an apply_patch header line of millions of spaces costs the orchestrat
   // `diff --git a/x b/x` is split at every space and the split naming the same file twice wins;
   // every split was kept (two arrays of pairs) before one was chosen: a line of 8 million spaces
   // (within the 8 MB patch limit) held the thread 3 s and took 2 GB of the orchestrator's memory.
-  await withSetup({ "a.txt": "x\n" }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    const patch = `diff --git a${" ".repeat(8_000_000)}\n`;
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1500, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  const patch = `diff --git a${" ".repeat(8_000_000)}\n`;
+  await applyWithinBar({ "a.txt": "x\n" }, patch, (applied) => {
     assert.ok(
       !applied.ok && applied.code !== "internal_error",
       JSON.stringify(applied).slice(0, 300),
     );
-  });
+  }, { barMs: 1500 });
 });
 
 Deno.test("an apply_patch name line with a long time-like tail does not backtrack on the orchestrator's thread", async () => {
   // The date `diff -u` writes after a name was cut by /\t(?:[^\t]*\d:\d\d[^\t]*|...)$/, which
   // backtracks in the line's length squared when another tab follows the digits: 4 s for this
   // 120 KB line, hours for one of 8 MB (the patch limit), on the orchestrator's thread.
-  await withSetup({ "x": "a\n" }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    const patch = `--- a/x\t${"1:11".repeat(30_000)}\tx\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n`;
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  const patch = `--- a/x\t${"1:11".repeat(30_000)}\tx\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n`;
+  await applyWithinBar({ "x": "a\n" }, patch, (applied) => {
     assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
   });
 });
@@ -172,15 +172,10 @@ Deno.test("an apply_patch name line with a long time-like tail does not backtrac
 Deno.test("an apply_patch section line with a long run of @ does not backtrack on the orchestrator's thread", async () => {
   // The text of a Codex "@@ def f():" line was cut out with /@@+$/, which backtracks in the square
   // of a run of "@" that does not end the line: 3.6 s for this 60 KB line, a day for 8 MB.
-  await withSetup({ "x": "a\n" }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    const patch = `*** Begin Patch\n*** Update File: x\n@@ ${
-      "@".repeat(60_000)
-    }x\n-a\n+b\n*** End Patch\n`;
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  const patch = `*** Begin Patch\n*** Update File: x\n@@ ${
+    "@".repeat(60_000)
+  }x\n-a\n+b\n*** End Patch\n`;
+  await applyWithinBar({ "x": "a\n" }, patch, (applied) => {
     assert.ok(
       !applied.ok && applied.code === "patch_failed",
       JSON.stringify(applied).slice(0, 300),
@@ -192,13 +187,8 @@ Deno.test("an apply_patch hunk line ending in many spaces is not trimmed once pe
   // When a hunk does not apply, the reply shows the lines it is nearest to, found by comparing it
   // with every place of the file ignoring trailing space; each comparison trimmed the hunk's line
   // again: 30,000 lines x 200 KB of spaces here (3.3 s), a day for a 2 MB file and a 6 MB patch.
-  await withSetup({ "a.txt": "a\n".repeat(30_000) }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-b${" ".repeat(200_000)}\n+c\n`;
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-b${" ".repeat(200_000)}\n+c\n`;
+  await applyWithinBar({ "a.txt": "a\n".repeat(30_000) }, patch, (applied) => {
     assert.ok(
       !applied.ok && applied.code === "patch_failed",
       JSON.stringify(applied).slice(0, 300),
@@ -210,17 +200,12 @@ Deno.test("many apply_patch section anchors that match only trimmed do not scan 
   // Each Codex "@@ a" anchor was looked for exactly, then ignoring trailing space, each time to
   // the end of the file, before the trimmed match at the very next line was taken: anchors x
   // lines. 10,000 anchors (a 50 KB patch) on a 20,000-line file took 4 s; at the limits, hours.
-  await withSetup({ "a.txt": " a\n".repeat(20_000) }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    const patch = `*** Begin Patch\n*** Update File: a.txt\n${
-      "@@ a\n".repeat(10_000)
-    }- a\n+b\n*** End Patch\n`;
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  const patch = `*** Begin Patch\n*** Update File: a.txt\n${
+    "@@ a\n".repeat(10_000)
+  }- a\n+b\n*** End Patch\n`;
+  await applyWithinBar({ "a.txt": " a\n".repeat(20_000) }, patch, (applied, dir) => {
     assert.ok(applied.ok, JSON.stringify(applied).slice(0, 300));
-    const lines = Deno.readTextFileSync(`${setup.workspace.dir}/a.txt`).split("\n");
+    const lines = Deno.readTextFileSync(`${dir}/a.txt`).split("\n");
     assert.equal(lines[10_000], "b");
   });
 });
@@ -230,14 +215,8 @@ Deno.test("many apply_patch sections on one long file hand the orchestrator's th
   // section to section without a turn of the event loop, up to the deadline: 500 sections on a
   // file of 4 million lines held the thread the whole 20 s of the default deadline. The deadline
   // is cut to 4 s here to keep the test short.
-  await withSetup({ "a.txt": "a\n".repeat(200_000) }, async (setup) => {
-    const ctx = toolContext(setup.task, setup);
-    ctx.limits = { writeTimeoutMs: 4_000 };
-    const patch = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+a\n".repeat(500);
-    const { value: applied, stallMs } = await longestStall(() =>
-      executeTool("apply_patch", { patch }, ctx)
-    );
-    assert.ok(stallMs < 1000, `apply_patch held the thread for ${stallMs.toFixed(0)} ms of CPU`);
+  const patch = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+a\n".repeat(500);
+  await applyWithinBar({ "a.txt": "a\n".repeat(200_000) }, patch, (applied) => {
     assert.ok(applied.ok || applied.code === "timeout", JSON.stringify(applied).slice(0, 300));
-  });
+  }, { limits: { writeTimeoutMs: 4_000 } });
 });
