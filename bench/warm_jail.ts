@@ -19,6 +19,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
+import { ROOT_JAIL_NAMESPACES } from "../src/sandbox/sandbox.ts";
 import { loadTask } from "../src/task/load.ts";
 import { snapshotDir, writeSnapshot } from "../src/workspace/snapshot.ts";
 import { CpuMeter } from "./_cpu.ts";
@@ -27,14 +28,9 @@ import { resolveChildProgram } from "./_system.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
 
-/** The jail's namespaces and mounts (as root, no user namespace, as patchgym's jail). */
+/** The jail's namespaces (patchgym's own as root: no user namespace) and a few mounts. */
 const JAIL = [
-  "--unshare-ipc",
-  "--unshare-pid",
-  "--unshare-net",
-  "--unshare-uts",
-  "--unshare-cgroup-try",
-  "--die-with-parent",
+  ...ROOT_JAIL_NAMESPACES,
   "--ro-bind",
   "/usr",
   "/usr",

@@ -417,7 +417,7 @@ const JAIL_NAMESPACES = [
  * {@linkcode jailFirst}) drops to the sandbox's own unprivileged uid with no capabilities, no
  * bounding set and `no_new_privs` before it execs the program.
  */
-const ROOT_JAIL_NAMESPACES = [
+export const ROOT_JAIL_NAMESPACES = [
   "--unshare-ipc",
   "--unshare-pid",
   "--unshare-net",
