@@ -85,6 +85,29 @@ export class CpuMeter {
     return { value, selfMs, childMs };
   }
 
+  /**
+   * Children's CPU of each case, ms: the median (the upper one of an even count) over `rounds`
+   * rounds that run every case in turn, after one round unmeasured (caches, compiled code), so a
+   * machine that drifts weighs on each case alike. Throws without cpuacct.
+   */
+  async medianChildMs(
+    cases: [string, () => Promise<unknown>][],
+    rounds: number,
+  ): Promise<Map<string, number>> {
+    if (this.unavailable) throw new Error(`Cannot measure the children: ${this.unavailable}`);
+    for (const [, body] of cases) await body();
+    const samples = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, body] of cases) {
+        samples.get(name)!.push((await this.measure(body)).childMs!);
+      }
+    }
+    return new Map([...samples].map(([name, ms]) => {
+      const sorted = [...ms].sort((a, b) => a - b);
+      return [name, sorted[Math.floor(sorted.length / 2)]];
+    }));
+  }
+
   /** Move this process back to the parent cgroup and remove the one made (children must be gone). */
   async close(): Promise<void> {
     await this.#reader?.close();

@@ -39,19 +39,9 @@ async function main(): Promise<void> {
   try {
     const isolation = await probeIsolation();
     const cases = await makeCases(isolation, loadTask(join(TASKS_DIR, values.task)), root);
-    const samples = new Map<string, number[]>(cases.map(([name]) => [name, []]));
-    // One round of every case first, unmeasured: caches, the compiled reporter, the launcher.
-    for (const [, run] of cases) await run();
-    for (let round = 0; round < Number(values.rounds); round++) {
-      for (const [name, run] of cases) {
-        const { childMs } = await meter.measure(run);
-        samples.get(name)!.push(childMs!);
-      }
-    }
-    const median = (name: string) => {
-      const sorted = [...samples.get(name)!].sort((a, b) => a - b);
-      return sorted[Math.floor(sorted.length / 2)];
-    };
+    // The unmeasured first round warms caches, the compiled reporter and the launcher.
+    const medians = await meter.medianChildMs(cases, Number(values.rounds));
+    const median = (name: string) => medians.get(name)!;
     console.log(
       `children's CPU per run, median of ${values.rounds} rounds (${values.task}, isolation ${isolation.level}, ${
         isolation.cgroup ? `cgroup v${isolation.cgroup.version}` : "no cgroup"

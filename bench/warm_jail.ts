@@ -144,18 +144,9 @@ async function main(): Promise<void> {
         }
       }],
     ];
-    for (const [, body] of cases) await body();
-    const samples = new Map<string, number[]>(cases.map(([name]) => [name, []]));
-    for (let round = 0; round < Number(values.rounds); round++) {
-      for (const [name, body] of cases) {
-        samples.get(name)!.push((await meter.measure(body)).childMs!);
-      }
-    }
+    const medians = await meter.medianChildMs(cases, Number(values.rounds));
     console.log(`children's CPU per run, median of ${values.rounds} rounds (${values.task}):`);
-    for (const [name, ms] of samples) {
-      const sorted = [...ms].sort((a, b) => a - b);
-      console.log(`  ${sorted[Math.floor(sorted.length / 2)].toFixed(2).padStart(7)} ms  ${name}`);
-    }
+    for (const [name, ms] of medians) console.log(`  ${ms.toFixed(2).padStart(7)} ms  ${name}`);
   } finally {
     await zygote.close();
     await Deno.remove(root, { recursive: true });
