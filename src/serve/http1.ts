@@ -16,7 +16,7 @@
  * Requests reach the handler as `Request`s; a WebSocket upgrade is answered through
  * `info.upgrade`, whose socket (see websocket.ts) then owns the connection.
  */
-import { ServerWebSocket, writeAll } from "./websocket.ts";
+import { concat, ServerWebSocket, writeAll } from "./websocket.ts";
 
 /** Bounds and deadlines of the server. */
 export interface ConnectionLimits {
@@ -720,14 +720,7 @@ class BodyReader {
       }
     } while (this.#reader.buffered > 0 && total < CHUNKED_PART_BYTES);
     if (total === 0 && this.done) return null;
-    if (parts.length === 1) return parts[0];
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+    return concat(parts, total);
   }
 
   #end(): void {

@@ -332,7 +332,8 @@ class Assembly {
   }
 }
 
-function concat(parts: Uint8Array[], total: number): Uint8Array {
+/** `parts` (of `total` bytes in all) as one array; the part itself when there is one. */
+export function concat(parts: Uint8Array[], total: number): Uint8Array {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(total);
   let at = 0;
