@@ -124,3 +124,12 @@ if refused:
     print("fork refused", flush=True)
 time.sleep(60)
 `;
+
+/** Mount points under `dir` (through `sh`: Deno reads /proc/self only with --allow-all). */
+export async function mountsUnder(dir: string): Promise<string[]> {
+  const out = await new Deno.Command("sh", {
+    args: ["-c", 'while read -r _ _ _ _ mp _; do echo "$mp"; done < /proc/self/mountinfo'],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter((m) => m.startsWith(`${dir}/`));
+}

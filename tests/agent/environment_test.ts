@@ -4,17 +4,9 @@ import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
 import { claimRoot } from "../../src/workspace/root.ts";
 import { measureTree } from "../../src/workspace/limits.ts";
+import { mountsUnder } from "../_fixtures.ts";
 
 const TASKS = new URL("../../tasks", import.meta.url).pathname;
-
-/** Mount points under `dir` (through `sh`: Deno reads /proc/self only with --allow-all). */
-async function mountsUnder(dir: string): Promise<string[]> {
-  const out = await new Deno.Command("sh", {
-    args: ["-c", 'while read -r _ _ _ _ mp _; do echo "$mp"; done < /proc/self/mountinfo'],
-    stdout: "piped",
-  }).output();
-  return new TextDecoder().decode(out.stdout).split("\n").filter((m) => m.startsWith(`${dir}/`));
-}
 
 async function withEnvironment(fn: (env: Environment, root: string) => Promise<void>) {
   const root = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-env-" }));

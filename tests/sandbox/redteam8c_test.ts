@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { toolContext } from "../../src/tools/types.ts";
-import { runPython, withSetup } from "../_fixtures.ts";
+import { mountsUnder, runPython, withSetup } from "../_fixtures.ts";
 
 const REMOVE = new URL("../../src/workspace/remove.ts", import.meta.url).href;
 
@@ -65,15 +65,6 @@ for (const sync of [false, true]) {
       });
     },
   );
-}
-
-/** Mount points under `dir` (through `sh`: Deno reads /proc/self only with --allow-all). */
-async function mountsUnder(dir: string): Promise<string[]> {
-  const out = await new Deno.Command("sh", {
-    args: ["-c", 'while read -r _ _ _ _ mp _; do echo "$mp"; done < /proc/self/mountinfo'],
-    stdout: "piped",
-  }).output();
-  return new TextDecoder().decode(out.stdout).split("\n").filter((m) => m.startsWith(`${dir}/`));
 }
 
 Deno.test("keeping a capped workspace with a non-UTF-8 folder leaves no mount behind", async () => {
