@@ -8,6 +8,7 @@
  */
 import type { HelperCall } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
+import { type WarmRequest, type WarmStart, zygoteFor } from "./_zygote.ts";
 
 /** Everything a child's run needs, as data (it crosses to the spawner thread). */
 export interface ChildSpec {
@@ -26,6 +27,18 @@ export interface ChildSpec {
   killGroup: boolean;
   /** The cgroup sweep's arguments (see `sandboxCgroup`), run once the first process exits. */
   sweep: string[] | null;
+  /**
+   * The same run with its program forked from the warm interpreter (`_zygote.ts`): the launcher's
+   * argv whose jail holds a place for it, and what the interpreter needs; null: cold only.
+   */
+  warm?: {
+    argv: string[];
+    request: WarmRequest;
+    launcher: string;
+    niceness: number;
+    /** The `-c` program. */
+    code: string;
+  } | null;
 }
 
 /** What the child did, as data. */
@@ -40,15 +53,43 @@ export interface ChildResult {
   outputBytes: number;
   /** The sweep's output, when there was one. */
   sweep: ShOutput | null;
+  /** Whether the program was forked from the warm interpreter (see `_zygote.ts`). */
+  warm: boolean;
 }
 
 /** How long to wait for pipes to drain after the child is gone. */
 const DRAIN_GRACE_MS = 500;
 
-/** Run `spec`; throws only when the launcher cannot be spawned. */
+/**
+ * Run `spec`; throws only when the launcher cannot be spawned. A warm run the warm interpreter
+ * could not start is killed before its program ran, and started cold.
+ */
 export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<ChildResult> {
-  const child = new Deno.Command(spec.argv[0], {
-    args: spec.argv.slice(1),
+  const warm = spec.warm;
+  if (warm) {
+    const zygote = zygoteFor(warm.launcher, warm.niceness, warm.code);
+    if (zygote && !zygote.broken) {
+      const result = await runOnce(
+        spec,
+        warm.argv,
+        helper,
+        (pid) => zygote.start(pid, warm.request),
+      );
+      if (result) return result;
+    }
+  }
+  return (await runOnce(spec, spec.argv, helper, null))!;
+}
+
+/** Run `argv` as `spec` says; null when `startWarm` said the warm interpreter could not start it. */
+async function runOnce(
+  spec: ChildSpec,
+  argv: string[],
+  helper: HelperCall,
+  startWarm: ((pid: number) => Promise<WarmStart>) | null,
+): Promise<ChildResult | null> {
+  const child = new Deno.Command(argv[0], {
+    args: argv.slice(1),
     cwd: spec.cwd,
     env: spec.env,
     clearEnv: true,
@@ -57,6 +98,14 @@ export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<Chi
     stderr: "piped",
     detached: spec.detached,
   }).spawn();
+  // Asked at once: the warm interpreter looks for the holder while bwrap builds the jail.
+  let refused = false;
+  const warmStart = startWarm?.(child.pid).then((start) => {
+    if (typeof start === "object") {
+      refused = true;
+      killSandbox(child.pid, helper);
+    }
+  });
   const stdout = new CappedReader(child.stdout, spec.cap);
   const stderr = new CappedReader(child.stderr, spec.cap);
   const reading = Promise.all([stdout.done, stderr.done]);
@@ -82,6 +131,9 @@ export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<Chi
   await atMost(reading, DRAIN_GRACE_MS);
   await Promise.all([stdout.cancel(), stderr.cancel()]);
   await reading;
+  // The answer comes once the program runs, or once the warm interpreter saw bwrap gone.
+  await atMost(warmStart, DRAIN_GRACE_MS);
+  if (refused) return null;
   return {
     code: status.code,
     signal: status.signal ?? null,
@@ -91,6 +143,7 @@ export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<Chi
     truncated: stdout.truncated || stderr.truncated,
     outputBytes: stdout.total + stderr.total,
     sweep,
+    warm: startWarm !== null,
   };
 }
 

@@ -37,6 +37,7 @@ import { hostSpawnsHere, spawnerFor } from "./_spawner.ts";
 import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { defaultRunSlots, RunSlots } from "./run_slots.ts";
 import { compileFilter } from "./seccomp.ts";
+import { WARM_FLAGS } from "./_zygote.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
 import type { WorkspaceMount } from "../workspace/workspace.ts";
 import { removeByBytesWith } from "../workspace/remove.ts";
@@ -318,6 +319,11 @@ export interface RunnerOptions {
    * `RUNS_PER_CORE` per core; slots given as a `RunSlots` may be shared with other sandboxes.
    */
   runSlots?: number | RunSlots;
+  /**
+   * Whether runs that allow it (see {@linkcode RunRequest.warm}) may be forked from the warm
+   * interpreter. Default true; false starts every run cold (to compare the two).
+   */
+  warm?: boolean;
 }
 
 /** One child process to run. */
@@ -350,6 +356,12 @@ export interface RunRequest {
    * run never starts, and `run` rejects with the signal's reason. A run that started runs on.
    */
   signal?: AbortSignal;
+  /**
+   * A `python3 -I -B -u -c CODE` run that may be forked from the warm interpreter instead of
+   * starting one in its jail (`_zygote.ts`), where it can: as root, with the compiled launcher.
+   * The program sees the same jail, uid, limits, streams and environment either way.
+   */
+  warm?: boolean;
 }
 
 /** What a child did. A non-zero exit is data, not an error. */
@@ -369,6 +381,8 @@ export interface RunResult {
   capsHit: CapsHit;
   /** The sandbox's cgroup folder name (removed by now), or null without cgroups. */
   cgroup: string | null;
+  /** Whether the program was forked from the warm interpreter (see {@linkcode RunRequest.warm}). */
+  warm: boolean;
 }
 
 const DEFAULT_OUTPUT_BYTES = 32 * 1024;
@@ -491,10 +505,12 @@ export class Sandbox {
   readonly #users: UserPool | null;
   readonly #slots: RunSlots;
   readonly #launcher: Launcher;
+  readonly #warm: boolean;
 
   constructor(options: RunnerOptions) {
     this.isolation = options.isolation;
     this.#launcher = options.isolation.launcher ?? null;
+    this.#warm = options.warm ?? true;
     this.#denoPath = options.denoPath ?? Deno.execPath();
     this.denoPath = this.#denoPath;
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -586,13 +602,16 @@ export class Sandbox {
     const [program] = request.argv;
     const { jailed, filter, user } = how;
     const started = performance.now();
+    const warm = this.#warmCode(request, how);
+    // A warm run's program has a holder beside it in the jail: one process more for the caps.
+    const extra = warm === null ? 0 : 1;
     const cgroup = this.isolation.cgroup
       ? sandboxCgroup(this.isolation.cgroup, {
-        processes: this.#limits.processes,
+        processes: this.#limits.processes + extra,
         memoryBytes: this.#limits.memoryBytes,
       }, this.#launcher)
       : null;
-    const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request) : [];
+    const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request, extra) : [];
     // As root, the places the sandbox writes become its uid's (symlinks themselves, never what
     // they point to), and nothing else is.
     const owned = user
@@ -606,16 +625,39 @@ export class Sandbox {
       ...this.#hideSteps(how),
     ];
     const tag = randomTag();
-    const argv = launchArgv(this.#launcher, {
+    const plan = {
       tag,
       steps,
       ...(jailed ? { jail: { ...jailUsersOf(user?.uid ?? JAIL_UID), seccomp: filter } } : {}),
-      ...this.#wrap(request, how),
-    });
+    };
+    const argv = launchArgv(this.#launcher, { ...plan, ...this.#wrap(request, how) });
+    const env = this.#env(request);
+    let warmSpec: ChildSpec["warm"] = null;
+    if (warm !== null) {
+      const nonce = randomTag();
+      warmSpec = {
+        launcher: this.#launcher!,
+        niceness: this.niceness,
+        code: warm,
+        argv: launchArgv(this.#launcher, { ...plan, ...this.#wrap(request, how, nonce) }),
+        request: {
+          nonce,
+          uid: user!.uid,
+          cwd: request.cwd,
+          env,
+          steps: [...(cgroup?.steps ?? []), ...rlimits].filter((step) =>
+            /^(join|jointask|ulimit|nproc|nice):/.test(step)
+          ),
+          seccomp: filter,
+          timeoutMs: request.timeoutMs,
+        },
+      };
+    }
     const spec: ChildSpec = {
       argv,
+      warm: warmSpec,
       cwd: request.cwd,
-      env: this.#env(request),
+      env,
       stdin: request.stdin ?? null,
       cap: request.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
       timeoutMs: request.timeoutMs,
@@ -660,6 +702,7 @@ export class Sandbox {
       durationMs: performance.now() - started,
       capsHit,
       cgroup: cgroup?.name ?? null,
+      warm: child.warm,
     };
   }
 
@@ -695,6 +738,21 @@ export class Sandbox {
     return notes.map((n) => `\n${n}`).join("");
   }
 
+  /**
+   * The `-c` program of a run the warm interpreter may start (see {@linkcode RunRequest.warm}), or
+   * null: it must start cold.
+   */
+  #warmCode(
+    request: RunRequest,
+    how: { jailed: boolean; user: UserLease | null },
+  ): string | null {
+    const [program, ...args] = request.argv;
+    if (!request.warm || !this.#warm || !how.jailed || !how.user || !this.#launcher) return null;
+    if (program !== "python3" || args.length !== WARM_FLAGS.length + 2) return null;
+    const same = WARM_FLAGS.every((flag, i) => args[i] === flag) && args.at(-2) === "-c";
+    return same ? args.at(-1)! : null;
+  }
+
   #program(name: string): string {
     return name === "deno" ? this.#denoPath : name;
   }
@@ -726,6 +784,7 @@ export class Sandbox {
   #wrap(
     request: RunRequest,
     how: { jailed: boolean; filter: string | null; user: UserLease | null },
+    hold?: string,
   ): Pick<LaunchPlan, "command" | "drop" | "setsid"> {
     const [program, ...args] = request.argv;
     const command = [this.#program(program), ...args];
@@ -748,6 +807,10 @@ export class Sandbox {
       setpriv: first.setpriv,
       newSession: first.newSession,
     });
+    if (hold) {
+      // The warm interpreter forks the program in; the jail's launcher holds its place.
+      return { command: [...jail, ...first.argv.slice(0, -1), `hold:${hold}`, "--"] };
+    }
     return { command: [...jail, ...first.argv, ...command] };
   }
 
@@ -756,7 +819,7 @@ export class Sandbox {
    * `prlimit` process sits in between). File size and address space are rounded down to whole
    * units of `ulimit` (512-byte blocks, KiB).
    */
-  #rlimitSteps(program: string, request: RunRequest): string[] {
+  #rlimitSteps(program: string, request: RunRequest, extra: number): string[] {
     const limits = this.#limits;
     const cpu = Math.min(limits.cpuSeconds, Math.ceil(request.timeoutMs / 1000) + 1);
     const steps = [
@@ -769,7 +832,8 @@ export class Sandbox {
       // As root each sandbox has a uid of its own, so the per-user count is the sandbox's. With a
       // cgroup, that cap comes first (it can say it was hit); the rlimit stays a backstop.
       `nproc:${
-        this.isolation.users && this.isolation.cgroup ? limits.processes + 16 : limits.processes
+        (this.isolation.users && this.isolation.cgroup ? limits.processes + 16 : limits.processes) +
+        extra
       }`,
     ];
     if (program !== "deno") steps.push(`ulimit:v=${Math.floor(limits.addressSpaceBytes / 1024)}`);

@@ -243,6 +243,7 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       ...(nodeRun ? { stdin: encoder.encode(nodeRun.stdin), env: { TMPDIR: nodeRun.tmp } } : {}),
       ...(request.runner === "deno_test" && environment?.env ? { env: environment.env } : {}),
       ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
+        warm: true,
         stdin: reporterInput(request.runner, {
           key,
           report: reportPath,

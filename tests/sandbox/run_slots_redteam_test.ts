@@ -88,6 +88,7 @@ class InstantSandbox extends Sandbox {
         durationMs: 0,
         capsHit: { processes: false, memory: false },
         cgroup: null,
+        warm: false,
       };
     } finally {
       give();

@@ -32,6 +32,12 @@
  *   hide                 last, in a mount namespace of its own: detach every mount the program
  *                        does not need (for bwrap, all but its binds' sources; `hide_mounts`)
  *   keep:PATH            a path `hide` keeps, with what is mounted inside it
+ *   hold:NONCE           with no PROGRAM after "--": instead of an exec, name this process
+ *                        "patchgym-hold" (NONCE on its command line tells it apart) and wait for
+ *                        a SIGRTMIN whose value is the status to end with (0-255: exit with it;
+ *                        256 + N: die of signal N). The run's program is forked into the jail by
+ *                        the warm interpreter (src/sandbox/_zygote.ts), which takes this
+ *                        process's stdin, stdout and stderr and sends the signal when it ends
  * then execs PROGRAM: bwrap (its path found when this file was built) or a name of the closed
  * allowlist, looked up on the fixed children's PATH; anything else is refused. A failed step
  * prints "patchgym: cannot set up the sandbox: ..." and exits 125.
@@ -661,12 +667,43 @@ done:
   free(places.list);
 }
 
+/*
+ * The `hold` step: stands for a program forked from outside the jail into its namespaces, keeping
+ * the run's pipes and its place as the jail's program, and ends as that program ended. The name
+ * is set only once the signal is blocked: it tells the warm interpreter the holder is ready.
+ */
+static void hold(void) {
+  sigset_t wanted;
+  sigemptyset(&wanted);
+  sigaddset(&wanted, SIGRTMIN);
+  if (sigprocmask(SIG_BLOCK, &wanted, NULL) != 0) fail("step \"hold\" failed: %s", strerror(errno));
+  if (prctl(PR_SET_NAME, "patchgym-hold", 0, 0, 0) != 0) {
+    fail("step \"hold\" failed: %s", strerror(errno));
+  }
+  for (;;) {
+    siginfo_t info;
+    if (sigwaitinfo(&wanted, &info) != SIGRTMIN) continue;
+    int status = info.si_value.sival_int;
+    if (status >= 0 && status < 256) _exit(status);
+    if (status > 256 && status < 256 + 65) {
+      int sig = status - 256;
+      signal(sig, SIG_DFL);
+      sigset_t just;
+      sigemptyset(&just);
+      sigaddset(&just, sig);
+      sigprocmask(SIG_UNBLOCK, &just, NULL);
+      raise(sig);
+      kill(getpid(), SIGKILL);
+    }
+  }
+}
+
 static int launch(int argc, char **argv) {
   if (argc > 1 && starts_with(argv[1], "tag:")) fail_tag = argv[1] + 4;
   close_inherited();
   int i = fail_tag ? 2 : 1;
   char *keep[MAX_KEPT];
-  int kept = 0, hide = 0;
+  int kept = 0, hide = 0, holding = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     const char *a = argv[i];
     char *equals = strchr(a, '=');
@@ -710,6 +747,8 @@ static int launch(int argc, char **argv) {
       }
     } else if (strcmp(a, "hide") == 0) {
       hide = 1;
+    } else if (starts_with(a, "hold:")) {
+      holding = 1;
     } else if (starts_with(a, "keep:")) {
       if (a[5] != '/') fail("step \"%s\" names a relative path", a);
       if (kept == (int)(sizeof keep / sizeof *keep)) fail("step \"%s\": too many kept paths", a);
@@ -726,6 +765,10 @@ static int launch(int argc, char **argv) {
     }
   }
   if (i >= argc) fail("no \"--\" before the program");
+  if (holding) {
+    if (i + 1 < argc || hide) fail("step \"hold\" takes no program and comes without \"hide\"");
+    hold();
+  }
   if (hide) hide_mounts(keep, kept, argv + i + 1);
   exec_program(argv + i + 1);
   return LAUNCH_FAILED;

@@ -1,0 +1,400 @@
+/**
+ * The warm interpreter: a `python3 -I -B -u` that imported the test frameworks once, and forks each
+ * Python run's program into that run's jail instead of starting an interpreter there (about 40 ms
+ * of CPU per run, most of a bare test run; docs/benchmarks.md, "Tenth round"). Root with the
+ * compiled launcher only: entering another process's namespaces takes root, and the launcher's
+ * `hold` step stands in the jail for the program.
+ *
+ * A run goes as any other: the launcher makes its cgroups and limits, bwrap builds its jail, and
+ * the jail's launcher drops to the run's uid, but then holds (`hold:NONCE`) instead of starting
+ * `python3`. The warm interpreter (root, outside every jail, never running code under test, holding
+ * no key: keys arrive on the run's stdin) forks a middle process per request, which
+ * - finds the holder (bwrap's grandchild, named `patchgym-hold`, with the run's nonce on its
+ *   command line), pins it with a pidfd and takes its stdin, stdout and stderr (`pidfd_getfd`);
+ * - opens the run's cgroup files, enters every namespace of the holder at once (`setns` on the
+ *   pidfd: mount, PID, network, IPC, UTS, cgroup) and forks the program into the jail;
+ * and the program, before any code of the run, joins the run's cgroups, takes its own session,
+ * dies with the middle, sets the run's rlimits and niceness, keeps only the run's three streams,
+ * drops the capability bounding set, its groups and root for the run's uid with `no_new_privs` and
+ * no capabilities left, goes to the run's folder, loads the jail's seccomp filter, takes the run's
+ * environment and forgets the warm interpreter's own modules and globals; then it runs the `-c`
+ * program as `python3 -I -B -u -c` would. The middle waits for it and hands its status to the
+ * holder (a SIGRTMIN with the status as its value), which ends with it: the run's pipes, timeout,
+ * sweep and result are those of any run. Every step is the one the launcher and bwrap do in C for
+ * a cold run, with one fewer `exec`; `tests/sandbox/warm_test.ts` checks them against a cold run.
+ *
+ * Where the warm interpreter cannot do its part (it is gone, or a step failed), the run is killed
+ * and started cold, and this thread's later runs all start cold. Private to `src/sandbox/`.
+ */
+import { CHILD_PATH } from "./programs.ts";
+
+/** What a warm run needs from the warm interpreter, as data. */
+export interface WarmRequest {
+  /** The nonce of the holder's `hold:` step. */
+  nonce: string;
+  /** The run's uid. */
+  uid: number;
+  /** The folder the program starts in (in the jail). */
+  cwd: string;
+  env: Record<string, string>;
+  /** The launcher's cgroup `join:` and `jointask:` steps, `ulimit:`, `nproc:` and `nice:` steps. */
+  steps: string[];
+  /** The seccomp filter (raw BPF, hex), or null. */
+  seccomp: string | null;
+  /** How long to look for the holder before giving up, in ms (the run's timeout). */
+  timeoutMs: number;
+}
+
+/** How the warm interpreter answered a request. */
+export type WarmStart =
+  /** The program runs in the jail. */
+  | "started"
+  /** The launcher's chain ended before its holder could be found: the run's own result says why. */
+  | "gone"
+  /** It could not: the run must be started cold. */
+  | { failed: string };
+
+/** The argv the warm interpreter runs with: a program's own. */
+export const WARM_FLAGS = ["-I", "-B", "-u"];
+
+/**
+ * The warm interpreter's program for the runs of `-c` program `code`: the prelude (compiled under
+ * an interpreter-internal name, as the reporter tells the interpreter's own code from code under
+ * test), then `code` on the same line. Its stdin: one JSON request a line, each with an `id` and
+ * the bwrap pid it is about (`pid`); its stdout: `ok ID`, `gone ID` or `fail ID REASON` per
+ * request. In the warm interpreter the prelude loops on requests; in a forked program it returns
+ * once the program is set up, having cleared its globals and modules, and `code` runs next in the
+ * outermost frame, with the line numbers it has as `python3 -c code`. A `code` whose first line
+ * cannot follow a `;` (a compound statement) makes the warm interpreter fail at once: cold runs.
+ */
+export function zygoteProgram(code: string): string {
+  return `exec(compile(${JSON.stringify(PRELUDE)}, "<frozen patchgym-zygote>", "exec"));${code}`;
+}
+
+const PRELUDE = String.raw`
+_FRESH = dict(globals())
+import os, sys
+# What a Python run's program imports anyway: the test frameworks, once.
+import builtins, difflib, gc, io, linecache, pprint, signal, traceback, unittest
+import unittest.case, unittest.loader, unittest.result, unittest.runner, unittest.suite, unittest.util
+_BASE = frozenset(sys.modules)
+import ctypes, json, resource, select, time
+
+def _serve():
+    libc = _Libc()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    pending = b""
+    while True:
+        chunk = os.read(0, 65536)
+        if not chunk:
+            os._exit(0)
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            if os.fork() == 0:
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                return _middle(line, libc)
+
+class _Libc:
+    """libc's variadic calls with every integer as a C long, as the kernel reads them."""
+    def __init__(self):
+        self.lib = ctypes.CDLL(None, use_errno=True)
+    def __getattr__(self, name):
+        function = getattr(self.lib, name)
+        return lambda *args: function(*[ctypes.c_long(a) if isinstance(a, int) else a for a in args])
+
+def _say(line):
+    os.write(1, (line.replace("\n", " ")[:3000] + "\n").encode())
+
+def _check(result, what):
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, what + ": " + os.strerror(number))
+
+def _read(path):
+    with open(path, "rb") as file:
+        return file.read()
+
+def _holder(bwrap, nonce, deadline):
+    """The holder's pid and a pidfd, or None once bwrap is gone without one."""
+    wait, started = 0.0002, None
+    while time.monotonic() < deadline:
+        try:
+            stat = _read(f"/proc/{bwrap}/stat")
+            fields = stat[stat.rindex(b")") + 2:].split()
+            if fields[0] in (b"Z", b"X") or started not in (None, fields[19]):
+                return None
+            started = fields[19]
+            inits = _read(f"/proc/{bwrap}/task/{bwrap}/children").split()
+        except (FileNotFoundError, ProcessLookupError):
+            return None
+        for init in inits:
+            try:
+                kids = _read(f"/proc/{int(init)}/task/{int(init)}/children").split()
+            except OSError:
+                continue
+            for kid in kids:
+                try:
+                    pidfd = os.pidfd_open(int(kid))
+                except OSError:
+                    continue
+                try:
+                    ready = (_read(f"/proc/{int(kid)}/comm") == b"patchgym-hold\n" and
+                             _read(f"/proc/{int(kid)}/cmdline").split(b"\0")[-3:] ==
+                             [b"hold:" + nonce.encode(), b"--", b""])
+                except OSError:
+                    ready = False
+                # Alive still: the pid, and what was read of it, are the pidfd's process.
+                if ready and not select.select([pidfd], [], [], 0)[0]:
+                    return int(kid), pidfd
+                os.close(pidfd)
+        time.sleep(wait)
+        wait = min(wait * 2, 0.002)
+    return None
+
+_NAMESPACES = 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000 | 0x04000000 | 0x02000000
+
+def _middle(line, libc):
+    number = None
+    try:
+        request = json.loads(line)
+        number = request["id"]
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        found = _holder(request["pid"], request["nonce"], time.monotonic() + request["timeoutMs"] / 1000)
+        if found is None:
+            _say(f"gone {number}")
+            os._exit(0)
+        holder, pidfd = found
+        streams = []
+        for fd in (0, 1, 2):
+            taken = libc.syscall(438, pidfd, fd, 0)
+            if taken < 0:
+                _check(-1, "pidfd_getfd")
+            streams.append(taken)
+        cgroups = []
+        for step in request["steps"]:
+            kind, _, path = step.partition(":")
+            if kind in ("join", "jointask"):
+                if not path.startswith("/sys/fs/cgroup/") or "/../" in path or path.endswith("/.."):
+                    raise ValueError("not a cgroup path: " + path)
+                cgroups.append(os.open(path, os.O_WRONLY | os.O_CLOEXEC))
+        _check(libc.setns(pidfd, _NAMESPACES), "setns")
+        program = os.fork()
+    except BaseException as error:
+        _say(f"fail {number} {type(error).__name__}: {error}")
+        os._exit(1)
+    if program == 0:
+        return request, streams, cgroups, libc
+    _say(f"ok {number}")
+    for fd in streams + cgroups:
+        os.close(fd)
+    status = os.waitstatus_to_exitcode(os.waitpid(program, 0)[1])
+    value = status if status >= 0 else 256 - status
+    # siginfo_t: si_signo, si_errno, si_code (SI_QUEUE), then the sender's pid and uid, the value.
+    info = (ctypes.c_int * 32)(signal.SIGRTMIN, 0, -1, 0, os.getpid(), 0, value)
+    libc.syscall(424, pidfd, signal.SIGRTMIN, info, 0)
+    os._exit(0)
+
+def _limit(step):
+    kind, _, text = step.partition(":")
+    if kind == "ulimit":
+        letter, _, count = text.partition("=")
+        name, unit = {"t": ("RLIMIT_CPU", 1), "f": ("RLIMIT_FSIZE", 512), "n": ("RLIMIT_NOFILE", 1),
+                      "c": ("RLIMIT_CORE", 512), "v": ("RLIMIT_AS", 1024)}[letter]
+        value = int(count) * unit
+        resource.setrlimit(getattr(resource, name), (value, value))
+    elif kind == "nproc":
+        resource.setrlimit(resource.RLIMIT_NPROC, (int(text), int(text)))
+    elif kind == "nice":
+        os.setpriority(os.PRIO_PROCESS, 0, int(text))
+
+def _become(request, streams, cgroups, libc):
+    """The program's set-up in the jail, in the order the launcher and bwrap keep."""
+    for fd in cgroups:
+        os.write(fd, b"0")
+        os.close(fd)
+    os.setpgid(0, 0)
+    _check(libc.prctl(1, signal.SIGKILL, 0, 0, 0), "PR_SET_PDEATHSIG")
+    for step in request["steps"]:
+        _limit(step)
+    for target, fd in enumerate(streams):
+        os.dup2(fd, target)
+    os.closerange(3, 1 << 20)
+    uid = request["uid"]
+    if not 0 < uid < 0xFFFFFFFF:
+        raise ValueError("no unprivileged uid")
+    _check(libc.prctl(38, 1, 0, 0, 0), "no_new_privs")
+    cap = 0
+    while libc.prctl(23, cap, 0, 0, 0) >= 0:
+        _check(libc.prctl(24, cap, 0, 0, 0), "bounding set")
+        cap += 1
+    os.setgroups([])
+    libc.prctl(47, 4, 0, 0, 0)
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)
+    data = (ctypes.c_uint32 * 6)()
+    _check(libc.capset(header, data), "capset")
+    os.chdir(request["cwd"])
+    if request["seccomp"]:
+        program = ctypes.create_string_buffer(bytes.fromhex(request["seccomp"]))
+        class Filter(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+        fprog = Filter(len(request["seccomp"]) // 16, ctypes.addressof(program))
+        _check(libc.prctl(22, 2, ctypes.byref(fprog), 0, 0), "seccomp")
+    os.environ.clear()
+    os.environ.update(request["env"])
+    # What bwrap sets for the folder it starts the program in.
+    os.environ["PWD"] = request["cwd"]
+    sys.orig_argv = [sys.orig_argv[0], *sys.orig_argv[1:-1], sys.orig_argv[-1].split(";", 1)[1]]
+
+def _finish(role, fresh):
+    """The program's set-up, then nothing of the warm interpreter's own left in its way."""
+    try:
+        _become(*role)
+    except BaseException as error:
+        os.write(2, f"patchgym: cannot set up the warm sandbox: {type(error).__name__}: {error}\n".encode())
+        os._exit(125)
+    del role
+    for name in set(sys.modules) - _BASE:
+        del sys.modules[name]
+    main = sys.modules["__main__"].__dict__
+    main.clear()
+    main.update(fresh)
+
+_finish(_serve(), _FRESH)
+`;
+
+/** The warm interpreter of one thread and launcher, started on first use. */
+export class Zygote {
+  readonly #launcher: string;
+  readonly #niceness: number;
+  readonly #code: string;
+  #child: Deno.ChildProcess | null = null;
+  #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  /** Why it is not used (any more), once it is not. */
+  #broken: string | null = null;
+  #next = 1;
+  readonly #waiting = new Map<string, (start: WarmStart) => void>();
+  readonly #encoder = new TextEncoder();
+
+  constructor(launcher: string, niceness: number, code: string) {
+    this.#launcher = launcher;
+    this.#niceness = niceness;
+    this.#code = code;
+  }
+
+  /** Why runs start cold here, or null while the warm interpreter serves. */
+  get broken(): string | null {
+    return this.#broken;
+  }
+
+  /** Fork `request`'s program into the jail of the launcher chain `bwrap` (its pid). */
+  async start(bwrap: number, request: WarmRequest): Promise<WarmStart> {
+    if (this.#broken || !this.#begin()) return { failed: this.#broken ?? "not started" };
+    const id = String(this.#next++);
+    const answered = new Promise<WarmStart>((resolve) => this.#waiting.set(id, resolve));
+    try {
+      const line = JSON.stringify({ id, pid: bwrap, ...request });
+      await this.#writer!.write(this.#encoder.encode(`${line}\n`));
+    } catch (error) {
+      this.#waiting.delete(id);
+      this.#fail(`cannot write to the warm interpreter: ${String(error)}`);
+      return { failed: this.#broken! };
+    }
+    return await answered;
+  }
+
+  /** Stop it (it also stops when its stdin closes, with this thread). */
+  close(): void {
+    this.#fail("closed");
+  }
+
+  /** Stop using it, say why to every run waiting, and let it read the end of its input. */
+  #fail(reason: string): void {
+    this.#broken ??= reason;
+    this.#writer?.close().catch(() => {});
+    this.#writer = null;
+    for (const resolve of this.#waiting.values()) resolve({ failed: this.#broken });
+    this.#waiting.clear();
+  }
+
+  #begin(): boolean {
+    if (this.#child) return true;
+    try {
+      // Through the launcher (the orchestrator may start nothing else): no terminal, the
+      // children's niceness, python3 found on the children's PATH, as a run finds it in its jail.
+      const steps = ["noctty", ...(this.#niceness > 0 ? [`nice:${this.#niceness}`] : [])];
+      this.#child = new Deno.Command(this.#launcher, {
+        args: [...steps, "--", "python3", ...WARM_FLAGS, "-c", zygoteProgram(this.#code)],
+        cwd: "/",
+        clearEnv: true,
+        env: { PATH: CHILD_PATH, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" },
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+    } catch (error) {
+      this.#broken = `cannot start the warm interpreter: ${String(error)}`;
+      return false;
+    }
+    const child = this.#child;
+    this.#writer = child.stdin.getWriter();
+    const errors = new Response(child.stderr).text().catch(() => "");
+    this.#read(child.stdout).finally(async () => {
+      const status = await child.status.catch(() => null);
+      const said = (await errors).trim().split("\n").slice(-3).join(" ");
+      this.#fail(`the warm interpreter ended (${status?.code ?? "?"}): ${said || "no message"}`);
+    });
+    return true;
+  }
+
+  /** Reads answers, `ok ID`, `gone ID` or `fail ID REASON`, one a line. */
+  async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const lines = stream.pipeThrough(new TextDecoderStream()).pipeThrough(new LineSplitter());
+    for await (const line of lines) {
+      const [word, id, ...reason] = line.split(" ");
+      const resolve = this.#waiting.get(id);
+      this.#waiting.delete(id);
+      if (word === "ok") resolve?.("started");
+      else if (word === "gone") resolve?.("gone");
+      else {
+        // A step failed where it should not (an older kernel, a missing call): every later run of
+        // this thread starts cold.
+        const why = reason.join(" ") || line;
+        this.#broken ??= `the warm interpreter could not start a run: ${why}`;
+        resolve?.({ failed: why });
+      }
+    }
+  }
+}
+
+/** Splits text into lines. */
+class LineSplitter extends TransformStream<string, string> {
+  constructor() {
+    let rest = "";
+    super({
+      transform(chunk, controller) {
+        const parts = (rest + chunk).split("\n");
+        rest = parts.pop()!;
+        for (const part of parts) controller.enqueue(part);
+      },
+    });
+  }
+}
+
+/** Warm interpreters a thread keeps at most: one per `-c` program (the reporters have one). */
+const MAX_ZYGOTES = 4;
+
+const zygotes = new Map<string, Zygote>();
+/** This thread's warm interpreter for `launcher` and `code`, or null: too many programs. */
+export function zygoteFor(launcher: string, niceness: number, code: string): Zygote | null {
+  const key = JSON.stringify([launcher, niceness, code]);
+  let zygote = zygotes.get(key);
+  if (!zygote) {
+    if (zygotes.size >= MAX_ZYGOTES) return null;
+    zygote = new Zygote(launcher, niceness, code);
+    zygotes.set(key, zygote);
+  }
+  return zygote;
+}
