@@ -34,10 +34,8 @@ export interface ChildSpec {
   warm?: {
     argv: string[];
     request: WarmRequest;
-    launcher: string;
-    niceness: number;
-    /** The `-c` program. */
-    code: string;
+    /** The warm interpreter's argv (see `zygoteProgram`), one per program and thread. */
+    zygote: string[];
   } | null;
 }
 
@@ -67,7 +65,7 @@ const DRAIN_GRACE_MS = 500;
 export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<ChildResult> {
   const warm = spec.warm;
   if (warm) {
-    const zygote = zygoteFor(warm.launcher, warm.niceness, warm.code);
+    const zygote = zygoteFor(warm.zygote);
     if (zygote && !zygote.broken) {
       const result = await runOnce(
         spec,

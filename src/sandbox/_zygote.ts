@@ -246,7 +246,10 @@ def _become(request, streams, cgroups, libc):
     os.environ.update(request["env"])
     # What bwrap sets for the folder it starts the program in.
     os.environ["PWD"] = request["cwd"]
-    sys.orig_argv = [sys.orig_argv[0], *sys.orig_argv[1:-1], sys.orig_argv[-1].split(";", 1)[1]]
+    # The -c argument after the prelude's exec (which has this text only with its quotes escaped).
+    prelude = '"<frozen patchgym-zygote>", "exec"));'
+    program = sys.orig_argv[-1]
+    sys.orig_argv = [*sys.orig_argv[:-1], program[program.index(prelude) + len(prelude):]]
 
 def _finish(role, fresh):
     """The program's set-up, then nothing of the warm interpreter's own left in its way."""
@@ -267,9 +270,7 @@ _finish(_serve(), _FRESH)
 
 /** The warm interpreter of one thread and launcher, started on first use. */
 export class Zygote {
-  readonly #launcher: string;
-  readonly #niceness: number;
-  readonly #code: string;
+  readonly #argv: string[];
   #child: Deno.ChildProcess | null = null;
   #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
   /** Why it is not used (any more), once it is not. */
@@ -278,10 +279,14 @@ export class Zygote {
   readonly #waiting = new Map<string, (start: WarmStart) => void>();
   readonly #encoder = new TextEncoder();
 
-  constructor(launcher: string, niceness: number, code: string) {
-    this.#launcher = launcher;
-    this.#niceness = niceness;
-    this.#code = code;
+  /** `argv`: the launcher's, ending with `python3 -I -B -u -c` and {@linkcode zygoteProgram}. */
+  constructor(argv: string[]) {
+    this.#argv = argv;
+  }
+
+  /** Whether no run waits on it now. */
+  get idle(): boolean {
+    return this.#waiting.size === 0;
   }
 
   /** Why runs start cold here, or null while the warm interpreter serves. */
@@ -322,11 +327,8 @@ export class Zygote {
   #begin(): boolean {
     if (this.#child) return true;
     try {
-      // Through the launcher (the orchestrator may start nothing else): no terminal, the
-      // children's niceness, python3 found on the children's PATH, as a run finds it in its jail.
-      const steps = ["noctty", ...(this.#niceness > 0 ? [`nice:${this.#niceness}`] : [])];
-      this.#child = new Deno.Command(this.#launcher, {
-        args: [...steps, "--", "python3", ...WARM_FLAGS, "-c", zygoteProgram(this.#code)],
+      this.#child = new Deno.Command(this.#argv[0], {
+        args: this.#argv.slice(1),
         cwd: "/",
         clearEnv: true,
         env: { PATH: CHILD_PATH, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" },
@@ -383,18 +385,29 @@ class LineSplitter extends TransformStream<string, string> {
   }
 }
 
-/** Warm interpreters a thread keeps at most: one per `-c` program (the reporters have one). */
+/**
+ * Warm interpreters a thread keeps at most, one per `-c` program (the reporters have one); past it,
+ * the least recently used idle one is stopped.
+ */
 const MAX_ZYGOTES = 4;
 
 const zygotes = new Map<string, Zygote>();
-/** This thread's warm interpreter for `launcher` and `code`, or null: too many programs. */
-export function zygoteFor(launcher: string, niceness: number, code: string): Zygote | null {
-  const key = JSON.stringify([launcher, niceness, code]);
+/** This thread's warm interpreter started by `argv`, or null: as many as it keeps are busy. */
+export function zygoteFor(argv: string[]): Zygote | null {
+  const key = JSON.stringify(argv);
   let zygote = zygotes.get(key);
-  if (!zygote) {
-    if (zygotes.size >= MAX_ZYGOTES) return null;
-    zygote = new Zygote(launcher, niceness, code);
-    zygotes.set(key, zygote);
+  if (zygote) {
+    // The most recently used last.
+    zygotes.delete(key);
+  } else {
+    if (zygotes.size >= MAX_ZYGOTES) {
+      const idle = [...zygotes].find(([, z]) => z.idle);
+      if (!idle) return null;
+      idle[1].close();
+      zygotes.delete(idle[0]);
+    }
+    zygote = new Zygote(argv);
   }
+  zygotes.set(key, zygote);
   return zygote;
 }

@@ -37,7 +37,7 @@ import { hostSpawnsHere, spawnerFor } from "./_spawner.ts";
 import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { defaultRunSlots, RunSlots } from "./run_slots.ts";
 import { compileFilter } from "./seccomp.ts";
-import { WARM_FLAGS } from "./_zygote.ts";
+import { WARM_FLAGS, zygoteProgram } from "./_zygote.ts";
 import { DEFAULT_USER_RANGE, type UserLease, UserPool, type UserRange } from "./users.ts";
 import type { WorkspaceMount } from "../workspace/workspace.ts";
 import { removeByBytesWith } from "../workspace/remove.ts";
@@ -636,9 +636,17 @@ export class Sandbox {
     if (warm !== null) {
       const nonce = randomTag();
       warmSpec = {
-        launcher: this.#launcher!,
-        niceness: this.niceness,
-        code: warm,
+        zygote: [
+          this.#launcher!,
+          "noctty",
+          ...(this.niceness > 0 ? [`nice:${this.niceness}`] : []),
+          "--",
+          ...warmJailArgs(this.isolation.mounts!, this.isolation.cgroup !== null),
+          "python3",
+          ...WARM_FLAGS,
+          "-c",
+          zygoteProgram(warm),
+        ],
         argv: launchArgv(this.#launcher, { ...plan, ...this.#wrap(request, how, nonce) }),
         request: {
           nonce,
@@ -944,6 +952,39 @@ function jailArgs(runtime: MountPlan, limits: ResourceLimits, places: JailPlaces
   // The root itself (a tmpfs holding the mount points) is read-only too.
   args.push("--remount-ro", "/", "--chdir", places.cwd ?? "/", "--");
   return args;
+}
+
+/**
+ * The warm interpreter's bwrap command line up to `--`: the jail's own mounts of the programs'
+ * files, so that the interpreter starts as a run's does in its jail (the same `sys.path`, locale,
+ * executable), but the host's PID namespace, /proc and cgroups, as root: it finds the runs'
+ * jails and enters them (`_zygote.ts`). No workspace, no key, nothing writable but its /tmp and
+ * the cgroup files it joins runs to.
+ */
+function warmJailArgs(runtime: MountPlan, cgroups: boolean): string[] {
+  const mounts = mountsFor(runtime, []).filter((m) => m.dest !== runtime.setpriv);
+  return [
+    "bwrap",
+    "--unshare-ipc",
+    "--unshare-net",
+    "--unshare-uts",
+    "--die-with-parent",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--remount-ro",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    ...mountArgs(mounts),
+    ...(cgroups ? ["--bind", "/sys/fs/cgroup", "/sys/fs/cgroup"] : []),
+    "--remount-ro",
+    "/",
+    "--chdir",
+    "/",
+    "--",
+  ];
 }
 
 /**
