@@ -60,9 +60,9 @@ export const WARM_FLAGS = ["-I", "-B", "-u"];
 /**
  * The warm interpreter's program for the runs of `-c` program `code`: the prelude (compiled under
  * an interpreter-internal name, as the reporter tells the interpreter's own code from code under
- * test), then `code` on the same line. Its stdin: one JSON request a line, each with an `id` and
- * the bwrap pid it is about (`pid`); its stdout: `ok ID`, `gone ID` or `fail ID REASON` per
- * request. In the warm interpreter the prelude loops on requests; in a forked program it returns
+ * test), then `code` on the same line. Its stdin: JSON requests, each after its byte length and a
+ * line feed, each with an `id` and the bwrap pid it is about (`pid`); its stdout: `ok ID`,
+ * `gone ID` or `fail ID REASON` per request. In the warm interpreter the prelude loops on requests; in a forked program it returns
  * once the program is set up, having cleared its globals and modules, and `code` runs next in the
  * outermost frame, with the line numbers it has as `python3 -c code`. A `code` whose first line
  * cannot follow a `;` (a compound statement) makes the warm interpreter fail at once: cold runs.
@@ -83,17 +83,40 @@ import ctypes, json, resource, select, time
 def _serve():
     libc = _Libc()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    pending = b""
+    buffer = bytearray(1 << 20)
     while True:
-        chunk = os.read(0, 65536)
-        if not chunk:
+        buffer, size = _take(buffer)
+        if os.fork() == 0:
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            return _middle(bytes(memoryview(buffer)[:size]), libc)
+        # Scrubbed in place: a program forked later inherits this memory.
+        buffer[:size] = bytes(size)
+
+def _take(buffer):
+    """
+    The next request (its byte length and a line feed, then its bytes), read into buffer alone:
+    the warm interpreter never reads past the request it serves, nor parses one, so the middle
+    it forks (and the program, forked from that) holds no other run's request in its memory.
+    """
+    size = 0
+    while True:
+        byte = os.read(0, 1)
+        if not byte:
             os._exit(0)
-        pending += chunk
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            if os.fork() == 0:
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                return _middle(line, libc)
+        if byte == b"\n":
+            break
+        size = size * 10 + int(byte)
+    if size > len(buffer):
+        buffer = bytearray(size)
+    view = memoryview(buffer)
+    got = 0
+    while got < size:
+        count = os.readv(0, [view[got:size]])
+        if not count:
+            os._exit(0)
+        got += count
+    view.release()
+    return buffer, size
 
 class _Libc:
     """libc's variadic calls with every integer as a C long, as the kernel reads them."""
@@ -155,7 +178,7 @@ def _holder(bwrap, nonce, deadline):
 _NAMESPACES = 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000 | 0x04000000 | 0x02000000
 
 def _middle(line, libc):
-    number = None
+    number = found = None
     try:
         request = json.loads(line)
         number = request["id"]
@@ -181,7 +204,13 @@ def _middle(line, libc):
         _check(libc.setns(pidfd, _NAMESPACES), "setns")
         program = os.fork()
     except BaseException as error:
-        _say(f"fail {number} {type(error).__name__}: {error}")
+        # A holder that ended meanwhile (its run was killed, at its timeout, while its jail was
+        # entered: the fork into the dying PID namespace fails) is one never found: not a reason to
+        # start every later run cold. It ends at once after its jail's first process.
+        if found is not None and select.select([found[1]], [], [], 0.5)[0]:
+            _say(f"gone {number}")
+        else:
+            _say(f"fail {number} {type(error).__name__}: {error}")
         os._exit(1)
     if program == 0:
         return request, streams, cgroups, libc
@@ -235,6 +264,9 @@ def _become(request, streams, cgroups, libc):
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)
     data = (ctypes.c_uint32 * 6)()
     _check(libc.capset(header, data), "capset")
+    # Dumpable again, as after the exec that starts a cold run's program: the uid change made it
+    # not, which leaves its own /proc entries (ns, environ, personality...) to root.
+    _check(libc.prctl(4, 1, 0, 0, 0), "dumpable")
     os.chdir(request["cwd"])
     if request["seccomp"]:
         program = ctypes.create_string_buffer(bytes.fromhex(request["seccomp"]))
@@ -246,7 +278,10 @@ def _become(request, streams, cgroups, libc):
     os.environ.update(request["env"])
     # What bwrap sets for the folder it starts the program in.
     os.environ["PWD"] = request["cwd"]
-    sys.orig_argv = [sys.orig_argv[0], *sys.orig_argv[1:-1], sys.orig_argv[-1].split(";", 1)[1]]
+    # The program follows the prelude's call (whose text, in JSON, has no bare quote): this line's
+    # own text holds the first ";" of the whole program.
+    code = sys.orig_argv[-1].split('"<frozen patchgym-zygote>", "exec"));', 1)[1]
+    sys.orig_argv = [*sys.orig_argv[:-1], code]
 
 def _finish(role, fresh):
     """The program's set-up, then nothing of the warm interpreter's own left in its way."""
@@ -295,8 +330,13 @@ export class Zygote {
     const id = String(this.#next++);
     const answered = new Promise<WarmStart>((resolve) => this.#waiting.set(id, resolve));
     try {
-      const line = JSON.stringify({ id, pid: bwrap, ...request });
-      await this.#writer!.write(this.#encoder.encode(`${line}\n`));
+      // Framed by its byte length: the warm interpreter reads this request and no more.
+      const body = this.#encoder.encode(JSON.stringify({ id, pid: bwrap, ...request }));
+      const head = this.#encoder.encode(`${body.length}\n`);
+      const message = new Uint8Array(head.length + body.length);
+      message.set(head, 0);
+      message.set(body, head.length);
+      await this.#writer!.write(message);
     } catch (error) {
       this.#waiting.delete(id);
       this.#fail(`cannot write to the warm interpreter: ${String(error)}`);
