@@ -71,10 +71,22 @@ export class CpuMeter {
     return { selfMs: (user + system) / 1000, groupMs };
   }
 
+  /**
+   * Move the sandbox's warm interpreters this process started (`src/sandbox/_zygote.ts`) into the
+   * group: they may have started before it was made, and every warm run's program is forked from
+   * one (its CPU, and theirs, are the children's).
+   */
+  async adoptWarmInterpreters(): Promise<void> {
+    if (!this.#usageFile) return;
+    const dir = this.#usageFile.slice(0, -"/cpuacct.usage".length);
+    await sh(ADOPT_ZYGOTES, [String(Deno.pid), dir]);
+  }
+
   /** CPU used by `body`: own, and children's (the group's minus own; null without cpuacct). */
   async measure<T>(
     body: () => Promise<T>,
   ): Promise<{ value: T; selfMs: number; childMs: number | null }> {
+    await this.adoptWarmInterpreters();
     const before = await this.read();
     const value = await body();
     const after = await this.read();
@@ -115,8 +127,9 @@ export class CpuMeter {
     const dir = this.#usageFile.slice(0, -"/cpuacct.usage".length);
     // The shell itself starts inside the group: it moves out too before removing it. Children
     // that just exited can keep the group busy for a moment on a loaded machine.
+    // Warm interpreters moved in go back out with this process.
     await sh(
-      'echo "$2" > "$3/cgroup.procs" && echo $$ > "$3/cgroup.procs" && n=0 && until rmdir "$1" 2>/dev/null; do n=$((n + 1)); [ "$n" -gt 200 ] && { rmdir "$1"; exit 1; }; sleep 0.05; done',
+      'for p in $(cat "$1/cgroup.procs"); do echo "$p" > "$3/cgroup.procs" 2>/dev/null; done; echo "$2" > "$3/cgroup.procs" && echo $$ > "$3/cgroup.procs" && n=0 && until rmdir "$1" 2>/dev/null; do n=$((n + 1)); [ "$n" -gt 200 ] && { rmdir "$1"; exit 1; }; sleep 0.05; done',
       [
         dir,
         String(Deno.pid),
@@ -125,6 +138,19 @@ export class CpuMeter {
     );
   }
 }
+
+/**
+ * Moves into cgroup $2 every process descended from $1 whose command line names the sandbox's warm
+ * interpreter (its bwrap and itself; the middles and programs it forks later follow it).
+ */
+const ADOPT_ZYGOTES = `for p in $(pgrep -f 'patchgym-zygote'); do
+  q=$p
+  while [ -n "$q" ] && [ "$q" -gt 1 ]; do
+    if [ "$q" = "$1" ]; then echo "$p" > "$2/cgroup.procs" 2>/dev/null; break; fi
+    q=$(cut -d' ' -f4 "/proc/$q/stat" 2>/dev/null)
+  done
+done
+exit 0`;
 
 /** Prints the folder of this shell's cpuacct cgroup (v1), or nothing. */
 const FIND_CPUACCT = `path=

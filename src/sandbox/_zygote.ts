@@ -60,9 +60,9 @@ export const WARM_FLAGS = ["-I", "-B", "-u"];
 /**
  * The warm interpreter's program for the runs of `-c` program `code`: the prelude (compiled under
  * an interpreter-internal name, as the reporter tells the interpreter's own code from code under
- * test), then `code` on the same line. Its stdin: one JSON request a line, each with an `id` and
- * the bwrap pid it is about (`pid`); its stdout: `ok ID`, `gone ID` or `fail ID REASON` per
- * request. In the warm interpreter the prelude loops on requests; in a forked program it returns
+ * test), then `code` on the same line. Its stdin: JSON requests, each after its byte length and a
+ * line feed, each with an `id` and the bwrap pid it is about (`pid`); its stdout: `ok ID`,
+ * `gone ID` or `fail ID REASON` per request. In the warm interpreter the prelude loops on requests; in a forked program it returns
  * once the program is set up, having cleared its globals and modules, and `code` runs next in the
  * outermost frame, with the line numbers it has as `python3 -c code`. A `code` whose first line
  * cannot follow a `;` (a compound statement) makes the warm interpreter fail at once: cold runs.
@@ -83,17 +83,40 @@ import ctypes, json, resource, select, time
 def _serve():
     libc = _Libc()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    pending = b""
+    buffer = bytearray(1 << 20)
     while True:
-        chunk = os.read(0, 65536)
-        if not chunk:
+        buffer, size = _take(buffer)
+        if os.fork() == 0:
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            return _middle(bytes(memoryview(buffer)[:size]), libc)
+        # Scrubbed in place: a program forked later inherits this memory.
+        buffer[:size] = bytes(size)
+
+def _take(buffer):
+    """
+    The next request (its byte length and a line feed, then its bytes), read into buffer alone:
+    the warm interpreter never reads past the request it serves, nor parses one, so the middle
+    it forks (and the program, forked from that) holds no other run's request in its memory.
+    """
+    size = 0
+    while True:
+        byte = os.read(0, 1)
+        if not byte:
             os._exit(0)
-        pending += chunk
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            if os.fork() == 0:
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                return _middle(line, libc)
+        if byte == b"\n":
+            break
+        size = size * 10 + int(byte)
+    if size > len(buffer):
+        buffer = bytearray(size)
+    view = memoryview(buffer)
+    got = 0
+    while got < size:
+        count = os.readv(0, [view[got:size]])
+        if not count:
+            os._exit(0)
+        got += count
+    view.release()
+    return buffer, size
 
 class _Libc:
     """libc's variadic calls with every integer as a C long, as the kernel reads them."""
@@ -155,7 +178,7 @@ def _holder(bwrap, nonce, deadline):
 _NAMESPACES = 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000 | 0x04000000 | 0x02000000
 
 def _middle(line, libc):
-    number = None
+    number = found = None
     try:
         request = json.loads(line)
         number = request["id"]
@@ -181,7 +204,13 @@ def _middle(line, libc):
         _check(libc.setns(pidfd, _NAMESPACES), "setns")
         program = os.fork()
     except BaseException as error:
-        _say(f"fail {number} {type(error).__name__}: {error}")
+        # A holder that ended meanwhile (its run was killed, at its timeout, while its jail was
+        # entered: the fork into the dying PID namespace fails) is one never found: not a reason to
+        # start every later run cold. It ends at once after its jail's first process.
+        if found is not None and select.select([found[1]], [], [], 0.5)[0]:
+            _say(f"gone {number}")
+        else:
+            _say(f"fail {number} {type(error).__name__}: {error}")
         os._exit(1)
     if program == 0:
         return request, streams, cgroups, libc
@@ -223,6 +252,8 @@ def _become(request, streams, cgroups, libc):
     uid = request["uid"]
     if not 0 < uid < 0xFFFFFFFF:
         raise ValueError("no unprivileged uid")
+    # Still root, as bwrap is when it goes to a cold run's folder (in the jail's mounts alone).
+    os.chdir(request["cwd"])
     _check(libc.prctl(38, 1, 0, 0, 0), "no_new_privs")
     cap = 0
     while libc.prctl(23, cap, 0, 0, 0) >= 0:
@@ -235,7 +266,9 @@ def _become(request, streams, cgroups, libc):
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)
     data = (ctypes.c_uint32 * 6)()
     _check(libc.capset(header, data), "capset")
-    os.chdir(request["cwd"])
+    # Dumpable again, as after the exec that starts a cold run's program: the uid change made it
+    # not, which leaves its own /proc entries (ns, environ, personality...) to root.
+    _check(libc.prctl(4, 1, 0, 0, 0), "dumpable")
     if request["seccomp"]:
         program = ctypes.create_string_buffer(bytes.fromhex(request["seccomp"]))
         class Filter(ctypes.Structure):
@@ -300,8 +333,13 @@ export class Zygote {
     const id = String(this.#next++);
     const answered = new Promise<WarmStart>((resolve) => this.#waiting.set(id, resolve));
     try {
-      const line = JSON.stringify({ id, pid: bwrap, ...request });
-      await this.#writer!.write(this.#encoder.encode(`${line}\n`));
+      // Framed by its byte length: the warm interpreter reads this request and no more.
+      const body = this.#encoder.encode(JSON.stringify({ id, pid: bwrap, ...request }));
+      const head = this.#encoder.encode(`${body.length}\n`);
+      const message = new Uint8Array(head.length + body.length);
+      message.set(head, 0);
+      message.set(body, head.length);
+      await this.#writer!.write(message);
     } catch (error) {
       this.#waiting.delete(id);
       this.#fail(`cannot write to the warm interpreter: ${String(error)}`);
@@ -342,7 +380,7 @@ export class Zygote {
     }
     const child = this.#child;
     this.#writer = child.stdin.getWriter();
-    const errors = new Response(child.stderr).text().catch(() => "");
+    const errors = lastBytes(child.stderr, 4096);
     this.#read(child.stdout).finally(async () => {
       const status = await child.status.catch(() => null);
       const said = (await errors).trim().split("\n").slice(-3).join(" ");
@@ -369,6 +407,23 @@ export class Zygote {
       }
     }
   }
+}
+
+/** The last `cap` bytes of `stream` as text, once it ends (what came before is dropped). */
+async function lastBytes(stream: ReadableStream<Uint8Array>, cap: number): Promise<string> {
+  let kept = new Uint8Array(0);
+  try {
+    for await (const chunk of stream) {
+      const joined = new Uint8Array(Math.min(cap, kept.length + chunk.length));
+      const tail = chunk.subarray(Math.max(0, chunk.length - joined.length));
+      joined.set(kept.subarray(kept.length - (joined.length - tail.length)), 0);
+      joined.set(tail, joined.length - tail.length);
+      kept = joined;
+    }
+  } catch {
+    // Read what came.
+  }
+  return new TextDecoder().decode(kept);
 }
 
 /** Splits text into lines. */
