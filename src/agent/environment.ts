@@ -59,6 +59,8 @@ export interface EnvironmentOptions {
   sandboxUsers?: UserRange;
   /** As root without bwrap: run agent code anyway (`--unsafe-root-without-jail`). */
   unjailedRoot?: boolean;
+  /** Start every Python test run cold, never from the warm interpreter (`--cold-python`). */
+  coldPython?: boolean;
   /** Refuse to open unless this machine gives at least this isolation. */
   requireIsolation?: IsolationRequirement;
   /** Where built dependency environments are cached (default: `defaultCacheRoot()`). */
@@ -141,6 +143,7 @@ export class Environment {
       denoPath: options.denoPath ?? defaultDenoPath(),
       limits: options.sandboxLimits,
       runSlots: options.runSlots,
+      warm: !options.coldPython,
     });
     return new Environment(tasksDir, workRoot, sandbox, options);
   }

@@ -22,6 +22,7 @@ export const ENVIRONMENT_FLAGS = {
   "sandbox-runs": { type: "string" },
   "require-isolation": { type: "string" },
   "unsafe-root-without-jail": { type: "boolean" },
+  "cold-python": { type: "boolean" },
   "env-cache": { type: "string" },
 } as const;
 
@@ -40,7 +41,9 @@ export const SANDBOX_FLAGS_HELP =
   --require-isolation L  refuse to start unless this machine gives "jail" (bwrap + seccomp)
                          or "full" (jail + per-sandbox cgroups); default none
   --unsafe-root-without-jail
-                         as root without bwrap, run agent code anyway (it reaches the host)`;
+                         as root without bwrap, run agent code anyway (it reaches the host)
+  --cold-python          as root: start every Python test run in its jail, never forked from
+                         the warm interpreter (docs/sandbox.md, "Warm Python runs")`;
 
 /** Values of {@linkcode ENVIRONMENT_FLAGS} after parsing. */
 export interface EnvironmentFlagValues {
@@ -53,6 +56,7 @@ export interface EnvironmentFlagValues {
   "sandbox-runs"?: string;
   "require-isolation"?: string;
   "unsafe-root-without-jail"?: boolean;
+  "cold-python"?: boolean;
   "env-cache"?: string;
 }
 
@@ -128,6 +132,7 @@ export function openEnvironment(
     sandboxLimits,
     sandboxUsers,
     unjailedRoot: values["unsafe-root-without-jail"] ?? false,
+    coldPython: values["cold-python"] ?? false,
     requireIsolation,
     ...(values["env-cache"] ? { envCache: resolve(values["env-cache"]) } : {}),
   });
