@@ -66,17 +66,30 @@ export const WARM_FLAGS = ["-I", "-B", "-u"];
  * once the program is set up, having cleared its globals and modules, and `code` runs next in the
  * outermost frame, with the line numbers it has as `python3 -c code`. A `code` whose first line
  * cannot follow a `;` (a compound statement) makes the warm interpreter fail at once: cold runs.
+ * `modules` are imported beforehand too, as the test frameworks are: only what `code` imports
+ * before any code of the run, from the interpreter's own folders (one that fails to import makes
+ * the warm interpreter fail at once: cold runs).
  */
-export function zygoteProgram(code: string): string {
-  return `exec(compile(${JSON.stringify(PRELUDE)}, "<frozen patchgym-zygote>", "exec"));${code}`;
+export function zygoteProgram(code: string, modules: readonly string[] = []): string {
+  for (const name of modules) {
+    if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(name)) {
+      throw new Error(`Not a module name: ${JSON.stringify(name)}`);
+    }
+  }
+  const prelude = PRELUDE.replace("_MODULES = ()", `_MODULES = ${JSON.stringify(modules)}`);
+  return `exec(compile(${JSON.stringify(prelude)}, "<frozen patchgym-zygote>", "exec"));${code}`;
 }
 
 const PRELUDE = String.raw`
 _FRESH = dict(globals())
+_MODULES = ()
 import os, sys
 # What a Python run's program imports anyway: the test frameworks, once.
 import builtins, difflib, gc, io, linecache, pprint, signal, traceback, unittest
 import unittest.case, unittest.loader, unittest.result, unittest.runner, unittest.suite, unittest.util
+# And what the run's program would import before any code of the run (pytest for its runs).
+for _name in _MODULES:
+    __import__(_name)
 _BASE = frozenset(sys.modules)
 import ctypes, json, resource, select, time
 
@@ -84,6 +97,7 @@ def _serve():
     libc = _Libc()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     buffer = bytearray(1 << 20)
+    gc.freeze()
     while True:
         buffer, size = _take(buffer)
         if os.fork() == 0:

@@ -362,6 +362,11 @@ export interface RunRequest {
    * The program sees the same jail, uid, limits, streams and environment either way.
    */
   warm?: boolean;
+  /**
+   * Modules the warm interpreter imports beforehand for this run (e.g. `pytest`): only what the
+   * program imports before any code of the run, found where it would find them.
+   */
+  warmModules?: string[];
 }
 
 /** What a child did. A non-zero exit is data, not an error. */
@@ -645,7 +650,7 @@ export class Sandbox {
           "python3",
           ...WARM_FLAGS,
           "-c",
-          zygoteProgram(warm),
+          zygoteProgram(warm, request.warmModules ?? []),
         ],
         argv: launchArgv(this.#launcher, { ...plan, ...this.#wrap(request, how, nonce) }),
         request: {

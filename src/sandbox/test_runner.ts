@@ -244,6 +244,11 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       ...(request.runner === "deno_test" && environment?.env ? { env: environment.env } : {}),
       ...(request.runner !== "unittest" && request.runner !== "pytest" ? {} : {
         warm: true,
+        // pytest imported once, where the run would import it: the interpreter's own, unless the
+        // task's environment brings packages (maybe its own pytest).
+        ...(request.runner === "pytest" && (environment?.pythonPaths ?? []).length === 0
+          ? { warmModules: ["pytest"] }
+          : {}),
         stdin: reporterInput(request.runner, {
           key,
           report: reportPath,
