@@ -231,8 +231,18 @@ def _middle(line, libc):
     _say(f"ok {number}")
     for fd in streams + cgroups:
         os.close(fd)
-    status = os.waitstatus_to_exitcode(os.waitpid(program, 0)[1])
-    value = status if status >= 0 else 256 - status
+    # Only an end counts (a traced program's stops are reported too); whatever goes wrong here,
+    # the holder is told, so the run ends when its program did.
+    value = 256 + signal.SIGKILL
+    try:
+        while True:
+            status = os.waitpid(program, 0)[1]
+            if os.WIFEXITED(status) or os.WIFSIGNALED(status):
+                code = os.waitstatus_to_exitcode(status)
+                value = code if code >= 0 else 256 - code
+                break
+    except BaseException:
+        pass
     # siginfo_t: si_signo, si_errno, si_code (SI_QUEUE), then the sender's pid and uid, the value.
     info = (ctypes.c_int * 32)(signal.SIGRTMIN, 0, -1, 0, os.getpid(), 0, value)
     libc.syscall(424, pidfd, signal.SIGRTMIN, info, 0)
