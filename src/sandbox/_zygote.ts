@@ -216,6 +216,8 @@ def _middle(line, libc):
                     raise ValueError("not a cgroup path: " + path)
                 cgroups.append(os.open(path, os.O_WRONLY | os.O_CLOEXEC))
         _check(libc.setns(pidfd, _NAMESPACES), "setns")
+        # For the program to tell whether the middle is still there once it can die with it.
+        middle = os.pidfd_open(os.getpid())
         program = os.fork()
     except BaseException as error:
         # A holder that ended meanwhile (its run was killed, at its timeout, while its jail was
@@ -227,9 +229,9 @@ def _middle(line, libc):
             _say(f"fail {number} {type(error).__name__}: {error}")
         os._exit(1)
     if program == 0:
-        return request, streams, cgroups, libc
+        return request, streams, cgroups, middle, libc
     _say(f"ok {number}")
-    for fd in streams + cgroups:
+    for fd in streams + cgroups + [middle]:
         os.close(fd)
     # Only an end counts (a traced program's stops are reported too); whatever goes wrong here,
     # the holder is told, so the run ends when its program did.
@@ -261,7 +263,7 @@ def _limit(step):
     elif kind == "nice":
         os.setpriority(os.PRIO_PROCESS, 0, int(text))
 
-def _become(request, streams, cgroups, libc):
+def _become(request, streams, cgroups, middle, libc):
     """The program's set-up in the jail, in the order the launcher and bwrap keep."""
     for fd in cgroups:
         os.write(fd, b"0")
@@ -272,7 +274,9 @@ def _become(request, streams, cgroups, libc):
         _limit(step)
     for target, fd in enumerate(streams):
         os.dup2(fd, target)
-    os.closerange(3, 1 << 20)
+    # Every descriptor but the three streams and the middle's pidfd (closed below).
+    middle = os.dup2(middle, 3)
+    os.closerange(4, 1 << 20)
     uid = request["uid"]
     if not 0 < uid < 0xFFFFFFFF:
         raise ValueError("no unprivileged uid")
@@ -290,6 +294,12 @@ def _become(request, streams, cgroups, libc):
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)
     data = (ctypes.c_uint32 * 6)()
     _check(libc.capset(header, data), "capset")
+    # The uid change cleared the parent-death signal (as any change of the effective uid does):
+    # set again, then the middle checked, which may have ended in between.
+    _check(libc.prctl(1, signal.SIGKILL, 0, 0, 0), "PR_SET_PDEATHSIG")
+    if select.select([middle], [], [], 0)[0]:
+        os._exit(128 + signal.SIGKILL)
+    os.close(middle)
     # Dumpable again, as after the exec that starts a cold run's program: the uid change made it
     # not, which leaves its own /proc entries (ns, environ, personality...) to root.
     _check(libc.prctl(4, 1, 0, 0, 0), "dumpable")

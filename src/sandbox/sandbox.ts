@@ -607,7 +607,8 @@ export class Sandbox {
     const [program] = request.argv;
     const { jailed, filter, user } = how;
     const started = performance.now();
-    const warm = this.#warmCode(request, how);
+    const env = this.#env(request);
+    const warm = warmEnvironment(request, env) ? this.#warmCode(request, how) : null;
     // A warm run's program has a holder beside it in the jail: one process more for the caps.
     const extra = warm === null ? 0 : 1;
     const cgroup = this.isolation.cgroup
@@ -636,7 +637,6 @@ export class Sandbox {
       ...(jailed ? { jail: { ...jailUsersOf(user?.uid ?? JAIL_UID), seccomp: filter } } : {}),
     };
     const argv = launchArgv(this.#launcher, { ...plan, ...this.#wrap(request, how) });
-    const env = this.#env(request);
     let warmSpec: ChildSpec["warm"] = null;
     if (warm !== null) {
       const nonce = randomTag();
@@ -957,6 +957,19 @@ function jailArgs(runtime: MountPlan, limits: ResourceLimits, places: JailPlaces
   // The root itself (a tmpfs holding the mount points) is read-only too.
   args.push("--remount-ro", "/", "--chdir", places.cwd ?? "/", "--");
   return args;
+}
+
+/**
+ * Whether a warm program can take `env` as a cold one gets it: Python's `os.environ` refuses a
+ * name that is empty or holds "=" (a cold run gets `A=B=c` as `A` = `B=c`), and would write a lone
+ * surrogate as a raw byte where Deno writes U+FFFD; and a run's own `PATH` finds `python3` (its
+ * `sys.executable`) where the warm interpreter's did not look. Such a run starts cold.
+ */
+function warmEnvironment(request: RunRequest, env: Record<string, string>): boolean {
+  if (request.env && "PATH" in request.env) return false;
+  return Object.entries(env).every(([name, value]) =>
+    name !== "" && !name.includes("=") && name.isWellFormed() && value.isWellFormed()
+  );
 }
 
 /**
