@@ -60,12 +60,13 @@ export const WARM_FLAGS = ["-I", "-B", "-u"];
 /**
  * The warm interpreter's program for the runs of `-c` program `code`: the prelude (compiled under
  * an interpreter-internal name, as the reporter tells the interpreter's own code from code under
- * test), then `code` on the same line. Its stdin: JSON requests, each after its byte length and a
- * line feed, each with an `id` and the bwrap pid it is about (`pid`); its stdout: `ok ID`,
- * `gone ID` or `fail ID REASON` per request. In the warm interpreter the prelude loops on requests; in a forked program it returns
- * once the program is set up, having cleared its globals and modules, and `code` runs next in the
- * outermost frame, with the line numbers it has as `python3 -c code`. A `code` whose first line
- * cannot follow a `;` (a compound statement) makes the warm interpreter fail at once: cold runs.
+ * test), then `code` on the same line. Its stdin: JSON requests, each after its id, a space, its
+ * byte length and a line feed, each with the bwrap pid it is about (`pid`); its stdout: `took ID`
+ * once it read a request, then `ok ID`, `gone ID` or `fail ID REASON`. In the warm interpreter the
+ * prelude loops on requests; in a forked program it returns once the program is set up, having
+ * cleared its globals and modules, and `code` runs next in the outermost frame, with the line
+ * numbers it has as `python3 -c code`. A `code` whose first line cannot follow a `;` (a compound
+ * statement) makes the warm interpreter fail at once: cold runs.
  * `modules` are imported beforehand too, as the test frameworks are: only what `code` imports
  * before any code of the run, from the interpreter's own folders (one that fails to import makes
  * the warm interpreter fail at once: cold runs).
@@ -108,18 +109,21 @@ def _serve():
 
 def _take(buffer):
     """
-    The next request (its byte length and a line feed, then its bytes), read into buffer alone:
-    the warm interpreter never reads past the request it serves, nor parses one, so the middle
-    it forks (and the program, forked from that) holds no other run's request in its memory.
+    The next request (its id, a space, its byte length and a line feed, then its bytes), read into
+    buffer alone: the warm interpreter never reads past the request it serves, nor parses one, so
+    the middle it forks (and the program, forked from that) holds no other run's request in its
+    memory. It says it took the request before it forks for it: a run it took is never started
+    again cold, whatever becomes of the warm interpreter.
     """
-    size = 0
+    head = b""
     while True:
         byte = os.read(0, 1)
         if not byte:
             os._exit(0)
         if byte == b"\n":
             break
-        size = size * 10 + int(byte)
+        head += byte
+    number, size = (int(field) for field in head.split(b" "))
     if size > len(buffer):
         buffer = bytearray(size)
     view = memoryview(buffer)
@@ -130,6 +134,7 @@ def _take(buffer):
             os._exit(0)
         got += count
     view.release()
+    _say(f"took {number}")
     return buffer, size
 
 class _Libc:
@@ -189,7 +194,10 @@ def _holder(bwrap, nonce, deadline):
         wait = min(wait * 2, 0.002)
     return None
 
-_NAMESPACES = 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000 | 0x04000000 | 0x02000000
+# mount, PID, network, IPC, UTS; the cgroup one (0x02000000) the program enters once it joined the
+# run's cgroups (cgroup v2 refuses a move from outside the namespace it is in).
+_NAMESPACES = 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000 | 0x04000000
+_CGROUP_NAMESPACE = 0x02000000
 
 def _middle(line, libc):
     number = found = None
@@ -229,8 +237,11 @@ def _middle(line, libc):
             _say(f"fail {number} {type(error).__name__}: {error}")
         os._exit(1)
     if program == 0:
-        return request, streams, cgroups, middle, libc
-    _say(f"ok {number}")
+        return request, streams, cgroups, middle, pidfd, libc
+    try:
+        _say(f"ok {number}")
+    except BaseException:
+        pass
     for fd in streams + cgroups + [middle]:
         os.close(fd)
     # Only an end counts (a traced program's stops are reported too); whatever goes wrong here,
@@ -263,11 +274,13 @@ def _limit(step):
     elif kind == "nice":
         os.setpriority(os.PRIO_PROCESS, 0, int(text))
 
-def _become(request, streams, cgroups, middle, libc):
+def _become(request, streams, cgroups, middle, holder, libc):
     """The program's set-up in the jail, in the order the launcher and bwrap keep."""
     for fd in cgroups:
         os.write(fd, b"0")
         os.close(fd)
+    _check(libc.setns(holder, _CGROUP_NAMESPACE), "setns")
+    os.close(holder)
     os.setpgid(0, 0)
     _check(libc.prctl(1, signal.SIGKILL, 0, 0, 0), "PR_SET_PDEATHSIG")
     for step in request["steps"]:
@@ -343,7 +356,8 @@ export class Zygote {
   /** Why it is not used (any more), once it is not. */
   #broken: string | null = null;
   #next = 1;
-  readonly #waiting = new Map<string, (start: WarmStart) => void>();
+  /** Runs waiting for an answer, and whether the warm interpreter said it took their request. */
+  readonly #waiting = new Map<string, { resolve: (start: WarmStart) => void; taken: boolean }>();
   readonly #encoder = new TextEncoder();
 
   /** `argv`: the launcher's, ending with `python3 -I -B -u -c` and {@linkcode zygoteProgram}. */
@@ -365,11 +379,13 @@ export class Zygote {
   async start(bwrap: number, request: WarmRequest): Promise<WarmStart> {
     if (this.#broken || !this.#begin()) return { failed: this.#broken ?? "not started" };
     const id = String(this.#next++);
-    const answered = new Promise<WarmStart>((resolve) => this.#waiting.set(id, resolve));
+    const answered = new Promise<WarmStart>((resolve) =>
+      this.#waiting.set(id, { resolve, taken: false })
+    );
     try {
-      // Framed by its byte length: the warm interpreter reads this request and no more.
+      // Framed by its id and byte length: the warm interpreter reads this request and no more.
       const body = this.#encoder.encode(JSON.stringify({ id, pid: bwrap, ...request }));
-      const head = this.#encoder.encode(`${body.length}\n`);
+      const head = this.#encoder.encode(`${id} ${body.length}\n`);
       const message = new Uint8Array(head.length + body.length);
       message.set(head, 0);
       message.set(body, head.length);
@@ -388,12 +404,21 @@ export class Zygote {
   }
 
   /** Stop using it, say why to every run waiting, and let it read the end of its input. */
-  #fail(reason: string): void {
+  /**
+   * Stop using it, and let it read the end of its input. A run whose request it never took starts
+   * cold; one it took waits on for the middle's answer (its program may run already: starting it
+   * again cold would run it twice), and is let go once no middle can answer any more.
+   */
+  #fail(reason: string, answersEnded = false): void {
     this.#broken ??= reason;
     this.#writer?.close().catch(() => {});
     this.#writer = null;
-    for (const resolve of this.#waiting.values()) resolve({ failed: this.#broken });
-    this.#waiting.clear();
+    for (const [id, waiting] of this.#waiting) {
+      if (waiting.taken && !answersEnded) continue;
+      // Taken but never answered (its middle was killed): the run's own end says what happened.
+      waiting.resolve(waiting.taken ? "gone" : { failed: this.#broken });
+      this.#waiting.delete(id);
+    }
   }
 
   #begin(): boolean {
@@ -418,18 +443,26 @@ export class Zygote {
     this.#read(child.stdout).finally(async () => {
       const status = await child.status.catch(() => null);
       const said = (await errors).trim().split("\n").slice(-3).join(" ");
-      this.#fail(`the warm interpreter ended (${status?.code ?? "?"}): ${said || "no message"}`);
+      this.#fail(
+        `the warm interpreter ended (${status?.code ?? "?"}): ${said || "no message"}`,
+        true,
+      );
     });
     return true;
   }
 
-  /** Reads answers, `ok ID`, `gone ID` or `fail ID REASON`, one a line. */
+  /** Reads answers, `took ID` then `ok ID`, `gone ID` or `fail ID REASON`, one a line. */
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     const lines = stream.pipeThrough(new TextDecoderStream()).pipeThrough(new LineSplitter());
     for await (const line of lines) {
       const [word, id, ...reason] = line.split(" ");
-      const resolve = this.#waiting.get(id);
+      const waiting = this.#waiting.get(id);
+      if (word === "took") {
+        if (waiting) waiting.taken = true;
+        continue;
+      }
       this.#waiting.delete(id);
+      const resolve = waiting?.resolve;
       if (word === "ok") resolve?.("started");
       else if (word === "gone") resolve?.("gone");
       else {
