@@ -51,6 +51,39 @@ export async function doctorCommand(args: string[]): Promise<number> {
       return null;
     }
   };
+  // A real run, as a test run starts: whether it was forked from the warm interpreter, and if not why.
+  const pythonRuns = async (): Promise<{ warm: boolean; detail: string }> => {
+    const eligible = environment.isolation.level === "bwrap" &&
+      environment.isolation.users !== null &&
+      !!environment.isolation.launcher;
+    let warm = false;
+    try {
+      const r = await environment.sandbox.run({
+        argv: ["python3", "-I", "-B", "-u", "-c", "import unittest"],
+        cwd: scratch,
+        timeoutMs: 10_000,
+        warm: true,
+      });
+      warm = r.warm && r.exitCode === 0;
+    } catch {
+      // Said below.
+    }
+    if (warm) {
+      return {
+        warm,
+        detail:
+          "forked from the warm interpreter (root, bwrap, the compiled launcher); --cold-python starts them in their jails",
+      };
+    }
+    return {
+      warm,
+      detail: values["cold-python"]
+        ? "started in their jails (--cold-python)"
+        : eligible
+        ? "started in their jails: the warm interpreter could not start one here (see docs/sandbox.md, Warm Python runs)"
+        : "started in their jails (a warm interpreter needs root, bwrap and the compiled launcher)",
+    };
+  };
   const report = {
     patchgym: VERSION,
     deno: Deno.version.deno,
@@ -89,6 +122,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       node_test: await probe(["node", "--version"]),
       jest: "from each task's npm environment (jest 29, patchgym env build)",
     },
+    python_runs: await pythonRuns(),
     network_in_sandbox: environment.isolation.level === "bwrap"
       ? "none (own network namespace)"
       : "host network (no bwrap)",
@@ -115,6 +149,9 @@ export async function doctorCommand(args: string[]): Promise<number> {
         report.sandbox.process_cap === "rlimit" ? " beyond RLIMIT_NPROC for your user" : ""
       }`,
     );
+  }
+  if (!report.python_runs.warm && report.python_runs.detail.includes("could not start")) {
+    warnings.push(`Python test runs ${report.python_runs.detail}`);
   }
   if (!report.runners.python3) {
     problems.push("python3 not found for children: Python tasks cannot run");
@@ -160,6 +197,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       `python3        ${r.python3 ?? "NOT FOUND"}`,
       `unittest       ${r.unittest ?? "NOT FOUND"}`,
       `pytest         ${r.pytest ?? "not installed (pytest tasks unavailable)"}`,
+      `python runs    ${report.python_runs.detail}`,
       `deno (tests)   ${r.deno_test ?? "NOT FOUND"}`,
       `node (tests)   ${r.node_test ?? "not installed (JavaScript tasks unavailable)"}`,
       `jest           ${r.node_test ? r.jest : "needs node (jest tasks unavailable)"}`,

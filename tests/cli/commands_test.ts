@@ -102,6 +102,14 @@ Deno.test("doctorCommand() --json reports isolation, runners and no broad permis
     );
   }
   assert.match(report.runners.python3, /^Python 3\./);
+  // A real run says whether Python test runs fork from the warm interpreter here, and if not why.
+  const eligible = report.isolation === "bwrap" && report.sandbox.uid === "sandbox_user" &&
+    report.guarantees.holds.some((h: string) => h.includes("compiled launcher"));
+  assert.equal(report.python_runs.warm, eligible, report.python_runs.detail);
+  assert.match(
+    report.python_runs.detail,
+    eligible ? /^forked from the warm interpreter/ : /^started in their jails \(/,
+  );
   // jest is no program of the machine: each task's npm environment brings it.
   assert.match(report.runners.jest, /jest 29, patchgym env build/);
   assert.deepEqual(Object.keys(report.permissions).sort(), [
