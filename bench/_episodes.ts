@@ -17,6 +17,7 @@ import { OpenAIPolicy } from "../src/policy/openai.ts";
 import type { Environment } from "../src/agent/environment.ts";
 import { runRollout } from "../src/rollout/run.ts";
 import { WorkerPool } from "../src/rollout/worker_pool.ts";
+import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";
 import type { TrajectoryRecord } from "../src/trajectory/record.ts";
@@ -528,8 +529,14 @@ async function baselines(
       const [program, ...args] = bareTestCommand(task, dir, files);
       return () => spawnChecked(program, args, dir);
     };
-    const sandboxed = (files: string[]) => () =>
-      runTests(env.sandbox, {
+    // The same sandbox with every run started in its jail (`--cold-python`), beside the default.
+    const cold = new Sandbox({
+      isolation: env.isolation,
+      denoPath: env.sandbox.denoPath,
+      warm: false,
+    });
+    const sandboxed = (files: string[], sandbox = env.sandbox) => () =>
+      runTests(sandbox, {
         runner: task.spec.runner,
         dir,
         files,
@@ -540,6 +547,7 @@ async function baselines(
       bareVisible: bare(visible),
       bareAll: bare(all),
       sandboxVisible: sandboxed(visible),
+      sandboxVisibleCold: sandboxed(visible, cold),
       grade: () => env.grade(task, patch),
     };
     // What the same runs cost without the interpreter's start and unittest's import.
@@ -608,6 +616,15 @@ async function baselines(
         unit: "ms",
         values: measured.sandboxVisible.cpu,
         baseline: { name: "bare", value: median("bareVisible", "cpu") },
+      }),
+      makeRow({
+        section,
+        figure: "run_tests' run through the sandbox, every run started in its jail, child CPU",
+        unit: "ms",
+        values: measured.sandboxVisibleCold.cpu,
+        baseline: { name: "bare", value: median("bareVisible", "cpu") },
+        note:
+          "--cold-python: no warm interpreter (as before the tenth round, and as without root); the row above forks the run's program from it where it can (docs/sandbox.md, Warm Python runs)",
       }),
       makeRow({
         section,
