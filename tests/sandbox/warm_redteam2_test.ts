@@ -9,41 +9,15 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
 import type { GradeResult } from "../../src/reward/grade.ts";
-import { probeIsolation, type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
 import { runTests, type TestRun } from "../../src/sandbox/test_runner.ts";
 import { Zygote } from "../../src/sandbox/_zygote.ts";
 import { pidsWith, writeFiles } from "../_fixtures.ts";
 import { HAS_PYTEST } from "../_pytest.ts";
 import { PYTEST_TASK, TASKS_DIR, UNITTEST_TASK } from "../reward/_grading.ts";
-
-const isolation = await probeIsolation();
-const warmable = isolation.level === "bwrap" && isolation.users !== null &&
-  isolation.launcher !== null;
-
-function skipped(): boolean {
-  if (warmable) return false;
-  console.warn("skipped: the warm path needs root, bwrap, sandbox uids and the compiled launcher");
-  return true;
-}
-
-const warmBox = warmable ? new Sandbox({ isolation, runSlots: 16 }) : null;
-const coldBox = warmable ? new Sandbox({ isolation, warm: false, runSlots: 16 }) : null;
+import { coldBox, isolation, skipped, warmBox, withFolders } from "./_warm_fixtures.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-async function withFolders<T>(count: number, fn: (dirs: string[]) => Promise<T>): Promise<T> {
-  const dirs: string[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-rt10b-" }));
-      await Deno.chmod(dir, 0o755);
-      dirs.push(dir);
-    }
-    return await fn(dirs);
-  } finally {
-    for (const dir of dirs) await Deno.remove(dir, { recursive: true }).catch(() => {});
-  }
-}
 
 interface Options {
   warm?: boolean;
@@ -54,7 +28,7 @@ interface Options {
 }
 
 function python(dir: string, code: string, options: Options = {}): Promise<RunResult> {
-  const box = options.sandbox ?? (options.warm === false ? coldBox! : warmBox!);
+  const box = options.sandbox ?? (options.warm === false ? coldBox : warmBox);
   return box.run({
     argv: ["python3", "-I", "-B", "-u", "-c", code],
     cwd: dir,
@@ -351,7 +325,7 @@ Deno.test({
         "tests/test_x.py": PYTEST_FILE,
       });
       const runs: TestRun[] = [];
-      for (const sandbox of [coldBox!, warmBox!]) {
+      for (const sandbox of [coldBox, warmBox]) {
         runs.push(
           await runTests(sandbox, {
             runner: "pytest",
@@ -441,7 +415,7 @@ Deno.test("warm 2: a cwd or read-only path through a symlink is refused warm as 
     await Deno.mkdir(`${dir}/real`);
     await Deno.chmod(`${dir}/real`, 0o755);
     await Deno.symlink(`${dir}/real`, `${dir}/link`);
-    for (const box of [warmBox!, coldBox!]) {
+    for (const box of [warmBox, coldBox]) {
       for (
         const request of [{ cwd: `${dir}/link` }, { cwd: `${dir}/real`, readOnly: [`${dir}/link`] }]
       ) {

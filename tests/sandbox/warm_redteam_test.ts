@@ -10,13 +10,9 @@
  * own.
  */
 import assert from "node:assert/strict";
-import { realpathSync } from "node:fs";
-import { probeIsolation, type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
 import { pidsWith } from "../_fixtures.ts";
-
-const isolation = await probeIsolation();
-const warmable = isolation.level === "bwrap" && isolation.users !== null &&
-  isolation.launcher !== null;
+import { coldBox, isolation, skipped, warmBox, withFolders } from "./_warm_fixtures.ts";
 
 /** Runs the program on stdin up to a NUL; what follows is `_s[1]`, the run's own input. */
 const DISPATCH =
@@ -31,27 +27,6 @@ const DISPATCH_SCAN = `${DISPATCH}#scan`;
 
 const encoder = new TextEncoder();
 
-function skipped(): boolean {
-  if (warmable) return false;
-  console.warn("skipped: the warm path needs root, bwrap, sandbox uids and the compiled launcher");
-  return true;
-}
-
-/** A workspace folder of its own per run (the launcher gives it to the run's uid). */
-async function withFolders<T>(count: number, fn: (dirs: string[]) => Promise<T>): Promise<T> {
-  const dirs: string[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-rt10-" }));
-      await Deno.chmod(dir, 0o755);
-      dirs.push(dir);
-    }
-    return await fn(dirs);
-  } finally {
-    for (const dir of dirs) await Deno.remove(dir, { recursive: true }).catch(() => {});
-  }
-}
-
 interface Options {
   warm?: boolean;
   code?: string;
@@ -60,12 +35,9 @@ interface Options {
   sandbox?: Sandbox;
 }
 
-const warmBox = warmable ? new Sandbox({ isolation, runSlots: 16 }) : null;
-const coldBox = warmable ? new Sandbox({ isolation, warm: false, runSlots: 16 }) : null;
-
 /** Run `program` (Python source) in `dir` through DISPATCH, warm unless told. */
 function attack(dir: string, program: string, options: Options = {}): Promise<RunResult> {
-  const box = options.sandbox ?? (options.warm === false ? coldBox! : warmBox!);
+  const box = options.sandbox ?? (options.warm === false ? coldBox : warmBox);
   return box.run({
     argv: ["python3", "-I", "-B", "-u", "-c", options.code ?? DISPATCH],
     cwd: dir,

@@ -7,13 +7,17 @@
 import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { probeIsolation, type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
 import { runTests, type TestRun } from "../../src/sandbox/test_runner.ts";
 import { pidsWith, writeFiles } from "../_fixtures.ts";
-
-const isolation = await probeIsolation();
-const warmHere = isolation.level === "bwrap" && isolation.users !== null && !!isolation.launcher;
-const SKIP = "skipped: the warm interpreter needs root with bwrap and the compiled launcher";
+import {
+  coldBox as cold,
+  isolation,
+  skipped,
+  warmable,
+  warmBox as warm,
+  withFolders,
+} from "./_warm_fixtures.ts";
 
 /**
  * Everything a program can see of its process and jail, as JSON (its first line is a simple
@@ -41,17 +45,6 @@ sys.stderr.write("done\n")
 sys.exit(3)
 `;
 
-async function withFolder<T>(run: (dir: string) => Promise<T>): Promise<T> {
-  const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-warm-" }));
-  // The sandbox uid reads the folder, as it reads a workspace it owns.
-  await Deno.chmod(dir, 0o755);
-  try {
-    return await run(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
 function python(sandbox: Sandbox, dir: string, code: string, extra = {}): Promise<RunResult> {
   return sandbox.run({
     argv: ["python3", "-I", "-B", "-u", "-c", code],
@@ -62,12 +55,9 @@ function python(sandbox: Sandbox, dir: string, code: string, extra = {}): Promis
   });
 }
 
-const warm = new Sandbox({ isolation });
-const cold = new Sandbox({ isolation, warm: false });
-
 Deno.test("a warm run's program sees what the same program started cold sees", async () => {
-  if (!warmHere) return console.warn(SKIP);
-  await withFolder(async (dir) => {
+  if (skipped()) return;
+  await withFolders(1, async ([dir]) => {
     const stdin = new TextEncoder().encode("the run's stdin\n");
     const a = await python(cold, dir, PROBE, { stdin });
     const b = await python(warm, dir, PROBE, { stdin });
@@ -90,8 +80,8 @@ Deno.test("a warm run's program sees what the same program started cold sees", a
 });
 
 Deno.test("a warm run ends with its program's exit status or signal, as a cold run does", async () => {
-  if (!warmHere) return console.warn(SKIP);
-  await withFolder(async (dir) => {
+  if (skipped()) return;
+  await withFolders(1, async ([dir]) => {
     for (
       const code of [
         "import os; os._exit(7)",
@@ -110,8 +100,8 @@ Deno.test("a warm run ends with its program's exit status or signal, as a cold r
 });
 
 Deno.test("a warm run reads a stdin larger than a pipe holds", async () => {
-  if (!warmHere) return console.warn(SKIP);
-  await withFolder(async (dir) => {
+  if (skipped()) return;
+  await withFolders(1, async ([dir]) => {
     const stdin = new TextEncoder().encode("x".repeat(1 << 20));
     const b = await python(warm, dir, "import sys; print(len(sys.stdin.buffer.read()))", { stdin });
     assert.equal(b.warm, true, b.stderr);
@@ -120,8 +110,8 @@ Deno.test("a warm run reads a stdin larger than a pipe holds", async () => {
 });
 
 Deno.test("a timed-out warm run leaves no process behind, whatever it started", async () => {
-  if (!warmHere) return console.warn(SKIP);
-  await withFolder(async (dir) => {
+  if (skipped()) return;
+  await withFolders(1, async ([dir]) => {
     const token = `warm-timeout-${crypto.randomUUID()}`;
     // Children in a session of their own, a grandchild reparented, and the program asleep.
     // Reversed in the program: the warm interpreter's own command line holds the program.
@@ -146,8 +136,8 @@ os.execvp("python3", ["python3", "-c", "import time; time.sleep(602)", token])
 });
 
 Deno.test("a run the warm interpreter cannot start runs cold", async () => {
-  if (!warmHere) return console.warn(SKIP);
-  await withFolder(async (dir) => {
+  if (skipped()) return;
+  await withFolders(1, async ([dir]) => {
     // A first line that cannot follow a `;`: the warm interpreter for it fails at once.
     const compound = "if True:\n    print('ran')\n";
     const first = await python(warm, dir, compound);
@@ -187,7 +177,7 @@ const CALC_TESTS = [
 
 for (const runner of ["unittest", "pytest"] as const) {
   Deno.test(`${runner} outcomes and failure output are the same warm and cold`, async () => {
-    if (!warmHere) return console.warn(SKIP);
+    if (skipped()) return;
     const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-warm-" }));
     try {
       const dir = join(base, "repo");
@@ -225,18 +215,18 @@ for (const runner of ["unittest", "pytest"] as const) {
 }
 
 Deno.test("without root, bwrap or the compiled launcher every run starts cold", async () => {
-  if (warmHere) {
+  if (warmable) {
     // Root here: the same sandbox without its launcher stands for the sh fallback.
     const fallback = new Sandbox({
       isolation: { ...isolation, launcher: null, launcherReason: "test" },
     });
-    await withFolder(async (dir) => {
+    await withFolders(1, async ([dir]) => {
       const b = await python(fallback, dir, "print('ran')");
       assert.deepEqual([b.warm, b.stdout], [false, "ran\n"]);
     });
     return;
   }
-  await withFolder(async (dir) => {
+  await withFolders(1, async ([dir]) => {
     const b = await python(warm, dir, "print('ran')");
     assert.deepEqual([b.warm, b.stdout], [false, "ran\n"]);
   });

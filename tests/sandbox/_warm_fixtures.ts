@@ -1,0 +1,41 @@
+/** What the warm interpreter's tests share (`warm_test.ts` and the red-team files). */
+import { realpathSync } from "node:fs";
+import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+
+export const isolation = await probeIsolation();
+
+/** Whether runs can fork from the warm interpreter here: root, bwrap, the compiled launcher. */
+export const warmable = isolation.level === "bwrap" && isolation.users !== null &&
+  !!isolation.launcher;
+
+/** True (and says so) where the warm path cannot run: the test then returns. */
+export function skipped(): boolean {
+  if (warmable) return false;
+  console.warn("skipped: the warm path needs root, bwrap, sandbox uids and the compiled launcher");
+  return true;
+}
+
+/** Sandboxes that fork Python runs from the warm interpreter, and that start every run cold. */
+export const warmBox = new Sandbox({ isolation, runSlots: 16 });
+export const coldBox = new Sandbox({ isolation, warm: false, runSlots: 16 });
+
+/**
+ * `count` folders of their own (a run's workspace: the launcher gives it to the run's uid, which
+ * must be able to read it), removed afterwards.
+ */
+export async function withFolders<T>(
+  count: number,
+  fn: (dirs: string[]) => Promise<T>,
+): Promise<T> {
+  const dirs: string[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-warm-" }));
+      await Deno.chmod(dir, 0o755);
+      dirs.push(dir);
+    }
+    return await fn(dirs);
+  } finally {
+    for (const dir of dirs) await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
