@@ -608,9 +608,9 @@ export class Sandbox {
     const { jailed, filter, user } = how;
     const started = performance.now();
     const env = this.#env(request);
-    const warm = warmEnvironment(request, env) ? this.#warmCode(request, how) : null;
+    const warmCode = warmEnvironment(request, env) ? this.#warmCode(request, how) : null;
     // A warm run's program has a holder beside it in the jail: one process more for the caps.
-    const extra = warm === null ? 0 : 1;
+    const extra = warmCode === null ? 0 : 1;
     const cgroup = this.isolation.cgroup
       ? sandboxCgroup(this.isolation.cgroup, {
         processes: this.#limits.processes + extra,
@@ -637,35 +637,11 @@ export class Sandbox {
       ...(jailed ? { jail: { ...jailUsersOf(user?.uid ?? JAIL_UID), seccomp: filter } } : {}),
     };
     const argv = launchArgv(this.#launcher, { ...plan, ...this.#wrap(request, how) });
-    let warmSpec: ChildSpec["warm"] = null;
-    if (warm !== null) {
-      const nonce = randomTag();
-      warmSpec = {
-        zygote: [
-          this.#launcher!,
-          "noctty",
-          ...(this.niceness > 0 ? [`nice:${this.niceness}`] : []),
-          "--",
-          ...warmJailArgs(this.isolation.mounts!, this.isolation.cgroup !== null),
-          "python3",
-          ...WARM_FLAGS,
-          "-c",
-          zygoteProgram(warm, request.warmModules ?? []),
-        ],
-        argv: launchArgv(this.#launcher, { ...plan, ...this.#wrap(request, how, nonce) }),
-        request: {
-          nonce,
-          uid: user!.uid,
-          cwd: request.cwd,
-          env,
-          steps: [...(cgroup?.steps ?? []), ...rlimits].filter((step) =>
-            /^(join|jointask|ulimit|nproc|nice):/.test(step)
-          ),
-          seccomp: filter,
-          timeoutMs: request.timeoutMs,
-        },
-      };
-    }
+    const warmSpec = warmCode === null ? null : this.#warmSpec(warmCode, request, how, {
+      plan,
+      env,
+      steps: [...(cgroup?.steps ?? []), ...rlimits],
+    });
     const spec: ChildSpec = {
       argv,
       warm: warmSpec,
@@ -749,6 +725,44 @@ export class Sandbox {
       );
     }
     return notes.map((n) => `\n${n}`).join("");
+  }
+
+  /**
+   * What the spawner needs to fork `request`'s program (`-c` program `code`) from the warm
+   * interpreter: the warm interpreter's argv, the launcher's argv whose jail holds the program's
+   * place, and the request (the run's uid, folder, environment, the launcher's cgroup and limit
+   * steps, the seccomp filter). Root with a jail and the compiled launcher only.
+   */
+  #warmSpec(
+    code: string,
+    request: RunRequest,
+    how: { jailed: boolean; filter: string | null; user: UserLease | null },
+    run: { plan: Omit<LaunchPlan, "command">; env: Record<string, string>; steps: string[] },
+  ): NonNullable<ChildSpec["warm"]> {
+    const nonce = randomTag();
+    return {
+      zygote: [
+        this.#launcher!,
+        "noctty",
+        ...(this.niceness > 0 ? [`nice:${this.niceness}`] : []),
+        "--",
+        ...warmJailArgs(this.isolation.mounts!, this.isolation.cgroup !== null),
+        "python3",
+        ...WARM_FLAGS,
+        "-c",
+        zygoteProgram(code, request.warmModules ?? []),
+      ],
+      argv: launchArgv(this.#launcher, { ...run.plan, ...this.#wrap(request, how, nonce) }),
+      request: {
+        nonce,
+        uid: how.user!.uid,
+        cwd: request.cwd,
+        env: run.env,
+        steps: run.steps.filter((step) => /^(join|jointask|ulimit|nproc|nice):/.test(step)),
+        seccomp: how.filter,
+        timeoutMs: request.timeoutMs,
+      },
+    };
   }
 
   /**
