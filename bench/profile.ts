@@ -13,6 +13,7 @@
  * `bench/_stalls.ts`; `--sandbox-runs N` sets how many sandboxed runs start at once, as the CLI
  * flag does; `--stall-causes` splits the late firings into this thread's own work and its
  * wait for a core, from `/proc/thread-self/schedstat`); `--niceness N` runs the children at that niceness (default 10).
+ * `--cold-python` starts every Python run in its jail (no warm interpreter), to compare the two.
  * `--children` also prints the children's CPU per episode (everything the episodes started, jailed
  * or not, from a cgroup v1 cpuacct group; see `bench/_cpu.ts`).
  */
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
       niceness: { type: "string" },
       "stall-causes": { type: "boolean", default: false },
       "sandbox-runs": { type: "string" },
+      "cold-python": { type: "boolean", default: false },
     },
   });
   if (values.summarize) {
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     workRoot,
     ...(values.niceness ? { sandboxLimits: { niceness: Number(values.niceness) } } : {}),
     ...(values["sandbox-runs"] ? { runSlots: Number(values["sandbox-runs"]) } : {}),
+    coldPython: values["cold-python"],
   });
   const task = env.task("py-median-even");
   const patch = readFileSync(task.solutionPath!, "utf8");
