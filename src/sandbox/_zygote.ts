@@ -11,20 +11,23 @@
  * no key: keys arrive on the run's stdin) forks a middle process per request, which
  * - finds the holder (bwrap's grandchild, named `patchgym-hold`, with the run's nonce on its
  *   command line), pins it with a pidfd and takes its stdin, stdout and stderr (`pidfd_getfd`);
- * - opens the run's cgroup files, enters every namespace of the holder at once (`setns` on the
- *   pidfd: mount, PID, network, IPC, UTS, cgroup) and forks the program into the jail;
- * and the program, before any code of the run, joins the run's cgroups, takes its own session,
- * dies with the middle, sets the run's rlimits and niceness, keeps only the run's three streams,
- * drops the capability bounding set, its groups and root for the run's uid with `no_new_privs` and
- * no capabilities left, goes to the run's folder, loads the jail's seccomp filter, takes the run's
- * environment and forgets the warm interpreter's own modules and globals; then it runs the `-c`
- * program as `python3 -I -B -u -c` would. The middle waits for it and hands its status to the
- * holder (a SIGRTMIN with the status as its value), which ends with it: the run's pipes, timeout,
- * sweep and result are those of any run. Every step is the one the launcher and bwrap do in C for
- * a cold run, with one fewer `exec`; `tests/sandbox/warm_test.ts` checks them against a cold run.
+ * - opens the run's cgroup files, enters the holder's mount, PID, network, IPC and UTS namespaces
+ *   at once (`setns` on the pidfd) and forks the program into the jail;
+ * and the program, before any code of the run, joins the run's cgroups and then the jail's cgroup
+ * namespace, makes its own process group, sets the run's rlimits and niceness, keeps only the
+ * run's three streams, goes to the run's folder (as bwrap does, still root), drops the capability
+ * bounding set, its groups and root for the run's uid with `no_new_privs` and no capabilities
+ * left, dies with the middle (set again after the uid change, which clears it), is dumpable again,
+ * loads the jail's seccomp filter, takes the run's environment and forgets the warm interpreter's
+ * own modules and globals; then it runs the `-c` program as `python3 -I -B -u -c` would. The
+ * middle waits for it and hands its status to the holder (a SIGRTMIN with the status as its
+ * value), which ends with it: the run's pipes, timeout, sweep and result are those of any run.
+ * Every step is the one the launcher and bwrap do in C for a cold run, with one fewer `exec`;
+ * `tests/sandbox/warm_test.ts` checks them against a cold run.
  *
  * Where the warm interpreter cannot do its part (it is gone, or a step failed), the run is killed
- * and started cold, and this thread's later runs all start cold. Private to `src/sandbox/`.
+ * and started cold, and this thread's later runs start cold (for a minute, where the warm
+ * interpreter ended: see {@linkcode RESTART_AFTER_MS}). Private to `src/sandbox/`.
  */
 import { CHILD_PATH } from "./programs.ts";
 
@@ -355,6 +358,10 @@ export class Zygote {
   #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
   /** Why it is not used (any more), once it is not. */
   #broken: string | null = null;
+  /** When (`performance.now()`) its process ended, once it did. */
+  #endedAt: number | null = null;
+  /** Whether it answered a run's set-up failed (`fail`). */
+  #refused = false;
   #next = 1;
   /** Runs waiting for an answer, and whether the warm interpreter said it took their request. */
   readonly #waiting = new Map<string, { resolve: (start: WarmStart) => void; taken: boolean }>();
@@ -368,6 +375,14 @@ export class Zygote {
   /** Whether no run waits on it now. */
   get idle(): boolean {
     return this.#waiting.size === 0;
+  }
+
+  /**
+   * When its process ended (`performance.now()`), or null: it did not, never started, or failed a
+   * run's set-up while it lived (which a new one would fail again).
+   */
+  get endedAt(): number | null {
+    return this.#refused ? null : this.#endedAt;
   }
 
   /** Why runs start cold here, or null while the warm interpreter serves. */
@@ -442,6 +457,7 @@ export class Zygote {
     const errors = lastBytes(child.stderr, 4096);
     this.#read(child.stdout).finally(async () => {
       const status = await child.status.catch(() => null);
+      this.#endedAt = performance.now();
       const said = (await errors).trim().split("\n").slice(-3).join(" ");
       this.#fail(
         `the warm interpreter ended (${status?.code ?? "?"}): ${said || "no message"}`,
@@ -469,6 +485,7 @@ export class Zygote {
         // A step failed where it should not (an older kernel, a missing call): every later run of
         // this thread starts cold.
         const why = reason.join(" ") || line;
+        this.#refused = true;
         this.#broken ??= `the warm interpreter could not start a run: ${why}`;
         resolve?.({ failed: why });
       }
@@ -513,11 +530,27 @@ class LineSplitter extends TransformStream<string, string> {
  */
 const MAX_ZYGOTES = 4;
 
+/**
+ * How long after a warm interpreter's process ended (killed, out of memory) its runs start cold
+ * before a new one is tried. One whose run set-up failed while it lived stays off: that failure
+ * would come again.
+ */
+export const RESTART_AFTER_MS = 60_000;
+
 const zygotes = new Map<string, Zygote>();
-/** This thread's warm interpreter started by `argv`, or null: as many as it keeps are busy. */
-export function zygoteFor(argv: string[]): Zygote | null {
+/**
+ * This thread's warm interpreter started by `argv`, or null: as many as it keeps are busy. `now`
+ * (`performance.now()`) tells whether one that ended may be replaced.
+ */
+export function zygoteFor(argv: string[], now = performance.now()): Zygote | null {
   const key = JSON.stringify(argv);
   let zygote = zygotes.get(key);
+  if (
+    zygote?.endedAt != null && now - zygote.endedAt >= RESTART_AFTER_MS && zygote.idle
+  ) {
+    zygotes.delete(key);
+    zygote = undefined;
+  }
   if (zygote) {
     // The most recently used last.
     zygotes.delete(key);

@@ -9,6 +9,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
 import { runTests, type TestRun } from "../../src/sandbox/test_runner.ts";
+import { RESTART_AFTER_MS, zygoteFor } from "../../src/sandbox/_zygote.ts";
 import { pidsWith, writeFiles } from "../_fixtures.ts";
 import {
   coldBox as cold,
@@ -230,4 +231,39 @@ Deno.test("without root, bwrap or the compiled launcher every run starts cold", 
     const b = await python(warm, dir, "print('ran')");
     assert.deepEqual([b.warm, b.stdout], [false, "ran\n"]);
   });
+});
+
+Deno.test("zygoteFor() tries a new warm interpreter a while after one ended, never after one failed a run", async () => {
+  const request = {
+    nonce: "00",
+    uid: 1,
+    cwd: "/",
+    env: {},
+    steps: [],
+    seccomp: null,
+    timeoutMs: 1_000,
+  };
+  // Stand-ins (any root, no jail needed): one that ends at once, one that answers a run's set-up
+  // failed.
+  const ends = ["/usr/bin/python3", "-c", `pass # ${crypto.randomUUID()}`];
+  const refuses = [
+    "/usr/bin/python3",
+    "-c",
+    `import os # ${crypto.randomUUID()}
+number, size = b"".join(iter(lambda: os.read(0, 1), b"\\n")).split(b" ")
+os.read(0, int(size))
+os.write(1, b"fail " + number + b" a step failed\\n")`,
+  ];
+  for (const argv of [ends, refuses]) {
+    const zygote = zygoteFor(argv)!;
+    assert.equal(typeof await zygote.start(1, request), "object");
+    // Its end is seen once its output closed and its status came.
+    while (zygote.broken === null || (argv === ends && zygote.endedAt === null)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const later = (zygote.endedAt ?? performance.now()) + RESTART_AFTER_MS;
+    assert.equal(zygoteFor(argv, later - 1), zygote);
+    if (argv === ends) assert.notEqual(zygoteFor(argv, later), zygote);
+    else assert.equal(zygoteFor(argv, later + 3_600_000), zygote);
+  }
 });
