@@ -95,6 +95,8 @@ import unittest.case, unittest.loader, unittest.result, unittest.runner, unittes
 for _name in _MODULES:
     __import__(_name)
 _BASE = frozenset(sys.modules)
+# The import system's cache of path entries too: the prelude's own imports below add to it.
+_FINDERS = frozenset(sys.path_importer_cache)
 import ctypes, json, resource, select, time
 
 def _serve():
@@ -344,6 +346,8 @@ def _finish(role, fresh):
     del role
     for name in set(sys.modules) - _BASE:
         del sys.modules[name]
+    for path in set(sys.path_importer_cache) - _FINDERS:
+        del sys.path_importer_cache[path]
     main = sys.modules["__main__"].__dict__
     main.clear()
     main.update(fresh)
