@@ -59,8 +59,9 @@ export interface ChildResult {
 const DRAIN_GRACE_MS = 500;
 
 /**
- * Run `spec`; throws only when the launcher cannot be spawned. A warm run the warm interpreter
- * could not start is killed before its program ran, and started cold.
+ * Run `spec`; throws when the launcher cannot be spawned, or when the warm interpreter was lost
+ * while it started the run's program. A warm run the warm interpreter could not start is killed
+ * before its program ran, and started cold.
  */
 export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<ChildResult> {
   const warm = spec.warm;
@@ -98,11 +99,12 @@ async function runOnce(
   }).spawn();
   // Asked at once: the warm interpreter looks for the holder while bwrap builds the jail.
   let refused = false;
+  let lost = false;
   const warmStart = startWarm?.(child.pid).then((start) => {
-    if (typeof start === "object") {
-      refused = true;
-      killSandbox(child.pid, helper);
-    }
+    if (typeof start === "object") refused = true;
+    else if (start === "lost") lost = true;
+    else return;
+    killSandbox(child.pid, helper);
   });
   const stdout = new CappedReader(child.stdout, spec.cap);
   const stderr = new CappedReader(child.stderr, spec.cap);
@@ -132,6 +134,11 @@ async function runOnce(
   // The answer comes once the program runs, or once the warm interpreter saw bwrap gone.
   await atMost(warmStart, DRAIN_GRACE_MS);
   if (refused) return null;
+  if (lost) {
+    throw new Error(
+      "the warm interpreter ended while it started the run's program (the run was stopped)",
+    );
+  }
   return {
     code: status.code,
     signal: status.signal ?? null,

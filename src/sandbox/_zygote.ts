@@ -54,6 +54,12 @@ export type WarmStart =
   | "started"
   /** The launcher's chain ended before its holder could be found: the run's own result says why. */
   | "gone"
+  /**
+   * It took the request, and ended with every middle of it before any answered: the program never
+   * ran, or died with its middle. The run is stopped as the sandbox's failure, never started again
+   * (part of it may have run).
+   */
+  | "lost"
   /** It could not: the run must be started cold. */
   | { failed: string };
 
@@ -422,11 +428,10 @@ export class Zygote {
     this.#fail("closed");
   }
 
-  /** Stop using it, say why to every run waiting, and let it read the end of its input. */
   /**
    * Stop using it, and let it read the end of its input. A run whose request it never took starts
    * cold; one it took waits on for the middle's answer (its program may run already: starting it
-   * again cold would run it twice), and is let go once no middle can answer any more.
+   * again cold would run it twice), and is lost once no middle can answer any more.
    */
   #fail(reason: string, answersEnded = false): void {
     this.#broken ??= reason;
@@ -434,8 +439,7 @@ export class Zygote {
     this.#writer = null;
     for (const [id, waiting] of this.#waiting) {
       if (waiting.taken && !answersEnded) continue;
-      // Taken but never answered (its middle was killed): the run's own end says what happened.
-      waiting.resolve(waiting.taken ? "gone" : { failed: this.#broken });
+      waiting.resolve(waiting.taken ? "lost" : { failed: this.#broken });
       this.#waiting.delete(id);
     }
   }
