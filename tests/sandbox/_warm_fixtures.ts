@@ -36,6 +36,23 @@ export async function withFolders<T>(
     }
     return await fn(dirs);
   } finally {
-    for (const dir of dirs) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    for (const dir of dirs) await removeWhenFree(dir);
+  }
+}
+
+/**
+ * Remove `dir`, trying again while it is busy: a jail that just ended can still hold it bound for a
+ * moment (its mount namespace goes after its last process). Throws when it never frees.
+ */
+async function removeWhenFree(dir: string): Promise<void> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      await Deno.remove(dir, { recursive: true });
+      return;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      if (attempt >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 }
