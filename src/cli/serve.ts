@@ -17,7 +17,7 @@ import { UsageError } from "../errors.ts";
 import { Auth, newToken, parseTokenFile } from "../serve/auth.ts";
 import { HttpFront, PENDING_BODIES } from "../serve/http.ts";
 import { DEFAULT_CONNECTION_LIMITS, HttpServer } from "../serve/http1.ts";
-import { readLines } from "../serve/lines.ts";
+import { readLines } from "../lines.ts";
 import { DEFAULT_SERVER_LIMITS, EpisodeServer } from "../serve/server.ts";
 import { JsonlWriter } from "../trajectory/writer.ts";
 import { DEFAULT_TOOL_LIMITS } from "../tools/types.ts";

@@ -5,7 +5,7 @@
  * finish and are delivered; a second signal exits at once (the jobs are retried elsewhere).
  */
 import { describeError, UsageError } from "../errors.ts";
-import { readLines } from "../serve/lines.ts";
+import { readLines } from "../lines.ts";
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_QUEUE_NAME,

@@ -12,7 +12,7 @@ import type { Policy } from "../policy/types.ts";
 import type { Task } from "../task/spec.ts";
 import { UsageError } from "../errors.ts";
 import type { Environment } from "../agent/environment.ts";
-import { readLines } from "../serve/lines.ts";
+import { readLines } from "../lines.ts";
 import {
   JOB_FORMAT,
   JobQueue,

@@ -31,7 +31,7 @@ import type { JsonlWriter } from "../trajectory/writer.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Environment } from "../agent/environment.ts";
 import { scanLine } from "./_json_depth.ts";
-import type { LineEvent } from "./lines.ts";
+import type { LineEvent } from "../lines.ts";
 import {
   type AssistantMessageInput,
   failure,

@@ -1,5 +1,5 @@
 /**
- * Request lines from a byte stream, bounded: a line longer than the cap is not kept whole (its
+ * Lines from a byte stream, bounded: a line longer than the cap is not kept whole (its
  * first bytes are, so an "id" can still be echoed) and the rest of it is skipped up to its
  * newline. Chunks are collected and joined once per line, so buffering is linear in the input.
  */

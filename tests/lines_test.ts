@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type LineEvent, readLines } from "../../src/serve/lines.ts";
+import { type LineEvent, readLines } from "../src/lines.ts";
 
 /** The events of `chunks` (strings, encoded) read with `maxBytes`. */
 async function events(chunks: string[], maxBytes: number): Promise<LineEvent[]> {
