@@ -29,6 +29,7 @@
  * and started cold, and this thread's later runs start cold (for a minute, where the warm
  * interpreter ended: see {@linkcode RESTART_AFTER_MS}). Private to `src/sandbox/`.
  */
+import { readLines } from "../lines.ts";
 import { CHILD_PATH } from "./programs.ts";
 
 /** What a warm run needs from the warm interpreter, as data. */
@@ -70,8 +71,9 @@ export const WARM_FLAGS = ["-I", "-B", "-u"];
  * The warm interpreter's program for the runs of `-c` program `code`: the prelude (compiled under
  * an interpreter-internal name, as the reporter tells the interpreter's own code from code under
  * test), then `code` on the same line. Its stdin: JSON requests, each after its id, a space, its
- * byte length and a line feed, each with the bwrap pid it is about (`pid`); its stdout: `took ID`
- * once it read a request, then `ok ID`, `gone ID` or `fail ID REASON`. In the warm interpreter the
+ * byte length and a line feed, each with the bwrap pid it is about (`pid`); its stderr: `took ID`
+ * once it read a request (and its own messages); its stdout, from the middle it forks for the
+ * request: `ok ID`, `gone ID` or `fail ID REASON`. In the warm interpreter the
  * prelude loops on requests; in a forked program it returns once the program is set up, having
  * cleared its globals and modules, and `code` runs next in the outermost frame, with the line
  * numbers it has as `python3 -c code`. A `code` whose first line cannot follow a `;` (a compound
@@ -109,10 +111,16 @@ def _serve():
     libc = _Libc()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     buffer = bytearray(1 << 20)
+    null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
     gc.freeze()
     while True:
         buffer, size = _take(buffer)
         if os.fork() == 0:
+            # The warm interpreter's stdin and stderr are its own alone: the end of its stderr
+            # tells that every "took" it said was read, whatever middles of it still run.
+            os.dup2(null, 0)
+            os.dup2(null, 2)
+            os.close(null)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             return _middle(bytes(memoryview(buffer)[:size]), libc)
         # Scrubbed in place: a program forked later inherits this memory.
@@ -123,8 +131,8 @@ def _take(buffer):
     The next request (its id, a space, its byte length and a line feed, then its bytes), read into
     buffer alone: the warm interpreter never reads past the request it serves, nor parses one, so
     the middle it forks (and the program, forked from that) holds no other run's request in its
-    memory. It says it took the request before it forks for it: a run it took is never started
-    again cold, whatever becomes of the warm interpreter.
+    memory. It says it took the request before it forks for it, on its stderr (which no middle
+    keeps): a run it took is never started again cold, whatever becomes of the warm interpreter.
     """
     head = b""
     while True:
@@ -145,7 +153,7 @@ def _take(buffer):
             os._exit(0)
         got += count
     view.release()
-    _say(f"took {number}")
+    _say(f"took {number}", 2)
     return buffer, size
 
 class _Libc:
@@ -156,8 +164,9 @@ class _Libc:
         function = getattr(self.lib, name)
         return lambda *args: function(*[ctypes.c_long(a) if isinstance(a, int) else a for a in args])
 
-def _say(line):
-    os.write(1, (line.replace("\n", " ")[:3000] + "\n").encode())
+def _say(line, fd=1):
+    """One line, in one write of at most PIPE_BUF bytes: never mixed with another process's."""
+    os.write(fd, line.replace("\n", " ").encode(errors="backslashreplace")[:4000] + b"\n")
 
 def _check(result, what):
     if result != 0:
@@ -215,7 +224,6 @@ def _middle(line, libc):
     try:
         request = json.loads(line)
         number = request["id"]
-        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
         found = _holder(request["pid"], request["nonce"], time.monotonic() + request["timeoutMs"] / 1000)
         if found is None:
             _say(f"gone {number}")
@@ -416,30 +424,33 @@ export class Zygote {
       message.set(body, head.length);
       await this.#writer!.write(message);
     } catch (error) {
-      this.#waiting.delete(id);
-      this.#fail(`cannot write to the warm interpreter: ${String(error)}`);
-      return { failed: this.#broken! };
+      // It ended (or ends now: its input is closed). Whether it took this request, or any other
+      // still waiting, only the end of its stderr tells.
+      this.#stop(`cannot write to the warm interpreter: ${String(error)}`);
     }
     return await answered;
   }
 
-  /** Stop it (it also stops when its stdin closes, with this thread). */
+  /** Stop it: it ends once it read the end of its input (as it does when this thread ends). */
   close(): void {
-    this.#fail("closed");
+    this.#stop("closed");
   }
 
-  /**
-   * Stop using it, and let it read the end of its input. A run whose request it never took starts
-   * cold; one it took waits on for the middle's answer (its program may run already: starting it
-   * again cold would run it twice), and is lost once no middle can answer any more.
-   */
-  #fail(reason: string, answersEnded = false): void {
+  /** Send it nothing more: every later run starts cold. */
+  #stop(reason: string): void {
     this.#broken ??= reason;
     this.#writer?.close().catch(() => {});
     this.#writer = null;
+  }
+
+  /**
+   * End the runs waiting on it: `taken` or not. One it never took starts cold; one it took is lost
+   * once no middle can answer any more (its program may have run: it is never started again).
+   */
+  #end(taken: boolean, answer: WarmStart): void {
     for (const [id, waiting] of this.#waiting) {
-      if (waiting.taken && !answersEnded) continue;
-      waiting.resolve(waiting.taken ? "lost" : { failed: this.#broken });
+      if (waiting.taken !== taken) continue;
+      waiting.resolve(answer);
       this.#waiting.delete(id);
     }
   }
@@ -462,75 +473,69 @@ export class Zygote {
     }
     const child = this.#child;
     this.#writer = child.stdin.getWriter();
-    const errors = lastBytes(child.stderr, 4096);
-    this.#read(child.stdout).finally(async () => {
+    // Its stderr ends with its own process (its middles leave it at once), having said `took`
+    // for every request it took: the rest start cold.
+    const ended = this.#readTook(child.stderr).then(async (said) => {
       const status = await child.status.catch(() => null);
+      this.#stop(`the warm interpreter ended (${status?.code ?? "?"}): ${said || "no message"}`);
+      this.#end(false, { failed: this.#broken! });
+    });
+    // Its stdout ends once no middle of it can answer.
+    this.#read(child.stdout).finally(async () => {
+      await ended;
       this.#endedAt = performance.now();
-      const said = (await errors).trim().split("\n").slice(-3).join(" ");
-      this.#fail(
-        `the warm interpreter ended (${status?.code ?? "?"}): ${said || "no message"}`,
-        true,
-      );
+      this.#end(true, "lost");
     });
     return true;
   }
 
-  /** Reads answers, `took ID` then `ok ID`, `gone ID` or `fail ID REASON`, one a line. */
-  async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
-    const lines = stream.pipeThrough(new TextDecoderStream()).pipeThrough(new LineSplitter());
-    for await (const line of lines) {
-      const [word, id, ...reason] = line.split(" ");
-      const waiting = this.#waiting.get(id);
-      if (word === "took") {
+  /** Reads `took ID` lines; what else it says (the last lines of it) is its message. */
+  async #readTook(stream: ReadableStream<Uint8Array>): Promise<string> {
+    const said: string[] = [];
+    try {
+      for await (const event of readLines(stream, ANSWER_BYTES)) {
+        const line = event.kind === "line" ? event.text : event.head;
+        const took = /^took (\d+)$/.exec(line);
+        const waiting = took && this.#waiting.get(took[1]);
         if (waiting) waiting.taken = true;
-        continue;
+        else if (!took && line.trim()) {
+          said.push(line.trim());
+          if (said.length > 3) said.shift();
+        }
       }
-      this.#waiting.delete(id);
-      const resolve = waiting?.resolve;
-      if (word === "ok") resolve?.("started");
-      else if (word === "gone") resolve?.("gone");
-      else {
-        // A step failed where it should not (an older kernel, a missing call): every later run of
-        // this thread starts cold.
-        const why = reason.join(" ") || line;
-        this.#refused = true;
-        this.#broken ??= `the warm interpreter could not start a run: ${why}`;
-        resolve?.({ failed: why });
+    } catch {
+      // Read what came.
+    }
+    return said.join(" ");
+  }
+
+  /** Reads the middles' answers, `ok ID`, `gone ID` or `fail ID REASON`, one a line. */
+  async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
+    try {
+      for await (const event of readLines(stream, ANSWER_BYTES)) {
+        const line = event.kind === "line" ? event.text : event.head;
+        const [word, id, ...reason] = line.split(" ");
+        const resolve = this.#waiting.get(id)?.resolve;
+        this.#waiting.delete(id);
+        if (word === "ok") resolve?.("started");
+        else if (word === "gone") resolve?.("gone");
+        else {
+          // A step failed where it should not (an older kernel, a missing call): every later run of
+          // this thread starts cold.
+          const why = reason.join(" ") || line;
+          this.#refused = true;
+          this.#stop(`the warm interpreter could not start a run: ${why}`);
+          resolve?.({ failed: why });
+        }
       }
+    } catch {
+      // Read what came.
     }
   }
 }
 
-/** The last `cap` bytes of `stream` as text, once it ends (what came before is dropped). */
-async function lastBytes(stream: ReadableStream<Uint8Array>, cap: number): Promise<string> {
-  let kept = new Uint8Array(0);
-  try {
-    for await (const chunk of stream) {
-      const joined = new Uint8Array(Math.min(cap, kept.length + chunk.length));
-      const tail = chunk.subarray(Math.max(0, chunk.length - joined.length));
-      joined.set(kept.subarray(kept.length - (joined.length - tail.length)), 0);
-      joined.set(tail, joined.length - tail.length);
-      kept = joined;
-    }
-  } catch {
-    // Read what came.
-  }
-  return new TextDecoder().decode(kept);
-}
-
-/** Splits text into lines. */
-class LineSplitter extends TransformStream<string, string> {
-  constructor() {
-    let rest = "";
-    super({
-      transform(chunk, controller) {
-        const parts = (rest + chunk).split("\n");
-        rest = parts.pop()!;
-        for (const part of parts) controller.enqueue(part);
-      },
-    });
-  }
-}
+/** The longest line the warm interpreter and its middles write (`_say`: 4000 bytes). */
+const ANSWER_BYTES = 4096;
 
 /**
  * Warm interpreters a thread keeps at most, one per `-c` program (the reporters have one); past it,

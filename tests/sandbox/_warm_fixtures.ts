@@ -1,6 +1,7 @@
 /** What the warm interpreter's tests share (`warm_test.ts` and the red-team files). */
 import { realpathSync } from "node:fs";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+import type { WarmRequest } from "../../src/sandbox/_zygote.ts";
 
 export const isolation = await probeIsolation();
 
@@ -55,4 +56,39 @@ async function removeWhenFree(dir: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+}
+
+/** A request for a stand-in warm interpreter (which acts on none of it). */
+export const STAND_IN_REQUEST: WarmRequest = {
+  nonce: "00",
+  uid: 1,
+  cwd: "/",
+  env: {},
+  steps: [],
+  seccomp: null,
+  timeoutMs: 1000,
+};
+
+/**
+ * The argv of a stand-in warm interpreter (any user, no jail): it reads one framed request as the
+ * real one does, then runs `after` (Python), which has `number` (the request's id), `took()` (says
+ * `took ID` on stderr, as the real one does) and `leave()` (what a real middle does first: it
+ * leaves the interpreter's stdin and stderr). Each argv is new, so `zygoteFor` never mixes tests.
+ */
+export function standIn(after: string): string[] {
+  return [
+    "/usr/bin/python3",
+    "-c",
+    `import os, sys, time # ${crypto.randomUUID()}
+number, size = b"".join(iter(lambda: os.read(0, 1), b"\\n")).split(b" ")
+got = b""
+while len(got) < int(size):
+    got += os.read(0, int(size) - len(got))
+def took():
+    os.write(2, b"took " + number + b"\\n")
+def leave():
+    os.close(0)
+    os.close(2)
+${after}`,
+  ];
 }

@@ -15,7 +15,15 @@ import { Zygote } from "../../src/sandbox/_zygote.ts";
 import { pidsWith, writeFiles } from "../_fixtures.ts";
 import { HAS_PYTEST } from "../_pytest.ts";
 import { PYTEST_TASK, TASKS_DIR, UNITTEST_TASK } from "../reward/_grading.ts";
-import { coldBox, isolation, skipped, warmBox, withFolders } from "./_warm_fixtures.ts";
+import {
+  coldBox,
+  isolation,
+  skipped,
+  STAND_IN_REQUEST,
+  standIn,
+  warmBox,
+  withFolders,
+} from "./_warm_fixtures.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -444,30 +452,17 @@ Deno.test({
   async fn() {
     // Reads one request, says it took it, hands the answer to a child that says `ok` a little
     // later (as a middle whose answer is still on its way), and ends at once.
-    const fake = `import os, sys, time
-number, size = b"".join(iter(lambda: os.read(0, 1), b"\\n")).split(b" ")
-request = os.read(0, int(size))
-os.write(1, b"took " + number + b"\\n")
+    const zygote = new Zygote(standIn(`took()
 if os.fork() == 0:
-    os.close(0)
+    leave()
     time.sleep(0.5)
-    os.write(1, b"ok 1\\n")
+    os.write(1, b"ok " + number + b"\\n")
     time.sleep(0.5)
     os._exit(0)
-os._exit(0)`;
-    const zygote = new Zygote(["/usr/bin/python3", "-c", fake]);
-    const request = {
-      nonce: "00",
-      uid: 1,
-      cwd: "/",
-      env: {},
-      steps: [],
-      seccomp: null,
-      timeoutMs: 1000,
-    };
-    const first = zygote.start(1, request);
+os._exit(0)`));
+    const first = zygote.start(1, STAND_IN_REQUEST);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const second = await zygote.start(1, request);
+    const second = await zygote.start(1, STAND_IN_REQUEST);
     assert.equal(typeof second, "object");
     assert.equal(await first, "started");
     zygote.close();

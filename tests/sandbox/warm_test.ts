@@ -15,6 +15,8 @@ import {
   coldBox as cold,
   isolation,
   skipped,
+  STAND_IN_REQUEST,
+  standIn,
   warmable,
   warmBox as warm,
   withFolders,
@@ -234,29 +236,14 @@ Deno.test("without root, bwrap or the compiled launcher every run starts cold", 
 });
 
 Deno.test("zygoteFor() tries a new warm interpreter a while after one ended, never after one failed a run", async () => {
-  const request = {
-    nonce: "00",
-    uid: 1,
-    cwd: "/",
-    env: {},
-    steps: [],
-    seccomp: null,
-    timeoutMs: 1_000,
-  };
   // Stand-ins (any root, no jail needed): one that ends at once, one that answers a run's set-up
   // failed.
-  const ends = ["/usr/bin/python3", "-c", `pass # ${crypto.randomUUID()}`];
-  const refuses = [
-    "/usr/bin/python3",
-    "-c",
-    `import os # ${crypto.randomUUID()}
-number, size = b"".join(iter(lambda: os.read(0, 1), b"\\n")).split(b" ")
-os.read(0, int(size))
-os.write(1, b"fail " + number + b" a step failed\\n")`,
-  ];
+  const ends = standIn("os._exit(0)");
+  const refuses = standIn(`took()
+os.write(1, b"fail " + number + b" a step failed\\n")`);
   for (const argv of [ends, refuses]) {
     const zygote = zygoteFor(argv)!;
-    assert.equal(typeof await zygote.start(1, request), "object");
+    assert.equal(typeof await zygote.start(1, STAND_IN_REQUEST), "object");
     // Its end is seen once its output closed and its status came.
     while (zygote.broken === null || (argv === ends && zygote.endedAt === null)) {
       await new Promise((resolve) => setTimeout(resolve, 10));
