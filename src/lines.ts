@@ -4,6 +4,8 @@
  * newline. Chunks are collected and joined once per line, so buffering is linear in the input.
  */
 
+import { concat } from "./bytes.ts";
+
 /** One line read, or one over the cap. */
 export type LineEvent =
   | { kind: "line"; text: string }
@@ -35,7 +37,7 @@ export async function* readLines(
       return;
     }
     if (size + chunk.length > maxBytes) {
-      const head = join([...parts, chunk], Math.min(size + chunk.length, HEAD_BYTES));
+      const head = concat([...parts, chunk], Math.min(size + chunk.length, HEAD_BYTES));
       skipped = { bytes: size + chunk.length, head: decoder.decode(head) };
       parts = [];
       size = 0;
@@ -48,7 +50,7 @@ export async function* readLines(
     const event: LineEvent | null = skipped
       ? { kind: "too_long", ...skipped }
       : size > 0
-      ? { kind: "line", text: decoder.decode(join(parts, size)) }
+      ? { kind: "line", text: decoder.decode(concat(parts, size)) }
       : null;
     parts = [];
     size = 0;
@@ -72,17 +74,4 @@ export async function* readLines(
   }
   const last = end();
   if (last) yield last;
-}
-
-/** The first `length` bytes of `parts` in one array. */
-function join(parts: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    if (at >= length) break;
-    const piece = part.subarray(0, length - at);
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
 }

@@ -6,6 +6,7 @@
  * loop a slow `posix_spawn` may block instead of the one running episodes, or, when there is no
  * such thread, in the caller's. Private to `src/sandbox/`.
  */
+import { concat } from "../bytes.ts";
 import type { HelperCall } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
 import { type WarmRequest, type WarmStart, zygoteFor } from "./_zygote.ts";
@@ -269,14 +270,4 @@ class CappedReader {
       this.#headCap + this.#tailCap
     } bytes, first and last parts kept ...]\n${decoder.decode(tail)}`;
   }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }

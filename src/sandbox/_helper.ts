@@ -7,6 +7,7 @@
  * the same arguments and output. Without a compiled launcher every helper call is the one-shot `sh`
  * script. Private to `src/sandbox/`.
  */
+import { concat } from "../bytes.ts";
 import { type HelperMode, type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 import { CHILD_PATH } from "./programs.ts";
 
@@ -98,7 +99,7 @@ export class HelperProcess {
         room = value.buffer as ArrayBuffer;
         // Copied out: the buffer is read into again.
         const chunk = value.slice();
-        buffer = buffer.length === 0 ? chunk : joined(buffer, chunk);
+        buffer = buffer.length === 0 ? chunk : concat([buffer, chunk]);
         while (true) {
           const end = buffer.indexOf(10);
           if (end < 0) break;
@@ -136,13 +137,6 @@ const ANSWER_HEAD = /^(\d{1,20}) (\d{1,3}) (\d{1,4}) (\d{1,4})$/;
 
 /** The answer a request gets when the server is gone. */
 const GONE: ShOutput = { success: false, stdout: "", stderr: "" };
-
-function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
 
 /** How a thread runs helper modes: through its `serve` process, or one-shot through `sh`. */
 export type HelperCall = (mode: ServedMode, args: string[]) => Promise<ShOutput>;

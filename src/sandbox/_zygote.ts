@@ -29,6 +29,7 @@
  * and started cold, and this thread's later runs start cold (for a minute, where the warm
  * interpreter ended: see {@linkcode RESTART_AFTER_MS}). Private to `src/sandbox/`.
  */
+import { concat } from "../bytes.ts";
 import { readLines } from "../lines.ts";
 import { CHILD_PATH } from "./programs.ts";
 
@@ -419,10 +420,7 @@ export class Zygote {
       // Framed by its id and byte length: the warm interpreter reads this request and no more.
       const body = this.#encoder.encode(JSON.stringify({ id, pid: bwrap, ...request }));
       const head = this.#encoder.encode(`${id} ${body.length}\n`);
-      const message = new Uint8Array(head.length + body.length);
-      message.set(head, 0);
-      message.set(body, head.length);
-      await this.#writer!.write(message);
+      await this.#writer!.write(concat([head, body]));
     } catch (error) {
       // It ended (or ends now: its input is closed). Whether it took this request, or any other
       // still waiting, only the end of its stderr tells.

@@ -16,7 +16,8 @@
  * Requests reach the handler as `Request`s; a WebSocket upgrade is answered through
  * `info.upgrade`, whose socket (see websocket.ts) then owns the connection.
  */
-import { concat, ServerWebSocket, writeAll } from "./websocket.ts";
+import { concat } from "../bytes.ts";
+import { ServerWebSocket, writeAll } from "./websocket.ts";
 
 /** Bounds and deadlines of the server. */
 export interface ConnectionLimits {

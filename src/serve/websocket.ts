@@ -6,6 +6,8 @@
  * a client asking for compression (permessage-deflate) gets plain frames, as RFC 6455 allows.
  */
 
+import { concat } from "../bytes.ts";
+
 const CONNECTING = 0;
 const OPEN = 1;
 const CLOSING = 2;
@@ -234,7 +236,7 @@ export class ServerWebSocket {
       parts.push(this.#scratch.slice(0, read));
       total += read;
     }
-    this.#buf = parts.length === 1 ? parts[0].slice() : concat(parts, total);
+    this.#buf = concat(parts, total);
     this.#start = 0;
     return ok;
   }
@@ -330,18 +332,6 @@ class Assembly {
     this.open = false;
     return whole;
   }
-}
-
-/** `parts` (of `total` bytes in all) as one array; the part itself when there is one. */
-export function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** Write all of `bytes` to `conn`. */
