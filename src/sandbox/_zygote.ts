@@ -179,7 +179,7 @@ def _read(path):
         return file.read()
 
 def _holder(bwrap, nonce, deadline):
-    """The holder's pid and a pidfd, or None once bwrap is gone without one."""
+    """A pidfd of the holder, or None once bwrap is gone without one."""
     wait, started = 0.0002, None
     while time.monotonic() < deadline:
         try:
@@ -209,7 +209,7 @@ def _holder(bwrap, nonce, deadline):
                     ready = False
                 # Alive still: the pid, and what was read of it, are the pidfd's process.
                 if ready and not select.select([pidfd], [], [], 0)[0]:
-                    return int(kid), pidfd
+                    return pidfd
                 os.close(pidfd)
         time.sleep(wait)
         wait = min(wait * 2, 0.002)
@@ -221,15 +221,14 @@ _NAMESPACES = 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000 | 0x04000000
 _CGROUP_NAMESPACE = 0x02000000
 
 def _middle(line, libc):
-    number = found = None
+    number = pidfd = None
     try:
         request = json.loads(line)
         number = request["id"]
-        found = _holder(request["pid"], request["nonce"], time.monotonic() + request["timeoutMs"] / 1000)
-        if found is None:
+        pidfd = _holder(request["pid"], request["nonce"], time.monotonic() + request["timeoutMs"] / 1000)
+        if pidfd is None:
             _say(f"gone {number}")
             os._exit(0)
-        holder, pidfd = found
         streams = []
         for fd in (0, 1, 2):
             taken = libc.syscall(438, pidfd, fd, 0)
@@ -251,7 +250,7 @@ def _middle(line, libc):
         # A holder that ended meanwhile (its run was killed, at its timeout, while its jail was
         # entered: the fork into the dying PID namespace fails) is one never found: not a reason to
         # start every later run cold. It ends at once after its jail's first process.
-        if found is not None and select.select([found[1]], [], [], 0.5)[0]:
+        if pidfd is not None and select.select([pidfd], [], [], 0.5)[0]:
             _say(f"gone {number}")
         else:
             _say(f"fail {number} {type(error).__name__}: {error}")

@@ -436,7 +436,7 @@ const JAIL_NAMESPACES = [
  * {@linkcode jailFirst}) drops to the sandbox's own unprivileged uid with no capabilities, no
  * bounding set and `no_new_privs` before it execs the program.
  */
-export const ROOT_JAIL_NAMESPACES = [
+const ROOT_JAIL_NAMESPACES = [
   "--unshare-ipc",
   "--unshare-pid",
   "--unshare-net",
