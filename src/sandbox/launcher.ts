@@ -13,11 +13,13 @@ import { ALLOWED_PROGRAMS, CHILD_PATH, RUNNER_PROGRAMS } from "./programs.ts";
 
 /**
  * What the spawner thread (`_spawner.ts`) reads to load its modules: this folder of patchgym's own
- * source (none for a compiled binary, whose modules are embedded). Without it, children start from
- * the caller's thread.
+ * source and the files of `src/` below every layer it imports (none for a compiled binary, whose
+ * modules are embedded). Without it, children start from the caller's thread.
  */
 export const SPAWNER_MODULE_READS: string[] = import.meta.url.startsWith("file:")
-  ? [decodeURIComponent(new URL(".", import.meta.url).pathname).replace(/\/$/, "")]
+  ? [".", "../lines.ts", "../bytes.ts"].map((path) =>
+    decodeURIComponent(new URL(path, import.meta.url).pathname).replace(/\/$/, "")
+  )
   : [];
 
 /** The variable through which `launch.ts` names the launcher it built to `main.ts`. */

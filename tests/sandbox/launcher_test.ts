@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
 import { LAUNCH_SCRIPT } from "../../src/sandbox/_launch.ts";
-import { buildLauncher } from "../../src/sandbox/launcher.ts";
+import { buildLauncher, SPAWNER_MODULE_READS } from "../../src/sandbox/launcher.ts";
 import {
   guarantees,
   missingGuarantees,
@@ -522,4 +522,25 @@ print(sorted(owners))`,
     await new Deno.Command("rm", { args: ["-rf", root] }).output();
     await Deno.remove(outside);
   }
+});
+
+Deno.test("SPAWNER_MODULE_READS holds every module the spawner thread loads", async () => {
+  // The spawner thread has the permissions of its process, which read these and no other source:
+  // a module it imports from elsewhere fails it at its first child, in every command.
+  const worker = new URL("../../src/sandbox/_spawner_worker.ts", import.meta.url);
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", worker.href],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(info.success);
+  const modules: { specifier: string }[] =
+    JSON.parse(new TextDecoder().decode(info.stdout)).modules;
+  const files = modules.map((m) => m.specifier).filter((s) => s.startsWith("file:"))
+    .map((s) => decodeURIComponent(new URL(s).pathname));
+  assert.ok(files.length > 5, files.join("\n"));
+  const outside = files.filter((file) =>
+    !SPAWNER_MODULE_READS.some((read) => file === read || file.startsWith(`${read}/`))
+  );
+  assert.deepEqual(outside, []);
 });
