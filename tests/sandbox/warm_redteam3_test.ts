@@ -60,6 +60,25 @@ Deno.test({
 });
 
 Deno.test({
+  // `took` (stderr) and the middle's answer (stdout) come on two pipes, read apart: an answer read
+  // before its `took` still counts, and the interpreter's end after both changes nothing.
+  name: "warm 3: a middle's answer read before its `took` starts the run",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const zygote = new Zygote(standIn(`os.write(1, b"ok " + number + b"\\n")
+time.sleep(0.2)
+took()
+os._exit(0)`));
+    assert.equal(await zygote.start(1, STAND_IN_REQUEST), "started");
+    while (zygote.endedAt === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(zygote.broken?.includes("ended (0)"), zygote.broken ?? "");
+    assert.equal(zygote.idle, true);
+    zygote.close();
+  },
+});
+
+Deno.test({
   name:
     "warm 3: a warm interpreter that ends after reading a request but before `took` starts it cold",
   sanitizeResources: false,
