@@ -9,6 +9,7 @@
  *
  * `deno run -A bench/children.ts --rounds 30`
  */
+import { concat } from "../src/bytes.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
@@ -123,14 +124,14 @@ async function makeCases(
   const compiled = await compiledReporter(full, "unittest", root);
   if (!compiled) throw new Error("The jail's python3 could not compile the reporter");
   const input = (withCode: boolean, observe = false) =>
-    reporterInput("unittest", {
+    concat(reporterInput("unittest", {
       key: "00".repeat(32),
       report: join(reportDir, "report"),
       repo: workspace.dir,
       targets: files,
       trusted: files.map((f) => join(workspace.dir, f)),
       observe,
-    }, withCode ? compiled : null);
+    }, withCode ? compiled : null));
   const reporter = (withCode: boolean, observe = false) => async () => {
     await bare(resolveChildProgram("python3"), ["-I", "-B", "-u", "-c", PYTHON_BOOTSTRAP], {
       cwd: workspace.dir,

@@ -17,8 +17,8 @@ export interface ChildSpec {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
-  /** Bytes for stdin, which is then closed; null: no stdin at all. */
-  stdin: Uint8Array | null;
+  /** Bytes for stdin, in parts, which is then closed; null: no stdin at all. */
+  stdin: Uint8Array[] | null;
   /** Bytes kept per stream (half head, half tail). */
   cap: number;
   timeoutMs: number;
@@ -119,7 +119,12 @@ async function runOnce(
   // stdin larger than a pipe would otherwise hold the run before its timeout even started. A
   // child that exits without reading its stdin must not fail the run.
   const writer = spec.stdin ? child.stdin.getWriter() : null;
-  const writing = writer?.write(spec.stdin!).then(() => writer.close()).catch(() => {});
+  const writing = writer
+    ? (async () => {
+      for (const part of spec.stdin!) await writer.write(part);
+      await writer.close();
+    })().catch(() => {})
+    : undefined;
   const status = await child.status;
   clearTimeout(timer);
   // What is left unread by now (a process that left the sandbox holds the pipe) is dropped.

@@ -99,22 +99,27 @@ export function reporterInput(
   runner: "unittest" | "pytest",
   config: ReporterConfig,
   compiled: CompiledReporter | null = null,
-): Uint8Array {
+): Uint8Array[] {
   // JSON of strings and string arrays is a valid Python literal, on one line; a flag goes as 1
   // (JSON's true is not Python's).
   const literal = JSON.stringify({ ...config, observe: config.observe ? 1 : undefined });
   const head = encoder.encode(
     `${literal}\n${compiled?.hexversion ?? ""}\n${compiled?.code.length ?? 0}\n`,
   );
-  const source = encoder.encode(reporterSource(runner));
-  const input = new Uint8Array(head.length + (compiled?.code.length ?? 0) + source.length);
-  input.set(head, 0);
-  if (compiled) input.set(compiled.code, head.length);
-  input.set(source, head.length + (compiled?.code.length ?? 0));
-  return input;
+  // In parts: the code and the source are the same every run, and never copied into one array
+  // (about 130 KB a run the orchestrator would allocate, and collect).
+  return [head, ...(compiled ? [compiled.code] : []), sourceBytes(runner)];
 }
 
 const encoder = new TextEncoder();
+
+/** Each runner's source, encoded once: every run sends it (about 50 KB). */
+const sources = new Map<"unittest" | "pytest", Uint8Array>();
+function sourceBytes(runner: "unittest" | "pytest"): Uint8Array {
+  let bytes = sources.get(runner);
+  if (!bytes) sources.set(runner, bytes = encoder.encode(reporterSource(runner)));
+  return bytes;
+}
 
 const HARNESS = String.raw`def hmac_sha256(key):
     # HMAC-SHA256 (RFC 2104) on the interpreter's own SHA-256 (builtin in most builds): _hashlib

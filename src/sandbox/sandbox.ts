@@ -349,8 +349,11 @@ export interface RunRequest {
   binds?: { source: string; dest: string }[];
   /** Extra environment variables on top of the fixed scrubbed set. */
   env?: Record<string, string>;
-  /** Bytes written to the child's stdin, which is then closed (default: no stdin at all). */
-  stdin?: Uint8Array;
+  /**
+   * Bytes written to the child's stdin, which is then closed (default: no stdin at all); parts are
+   * written one after another, never copied into one (a part the runs share stays shared).
+   */
+  stdin?: Uint8Array | readonly Uint8Array[];
   /**
    * Aborted while the run waits for one of the runs at once (its episode was interrupted): the
    * run never starts, and `run` rejects with the signal's reason. A run that started runs on.
@@ -647,7 +650,11 @@ export class Sandbox {
       warm: warmSpec,
       cwd: request.cwd,
       env,
-      stdin: request.stdin ?? null,
+      stdin: request.stdin === undefined
+        ? null
+        : request.stdin instanceof Uint8Array
+        ? [request.stdin]
+        : [...request.stdin],
       cap: request.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
       timeoutMs: request.timeoutMs,
       detached: !jailed && !this.isolation.setsid,

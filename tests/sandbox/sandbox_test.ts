@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import assert from "node:assert/strict";
+import { concat } from "../../src/bytes.ts";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { SandboxError } from "../../src/errors.ts";
@@ -685,6 +687,27 @@ Deno.test("Sandbox.run() closes stdin and runs in the workspace", async () => {
     assert.equal(result.stdout, `''\n${ws}\n['here.txt']\n`);
     const pwd = await sandbox.run({ argv: ["pwd"], cwd: ws, timeoutMs: 10_000 });
     assert.equal(pwd.stdout.trim(), ws);
+  });
+});
+
+Deno.test("Sandbox.run() writes stdin given in parts in order, and leaves the parts as they were", async () => {
+  const sandbox = await testSandbox();
+  await withWorkspace(async (ws) => {
+    // Larger than a pipe in all, as the reporter's code and source are.
+    const parts = [new Uint8Array([1, 2]), new Uint8Array(100_000).fill(7), new Uint8Array([3])];
+    const code = "import hashlib, sys\ndata = sys.stdin.buffer.read()\n" +
+      "print(len(data), data[:3].hex(), data[-2:].hex(), hashlib.sha256(data).hexdigest())";
+    const hex = createHash("sha256").update(concat(parts)).digest("hex");
+    for (let round = 0; round < 2; round++) {
+      const result = await sandbox.run({
+        argv: python(code),
+        cwd: ws,
+        timeoutMs: 10_000,
+        stdin: parts,
+      });
+      assert.equal(result.stdout, `100003 010207 0703 ${hex}\n`, result.stderr);
+    }
+    assert.deepEqual(parts.map((p) => [p.length, p[0]]), [[2, 1], [100_000, 7], [1, 3]]);
   });
 });
 
