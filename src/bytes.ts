@@ -19,3 +19,13 @@ export function concat(
   }
   return out;
 }
+
+/**
+ * A copy of `bytes` in memory that threads share: posted to a worker (the spawner thread), it is
+ * shared, not copied. For bytes that never change once made.
+ */
+export function shared(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  copy.set(bytes);
+  return copy;
+}

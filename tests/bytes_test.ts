@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { concat } from "../src/bytes.ts";
+import { concat, shared } from "../src/bytes.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 
@@ -21,4 +21,13 @@ Deno.test("concat() returns the first part itself when it holds every byte asked
   const joined = concat([first, bytes(1)]);
   joined[0] = 0;
   assert.equal(first[0], 7);
+});
+
+Deno.test("shared() copies bytes into memory threads share", () => {
+  const bytes = new Uint8Array([5, 6, 7]);
+  const copy = shared(bytes);
+  assert.deepEqual([...copy], [5, 6, 7]);
+  assert.ok(copy.buffer instanceof SharedArrayBuffer);
+  bytes[0] = 0;
+  assert.equal(copy[0], 5);
 });

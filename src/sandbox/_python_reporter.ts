@@ -29,6 +29,7 @@
  * The report: lines `O <outcome> <hex id>`, `F <hex id> <hex text>` (failure output) and
  * `P <code> <hex detail>`, then `M <hex MAC of every line before it>`.
  */
+import { shared } from "../bytes.ts";
 
 /**
  * The `python3 -c` program. Its stdin: the configuration (a Python literal) on the first line; the
@@ -55,6 +56,7 @@ export const REPORTER_COMPILER = "import marshal,sys;sys.stdout.write(str(sys.he
 /** The reporter compiled by one interpreter: its `sys.hexversion` and the marshal bytes. */
 export interface CompiledReporter {
   hexversion: string;
+  /** In memory threads share (see `shared`): every run sends it. */
   code: Uint8Array;
 }
 
@@ -113,11 +115,14 @@ export function reporterInput(
 
 const encoder = new TextEncoder();
 
-/** Each runner's source, encoded once: every run sends it (about 50 KB). */
+/**
+ * Each runner's source, encoded once into memory the spawner thread shares: every run sends it
+ * (about 50 KB).
+ */
 const sources = new Map<"unittest" | "pytest", Uint8Array>();
 function sourceBytes(runner: "unittest" | "pytest"): Uint8Array {
   let bytes = sources.get(runner);
-  if (!bytes) sources.set(runner, bytes = encoder.encode(reporterSource(runner)));
+  if (!bytes) sources.set(runner, bytes = shared(encoder.encode(reporterSource(runner))));
   return bytes;
 }
 

@@ -468,7 +468,8 @@ async function compileReporter(
     ) {
       return null;
     }
-    const code = new Uint8Array(hex.length / 2);
+    // In memory the spawner thread shares: every run sends it.
+    const code = new Uint8Array(new SharedArrayBuffer(hex.length / 2));
     for (let i = 0; i < code.length; i++) code[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
     return { hexversion, code };
   } catch {
