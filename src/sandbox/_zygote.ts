@@ -75,7 +75,7 @@ export const WARM_FLAGS = ["-I", "-B", "-u"];
  * byte length and a line feed, each with the bwrap pid it is about (`pid`); its stderr: `took ID`
  * once it read a request, then `forked ID` from the middle it forks for it, before the middle
  * leaves that stderr (and its own messages); its stdout, from that middle: `ok ID`, `gone ID` or
- * `fail ID REASON`. In the warm interpreter the prelude loops on requests; in a forked program it
+ * `fail ID REASON`, or from itself `cold ID REASON` when it could not fork that middle. In the warm interpreter the prelude loops on requests; in a forked program it
  * returns once the program is set up, having cleared its globals and modules, and `code` runs next
  * in the outermost frame, with the line numbers it has as `python3 -c code`. A `code` whose first line cannot follow a `;` (a compound
  * statement) makes the warm interpreter fail at once: cold runs.
@@ -116,7 +116,15 @@ def _serve():
     gc.freeze()
     while True:
         buffer, size, number = _take(buffer)
-        if os.fork() == 0:
+        try:
+            middle = os.fork()
+        except OSError as error:
+            # No middle, so no program (EAGAIN under a pids cap, ENOMEM, which may pass): this run
+            # starts cold, and the warm interpreter serves on.
+            _say(f"cold {number} cannot fork a middle: {error}")
+            buffer[:size] = bytes(size)
+            continue
+        if middle == 0:
             # The warm interpreter's stdin and stderr are its own alone: the end of its stderr
             # tells that every "took" it said was read, whatever middles of it still run. Said
             # first, while the middle still holds that stderr: a request taken whose middle never
@@ -518,7 +526,10 @@ export class Zygote {
     return said.join(" ");
   }
 
-  /** Reads the middles' answers, `ok ID`, `gone ID` or `fail ID REASON`, one a line. */
+  /**
+   * Reads the middles' answers, `ok ID`, `gone ID` or `fail ID REASON`, and the warm interpreter's
+   * `cold ID REASON` (no middle: that run starts cold, later ones still warm), one a line.
+   */
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     try {
       for await (const event of readLines(stream, ANSWER_BYTES)) {
@@ -528,6 +539,7 @@ export class Zygote {
         this.#waiting.delete(id);
         if (word === "ok") resolve?.("started");
         else if (word === "gone") resolve?.("gone");
+        else if (word === "cold") resolve?.({ failed: reason.join(" ") });
         else {
           // A step failed where it should not (an older kernel, a missing call): every later run of
           // this thread starts cold.

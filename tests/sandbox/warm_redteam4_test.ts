@@ -217,7 +217,7 @@ os._exit(0)`);
 /**
  * A stand-in that serves requests as the real one does, each as `seed` draws: it ends before
  * `took`, ends after it, or forks a middle that answers `ok`, `gone` or `fail`, or ends silent
- * (after a while), or ends before it says `forked`. What it took, and how it answered, it logs to `log` first.
+ * (after a while), or ends before it says `forked`, or answers `cold` (it could not fork it). What it took, and how it answered, it logs to `log` first.
  */
 function servingStandIn(seed: number, log: string, token: string): string[] {
   return [
@@ -244,14 +244,19 @@ while True:
     number, size = head.split()
     read(int(size))
     number = number.decode()
-    what = random.choices(["end", "took-end", "ok", "gone", "fail", "silent", "ok-end", "unforked"],
-                          [1, 1, 12, 3, 1, 2, 1, 1])[0]
+    what = random.choices(
+        ["end", "took-end", "ok", "gone", "fail", "silent", "ok-end", "unforked", "cold"],
+        [1, 1, 12, 3, 1, 2, 1, 1, 1])[0]
     if what == "end":
         os._exit(0)
     note(f"{what} {number}")
     os.write(2, f"took {number}\\n".encode())
     if what == "took-end":
         os._exit(0)
+    if what == "cold":
+        # Its fork failed: no middle.
+        os.write(1, f"cold {number} cannot fork a middle\\n".encode())
+        continue
     if os.fork() == 0:
         if what == "unforked":
             # Killed before it said so: no program.
@@ -305,11 +310,15 @@ Deno.test({
         for (const [i, start] of (results as WarmStart[]).entries()) {
           const what = served.get(String(i + 1));
           const got = typeof start === "object" ? "failed" : start;
-          const allowed = what === undefined
-            ? ["failed"]
-            : { "took-end": ["lost"], ok: ["started"], "ok-end": ["started"], gone: ["gone"] }[
-              what as "ok"
-            ] ?? (what === "fail" ? ["failed"] : ["lost"]);
+          const allowed = what === undefined ? ["failed"] : {
+            "took-end": ["lost"],
+            ok: ["started"],
+            "ok-end": ["started"],
+            gone: ["gone"],
+            cold: ["failed"],
+          }[
+            what as "ok"
+          ] ?? (what === "fail" ? ["failed"] : ["lost"]);
           assert.ok(allowed.includes(got), `seed ${seed}, run ${i + 1}: ${what} -> ${got}`);
           seen.add(`${what} -> ${got}`);
         }
@@ -322,6 +331,7 @@ Deno.test({
           "silent -> lost",
           "fail -> failed",
           "unforked -> lost",
+          "cold -> failed",
         ]
       ) {
         assert.ok(seen.has(way), `never met: ${way}`);
@@ -534,5 +544,72 @@ os._exit(0)`);
     } finally {
       await Deno.remove(marker).catch(() => {});
     }
+  },
+});
+
+Deno.test({
+  // The real prelude as a uid of its own with room for one process more (RLIMIT_NPROC): its first
+  // request's middle looks for a holder that never comes (up to its timeout), and its second
+  // request's fork fails (EAGAIN, as under a pids cap). The hole: the warm interpreter ended with a
+  // traceback after `took`, and that run, which had no program, waited for the other middle to
+  // give up (up to that run's timeout), then ended at its own timeout as if its program hung.
+  // Now the warm interpreter answers `cold` for it: no middle, no program, so it starts cold, and
+  // the warm interpreter serves on (the failure may pass).
+  name: "warm 4: the warm interpreter's fork failing after `took` starts that run cold at once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    if (Deno.uid() !== 0) return console.warn("skipped: needs root (a uid of its own)");
+    const token = `rt11-nproc-${crypto.randomUUID()}`;
+    const wrapper = `import os, resource, sys
+os.setgroups([]); os.setgid(3999123); os.setuid(3999123)
+resource.setrlimit(resource.RLIMIT_NPROC, (2, 2))
+os.execv("/usr/bin/python3", ["python3", "-I", "-B", "-u", "-c", sys.argv[1]])`;
+    const zygote = new Zygote([
+      "/usr/bin/python3",
+      "-c",
+      wrapper,
+      zygoteProgram(`pass # ${token}`),
+    ]);
+    // A "bwrap" with no holder ever: the first middle looks until its timeout.
+    const bwrap = new Deno.Command("/bin/sleep", { args: ["60"] }).spawn();
+    try {
+      const first = zygote.start(bwrap.pid, { ...STAND_IN_REQUEST, timeoutMs: 60_000 });
+      // Sent once the first middle runs (it holds the one process the limit leaves).
+      let middles: string[] = [];
+      for (let i = 0; i < 500 && middles.length < 2; i++) {
+        await tick(10);
+        middles = (await pidsWith(token)).map(String);
+      }
+      assert.equal(middles.length, 2, "the warm interpreter and its first middle");
+      const second = zygote.start(bwrap.pid, STAND_IN_REQUEST);
+      const safety = tick(20_000).then(() => "still waiting");
+      const refused = await Promise.race([second, safety]);
+      assert.equal(typeof refused, "object", String(refused));
+      assert.match((refused as { failed: string }).failed, /cannot fork a middle/);
+      assert.match((refused as { failed: string }).failed, /temporarily unavailable/);
+      assert.equal(zygote.broken, null, "it serves on");
+      // The first middle still looks, and answers once its "bwrap" is gone.
+      bwrap.kill("SIGKILL");
+      assert.equal(await first, "gone");
+      // Room again once that middle is gone: a later request is served.
+      let later: WarmStart = { failed: "not tried" };
+      for (let i = 0; i < 200 && later !== "gone"; i++) {
+        later = await zygote.start(4_194_305, STAND_IN_REQUEST);
+        if (later !== "gone") assert.match(JSON.stringify(later), /cannot fork a middle/);
+        await tick(10);
+      }
+      assert.equal(later, "gone");
+      zygote.close();
+    } finally {
+      try {
+        bwrap.kill("SIGKILL");
+      } catch {
+        // Ended.
+      }
+      await bwrap.status;
+    }
+    for (let i = 0; i < 500 && (await pidsWith(token)).length > 0; i++) await tick(10);
+    assert.deepEqual(await pidsWith(token), []);
   },
 });
