@@ -343,14 +343,16 @@ Deno.test({
   },
 });
 
+/** The parent of `pid` (0 once it is gone). */
+async function parent(pid: number): Promise<number> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? 0) || 0;
+}
+
 /** The warm interpreter itself among `pids` (not its launcher or bwrap): a python3 under bwrap. */
 async function interpreterOf(pids: number[]): Promise<number[]> {
   const comm = async (pid: number) =>
     (await Deno.readTextFile(`/proc/${pid}/comm`).catch(() => "")).trim();
-  const parent = async (pid: number) => {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  };
   const found = [];
   for (const pid of pids) {
     if ((await comm(pid)) === "python3" && (await comm(await parent(pid))) === "bwrap") {
@@ -612,4 +614,82 @@ os.execv("/usr/bin/python3", ["python3", "-I", "-B", "-u", "-c", sys.argv[1]])`;
     for (let i = 0; i < 500 && (await pidsWith(token)).length > 0; i++) await tick(10);
     assert.deepEqual(await pidsWith(token), []);
   },
+});
+
+/**
+ * Who holds the warm interpreter `pid`'s stdin, stdout and stderr pipes, seen from the host: each
+ * holder's pid, its parent and which of the three it holds (a host `python3`: the test's
+ * permissions do not reach all of /proc).
+ */
+async function pipeHolders(pid: number): Promise<{ pid: number; ppid: number; holds: string[] }[]> {
+  const look = `import json, os, sys
+pid = sys.argv[1]
+pipes = {os.readlink(f"/proc/{pid}/fd/{fd}"): name for fd, name in ((0, "in"), (1, "out"), (2, "err"))}
+found = []
+for p in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        holds = sorted({pipes[t] for t in (os.readlink(f"/proc/{p}/fd/{fd}") for fd in os.listdir(f"/proc/{p}/fd")) if t in pipes})
+        stat = open(f"/proc/{p}/stat").read()
+    except OSError:
+        continue
+    if holds:
+        found.append({"pid": int(p), "ppid": int(stat[stat.rindex(")") + 2:].split()[1]), "holds": holds})
+print(json.dumps(found))`;
+  const { stdout } = await new Deno.Command("python3", {
+    args: ["-c", look, String(pid)],
+    stdout: "piped",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+Deno.test("warm 4: no program, and no middle but for the answers' pipe, holds the warm interpreter's pipes", async () => {
+  // So no code under test can write a `took`, `forked` or answer line, read another run's
+  // request, or hold the end of stderr that starts runs cold.
+  if (skipped()) return;
+  const token = `rt11-pipes-${crypto.randomUUID()}`;
+  const code = `import os, time # ${token}
+print("up", flush=True)
+while not os.path.exists("go"):
+    time.sleep(0.02)
+print("done")`;
+  await withFolders(5, async (dirs) => {
+    const run = (dir: string) =>
+      warmBox.run({
+        argv: ["python3", "-I", "-B", "-u", "-c", code],
+        cwd: dir,
+        timeoutMs: 30_000,
+        warm: true,
+      });
+    await Deno.writeTextFile(join(dirs[0], "go"), "");
+    assert.equal((await run(dirs[0])).warm, true);
+    const [interpreter] = await interpreterOf(await pidsWith(token));
+    assert.ok(interpreter, "its warm interpreter");
+    const runs = dirs.slice(1).map((dir) => run(dir));
+    // Each program is up (a child of its middle, a child of the warm interpreter).
+    let middles: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      middles = await childrenOf(interpreter);
+      const programs = (await Promise.all(middles.map(childrenOf))).flat();
+      if (middles.length === 4 && programs.length === 4) break;
+      await tick(20);
+    }
+    assert.equal(middles.length, 4, "a middle per run");
+    const holders = await pipeHolders(interpreter);
+    const chain = [interpreter];
+    while (chain.at(-1)! > 1 && chain.at(-1) !== Deno.pid) chain.push(await parent(chain.at(-1)!));
+    // This process holds the other ends.
+    for (const holder of holders.filter((h) => h.pid !== Deno.pid)) {
+      if (middles.includes(holder.pid)) {
+        assert.deepEqual(holder.holds, ["out"], `middle ${holder.pid}`);
+      } else {
+        // The warm interpreter, and its bwrap and launcher up to this process.
+        assert.ok(chain.includes(holder.pid), `${JSON.stringify(holder)} is not of its chain`);
+        assert.ok(!middles.includes(holder.ppid), `a program holds ${holder.holds}`);
+      }
+    }
+    for (const dir of dirs.slice(1)) await Deno.writeTextFile(join(dir, "go"), "");
+    for (const result of await Promise.all(runs)) {
+      assert.deepEqual([result.warm, result.stdout], [true, "up\ndone\n"]);
+    }
+  });
 });
