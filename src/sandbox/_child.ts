@@ -101,11 +101,14 @@ async function runOnce(
   // Asked at once: the warm interpreter looks for the holder while bwrap builds the jail.
   let refused = false;
   let lost = false;
+  // Once the child is reaped its pid is free: an answer that comes later (a warm interpreter that
+  // hung, or a `lost` that waited for another run's middle) must not kill whatever has it now.
+  let reaped = false;
   const warmStart = startWarm?.(child.pid).then((start) => {
     if (typeof start === "object") refused = true;
     else if (start === "lost") lost = true;
     else return;
-    killSandbox(child.pid, helper);
+    if (!reaped) killSandbox(child.pid, helper);
   });
   const stdout = new CappedReader(child.stdout, spec.cap);
   const stderr = new CappedReader(child.stderr, spec.cap);
@@ -126,6 +129,7 @@ async function runOnce(
     })().catch(() => {})
     : undefined;
   const status = await child.status;
+  reaped = true;
   clearTimeout(timer);
   // What is left unread by now (a process that left the sandbox holds the pipe) is dropped.
   await atMost(writing, DRAIN_GRACE_MS);

@@ -73,11 +73,11 @@ export const WARM_FLAGS = ["-I", "-B", "-u"];
  * an interpreter-internal name, as the reporter tells the interpreter's own code from code under
  * test), then `code` on the same line. Its stdin: JSON requests, each after its id, a space, its
  * byte length and a line feed, each with the bwrap pid it is about (`pid`); its stderr: `took ID`
- * once it read a request (and its own messages); its stdout, from the middle it forks for the
- * request: `ok ID`, `gone ID` or `fail ID REASON`. In the warm interpreter the
- * prelude loops on requests; in a forked program it returns once the program is set up, having
- * cleared its globals and modules, and `code` runs next in the outermost frame, with the line
- * numbers it has as `python3 -c code`. A `code` whose first line cannot follow a `;` (a compound
+ * once it read a request, then `forked ID` from the middle it forks for it, before the middle
+ * leaves that stderr (and its own messages); its stdout, from that middle: `ok ID`, `gone ID` or
+ * `fail ID REASON`, or from itself `cold ID REASON` when it could not fork that middle. In the warm interpreter the prelude loops on requests; in a forked program it
+ * returns once the program is set up, having cleared its globals and modules, and `code` runs next
+ * in the outermost frame, with the line numbers it has as `python3 -c code`. A `code` whose first line cannot follow a `;` (a compound
  * statement) makes the warm interpreter fail at once: cold runs.
  * `modules` are imported beforehand too, as the test frameworks are: only what `code` imports
  * before any code of the run, from the interpreter's own folders (one that fails to import makes
@@ -115,10 +115,21 @@ def _serve():
     null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
     gc.freeze()
     while True:
-        buffer, size = _take(buffer)
-        if os.fork() == 0:
+        buffer, size, number = _take(buffer)
+        try:
+            middle = os.fork()
+        except OSError as error:
+            # No middle, so no program (EAGAIN under a pids cap, ENOMEM, which may pass): this run
+            # starts cold, and the warm interpreter serves on.
+            _say(f"cold {number} cannot fork a middle: {error}")
+            buffer[:size] = bytes(size)
+            continue
+        if middle == 0:
             # The warm interpreter's stdin and stderr are its own alone: the end of its stderr
-            # tells that every "took" it said was read, whatever middles of it still run.
+            # tells that every "took" it said was read, whatever middles of it still run. Said
+            # first, while the middle still holds that stderr: a request taken whose middle never
+            # said it (the warm interpreter ended before its fork) has no program.
+            _say(f"forked {number}", 2)
             os.dup2(null, 0)
             os.dup2(null, 2)
             os.close(null)
@@ -155,7 +166,7 @@ def _take(buffer):
         got += count
     view.release()
     _say(f"took {number}", 2)
-    return buffer, size
+    return buffer, size, number
 
 class _Libc:
     """libc's variadic calls with every integer as a C long, as the kernel reads them."""
@@ -381,8 +392,14 @@ export class Zygote {
   /** Whether it answered a run's set-up failed (`fail`). */
   #refused = false;
   #next = 1;
-  /** Runs waiting for an answer, and whether the warm interpreter said it took their request. */
-  readonly #waiting = new Map<string, { resolve: (start: WarmStart) => void; taken: boolean }>();
+  /**
+   * Runs waiting for an answer, whether the warm interpreter said it took their request, and
+   * whether a middle was forked for it.
+   */
+  readonly #waiting = new Map<
+    string,
+    { resolve: (start: WarmStart) => void; taken: boolean; forked: boolean }
+  >();
   readonly #encoder = new TextEncoder();
 
   /** `argv`: the launcher's, ending with `python3 -I -B -u -c` and {@linkcode zygoteProgram}. */
@@ -413,7 +430,7 @@ export class Zygote {
     if (this.#broken || !this.#begin()) return { failed: this.#broken ?? "not started" };
     const id = String(this.#next++);
     const answered = new Promise<WarmStart>((resolve) =>
-      this.#waiting.set(id, { resolve, taken: false })
+      this.#waiting.set(id, { resolve, taken: false, forked: false })
     );
     try {
       // Framed by its id and byte length: the warm interpreter reads this request and no more.
@@ -441,12 +458,13 @@ export class Zygote {
   }
 
   /**
-   * End the runs waiting on it: `taken` or not. One it never took starts cold; one it took is lost
-   * once no middle can answer any more (its program may have run: it is never started again).
+   * End the runs waiting on it that `which` picks, with `answer`. One it never took starts cold;
+   * one it took is lost (never started again: its program may have run) once no middle can answer
+   * it any more: none was forked for it, or none is left.
    */
-  #end(taken: boolean, answer: WarmStart): void {
+  #end(which: (waiting: { taken: boolean; forked: boolean }) => boolean, answer: WarmStart): void {
     for (const [id, waiting] of this.#waiting) {
-      if (waiting.taken !== taken) continue;
+      if (!which(waiting)) continue;
       waiting.resolve(answer);
       this.#waiting.delete(id);
     }
@@ -471,30 +489,32 @@ export class Zygote {
     const child = this.#child;
     this.#writer = child.stdin.getWriter();
     // Its stderr ends with its own process (its middles leave it at once), having said `took`
-    // for every request it took: the rest start cold.
+    // for every request it took, and each middle `forked` before it left: the rest start cold,
+    // and a run taken that no middle was forked for is lost.
     const ended = this.#readTook(child.stderr).then(async (said) => {
       const status = await child.status.catch(() => null);
       this.#stop(`the warm interpreter ended (${status?.code ?? "?"}): ${said || "no message"}`);
-      this.#end(false, { failed: this.#broken! });
+      this.#end((waiting) => !waiting.taken, { failed: this.#broken! });
+      this.#end((waiting) => !waiting.forked, "lost");
     });
     // Its stdout ends once no middle of it can answer.
     this.#read(child.stdout).finally(async () => {
       await ended;
       this.#endedAt = performance.now();
-      this.#end(true, "lost");
+      this.#end(() => true, "lost");
     });
     return true;
   }
 
-  /** Reads `took ID` lines; what else it says (the last lines of it) is its message. */
+  /** Reads `took ID` and `forked ID` lines; what else it says (its last lines) is its message. */
   async #readTook(stream: ReadableStream<Uint8Array>): Promise<string> {
     const said: string[] = [];
     try {
       for await (const event of readLines(stream, ANSWER_BYTES)) {
         const line = event.kind === "line" ? event.text : event.head;
-        const took = /^took (\d+)$/.exec(line);
-        const waiting = took && this.#waiting.get(took[1]);
-        if (waiting) waiting.taken = true;
+        const took = /^(took|forked) (\d+)$/.exec(line);
+        const waiting = took && this.#waiting.get(took[2]);
+        if (waiting) waiting[took[1] === "took" ? "taken" : "forked"] = true;
         else if (!took && line.trim()) {
           said.push(line.trim());
           if (said.length > 3) said.shift();
@@ -506,7 +526,10 @@ export class Zygote {
     return said.join(" ");
   }
 
-  /** Reads the middles' answers, `ok ID`, `gone ID` or `fail ID REASON`, one a line. */
+  /**
+   * Reads the middles' answers, `ok ID`, `gone ID` or `fail ID REASON`, and the warm interpreter's
+   * `cold ID REASON` (no middle: that run starts cold, later ones still warm), one a line.
+   */
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     try {
       for await (const event of readLines(stream, ANSWER_BYTES)) {
@@ -516,6 +539,7 @@ export class Zygote {
         this.#waiting.delete(id);
         if (word === "ok") resolve?.("started");
         else if (word === "gone") resolve?.("gone");
+        else if (word === "cold") resolve?.({ failed: reason.join(" ") });
         else {
           // A step failed where it should not (an older kernel, a missing call): every later run of
           // this thread starts cold.

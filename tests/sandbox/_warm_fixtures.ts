@@ -73,7 +73,8 @@ export const STAND_IN_REQUEST: WarmRequest = {
  * The argv of a stand-in warm interpreter (any user, no jail): it reads one framed request as the
  * real one does, then runs `after` (Python), which has `number` (the request's id), `took()` (says
  * `took ID` on stderr, as the real one does) and `leave()` (what a real middle does first: it
- * leaves the interpreter's stdin and stderr). Each argv is new, so `zygoteFor` never mixes tests.
+ * says `forked ID` on the interpreter's stderr, then leaves its stdin and stderr). Each argv is
+ * new, so `zygoteFor` never mixes tests.
  */
 export function standIn(after: string): string[] {
   return [
@@ -87,6 +88,7 @@ while len(got) < int(size):
 def took():
     os.write(2, b"took " + number + b"\\n")
 def leave():
+    os.write(2, b"forked " + number + b"\\n")
     os.close(0)
     os.close(2)
 ${after}`,
