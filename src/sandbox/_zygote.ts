@@ -75,13 +75,14 @@ export const WARM_FLAGS = ["-I", "-B", "-u"];
  * byte length and a line feed, each with the bwrap pid it is about (`pid`); its stderr: `took ID`
  * once it read a request, then `forked ID` from the middle it forks for it, before the middle
  * leaves that stderr (and its own messages); its stdout, from that middle: `ok ID`, `gone ID` or
- * `fail ID REASON`, or from itself `cold ID REASON` when it could not fork that middle. In the warm interpreter the prelude loops on requests; in a forked program it
- * returns once the program is set up, having cleared its globals and modules, and `code` runs next
- * in the outermost frame, with the line numbers it has as `python3 -c code`. A `code` whose first line cannot follow a `;` (a compound
- * statement) makes the warm interpreter fail at once: cold runs.
- * `modules` are imported beforehand too, as the test frameworks are: only what `code` imports
- * before any code of the run, from the interpreter's own folders (one that fails to import makes
- * the warm interpreter fail at once: cold runs).
+ * `fail ID REASON`, or from itself `cold ID REASON` when it could not fork that middle. In the warm
+ * interpreter the prelude loops on requests; in a forked program it returns once the program is set
+ * up, having cleared its globals and modules, and `code` runs next in the outermost frame, with the
+ * line numbers it has as `python3 -c code`. A `code` whose first line cannot follow a `;` (a
+ * compound statement) makes the warm interpreter fail at once: cold runs.
+ * `modules` are imported beforehand too, as the test frameworks are: only what `code` imports before
+ * any code of the run, from the interpreter's own folders (one that fails to import makes the warm
+ * interpreter fail at once: cold runs).
  */
 export function zygoteProgram(code: string, modules: readonly string[] = []): string {
   for (const name of modules) {

@@ -217,7 +217,8 @@ os._exit(0)`);
 /**
  * A stand-in that serves requests as the real one does, each as `seed` draws: it ends before
  * `took`, ends after it, or forks a middle that answers `ok`, `gone` or `fail`, or ends silent
- * (after a while), or ends before it says `forked`, or answers `cold` (it could not fork it). What it took, and how it answered, it logs to `log` first.
+ * (after a while), or ends before it says `forked`, or answers `cold` (it could not fork it).
+ * What it took, and how it answered, it logs to `log` first.
  */
 function servingStandIn(seed: number, log: string, token: string): string[] {
   return [
