@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { RunResult } from "../../src/sandbox/sandbox.ts";
+import { ownUid } from "../../src/sandbox/launcher.ts";
 import { type ChildSpec, runChild } from "../../src/sandbox/_child.ts";
 import { type WarmStart, Zygote, zygoteFor, zygoteProgram } from "../../src/sandbox/_zygote.ts";
 import { pidsWith } from "../_fixtures.ts";
@@ -344,21 +345,39 @@ Deno.test({
   },
 });
 
+/**
+ * `pid`'s command name, parent (0 once it is gone) and children, read by a host `python3` (the
+ * test's permissions reach only its own /proc entries).
+ */
+async function proc(pid: number): Promise<{ comm: string; ppid: number; children: number[] }> {
+  const look = `import json, sys
+def read(path):
+    try:
+        with open(path) as f: return f.read()
+    except OSError: return ""
+pid = sys.argv[1]
+stat = read(f"/proc/{pid}/stat")
+print(json.dumps({"comm": read(f"/proc/{pid}/comm").strip(),
+    "ppid": int(stat[stat.rindex(")") + 2:].split()[1]) if stat else 0,
+    "children": [int(c) for c in read(f"/proc/{pid}/task/{pid}/children").split()]}))`;
+  const { stdout } = await new Deno.Command("python3", {
+    args: ["-c", look, String(pid)],
+    stdout: "piped",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
 /** The parent of `pid` (0 once it is gone). */
 async function parent(pid: number): Promise<number> {
-  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? 0) || 0;
+  return (await proc(pid)).ppid;
 }
 
 /** The warm interpreter itself among `pids` (not its launcher or bwrap): a python3 under bwrap. */
 async function interpreterOf(pids: number[]): Promise<number[]> {
-  const comm = async (pid: number) =>
-    (await Deno.readTextFile(`/proc/${pid}/comm`).catch(() => "")).trim();
   const found = [];
   for (const pid of pids) {
-    if ((await comm(pid)) === "python3" && (await comm(await parent(pid))) === "bwrap") {
-      found.push(pid);
-    }
+    const { comm, ppid } = await proc(pid);
+    if (comm === "python3" && ppid > 0 && (await proc(ppid)).comm === "bwrap") found.push(pid);
   }
   return found;
 }
@@ -455,8 +474,7 @@ Deno.test({
 
 /** The children of `pid` (as /proc says). */
 async function childrenOf(pid: number): Promise<number[]> {
-  const text = await Deno.readTextFile(`/proc/${pid}/task/${pid}/children`).catch(() => "");
-  return text.split(" ").filter(Boolean).map(Number);
+  return (await proc(pid)).children;
 }
 
 Deno.test("warm 4: a middle SIGKILLed under its program ends that run at its timeout, once, and no other", async () => {
@@ -562,7 +580,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    if (Deno.uid() !== 0) return console.warn("skipped: needs root (a uid of its own)");
+    if (ownUid() !== 0) return console.warn("skipped: needs root (a uid of its own)");
     const token = `rt11-nproc-${crypto.randomUUID()}`;
     const wrapper = `import os, resource, sys
 os.setgroups([]); os.setgid(3999123); os.setuid(3999123)
