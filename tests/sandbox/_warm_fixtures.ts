@@ -94,3 +94,17 @@ def leave():
 ${after}`,
   ];
 }
+
+/**
+ * Python for a {@linkcode standIn}: fork a middle that leaves the interpreter's stdin and stderr
+ * (`leave()`), runs `first` (a line, e.g. an answer) and lives on, holding the answers' pipe, until
+ * the file `marker` is gone.
+ */
+export function middleUntilGone(marker: string, first = ""): string {
+  return `if os.fork() == 0:
+    leave()
+    ${first}
+    while os.path.exists(${JSON.stringify(marker)}):
+        time.sleep(0.02)
+    os._exit(0)`;
+}

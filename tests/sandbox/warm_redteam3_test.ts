@@ -12,6 +12,7 @@ import { RESTART_AFTER_MS, Zygote, zygoteFor } from "../../src/sandbox/_zygote.t
 import { HAS_PYTEST } from "../_pytest.ts";
 import {
   coldBox,
+  middleUntilGone,
   skipped,
   STAND_IN_REQUEST,
   standIn,
@@ -124,11 +125,7 @@ Deno.test({
     const marker = await Deno.makeTempFile({ prefix: "patchgym-rt10c-" });
     try {
       const argv = standIn(`took()
-if os.fork() == 0:
-    leave()
-    while os.path.exists(${JSON.stringify(marker)}):
-        time.sleep(0.02)
-    os._exit(0)
+${middleUntilGone(marker)}
 os._exit(0)`);
       const zygote = zygoteFor(argv)!;
       const run = zygote.start(1, STAND_IN_REQUEST);

@@ -13,7 +13,14 @@ import { ownUid } from "../../src/sandbox/launcher.ts";
 import { type ChildSpec, runChild } from "../../src/sandbox/_child.ts";
 import { type WarmStart, Zygote, zygoteFor, zygoteProgram } from "../../src/sandbox/_zygote.ts";
 import { pidsWith } from "../_fixtures.ts";
-import { skipped, STAND_IN_REQUEST, standIn, warmBox, withFolders } from "./_warm_fixtures.ts";
+import {
+  middleUntilGone,
+  skipped,
+  STAND_IN_REQUEST,
+  standIn,
+  warmBox,
+  withFolders,
+} from "./_warm_fixtures.ts";
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -167,13 +174,10 @@ Deno.test({
   async fn() {
     const marker = await Deno.makeTempFile({ prefix: "patchgym-rt11-" });
     try {
-      // Takes the request, forks no middle for it, and ends; another middle holds its stdout.
+      // Takes the request, forks a middle that answers nothing and holds the answers' pipe until
+      // the marker is gone, and ends.
       const argv = standIn(`took()
-if os.fork() == 0:
-    leave()
-    while os.path.exists(${JSON.stringify(marker)}):
-        time.sleep(0.02)
-    os._exit(0)
+${middleUntilGone(marker)}
 os._exit(0)`);
       const { result, late } = await killsAfterReturn(
         standInSpec(argv),
@@ -545,12 +549,7 @@ Deno.test({
       // Request 1: a middle that answers `ok` and runs until the marker goes. Request 2: taken,
       // then the warm interpreter ends before its fork.
       const argv = standIn(`took()
-if os.fork() == 0:
-    leave()
-    os.write(1, b"ok " + number + b"\\n")
-    while os.path.exists(${JSON.stringify(marker)}):
-        time.sleep(0.02)
-    os._exit(0)
+${middleUntilGone(marker, `os.write(1, b"ok " + number + b"\\n")`)}
 number, size = b"".join(iter(lambda: os.read(0, 1), b"\\n")).split(b" ")
 os.read(0, int(size))
 took()
