@@ -25,9 +25,10 @@
  * Every step is the one the launcher and bwrap do in C for a cold run, with one fewer `exec`;
  * `tests/sandbox/warm_test.ts` checks them against a cold run.
  *
- * Where the warm interpreter cannot do its part (it is gone, or a step failed), the run is killed
- * and started cold, and this thread's later runs start cold (for a minute, where the warm
- * interpreter ended: see {@linkcode RESTART_AFTER_MS}). Private to `src/sandbox/`.
+ * Where the warm interpreter cannot do its part before the program exists, the run is killed and
+ * started cold: where there was no room for a process (`cold`), that run alone; where it is gone,
+ * or a step failed, this thread's later runs too (for a minute, where the warm interpreter ended:
+ * see {@linkcode RESTART_AFTER_MS}). Private to `src/sandbox/`.
  */
 import { concat } from "../bytes.ts";
 import { readLines } from "../lines.ts";
@@ -57,9 +58,10 @@ export type WarmStart =
   /** The launcher's chain ended before its holder could be found: the run's own result says why. */
   | "gone"
   /**
-   * It took the request, and ended with every middle of it before any answered: the program never
-   * ran, or died with its middle. The run is stopped as the sandbox's failure, never started again
-   * (part of it may have run).
+   * It took the request and ended before it could be answered: no middle was forked for it (seen
+   * at the end of the warm interpreter's stderr), or its middle ended unanswered (seen once no
+   * middle is left). The program never ran, or died with its middle. The run is stopped as the
+   * sandbox's failure, never started again (part of it may have run).
    */
   | "lost"
   /** It could not: the run must be started cold. */
@@ -107,7 +109,7 @@ for _name in _MODULES:
 _BASE = frozenset(sys.modules)
 # The import system's cache of path entries too: the prelude's own imports below add to it.
 _FINDERS = frozenset(sys.path_importer_cache)
-import ctypes, json, resource, select, time
+import ctypes, errno, json, resource, select, time
 
 def _serve():
     libc = _Libc()
@@ -122,7 +124,8 @@ def _serve():
         except OSError as error:
             # No middle, so no program (EAGAIN under a pids cap, ENOMEM, which may pass): this run
             # starts cold, and the warm interpreter serves on.
-            _say(f"cold {number} cannot fork a middle: {error}")
+            # Said on stderr, in order with "took": its end then never comes before this answer.
+            _say(f"cold {number} cannot fork a middle: {error}", 2)
             buffer[:size] = bytes(size)
             continue
         if middle == 0:
@@ -264,6 +267,10 @@ def _middle(line, libc):
         # start every later run cold. It ends at once after its jail's first process.
         if pidfd is not None and select.select([pidfd], [], [], 0.5)[0]:
             _say(f"gone {number}")
+        elif isinstance(error, OSError) and error.errno in (errno.EAGAIN, errno.ENOMEM):
+            # No room for a process now (which may pass): no program was forked, so this run starts
+            # cold, and later ones still warm.
+            _say(f"cold {number} {type(error).__name__}: {error}")
         else:
             _say(f"fail {number} {type(error).__name__}: {error}")
         os._exit(1)
@@ -305,8 +312,12 @@ def _limit(step):
     elif kind == "nice":
         os.setpriority(os.PRIO_PROCESS, 0, int(text))
 
+# Where a failed set-up is told: the run's stderr, taken from the holder, then as fd 2.
+_RUN_STDERR = [2]
+
 def _become(request, streams, cgroups, middle, holder, libc):
     """The program's set-up in the jail, in the order the launcher and bwrap keep."""
+    _RUN_STDERR[0] = streams[2]
     for fd in cgroups:
         os.write(fd, b"0")
         os.close(fd)
@@ -318,6 +329,7 @@ def _become(request, streams, cgroups, middle, holder, libc):
         _limit(step)
     for target, fd in enumerate(streams):
         os.dup2(fd, target)
+    _RUN_STDERR[0] = 2
     # Every descriptor but the three streams and the middle's pidfd (closed below).
     middle = os.dup2(middle, 3)
     os.closerange(4, 1 << 20)
@@ -367,7 +379,7 @@ def _finish(role, fresh):
     try:
         _become(*role)
     except BaseException as error:
-        os.write(2, f"patchgym: cannot set up the warm sandbox: {type(error).__name__}: {error}\n".encode())
+        os.write(_RUN_STDERR[0], f"patchgym: cannot set up the warm sandbox: {type(error).__name__}: {error}\n".encode())
         os._exit(125)
     del role
     for name in set(sys.modules) - _BASE:
@@ -492,10 +504,12 @@ export class Zygote {
     // Its stderr ends with its own process (its middles leave it at once), having said `took`
     // for every request it took, and each middle `forked` before it left: the rest start cold,
     // and a run taken that no middle was forked for is lost.
-    const ended = this.#readTook(child.stderr).then(async (said) => {
+    const ended = this.#readTook(child.stderr).then(async ({ said, whole }) => {
       const status = await child.status.catch(() => null);
       this.#stop(`the warm interpreter ended (${status?.code ?? "?"}): ${said || "no message"}`);
-      this.#end((waiting) => !waiting.taken, { failed: this.#broken! });
+      // Read to its end, it told every request it took; cut short, a `took` may be unread: then no
+      // run starts cold, whatever it was.
+      if (whole) this.#end((waiting) => !waiting.taken, { failed: this.#broken! });
       this.#end((waiting) => !waiting.forked, "lost");
     });
     // Its stdout ends once no middle of it can answer.
@@ -507,29 +521,37 @@ export class Zygote {
     return true;
   }
 
-  /** Reads `took ID` and `forked ID` lines; what else it says (its last lines) is its message. */
-  async #readTook(stream: ReadableStream<Uint8Array>): Promise<string> {
+  /**
+   * Reads `took ID`, `forked ID` and `cold ID REASON` lines; what else it says (its last lines) is
+   * its message. `whole`: read to its end, not cut short by an error.
+   */
+  async #readTook(stream: ReadableStream<Uint8Array>): Promise<{ said: string; whole: boolean }> {
     const said: string[] = [];
     try {
       for await (const event of readLines(stream, ANSWER_BYTES)) {
         const line = event.kind === "line" ? event.text : event.head;
-        const took = /^(took|forked) (\d+)$/.exec(line);
-        const waiting = took && this.#waiting.get(took[2]);
-        if (waiting) waiting[took[1] === "took" ? "taken" : "forked"] = true;
-        else if (!took && line.trim()) {
+        const step = /^(took|forked) (\d+)$/.exec(line);
+        const cold = /^cold (\d+) (.*)$/.exec(line);
+        const waiting = this.#waiting.get(step?.[2] ?? cold?.[1] ?? "");
+        if (step && waiting) waiting[step[1] === "took" ? "taken" : "forked"] = true;
+        else if (cold && waiting) {
+          // It could not fork a middle for this one: no program, so it starts cold.
+          this.#waiting.delete(cold[1]);
+          waiting.resolve({ failed: cold[2] });
+        } else if (!step && !cold && line.trim()) {
           said.push(line.trim());
           if (said.length > 3) said.shift();
         }
       }
     } catch {
-      // Read what came.
+      return { said: said.join(" "), whole: false };
     }
-    return said.join(" ");
+    return { said: said.join(" "), whole: true };
   }
 
   /**
-   * Reads the middles' answers, `ok ID`, `gone ID` or `fail ID REASON`, and the warm interpreter's
-   * `cold ID REASON` (no middle: that run starts cold, later ones still warm), one a line.
+   * Reads the middles' answers, one a line: `ok ID`, `gone ID`, `cold ID REASON` (no room for the
+   * program's process: that run starts cold, later ones still warm) or `fail ID REASON`.
    */
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     try {

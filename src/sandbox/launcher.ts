@@ -13,8 +13,9 @@ import { ALLOWED_PROGRAMS, CHILD_PATH, RUNNER_PROGRAMS } from "./programs.ts";
 
 /**
  * What the spawner thread (`_spawner.ts`) reads to load its modules: this folder of patchgym's own
- * source and the files of `src/` below every layer it imports (none for a compiled binary, whose
- * modules are embedded). Without it, children start from the caller's thread.
+ * source and the layer-0 files of `src/` it imports, `lines.ts` and `bytes.ts` (none for a
+ * compiled binary, whose modules are embedded). Without it, children start from the caller's
+ * thread.
  */
 export const SPAWNER_MODULE_READS: string[] = import.meta.url.startsWith("file:")
   ? [".", "../lines.ts", "../bytes.ts"].map((path) =>

@@ -5,6 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { dirname, join } from "node:path";
+import { shared } from "../bytes.ts";
 import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
 import {
@@ -468,10 +469,10 @@ async function compileReporter(
     ) {
       return null;
     }
-    // In memory the spawner thread shares: every run sends it.
-    const code = new Uint8Array(new SharedArrayBuffer(hex.length / 2));
+    const code = new Uint8Array(hex.length / 2);
     for (let i = 0; i < code.length; i++) code[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-    return { hexversion, code };
+    // In memory the spawner thread shares: every run sends it.
+    return { hexversion, code: shared(code) };
   } catch {
     return null;
   } finally {
