@@ -470,6 +470,13 @@ export class Zygote {
     this.#writer = null;
   }
 
+  /** Answer the run waiting on request `id`, if one does. */
+  #settle(id: string, answer: WarmStart): void {
+    const waiting = this.#waiting.get(id);
+    this.#waiting.delete(id);
+    waiting?.resolve(answer);
+  }
+
   /**
    * End the runs waiting on it that `which` picks, with `answer`. One it never took starts cold;
    * one it took is lost (never started again: its program may have run) once no middle can answer
@@ -477,9 +484,7 @@ export class Zygote {
    */
   #end(which: (waiting: { taken: boolean; forked: boolean }) => boolean, answer: WarmStart): void {
     for (const [id, waiting] of this.#waiting) {
-      if (!which(waiting)) continue;
-      waiting.resolve(answer);
-      this.#waiting.delete(id);
+      if (which(waiting)) this.#settle(id, answer);
     }
   }
 
@@ -532,13 +537,11 @@ export class Zygote {
         const line = event.kind === "line" ? event.text : event.head;
         const step = /^(took|forked) (\d+)$/.exec(line);
         const cold = /^cold (\d+) (.*)$/.exec(line);
-        const waiting = this.#waiting.get(step?.[2] ?? cold?.[1] ?? "");
-        if (step && waiting) waiting[step[1] === "took" ? "taken" : "forked"] = true;
-        else if (cold && waiting) {
-          // It could not fork a middle for this one: no program, so it starts cold.
-          this.#waiting.delete(cold[1]);
-          waiting.resolve({ failed: cold[2] });
-        } else if (!step && !cold && line.trim()) {
+        const waiting = step && this.#waiting.get(step[2]);
+        if (waiting) waiting[step[1] === "took" ? "taken" : "forked"] = true;
+        // It could not fork a middle for this one: no program, so it starts cold.
+        else if (cold) this.#settle(cold[1], { failed: cold[2] });
+        else if (!step && line.trim()) {
           said.push(line.trim());
           if (said.length > 3) said.shift();
         }
@@ -558,18 +561,16 @@ export class Zygote {
       for await (const event of readLines(stream, ANSWER_BYTES)) {
         const line = event.kind === "line" ? event.text : event.head;
         const [word, id, ...reason] = line.split(" ");
-        const resolve = this.#waiting.get(id)?.resolve;
-        this.#waiting.delete(id);
-        if (word === "ok") resolve?.("started");
-        else if (word === "gone") resolve?.("gone");
-        else if (word === "cold") resolve?.({ failed: reason.join(" ") });
+        if (word === "ok") this.#settle(id, "started");
+        else if (word === "gone") this.#settle(id, "gone");
+        else if (word === "cold") this.#settle(id, { failed: reason.join(" ") });
         else {
           // A step failed where it should not (an older kernel, a missing call): every later run of
           // this thread starts cold.
           const why = reason.join(" ") || line;
           this.#refused = true;
           this.#stop(`the warm interpreter could not start a run: ${why}`);
-          resolve?.({ failed: why });
+          this.#settle(id, { failed: why });
         }
       }
     } catch {
