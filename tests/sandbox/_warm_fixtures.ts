@@ -71,7 +71,8 @@ export const STAND_IN_REQUEST: WarmRequest = {
 
 /**
  * The argv of a stand-in warm interpreter (any user, no jail): it reads one framed request as the
- * real one does, then runs `after` (Python), which has `number` (the request's id), `took()` (says
+ * real one does, then runs `after` (Python), which has `number` (the request's id), `take()` (reads
+ * the next request, and makes `number` its id), `took()` (says
  * `took ID` on stderr, as the real one does) and `leave()` (what a real middle does first: it
  * says `forked ID` on the interpreter's stderr, then leaves its stdin and stderr). Each argv is
  * new, so `zygoteFor` never mixes tests.
@@ -81,10 +82,13 @@ export function standIn(after: string): string[] {
     "/usr/bin/python3",
     "-c",
     `import os, sys, time # ${crypto.randomUUID()}
-number, size = b"".join(iter(lambda: os.read(0, 1), b"\\n")).split(b" ")
-got = b""
-while len(got) < int(size):
-    got += os.read(0, int(size) - len(got))
+def take():
+    global number
+    number, size = b"".join(iter(lambda: os.read(0, 1), b"\\n")).split(b" ")
+    got = b""
+    while len(got) < int(size):
+        got += os.read(0, int(size) - len(got))
+take()
 def took():
     os.write(2, b"took " + number + b"\\n")
 def leave():
@@ -107,4 +111,14 @@ export function middleUntilGone(marker: string, first = ""): string {
     while os.path.exists(${JSON.stringify(marker)}):
         time.sleep(0.02)
     os._exit(0)`;
+}
+
+/** `fn` with the path of a new empty file (a stand-in's marker), removed afterwards. */
+export async function withMarker<T>(fn: (marker: string) => Promise<T>): Promise<T> {
+  const marker = await Deno.makeTempFile({ prefix: "patchgym-warm-marker-" });
+  try {
+    return await fn(marker);
+  } finally {
+    await Deno.remove(marker).catch(() => {});
+  }
 }

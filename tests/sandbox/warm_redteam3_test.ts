@@ -18,6 +18,7 @@ import {
   standIn,
   warmBox,
   withFolders,
+  withMarker,
 } from "./_warm_fixtures.ts";
 
 function python(
@@ -122,8 +123,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const marker = await Deno.makeTempFile({ prefix: "patchgym-rt10c-" });
-    try {
+    await withMarker(async (marker) => {
       const argv = standIn(`took()
 ${middleUntilGone(marker)}
 os._exit(0)`);
@@ -140,9 +140,7 @@ os._exit(0)`);
       const later = zygoteFor(argv, zygote.endedAt! + RESTART_AFTER_MS)!;
       assert.notEqual(later, zygote);
       later.close();
-    } finally {
-      await Deno.remove(marker).catch(() => {});
-    }
+    });
   },
 });
 

@@ -20,6 +20,7 @@ import {
   standIn,
   warmBox,
   withFolders,
+  withMarker,
 } from "./_warm_fixtures.ts";
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -177,8 +178,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const marker = await Deno.makeTempFile({ prefix: "patchgym-rt11-" });
-    try {
+    await withMarker(async (marker) => {
       // Takes the request, forks a middle that answers nothing and holds the answers' pipe until
       // the marker is gone, and ends.
       const argv = standIn(`took()
@@ -191,9 +191,7 @@ os._exit(0)`);
       assert.equal(result.warm, true);
       assert.equal(result.timedOut, true);
       assert.deepEqual(late, [], "a stale pid was killed");
-    } finally {
-      await Deno.remove(marker).catch(() => {});
-    }
+    });
   },
 });
 
@@ -204,10 +202,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const marker = await Deno.makeTempFile({ prefix: "patchgym-rt11-" });
-    try {
+    await withMarker(async (marker) => {
       const argv = standIn(`while os.path.exists(${JSON.stringify(marker)}):
-    time.sleep(0.02)
+  time.sleep(0.02)
 os._exit(0)`);
       const { result, late } = await killsAfterReturn(
         standInSpec(argv),
@@ -215,9 +212,7 @@ os._exit(0)`);
       );
       assert.equal(result.timedOut, true);
       assert.deepEqual(late, [], "a stale pid was killed");
-    } finally {
-      await Deno.remove(marker).catch(() => {});
-    }
+    });
   },
 });
 
@@ -551,14 +546,12 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const marker = await Deno.makeTempFile({ prefix: "patchgym-rt11-" });
-    try {
+    await withMarker(async (marker) => {
       // Request 1: a middle that answers `ok` and runs until the marker goes. Request 2: taken,
       // then the warm interpreter ends before its fork.
       const argv = standIn(`took()
 ${middleUntilGone(marker, `os.write(1, b"ok " + number + b"\\n")`)}
-number, size = b"".join(iter(lambda: os.read(0, 1), b"\\n")).split(b" ")
-os.read(0, int(size))
+take()
 took()
 os._exit(0)`);
       const zygote = new Zygote(argv);
@@ -568,9 +561,7 @@ os._exit(0)`);
       const safety = tick(10_000).then(() => "still waiting");
       assert.equal(await Promise.race([second, safety]), "lost");
       zygote.close();
-    } finally {
-      await Deno.remove(marker).catch(() => {});
-    }
+    });
   },
 });
 
