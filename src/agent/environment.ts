@@ -21,7 +21,11 @@ import { checkTaskIds, listTaskIds, loadTask } from "../task/load.ts";
 import { defaultCacheRoot } from "../env/build.ts";
 import { type ResolvedEnvironment, resolveTaskEnvironment } from "../env/resolve.ts";
 import type { RunnerName, Task } from "../task/spec.ts";
-import { runnerProblem } from "../sandbox/test_runner.ts";
+import {
+  REPORT_FOLDER_BYTES,
+  REPORT_FOLDER_ENTRIES,
+  runnerProblem,
+} from "../sandbox/test_runner.ts";
 import { type Snapshot, snapshotDir } from "../workspace/snapshot.ts";
 import {
   createWorkspace,
@@ -228,13 +232,15 @@ export class Environment {
   /**
    * A capped file system for a copy of `snapshot` (see `Sandbox.workspaceMount`): room for the
    * repository in whole pages, the allowed growth and a little more, so a command that fills it is
-   * stopped while writing and the growth check after it names the cap; null where it cannot be made.
+   * stopped while writing and the growth check after it names the cap; and for a test run's report
+   * folder, made beside the copy (see `Workspace.scratch`). Null where it cannot be made.
    */
   workspaceMount(snapshot: Snapshot): WorkspaceMount | undefined {
     let pages = 0;
     for (const file of snapshot.files) pages += Math.ceil(file.content.length / 4096);
-    const bytes = pages * 4096 + this.limits.maxGrowthBytes + 4 * 1024 ** 2;
-    const entries = snapshot.files.length + snapshot.dirs.length + MAX_GROWTH_ENTRIES + 64;
+    const bytes = pages * 4096 + this.limits.maxGrowthBytes + 4 * 1024 ** 2 + REPORT_FOLDER_BYTES;
+    const entries = snapshot.files.length + snapshot.dirs.length + MAX_GROWTH_ENTRIES + 64 +
+      REPORT_FOLDER_ENTRIES;
     return this.sandbox.workspaceMount(bytes, entries) ?? undefined;
   }
 

@@ -186,7 +186,8 @@ export async function gradePatch(
         dir: copy.dir,
         files,
         timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
-        scratchDir: options.workRoot,
+        scratchDir: copy.scratch,
+        scratchCapped: copy.scratchCapped,
         // Hidden test data too: code under test may read it, never rewrite it.
         readOnly: [...configFiles, ...(task.spec.hidden_data ?? [])],
         trusted: pristine,

@@ -113,6 +113,11 @@ export interface TestRunRequest {
   timeoutMs: number;
   /** Folder in which the private report folder is made; defaults to the parent of `dir`. */
   scratchDir?: string;
+  /**
+   * `scratchDir` is the root of the workspace's own capped file system (see `Workspace.scratch`):
+   * the report folder shares its caps instead of being mounted as one of its own.
+   */
+  scratchCapped?: boolean;
   maxOutputBytes?: number;
   /** Files relative to `dir` the tests may not change while they run (besides the test files). */
   readOnly?: string[];
@@ -189,9 +194,12 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   // against tens for a hand-off to Deno's blocking thread pool and back).
   const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
   // Code under test may write the report folder, so where the workspace is a capped file system
-  // of its own (root with bwrap) the folder is one too: on the work root's disk a test run once
-  // wrote 200 MiB and 30,000 files there, past the workspace's caps.
-  const capped = sandbox.workspaceMount(REPORT_FOLDER_BYTES, REPORT_FOLDER_ENTRIES);
+  // of its own (root with bwrap) the folder is in one too: on the work root's disk a test run once
+  // wrote 200 MiB and 30,000 files there, past the workspace's caps. It is the workspace's own when
+  // the folder is made there, else one mounted for this run.
+  const capped = request.scratchCapped
+    ? null
+    : sandbox.workspaceMount(REPORT_FOLDER_BYTES, REPORT_FOLDER_ENTRIES);
   let mounted = false;
   try {
     if (capped) {
@@ -551,11 +559,11 @@ async function checkRunner(sandbox: Sandbox, runner: RunnerName, scratch: string
 /** Largest report read; a bigger one counts as no report. */
 const MAX_REPORT_BYTES = 32 * 1024 * 1024;
 /**
- * The caps of a report folder mounted as a file system of its own: a report and the records of
- * the largest size read, plus the node runner's own files.
+ * The room a run's report folder takes in a capped file system: a report and the records of the
+ * largest size read, plus the node runner's own files.
  */
-const REPORT_FOLDER_BYTES = 2 * MAX_REPORT_BYTES + 4 * 1024 * 1024;
-const REPORT_FOLDER_ENTRIES = 20_000;
+export const REPORT_FOLDER_BYTES = 2 * MAX_REPORT_BYTES + 4 * 1024 * 1024;
+export const REPORT_FOLDER_ENTRIES = 20_000;
 
 /**
  * The report's text, or null when there is none. Code under test can write in the report's folder,

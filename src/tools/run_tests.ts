@@ -24,6 +24,8 @@ export const runTestsTool = defineTool({
     const run = await runTests(ctx.sandbox, {
       runner: tests.runner,
       dir: ctx.workspace.dir,
+      scratchDir: ctx.workspace.scratch,
+      scratchCapped: ctx.workspace.scratchCapped,
       files: tests.files,
       selector: input.selector,
       timeoutMs: ctx.commandTimeoutS * 1000,

@@ -21,9 +21,10 @@ export interface WorkspaceOptions {
    */
   keepRoot?: string;
   /**
-   * Make the folder a file system of its own before anything is written into it (a size- and
-   * inode-capped tmpfs, see `Sandbox.workspaceMount`), so what a command writes is capped while
-   * it writes. Only {@linkcode startWorkspace} takes it.
+   * Write the workspace into a file system of its own (a size- and inode-capped tmpfs, see
+   * `Sandbox.workspaceMount`), so what a command writes is capped while it writes. It is mounted
+   * on a folder that holds the workspace (`work`) and the runs' own folders beside it (see
+   * {@linkcode Workspace.scratch}). Only {@linkcode startWorkspace} takes it.
    */
   mount?: WorkspaceMount;
 }
@@ -47,20 +48,37 @@ export class Workspace {
    * {@linkcode startWorkspace}. Rejects when writing them failed (the folder is then removed).
    */
   readonly ready: Promise<void>;
+  /**
+   * Where a run in the workspace makes folders of its own (a test run's report folder): the folder
+   * that holds the workspace. With a mount that is the capped file system's root, so those folders
+   * share its caps and need no mount of their own ({@linkcode scratchCapped}).
+   */
+  readonly scratch: string;
+  /** Whether {@linkcode scratch} is the workspace's own capped file system. */
+  readonly scratchCapped: boolean;
 
   readonly #keepRoot: string | undefined;
   readonly #mount: WorkspaceMount | undefined;
+  /** The folder the workspace's own file system is mounted on, when it has one. */
+  readonly #mounted: string | undefined;
 
   constructor(
     dir: string,
     original: Snapshot,
-    options: { ready?: Promise<void>; keepRoot?: string; mount?: WorkspaceMount } = {},
+    options: {
+      ready?: Promise<void>;
+      keepRoot?: string;
+      mount?: { mount: WorkspaceMount; on: string };
+    } = {},
   ) {
     this.dir = dir;
     this.original = original;
     this.ready = options.ready ?? Promise.resolve();
+    this.scratch = dirname(dir);
+    this.scratchCapped = options.mount !== undefined;
     this.#keepRoot = options.keepRoot;
-    this.#mount = options.mount;
+    this.#mount = options.mount?.mount;
+    this.#mounted = options.mount?.on;
   }
 
   /** Resolve a path the agent named; see {@linkcode guardPath}. */
@@ -74,10 +92,13 @@ export class Workspace {
    */
   async keep(): Promise<string> {
     await this.ready.catch(() => {});
-    let target = this.#keepRoot ? join(this.#keepRoot, basename(this.dir)) : this.dir;
-    if (this.#mount) {
+    const name = basename(this.#mounted ?? this.dir);
+    let target = this.#keepRoot ? join(this.#keepRoot, name) : this.dir;
+    if (this.#mounted) {
       // Its own file system goes away with the process: copy what it holds out of it.
-      if (target === this.dir) target = join(dirname(this.dir), `${basename(this.dir)}-kept`);
+      if (target === this.dir || target === this.#mounted) {
+        target = join(dirname(this.#mounted), `${name}-kept`);
+      }
       try {
         await copyTree(this.dir, target);
       } finally {
@@ -95,8 +116,8 @@ export class Workspace {
   async remove(): Promise<void> {
     // Never race a write still in flight: it could recreate files after the removal.
     await this.ready.catch(() => {});
-    await this.#mount?.unmount(this.dir);
-    await removeTree(this.dir);
+    if (this.#mounted) await this.#mount?.unmount(this.#mounted);
+    await removeTree(this.#mounted ?? this.dir);
   }
 }
 
@@ -121,23 +142,35 @@ export function createWorkspace(snapshot: Snapshot, options: WorkspaceOptions): 
 export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): Workspace {
   // The name is chosen here (as makeTempDir would) so that the folder itself is made off-thread.
   const name = `${options.prefix ?? "ws"}-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const dir = `${realpathSync(options.root)}/${name}`;
+  const top = `${realpathSync(options.root)}/${name}`;
   const mount = options.mount;
+  // With a file system of its own, the workspace is a folder in it, beside the runs' own folders.
+  const dir = mount ? `${top}/${MOUNTED_WORKSPACE}` : top;
   const ready = (async () => {
     // Asynchronous: the folder is on the work root's disk, where making one can take a
     // millisecond (the files go into the workspace's own memory-backed mount when it has one).
-    await Deno.mkdir(dir, { mode: 0o700 });
-    if (mount) await mount.mount(dir);
+    await Deno.mkdir(top, { mode: 0o700 });
+    if (mount) {
+      await mount.mount(top);
+      await Deno.mkdir(dir, { mode: 0o700 });
+    }
     await writeSnapshotAsync(snapshot, dir);
   })().catch(async (error) => {
-    await mount?.unmount(dir);
-    await removeTree(dir).catch(() => {});
+    await mount?.unmount(top);
+    await removeTree(top).catch(() => {});
     throw error;
   });
   // Whoever awaits `ready` sees a failure; until then it must not count as unhandled.
   ready.catch(() => {});
-  return new Workspace(dir, snapshot, { ready, keepRoot: options.keepRoot, mount });
+  return new Workspace(dir, snapshot, {
+    ready,
+    keepRoot: options.keepRoot,
+    ...(mount ? { mount: { mount, on: top } } : {}),
+  });
 }
+
+/** The workspace's folder in its own file system (see {@linkcode WorkspaceOptions.mount}). */
+const MOUNTED_WORKSPACE = "work";
 
 /**
  * Clear the setuid, setgid and sticky bits of everything under `dir` (symlinks are never followed),

@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { Environment } from "../../src/agent/environment.ts";
 import { claimRoot } from "../../src/workspace/root.ts";
 import { measureTree } from "../../src/workspace/limits.ts";
+import { REPORT_FOLDER_BYTES, REPORT_FOLDER_ENTRIES } from "../../src/sandbox/test_runner.ts";
+import { runTestsTool } from "../../src/tools/run_tests.ts";
+import { toolContext } from "../../src/tools/types.ts";
 import { mountsUnder } from "../_fixtures.ts";
+import { call, okOutput } from "../tools/_call.ts";
 
 const TASKS = new URL("../../tasks", import.meta.url).pathname;
 
@@ -43,7 +47,12 @@ except OSError as e:
     print('refused', e.errno, written)`);
       assert.match(bytes.stdout, /^refused 28 /, bytes.stderr);
       const usage = await measureTree(workspace.dir);
-      assert.ok(usage.bytes < env.limits.maxGrowthBytes + 8 * 1024 ** 2, `${usage.bytes} bytes`);
+      // The cap: the allowed growth and a test run's report folder (made beside the workspace, in
+      // its file system), and a little more.
+      assert.ok(
+        usage.bytes < env.limits.maxGrowthBytes + REPORT_FOLDER_BYTES + 8 * 1024 ** 2,
+        `${usage.bytes} bytes`,
+      );
       const files = await run(`import os, glob
 for f in glob.glob('big*'):
     os.remove(f)
@@ -56,11 +65,50 @@ try:
 except OSError as e:
     print('refused', e.errno, n)`);
       assert.match(files.stdout, /^refused 28 /, files.stderr);
-      assert.ok(Number(files.stdout.trim().split(" ")[2]) < 25_000, files.stdout);
+      assert.ok(
+        Number(files.stdout.trim().split(" ")[2]) < 25_000 + REPORT_FOLDER_ENTRIES,
+        files.stdout,
+      );
     } finally {
       await workspace.remove();
     }
     assert.equal(existsSync(workspace.dir), false);
+  });
+});
+
+Deno.test("Environment.grade() and run_tests make the report folder in the workspace's own file system, with no mount per run", async () => {
+  // Each test run mounted a file system of its own for its report folder, and unmounted it: two
+  // helper requests and a process each, per run, on every episode's path.
+  await withEnvironment(async (env, root) => {
+    if (!env.sandbox.workspaceMount(1, 1)) {
+      return console.warn("skipped: workspaces cannot be capped file systems here (not root)");
+    }
+    const task = env.task("py-median-even");
+    const mounted: string[] = [];
+    const workspaceMount = env.sandbox.workspaceMount.bind(env.sandbox);
+    env.sandbox.workspaceMount = (bytes, entries) => {
+      const mount = workspaceMount(bytes, entries)!;
+      return { ...mount, mount: (dir) => (mounted.push(dir), mount.mount(dir)) };
+    };
+    const grade = await env.grade(task, Deno.readTextFileSync(task.solutionPath!));
+    assert.equal(grade.fail_to_pass.passed, grade.fail_to_pass.total, JSON.stringify(grade));
+    assert.ok(grade.fail_to_pass.total > 0);
+    assert.deepEqual(grade.run.problems, []);
+    assert.equal(mounted.length, 1);
+    assert.match(mounted[0], /\/grade-py-median-even-[0-9a-f]+$/);
+    const workspace = env.newWorkspace(task);
+    await workspace.ready;
+    try {
+      assert.equal(workspace.scratch, mounted[1]);
+      const ctx = toolContext(task, { workspace, sandbox: env.sandbox });
+      const output = okOutput(await call(runTestsTool, {}, ctx));
+      assert.match(output, /^\d+ passed, \d+ failed/m);
+      assert.equal(mounted.length, 2);
+      assert.deepEqual([...Deno.readDirSync(workspace.scratch)].map((e) => e.name), ["work"]);
+    } finally {
+      await workspace.remove();
+    }
+    assert.deepEqual(await mountsUnder(root), []);
   });
 });
 

@@ -7,9 +7,15 @@ import assert from "node:assert/strict";
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
-import { runTests } from "../../src/sandbox/test_runner.ts";
+import {
+  REPORT_FOLDER_BYTES,
+  REPORT_FOLDER_ENTRIES,
+  runTests,
+} from "../../src/sandbox/test_runner.ts";
 import { removeTree } from "../../src/workspace/remove.ts";
-import { writeFiles } from "../_fixtures.ts";
+import { snapshotDir } from "../../src/workspace/snapshot.ts";
+import { startWorkspace } from "../../src/workspace/workspace.ts";
+import { mountsUnder, writeFiles } from "../_fixtures.ts";
 
 const isolation = await probeIsolation();
 const jailed = isolation.level === "bwrap";
@@ -61,6 +67,7 @@ for place in places:
             files += 1
     except OSError:
         pass
+print('FLOOD ' + json.dumps({'places': places, 'written': written, 'files': files}), flush=True)
 with open(os.path.join(ws, 'flood.json'), 'w') as f:
     json.dump({'places': places, 'written': written, 'files': files}, f)
 
@@ -97,6 +104,61 @@ Deno.test("runTests() as root caps the report folder code under test can write, 
     assert.ok(flood.files <= 20_000, `made ${flood.files} files`);
     // The run itself still reports (the flood ended before the tests ran).
     assert.ok(run.reportFound || run.result.exitCode !== 0, run.result.stderr);
+  });
+});
+
+Deno.test("runTests() in a capped workspace makes the report folder in its file system, capped with it, and mounts none", async () => {
+  // The same flood where the report folder is made beside the workspace, in the workspace's own
+  // file system (no mount per run): it stops at that file system's caps, which hold the
+  // workspace's room and one report folder's, never on the work root's disk.
+  if (!cappedWorkspaces) {
+    return skip("the workspace is not a capped file system here (not root with bwrap)");
+  }
+  await withBase(async (base) => {
+    const repo = join(base, "repo");
+    writeFiles(repo, {
+      "calc.py": FLOOD,
+      "tests/test_calc.py":
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n",
+    });
+    const sandbox = new Sandbox({ isolation });
+    const room = 4 * 1024 ** 2;
+    const workspace = startWorkspace(snapshotDir(repo), {
+      root: base,
+      mount: sandbox.workspaceMount(room + REPORT_FOLDER_BYTES, 100 + REPORT_FOLDER_ENTRIES)!,
+    });
+    await workspace.ready;
+    let mounts = 0;
+    const mount = sandbox.workspaceMount.bind(sandbox);
+    sandbox.workspaceMount = (bytes, entries) => (mounts++, mount(bytes, entries));
+    try {
+      assert.equal(workspace.scratchCapped, true);
+      const run = await runTests(sandbox, {
+        runner: "unittest",
+        dir: workspace.dir,
+        scratchDir: workspace.scratch,
+        scratchCapped: workspace.scratchCapped,
+        files: ["tests/test_calc.py"],
+        timeoutMs: 60_000,
+      });
+      assert.equal(mounts, 0);
+      const said = run.result.stdout.split("\n").find((line) => line.startsWith("FLOOD "));
+      assert.ok(said, run.result.stdout + run.result.stderr);
+      const flood = JSON.parse(said.slice(6));
+      assert.equal(flood.places.length, 1, said);
+      assert.ok(flood.places[0].startsWith(`${workspace.scratch}/.report-`), said);
+      assert.ok(flood.written <= room + REPORT_FOLDER_BYTES, said);
+      assert.ok(flood.files <= 100 + REPORT_FOLDER_ENTRIES, said);
+      // Nothing of the run's folder is left beside the workspace, and nothing reached the disk.
+      assert.deepEqual([...Deno.readDirSync(workspace.scratch)].map((e) => e.name), ["work"]);
+      assert.deepEqual(
+        [...Deno.readDirSync(base)].map((e) => e.name).sort(),
+        ["repo", workspace.scratch.slice(base.length + 1)].sort(),
+      );
+    } finally {
+      await workspace.remove();
+    }
+    assert.deepEqual(await mountsUnder(base), []);
   });
 });
 
