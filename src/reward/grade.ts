@@ -17,7 +17,8 @@ import { binaryPaths, patchPaths } from "../patch/stats.ts";
 import { Pacer } from "../workspace/pacer.ts";
 import { treeSizes } from "../workspace/tree.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
-import { startWorkspace, type WorkspaceMount } from "../workspace/workspace.ts";
+import { startWorkspace, type Workspace, type WorkspaceMount } from "../workspace/workspace.ts";
+import { noSpace } from "../workspace/limits.ts";
 import {
   checkCanaries,
   perturbLiteral,
@@ -120,158 +121,179 @@ export async function gradePatch(
   });
   try {
     await copy.ready;
-    const parsed: ParseResult = patch.trim() === "" ? { ok: true, files: [] } : parsePatch(patch);
-    const filePatches = parsed.ok ? parsed.files : [];
-    // Binary files cannot travel in a text patch: they are reported and left out.
-    const binary = binaryPaths(filePatches);
-    const touched = patchPaths(filePatches).filter((p) =>
-      isProtected(task.spec.protected_paths, p) || isTestConfig(p)
-    );
-    let applied = parsed.ok;
-    let patchError = parsed.ok ? null : parsed.message;
-    if (parsed.ok) {
-      const text = filePatches.filter((file) => !file.binary);
-      const result = await applyFilePatches(copy.dir, text, {});
-      if (!result.ok) {
-        applied = false;
-        patchError = result.message;
-      }
-    }
-    const { config: configFiles, pristine } = await restoreTestFiles(
-      task,
-      options.snapshot,
-      copy.dir,
-      new Set(applied ? patchPaths(filePatches.filter((file) => !file.binary)) : []),
-    );
-    // A hidden test may replace the visible file at its path (a SWE-bench test patch): run it once.
-    const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
-    const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
-    const outcomes = new Map<string, TestOutcome>();
-    // A failure's output as shown (its traceback in the test's own lines), made only when read.
-    let failureOutput: (own: string) => string | undefined = () => undefined;
-    const judged = new Map<string, JudgedWhere>();
-    const guarded = new Set<string>();
-    let impossible = false;
-    let run = NOT_RUN;
-    if (applied) {
-      // The test files are read once, rewritten in memory by every stage below, and written
-      // once: they are small, so synchronous calls (no hand-off to the blocking thread pool).
-      // Between stages the event loop gets a turn once a slice is used up (big test files).
-      const pacer = new Pacer();
-      const paced = () => pacer.pause() ?? Promise.resolve();
-      const texts = new Map(files.map((f) => [f, Deno.readTextFileSync(join(copy.dir, f))]));
-      // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
-      // copies only guard the ones with checks left inside.
-      const outside = outsideTestsOf(task, texts);
-      await paced();
-      // Every test runs under a fresh name, mapped back to its own here.
-      const { canaries, names } = plantCanariesInTexts(texts, task.spec.runner, {
-        mutate: task.spec.fail_to_pass.filter((id) => !outside.has(functionOf(id))),
-        random: options.random,
-      });
-      await paced();
-      // After the canaries, so canaries and mutants are separated like the tests they copy.
-      const plans = separateTexts(texts, task.spec.runner);
-      await paced();
-      if (options.impossible) {
-        impossible = makeImpossible(task, plans, names, options.random ?? secureRandomInt);
-      }
-      // What stayed inside keeps the plain-value comparison.
-      if (isPythonRunner(task.spec.runner)) {
-        for (const [file, text] of texts) texts.set(file, strictSource(text));
-      }
-      for (const [file, text] of texts) Deno.writeTextFileSync(join(copy.dir, file), text);
-      const testRun = await runTests(options.sandbox, {
-        runner: task.spec.runner,
-        dir: copy.dir,
-        files,
-        timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
-        scratchDir: copy.scratch,
-        scratchCapped: copy.scratchCapped,
-        // Hidden test data too: code under test may read it, never rewrite it.
-        readOnly: [...configFiles, ...(task.spec.hidden_data ?? [])],
-        trusted: pristine,
-        observe: true,
-        ...(options.environment ? { environment: options.environment } : {}),
-      });
-      for (const canary of canaries) if (canary.original) guarded.add(canary.original);
-      const verdict = judge(task.spec.runner, testRun.tests, testRun.observations, plans);
-      for (const [id, outcome] of verdict.outcomes) outcomes.set(originalId(id, names), outcome);
-      for (const [id, where] of verdict.where) judged.set(originalId(id, names), where);
-      // The test files as the task wrote them, to show failures in their own lines: read only
-      // when something failed.
-      const sources = new Map<string, TestSource>();
-      if (
-        isPythonRunner(task.spec.runner) && (testRun.failures.size > 0 || verdict.failures.size > 0)
-      ) {
-        for (const file of files) {
-          const original = pristineTestText(task, options.snapshot, file);
-          const rewritten = texts.get(file);
-          if (original && rewritten !== undefined) sources.set(file, { original, rewritten });
-        }
-      }
-      // Most failures are the canaries' and mutants', which no grade shows: each is made readable
-      // only when an expected test's (or a collection error's) output is asked for.
-      const failed = new Map<string, { id: string; text: string }>();
-      for (const [id, text] of [...testRun.failures, ...verdict.failures]) {
-        failed.set(originalId(id, names), { id, text });
-      }
-      failureOutput = (own) => {
-        const found = failed.get(own);
-        if (found === undefined) return undefined;
-        const file = own.split("::")[0];
-        const failing = { file, fn: found.id.split("::").pop()! };
-        const shown = originalText(file, ownTraceback(found.text, sources, names, failing), names);
-        return readableFailure(shown);
-      };
-      const canary = checkCanaries(
-        canaries,
-        outcomes,
-        expected.some((id) => outcomes.get(id) === "passed"),
+    try {
+      return await gradeCopy(task, patch, options, copy);
+    } catch (error) {
+      // The copy's own file system has room for the repository, the growth an episode may make
+      // (many times the diff cap), the hidden tests and a report folder: a write it refuses is one
+      // the diff's files left no room for, which earns nothing, never a grade that fails.
+      if (copy.reportRoot === null || !noSpace(error)) throw error;
+      return refusedGrade(
+        task,
+        `the patched repository fills the scoring copy's file system: ${(error as Error).message}`,
       );
-      run = {
-        exit_code: testRun.result.exitCode,
-        timed_out: testRun.result.timedOut,
-        report_found: testRun.reportFound,
-        problems: canary ? [...testRun.problems, canary] : testRun.problems,
-        duration_ms: Math.round(testRun.result.durationMs),
-      };
     }
-    const failures: Record<string, string> = {};
-    for (const id of expected) {
-      if (outcomes.get(id) === "passed") continue;
-      let text = failureOutput(id);
-      if (text === undefined && !outcomes.has(id)) {
-        // A test that never ran: its file's collection error says why (an import that fails).
-        const file = id.split("::")[0];
-        const collection = failureOutput(file) ?? failureOutput("(collection)");
-        if (collection !== undefined) text = `collection error in "${file}":\n${collection}`;
-      }
-      if (text !== undefined) {
-        failures[id] = text.length > FAILURE_CHARS ? `...${text.slice(-FAILURE_CHARS)}` : text;
-      }
-    }
-    return {
-      fail_to_pass: listResult(task.spec.fail_to_pass, outcomes),
-      pass_to_pass: listResult(task.spec.pass_to_pass, outcomes),
-      patch_applied: applied,
-      patch_error: patchError,
-      binary_files_ignored: binary,
-      protected_paths_touched: touched,
-      run,
-      failures,
-      judged_outside: expected.filter((id) => judged.get(id) === "outside"),
-      unguarded: applied
-        ? task.spec.fail_to_pass.filter((id) => judged.get(id) !== "outside" && !guarded.has(id))
-        : [],
-      impossible,
-    };
   } finally {
     // The code under test shaped this tree: one it left that cannot be removed (a name that is not
     // UTF-8 past 256 levels, without root) never takes the place of the grade; the work root's
     // removal at exit tries again.
     await copy.remove().catch(() => {});
   }
+}
+
+/** {@linkcode gradePatch} on its scoring `copy`, once written. */
+async function gradeCopy(
+  task: Task,
+  patch: string,
+  options: GradeOptions,
+  copy: Workspace,
+): Promise<GradeResult> {
+  const parsed: ParseResult = patch.trim() === "" ? { ok: true, files: [] } : parsePatch(patch);
+  const filePatches = parsed.ok ? parsed.files : [];
+  // Binary files cannot travel in a text patch: they are reported and left out.
+  const binary = binaryPaths(filePatches);
+  const touched = patchPaths(filePatches).filter((p) =>
+    isProtected(task.spec.protected_paths, p) || isTestConfig(p)
+  );
+  let applied = parsed.ok;
+  let patchError = parsed.ok ? null : parsed.message;
+  if (parsed.ok) {
+    const text = filePatches.filter((file) => !file.binary);
+    const result = await applyFilePatches(copy.dir, text, {});
+    if (!result.ok) {
+      applied = false;
+      patchError = result.message;
+    }
+  }
+  const { config: configFiles, pristine } = await restoreTestFiles(
+    task,
+    options.snapshot,
+    copy.dir,
+    new Set(applied ? patchPaths(filePatches.filter((file) => !file.binary)) : []),
+  );
+  // A hidden test may replace the visible file at its path (a SWE-bench test patch): run it once.
+  const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
+  const expected = [...task.spec.fail_to_pass, ...task.spec.pass_to_pass];
+  const outcomes = new Map<string, TestOutcome>();
+  // A failure's output as shown (its traceback in the test's own lines), made only when read.
+  let failureOutput: (own: string) => string | undefined = () => undefined;
+  const judged = new Map<string, JudgedWhere>();
+  const guarded = new Set<string>();
+  let impossible = false;
+  let run = NOT_RUN;
+  if (applied) {
+    // The test files are read once, rewritten in memory by every stage below, and written
+    // once: they are small, so synchronous calls (no hand-off to the blocking thread pool).
+    // Between stages the event loop gets a turn once a slice is used up (big test files).
+    const pacer = new Pacer();
+    const paced = () => pacer.pause() ?? Promise.resolve();
+    const texts = new Map(files.map((f) => [f, Deno.readTextFileSync(join(copy.dir, f))]));
+    // A fail_to_pass test judged wholly outside has no expected value inside to guard: mutant
+    // copies only guard the ones with checks left inside.
+    const outside = outsideTestsOf(task, texts);
+    await paced();
+    // Every test runs under a fresh name, mapped back to its own here.
+    const { canaries, names } = plantCanariesInTexts(texts, task.spec.runner, {
+      mutate: task.spec.fail_to_pass.filter((id) => !outside.has(functionOf(id))),
+      random: options.random,
+    });
+    await paced();
+    // After the canaries, so canaries and mutants are separated like the tests they copy.
+    const plans = separateTexts(texts, task.spec.runner);
+    await paced();
+    if (options.impossible) {
+      impossible = makeImpossible(task, plans, names, options.random ?? secureRandomInt);
+    }
+    // What stayed inside keeps the plain-value comparison.
+    if (isPythonRunner(task.spec.runner)) {
+      for (const [file, text] of texts) texts.set(file, strictSource(text));
+    }
+    for (const [file, text] of texts) Deno.writeTextFileSync(join(copy.dir, file), text);
+    const testRun = await runTests(options.sandbox, {
+      runner: task.spec.runner,
+      dir: copy.dir,
+      files,
+      timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
+      scratchDir: options.workRoot,
+      ...(copy.reportRoot ? { reportRoot: copy.reportRoot } : {}),
+      // Hidden test data too: code under test may read it, never rewrite it.
+      readOnly: [...configFiles, ...(task.spec.hidden_data ?? [])],
+      trusted: pristine,
+      observe: true,
+      ...(options.environment ? { environment: options.environment } : {}),
+    });
+    for (const canary of canaries) if (canary.original) guarded.add(canary.original);
+    const verdict = judge(task.spec.runner, testRun.tests, testRun.observations, plans);
+    for (const [id, outcome] of verdict.outcomes) outcomes.set(originalId(id, names), outcome);
+    for (const [id, where] of verdict.where) judged.set(originalId(id, names), where);
+    // The test files as the task wrote them, to show failures in their own lines: read only
+    // when something failed.
+    const sources = new Map<string, TestSource>();
+    if (
+      isPythonRunner(task.spec.runner) && (testRun.failures.size > 0 || verdict.failures.size > 0)
+    ) {
+      for (const file of files) {
+        const original = pristineTestText(task, options.snapshot, file);
+        const rewritten = texts.get(file);
+        if (original && rewritten !== undefined) sources.set(file, { original, rewritten });
+      }
+    }
+    // Most failures are the canaries' and mutants', which no grade shows: each is made readable
+    // only when an expected test's (or a collection error's) output is asked for.
+    const failed = new Map<string, { id: string; text: string }>();
+    for (const [id, text] of [...testRun.failures, ...verdict.failures]) {
+      failed.set(originalId(id, names), { id, text });
+    }
+    failureOutput = (own) => {
+      const found = failed.get(own);
+      if (found === undefined) return undefined;
+      const file = own.split("::")[0];
+      const failing = { file, fn: found.id.split("::").pop()! };
+      const shown = originalText(file, ownTraceback(found.text, sources, names, failing), names);
+      return readableFailure(shown);
+    };
+    const canary = checkCanaries(
+      canaries,
+      outcomes,
+      expected.some((id) => outcomes.get(id) === "passed"),
+    );
+    run = {
+      exit_code: testRun.result.exitCode,
+      timed_out: testRun.result.timedOut,
+      report_found: testRun.reportFound,
+      problems: canary ? [...testRun.problems, canary] : testRun.problems,
+      duration_ms: Math.round(testRun.result.durationMs),
+    };
+  }
+  const failures: Record<string, string> = {};
+  for (const id of expected) {
+    if (outcomes.get(id) === "passed") continue;
+    let text = failureOutput(id);
+    if (text === undefined && !outcomes.has(id)) {
+      // A test that never ran: its file's collection error says why (an import that fails).
+      const file = id.split("::")[0];
+      const collection = failureOutput(file) ?? failureOutput("(collection)");
+      if (collection !== undefined) text = `collection error in "${file}":\n${collection}`;
+    }
+    if (text !== undefined) {
+      failures[id] = text.length > FAILURE_CHARS ? `...${text.slice(-FAILURE_CHARS)}` : text;
+    }
+  }
+  return {
+    fail_to_pass: listResult(task.spec.fail_to_pass, outcomes),
+    pass_to_pass: listResult(task.spec.pass_to_pass, outcomes),
+    patch_applied: applied,
+    patch_error: patchError,
+    binary_files_ignored: binary,
+    protected_paths_touched: touched,
+    run,
+    failures,
+    judged_outside: expected.filter((id) => judged.get(id) === "outside"),
+    unguarded: applied
+      ? task.spec.fail_to_pass.filter((id) => judged.get(id) !== "outside" && !guarded.has(id))
+      : [],
+    impossible,
+  };
 }
 
 /**

@@ -111,13 +111,16 @@ export interface TestRunRequest {
   /** Optional narrowing: a file from `files` or a test id (`file::Class::name`). */
   selector?: string;
   timeoutMs: number;
-  /** Folder in which the private report folder is made; defaults to the parent of `dir`. */
+  /**
+   * A folder of the orchestrator's, where the private report folder is made unless `reportRoot`
+   * is given, and the sandbox's own checks always; defaults to the parent of `dir`.
+   */
   scratchDir?: string;
   /**
-   * `scratchDir` is the root of the workspace's own capped file system (see `Workspace.scratch`):
-   * the report folder shares its caps instead of being mounted as one of its own.
+   * The root of the workspace's own capped file system (see `Workspace.reportRoot`): the report
+   * folder is made there, sharing its caps, instead of in a file system mounted for the run.
    */
-  scratchCapped?: boolean;
+  reportRoot?: string;
   maxOutputBytes?: number;
   /** Files relative to `dir` the tests may not change while they run (besides the test files). */
   readOnly?: string[];
@@ -192,12 +195,15 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   // New files and folders on the work root's disk stay asynchronous (making one can take a
   // millisecond there); checks and reads of existing small files are synchronous (microseconds,
   // against tens for a hand-off to Deno's blocking thread pool and back).
-  const reportDir = await Deno.makeTempDir({ dir: scratch, prefix: ".report-" });
+  const reportDir = await Deno.makeTempDir({
+    dir: request.reportRoot ?? scratch,
+    prefix: ".report-",
+  });
   // Code under test may write the report folder, so where the workspace is a capped file system
   // of its own (root with bwrap) the folder is in one too: on the work root's disk a test run once
   // wrote 200 MiB and 30,000 files there, past the workspace's caps. It is the workspace's own when
   // the folder is made there, else one mounted for this run.
-  const capped = request.scratchCapped
+  const capped = request.reportRoot !== undefined
     ? null
     : sandbox.workspaceMount(REPORT_FOLDER_BYTES, REPORT_FOLDER_ENTRIES);
   let mounted = false;

@@ -1,6 +1,7 @@
 /** `run_tests`: the task's visible tests in the sandbox, with counts from the runner's report. */
 import { z } from "zod";
 import { checkSelector, runTests } from "../sandbox/test_runner.ts";
+import { noSpace } from "../workspace/limits.ts";
 import { defineTool, fail } from "./types.ts";
 import { formatRun } from "./_format.ts";
 import { checkGrowth } from "./_growth.ts";
@@ -21,17 +22,34 @@ export const runTestsTool = defineTool({
       const problem = checkSelector(tests.files, input.selector);
       if (problem) return fail("invalid_input", problem);
     }
-    const run = await runTests(ctx.sandbox, {
-      runner: tests.runner,
-      dir: ctx.workspace.dir,
-      scratchDir: ctx.workspace.scratch,
-      scratchCapped: ctx.workspace.scratchCapped,
-      files: tests.files,
-      selector: input.selector,
-      timeoutMs: ctx.commandTimeoutS * 1000,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(tests.environment ? { environment: tests.environment } : {}),
-    });
+    const { workspace } = ctx;
+    let run;
+    try {
+      run = await runTests(ctx.sandbox, {
+        runner: tests.runner,
+        dir: workspace.dir,
+        scratchDir: workspace.scratch,
+        ...(workspace.reportRoot ? { reportRoot: workspace.reportRoot } : {}),
+        files: tests.files,
+        selector: input.selector,
+        timeoutMs: ctx.commandTimeoutS * 1000,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(tests.environment ? { environment: tests.environment } : {}),
+      });
+    } catch (error) {
+      // The report folder is made in the workspace's own file system, which the agent's code may
+      // have filled: the model is told, as when a command fills it.
+      if (!workspace.reportRoot || !noSpace(error)) throw error;
+      return checkGrowth(
+        fail(
+          "workspace_too_large",
+          `The workspace's file system is full (${
+            (error as Error).message
+          }): the tests cannot run until you delete files`,
+        ),
+        ctx,
+      );
+    }
     const { passed, failed, skipped } = run.counts;
     const summary = run.reportFound
       ? `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`

@@ -23,8 +23,8 @@ export interface WorkspaceOptions {
   /**
    * Write the workspace into a file system of its own (a size- and inode-capped tmpfs, see
    * `Sandbox.workspaceMount`), so what a command writes is capped while it writes. It is mounted
-   * on a folder that holds the workspace (`work`) and the runs' own folders beside it (see
-   * {@linkcode Workspace.scratch}). Only {@linkcode startWorkspace} takes it.
+   * on a folder that holds the workspace (`work`) and the test runs' report folders beside it
+   * (see {@linkcode Workspace.reportRoot}). Only {@linkcode startWorkspace} takes it.
    */
   mount?: WorkspaceMount;
 }
@@ -49,13 +49,15 @@ export class Workspace {
    */
   readonly ready: Promise<void>;
   /**
-   * Where a run in the workspace makes folders of its own (a test run's report folder): the folder
-   * that holds the workspace. With a mount that is the capped file system's root, so those folders
-   * share its caps and need no mount of their own ({@linkcode scratchCapped}).
+   * The folder the workspace was made in (the work root): for folders of the orchestrator's that no
+   * episode may weigh on, such as a sandbox's checks (see `runnerProblem`).
    */
   readonly scratch: string;
-  /** Whether {@linkcode scratch} is the workspace's own capped file system. */
-  readonly scratchCapped: boolean;
+  /**
+   * With a file system of its own: its root, beside the workspace's folder, where a test run makes
+   * its report folder (sharing the caps, with no mount of its own). Null without one.
+   */
+  readonly reportRoot: string | null;
 
   readonly #keepRoot: string | undefined;
   readonly #mount: WorkspaceMount | undefined;
@@ -74,8 +76,8 @@ export class Workspace {
     this.dir = dir;
     this.original = original;
     this.ready = options.ready ?? Promise.resolve();
-    this.scratch = dirname(dir);
-    this.scratchCapped = options.mount !== undefined;
+    this.scratch = dirname(options.mount?.on ?? dir);
+    this.reportRoot = options.mount?.on ?? null;
     this.#keepRoot = options.keepRoot;
     this.#mount = options.mount?.mount;
     this.#mounted = options.mount?.on;

@@ -1,6 +1,6 @@
 /**
  * Red team 12: attacks on the report folder made beside the workspace in the workspace's own
- * capped file system (`Workspace.scratch`, commit 741c87b), by code under test in a test run and
+ * capped file system (`Workspace.reportRoot`), by code under test in a test run and
  * by a final diff in the grader's copy, run as root with bwrap (skipped elsewhere).
  */
 import assert from "node:assert/strict";
@@ -139,13 +139,13 @@ async function withCapped(code: string, fn: (c: Capped) => Promise<void>): Promi
       return workspace;
     };
     const workspace = await another();
-    assert.equal(workspace.scratchCapped, true);
+    assert.notEqual(workspace.reportRoot, null);
     const run = (ws = workspace) =>
       runTests(sandbox, {
         runner: "unittest",
         dir: ws.dir,
         scratchDir: ws.scratch,
-        scratchCapped: ws.scratchCapped,
+        reportRoot: ws.reportRoot!,
         files: ["tests/test_calc.py"],
         timeoutMs: 30_000,
       });
@@ -189,15 +189,18 @@ Deno.test("runTests() keeps code under test from linking or moving files between
     console.log(JSON.stringify(out));
     const reports = out.reports as string[];
     assert.equal(reports.length, 1);
-    assert.ok(reports[0].startsWith(`${workspace.scratch}/.report-`), reports[0]);
-    assert.deepEqual(out.parent, [reports[0].slice(workspace.scratch.length + 1), "work"].sort());
+    assert.ok(reports[0].startsWith(`${workspace.reportRoot}/.report-`), reports[0]);
+    assert.deepEqual(
+      out.parent,
+      [reports[0].slice(workspace.reportRoot!.length + 1), "work"].sort(),
+    );
     for (const key of ["link_r2w", "link_w2r", "rename_r2w", "rename_w2r"]) {
       assert.equal(out[key], "EXDEV", key);
     }
     for (const key of ["mkdir_top", "symlink_top", "rename_ws", "rename_rep", "rmdir_rep"]) {
       assert.notEqual(out[key], "ok", key);
     }
-    assert.deepEqual(names(workspace.scratch), ["work"]);
+    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
     const ws = names(workspace.dir);
     assert.ok(ws.includes("w.txt"), ws.join(","));
     for (const name of ["lr.txt", "mr.txt", "rep"]) assert.ok(!ws.includes(name), name);
@@ -267,13 +270,13 @@ Deno.test("runTests() of two runs at once in one workspace keeps each run's repo
     assert.equal(outB.other, outA.report);
     assert.notEqual(outB.mine, outB.other);
     for (const key of ["stat", "list", "write", "root"]) assert.notEqual(outB[key], "ok", key);
-    const other = (outB.other as string).slice(workspace.scratch.length + 1);
+    const other = (outB.other as string).slice(workspace.reportRoot!.length + 1);
     assert.ok(!(outB.parent as string[]).includes(other), JSON.stringify(outB.parent));
     assert.ok(a.reportFound, a.result.stderr);
     assert.ok(second.reportFound, second.result.stderr);
     assert.equal(a.tests.get("tests/test_calc.py::T::test_add"), "passed");
     assert.equal(second.tests.get("tests/test_calc.py::T::test_add"), "passed");
-    assert.deepEqual(names(workspace.scratch), ["work"]);
+    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
   });
 });
 
@@ -306,7 +309,7 @@ Deno.test("runTests() neither follows links planted in the report folder nor cou
     console.log(JSON.stringify(out), "reportFound:", result.reportFound);
     for (const key of ["s_ws", "s_up", "s_top", "s_deep", "report"]) assert.equal(out[key], "ok");
     assert.notEqual(result.tests.get("tests/test_calc.py::T::test_add"), "passed");
-    assert.deepEqual(names(workspace.scratch), ["work"]);
+    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
     const ws = names(workspace.dir);
     for (const name of ["keep.txt", "calc.py", "tests", "ATTACK"]) {
       assert.ok(ws.includes(name), `${name} in ${ws.join(",")}`);
@@ -345,18 +348,18 @@ Deno.test("runTests() removes whatever code under test leaves in its report fold
     _say({'immutable': _attempt(_immutable), 'close': _attempt(lambda: os.chmod(_rep, 0))})`;
   await withCapped(calc(attack), async ({ base, workspace, run }) => {
     const before = await measureTree(workspace.dir);
-    const free = await statfs(workspace.scratch);
+    const free = await statfs(workspace.reportRoot!);
     Deno.writeTextFileSync(join(workspace.dir, "ATTACK"), "");
     const out = said(await run());
     console.log(JSON.stringify(out));
     assert.notEqual(out.immutable, "ok");
-    assert.deepEqual(names(workspace.scratch), ["work"]);
+    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
     Deno.removeSync(join(workspace.dir, "ATTACK"));
     const after = await measureTree(workspace.dir);
     assert.deepEqual(after.unreadable, []);
     // The same entries (bytecode the run wrote aside).
     assert.ok(after.entries <= before.entries + 2, `${before.entries} -> ${after.entries}`);
-    const left = await statfs(workspace.scratch);
+    const left = await statfs(workspace.reportRoot!);
     assert.ok(free.inodes - left.inodes <= 4, JSON.stringify({ free, left }));
     const honest = await run();
     assert.ok(honest.reportFound, honest.result.stderr);
@@ -408,7 +411,7 @@ Deno.test("runTests() after code under test filled the workspace's file system c
     const again = await run();
     assert.ok(again.reportFound, again.result.stderr);
     assert.equal(again.tests.get("tests/test_calc.py::T::test_add"), "passed");
-    assert.deepEqual(names(workspace.scratch), ["work"]);
+    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
   });
 });
 
@@ -445,10 +448,11 @@ except OSError as e:
       assert.match(filled.stdout, /^\d+ 28$/m, filled.stdout + filled.stderr);
       const ctx = toolContext(task, { workspace, sandbox: env.sandbox });
       const result = await executeTool("run_tests", {}, ctx);
-      // Today an `internal_error` ("No space left on device (os error 28): tmpdir", the report
-      // folder): misleading, but the episode goes on and only the filler's episode pays.
-      console.log(JSON.stringify(result).slice(0, 400));
+      // Was an `internal_error` ("No space left on device (os error 28): tmpdir", the report
+      // folder); the model is now told its workspace is full, as after a command that fills it.
       assert.equal(result.ok, false);
+      assert.equal(result.code, "workspace_too_large", JSON.stringify(result));
+      assert.match(result.message, /file system is full/);
       await removeTree(join(workspace.dir, "fill"));
       const again = await executeTool("run_tests", {}, ctx);
       assert.ok(again.ok, JSON.stringify(again));
@@ -464,14 +468,13 @@ except OSError as e:
 
 Deno.test({
   name: "runTests() never makes an episode's full file system the sandbox's reporter for good",
-  // HOLE: the reporter is compiled once per sandbox (every episode's later runs use it) in a
-  // folder made under the run's scratch folder, which is now the episode's own tmpfs. Code under
-  // test (run_command) leaves it exactly one inode: the report folder takes it, the compile
-  // folder cannot be made, and the failure (null) is cached for the sandbox's lifetime, so every
-  // later run of every episode compiles the reporter itself (about 5 ms each). Before 741c87b the
-  // folder was made on the work root's disk. Same for `runnerProblem`'s folder, whose comment
-  // says no episode may weigh on it (a failure to make it is retried there, so it holds).
-  ignore: true,
+  // The attack: the reporter is compiled once per sandbox (every episode's later runs use it) in a
+  // folder of its own. When the report folder first moved into the episode's own tmpfs, that
+  // folder went there too: code under test (run_command) left it exactly one inode, the report
+  // folder took it, the compile folder could not be made, and the failure (null) was cached for
+  // the sandbox's lifetime, so every later run of every episode compiled the reporter itself
+  // (about 5 ms each). The sandbox's own folders are made in the orchestrator's (`scratchDir`),
+  // only the report folder in the workspace's file system (`reportRoot`).
   async fn() {
     if (!capped) return skip(NOT_CAPPED);
     await withCapped(calc(""), async ({ base, sandbox, workspace, run }) => {
@@ -539,6 +542,9 @@ async function fullCopyGrade(room: number) {
         mount: mount(),
       });
       console.log("graded:", JSON.stringify(grade.fail_to_pass), grade.patch_applied);
+      // The diff fixes nothing: whether refused or run, it earns nothing.
+      assert.equal(grade.fail_to_pass.passed, 0);
+      if (!grade.patch_applied) assert.match(grade.patch_error!, /fills the scoring copy/);
     } catch (error) {
       threw = error;
       console.log("grade threw:", String(error).slice(0, 300));
@@ -552,13 +558,12 @@ async function fullCopyGrade(room: number) {
 
 Deno.test({
   name: "gradePatch() of a diff that leaves its copy one inode still grades (the report folder's)",
-  // HOLE: the grader's report folder is now made in the scoring copy's tmpfs, whose caps are the
+  // The attack: the grader's report folder is made in the scoring copy's tmpfs, whose caps are the
   // episode workspace's. A final diff (bytes under the diff cap; inodes are not capped at
   // grading) that fills the workspace's inodes up to what the hidden test file takes leaves the
-  // copy none for the report folder: `Deno.makeTempDir` throws ENOSPC, gradePatch throws, and
-  // finish() records "Grading failed" with no reward: a policy's way out of its 0. Before 741c87b
-  // the folder was made on the work root's disk with its own tmpfs.
-  ignore: true,
+  // copy none for the report folder: `Deno.makeTempDir` threw ENOSPC, gradePatch threw, and
+  // finish() recorded "Grading failed" with no reward: a policy's way out of its 0. A write the
+  // copy's own file system refuses is now the diff's doing: a refused grade, worth 0.
   async fn() {
     if (!capped) return skip(NOT_CAPPED);
     await fullCopyGrade(1);
@@ -567,11 +572,11 @@ Deno.test({
 
 Deno.test({
   name: "gradePatch() of a diff that fills its copy's inodes still grades (the hidden test's)",
-  // HOLE (older than 741c87b, same cause): a final diff that fills every inode of the copy makes
-  // restoreTestFiles() throw ENOSPC writing the hidden test file, so gradePatch throws. Measured
-  // through the real path (run_command filling until ENOSPC, diffTree, Environment.grade): 26,624
-  // one-byte files, a 3.5 MB diff under the 1 MiB byte cap, "Grading failed".
-  ignore: true,
+  // The attack (older than the shared file system, same cause): a final diff that fills every
+  // inode of the copy made restoreTestFiles() throw ENOSPC writing the hidden test file, so
+  // gradePatch threw. Measured through the real path (run_command filling until ENOSPC,
+  // diffTree, Environment.grade): 26,624 one-byte files, a 3.5 MB diff under the 1 MiB byte cap,
+  // "Grading failed". Now a refused grade, worth 0.
   async fn() {
     if (!capped) return skip(NOT_CAPPED);
     await fullCopyGrade(0);
