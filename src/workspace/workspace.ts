@@ -54,15 +54,14 @@ export class Workspace {
    */
   readonly scratch: string;
   /**
-   * With a file system of its own: its root, beside the workspace's folder, where a test run makes
-   * its report folder (sharing the caps, with no mount of its own). Null without one.
+   * With a file system of its own: the folder it is mounted on, which holds the workspace's folder
+   * and where a test run makes its report folder (sharing the caps, with no mount of its own).
+   * Null without one.
    */
   readonly reportRoot: string | null;
 
   readonly #keepRoot: string | undefined;
   readonly #mount: WorkspaceMount | undefined;
-  /** The folder the workspace's own file system is mounted on, when it has one. */
-  readonly #mounted: string | undefined;
 
   constructor(
     dir: string,
@@ -80,7 +79,6 @@ export class Workspace {
     this.reportRoot = options.mount?.on ?? null;
     this.#keepRoot = options.keepRoot;
     this.#mount = options.mount?.mount;
-    this.#mounted = options.mount?.on;
   }
 
   /** Resolve a path the agent named; see {@linkcode guardPath}. */
@@ -94,12 +92,12 @@ export class Workspace {
    */
   async keep(): Promise<string> {
     await this.ready.catch(() => {});
-    const name = basename(this.#mounted ?? this.dir);
+    const name = basename(this.reportRoot ?? this.dir);
     let target = this.#keepRoot ? join(this.#keepRoot, name) : this.dir;
-    if (this.#mounted) {
+    if (this.reportRoot) {
       // Its own file system goes away with the process: copy what it holds out of it.
-      if (target === this.dir || target === this.#mounted) {
-        target = join(dirname(this.#mounted), `${name}-kept`);
+      if (target === this.dir || target === this.reportRoot) {
+        target = join(dirname(this.reportRoot), `${name}-kept`);
       }
       try {
         await copyTree(this.dir, target);
@@ -118,8 +116,8 @@ export class Workspace {
   async remove(): Promise<void> {
     // Never race a write still in flight: it could recreate files after the removal.
     await this.ready.catch(() => {});
-    if (this.#mounted) await this.#mount?.unmount(this.#mounted);
-    await removeTree(this.#mounted ?? this.dir);
+    if (this.reportRoot) await this.#mount?.unmount(this.reportRoot);
+    await removeTree(this.reportRoot ?? this.dir);
   }
 }
 
