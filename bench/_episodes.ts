@@ -520,7 +520,8 @@ async function baselines(
   cpu: CpuMeter,
 ): Promise<{ floor: Floor; bare: (concurrency: number) => Promise<BareBatch>; rows: Row[] }> {
   const section = "4b graded episodes";
-  const dir = await preparedCopy(env, task, patch);
+  const prepared = await preparedCopy(env, task, patch);
+  const { dir } = prepared;
   const warm = task.spec.runner === "unittest" ? new WarmInterpreter() : null;
   try {
     const { visible_tests: visible, hidden_tests: hidden } = task.spec;
@@ -541,7 +542,7 @@ async function baselines(
         dir,
         files,
         timeoutMs: 60_000,
-        scratchDir: env.workRoot,
+        ...prepared.testRun,
       });
     const cases: Record<string, () => Promise<unknown>> = {
       bareVisible: bare(visible),
@@ -648,7 +649,7 @@ async function baselines(
     };
   } finally {
     await warm?.close();
-    await Deno.remove(dir, { recursive: true });
+    await prepared.remove();
   }
 }
 
@@ -675,7 +676,8 @@ async function bareThroughput(
   concurrency: number,
   cpu: CpuMeter,
 ): Promise<BareBatch> {
-  const dir = await preparedCopy(env, task, patch);
+  const prepared = await preparedCopy(env, task, patch);
+  const { dir } = prepared;
   try {
     const { visible_tests: visible, hidden_tests: hidden } = task.spec;
     const bare = (files: string[]) => {
@@ -701,7 +703,7 @@ async function bareThroughput(
       cpuMs: childMs === null ? null : childMs / episodes,
     };
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    await prepared.remove();
   }
 }
 

@@ -86,10 +86,10 @@ export async function benchGrader(
           for (let i = 0; i < CPU_ROUNDS; i++) {
             await runTests(env.sandbox, {
               runner: task.spec.runner,
-              dir: prepared,
+              dir: prepared.dir,
               files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
               timeoutMs: 60_000,
-              scratchDir: workRoot,
+              ...prepared.testRun,
             });
           }
         });
@@ -103,7 +103,7 @@ export async function benchGrader(
           baseline: { name: "CPU of runTests of the same tests on a ready copy", value: cpu(bare) },
         }));
       } finally {
-        await Deno.remove(prepared, { recursive: true });
+        await prepared.remove();
       }
     }
   } finally {

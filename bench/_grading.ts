@@ -6,7 +6,6 @@ import { runTests } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";
 import { applyFilePatches } from "../src/patch/apply.ts";
 import { parsePatch } from "../src/patch/parse.ts";
-import { createWorkspace } from "../src/workspace/workspace.ts";
 import { type BenchContext, subdir } from "./_context.ts";
 import { makeRow, type Row } from "./_report.ts";
 import { sampleCases, type SampleOptions, summarize, timedAsync, type Trial } from "./_stats.ts";
@@ -47,10 +46,10 @@ export async function benchGrading(ctx: BenchContext): Promise<Row[]> {
         timedAsync(() =>
           runTests(env.sandbox, {
             runner: task.spec.runner,
-            dir: prepared,
+            dir: prepared.dir,
             files: [...task.spec.visible_tests, ...task.spec.hidden_tests],
             timeoutMs: 60_000,
-            scratchDir: workRoot,
+            ...prepared.testRun,
           })
         );
       const [gradeMs, testsMs] = await sampleCases([grade, testsOnly], GRADE);
@@ -65,26 +64,49 @@ export async function benchGrading(ctx: BenchContext): Promise<Row[]> {
         },
       }));
     } finally {
-      await Deno.remove(prepared, { recursive: true });
+      await prepared.remove();
     }
   }
   return rows;
 }
 
-/** A copy of the task repository with the patch applied and the hidden tests in place. */
-export async function preparedCopy(env: Environment, task: Task, patch: string): Promise<string> {
-  const copy = createWorkspace(env.snapshot(task), { root: env.workRoot, prefix: "prepared" });
-  const parsed = parsePatch(patch);
-  if (!parsed.ok) {
-    throw new Error(`Cannot parse the reference patch of ${task.spec.id}: ${parsed.message}`);
+/**
+ * A copy of the task repository with the patch applied and the hidden tests in place, made as an
+ * episode's workspace is (its own capped file system where it can have one); `runTests` takes
+ * `testRun` to make its report folder where `run_tests` would.
+ */
+export async function preparedCopy(
+  env: Environment,
+  task: Task,
+  patch: string,
+): Promise<
+  { dir: string; testRun: { scratchDir: string; reportRoot?: string }; remove(): Promise<void> }
+> {
+  const copy = env.newWorkspace(task);
+  try {
+    await copy.ready;
+    const parsed = parsePatch(patch);
+    if (!parsed.ok) {
+      throw new Error(`Cannot parse the reference patch of ${task.spec.id}: ${parsed.message}`);
+    }
+    const applied = await applyFilePatches(copy.dir, parsed.files);
+    if (!applied.ok) {
+      throw new Error(`Cannot apply the reference patch of ${task.spec.id}: ${applied.message}`);
+    }
+    for (const path of task.spec.hidden_tests) {
+      await Deno.mkdir(dirname(`${copy.dir}/${path}`), { recursive: true });
+      await Deno.writeFile(`${copy.dir}/${path}`, await Deno.readFile(`${task.hiddenDir}/${path}`));
+    }
+  } catch (error) {
+    await copy.remove();
+    throw error;
   }
-  const applied = await applyFilePatches(copy.dir, parsed.files);
-  if (!applied.ok) {
-    throw new Error(`Cannot apply the reference patch of ${task.spec.id}: ${applied.message}`);
-  }
-  for (const path of task.spec.hidden_tests) {
-    await Deno.mkdir(dirname(`${copy.dir}/${path}`), { recursive: true });
-    await Deno.writeFile(`${copy.dir}/${path}`, await Deno.readFile(`${task.hiddenDir}/${path}`));
-  }
-  return copy.dir;
+  return {
+    dir: copy.dir,
+    testRun: {
+      scratchDir: copy.scratch,
+      ...(copy.mountRoot ? { reportRoot: copy.mountRoot } : {}),
+    },
+    remove: () => copy.remove(),
+  };
 }

@@ -12,7 +12,8 @@ export type ErrorCode =
   | "queue_failed"
   | "usage"
   | "run_failed"
-  | "environment_fault";
+  | "environment_fault"
+  | "workspace_full";
 
 /** Base class: every thrown patchgym error has a code and, where one exists, a cause. */
 export class PatchgymError extends Error {
@@ -84,5 +85,42 @@ export function describeError(error: unknown): { code: string; message: string }
 export class EnvironmentFault extends PatchgymError {
   constructor(message: string, options?: { cause?: unknown }) {
     super("environment_fault", message, options);
+  }
+}
+
+/**
+ * A workspace's own capped file system (or a scoring copy's) refused a write patchgym made into it
+ * for want of room: what the code in it wrote took the room. It is the episode's doing (the model
+ * is told, a grade is refused), never broken infrastructure.
+ */
+export class WorkspaceFull extends PatchgymError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("workspace_full", message, options);
+  }
+}
+
+/** Whether `error` is a file system refusing a write for want of room (bytes or inodes). */
+export function noSpace(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "ENOSPC";
+}
+
+/**
+ * `write` into a workspace's folders; where they are its own capped file system (`capped`), a
+ * refusal for want of room is the workspace's: a {@linkcode WorkspaceFull} whose message starts
+ * with `failed` (what could not be done).
+ */
+export async function writingInto<T>(
+  capped: boolean,
+  failed: string,
+  write: () => Promise<T> | T,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!capped || !noSpace(error)) throw error;
+    throw new WorkspaceFull(
+      `${failed}: the workspace's file system is full (${(error as Error).message})`,
+      { cause: error },
+    );
   }
 }

@@ -233,7 +233,7 @@ export class Environment {
    * A capped file system for a copy of `snapshot` (see `Sandbox.workspaceMount`): room for the
    * repository in whole pages, the allowed growth and a little more, so a command that fills it is
    * stopped while writing and the growth check after it names the cap; and for a test run's report
-   * folder, made beside the copy (see `Workspace.reportRoot`). Null where it cannot be made.
+   * folder, made beside the copy (see `Workspace.mountRoot`). Null where it cannot be made.
    */
   workspaceMount(snapshot: Snapshot): WorkspaceMount | undefined {
     let pages = 0;

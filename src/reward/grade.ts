@@ -6,6 +6,7 @@
  * not run, was skipped or is missing counts as failed.
  */
 import { dirname, join } from "node:path";
+import { WorkspaceFull, writingInto } from "../errors.ts";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { type IntegrityProblem, runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
@@ -18,7 +19,6 @@ import { Pacer } from "../workspace/pacer.ts";
 import { treeSizes } from "../workspace/tree.ts";
 import type { Snapshot } from "../workspace/snapshot.ts";
 import { startWorkspace, type Workspace, type WorkspaceMount } from "../workspace/workspace.ts";
-import { noSpace } from "../workspace/limits.ts";
 import {
   checkCanaries,
   perturbLiteral,
@@ -121,18 +121,23 @@ export async function gradePatch(
   });
   try {
     await copy.ready;
-    try {
-      return await gradeCopy(task, patch, options, copy);
-    } catch (error) {
-      // The copy's own file system has room for the repository, the growth an episode may make
-      // (many times the diff cap), the hidden tests and a report folder: a write it refuses is one
-      // the diff's files left no room for, which earns nothing, never a grade that fails.
-      if (copy.reportRoot === null || !noSpace(error)) throw error;
-      return refusedGrade(
+    return await gradeCopy(task, patch, { ...options, copy });
+  } catch (error) {
+    // The copy's own file system has room for the repository, the growth an episode may make (many
+    // times the diff cap), the hidden tests and a report folder: a write it refuses is one the
+    // diff's files left no room for, which earns nothing, never a grade that fails.
+    if (!(error instanceof WorkspaceFull)) throw error;
+    const { binary, touched } = patchFacts(task, parsePatchText(patch));
+    return {
+      ...refusedGrade(
         task,
-        `the patched repository fills the scoring copy's file system: ${(error as Error).message}`,
-      );
-    }
+        `the patched repository fills the scoring copy's file system (${
+          error.cause instanceof Error ? error.cause.message : error.message
+        })`,
+      ),
+      binary_files_ignored: binary,
+      protected_paths_touched: touched,
+    };
   } finally {
     // The code under test shaped this tree: one it left that cannot be removed (a name that is not
     // UTF-8 past 256 levels, without root) never takes the place of the grade; the work root's
@@ -141,35 +146,53 @@ export async function gradePatch(
   }
 }
 
-/** {@linkcode gradePatch} on its scoring `copy`, once written. */
+/** A patch's text parsed (an empty one is a patch of no files). */
+function parsePatchText(patch: string): ParseResult {
+  return patch.trim() === "" ? { ok: true, files: [] } : parsePatch(patch);
+}
+
+/** What a grade reports of the patch itself, applied or not. */
+function patchFacts(task: Task, parsed: ParseResult) {
+  const filePatches = parsed.ok ? parsed.files : [];
+  return {
+    filePatches,
+    // Binary files cannot travel in a text patch: they are reported and left out.
+    binary: binaryPaths(filePatches),
+    touched: patchPaths(filePatches).filter((p) =>
+      isProtected(task.spec.protected_paths, p) || isTestConfig(p)
+    ),
+  };
+}
+
+/** {@linkcode gradePatch} on its scoring copy, once written. */
 async function gradeCopy(
   task: Task,
   patch: string,
-  options: GradeOptions,
-  copy: Workspace,
+  options: GradeOptions & { copy: Workspace },
 ): Promise<GradeResult> {
-  const parsed: ParseResult = patch.trim() === "" ? { ok: true, files: [] } : parsePatch(patch);
-  const filePatches = parsed.ok ? parsed.files : [];
-  // Binary files cannot travel in a text patch: they are reported and left out.
-  const binary = binaryPaths(filePatches);
-  const touched = patchPaths(filePatches).filter((p) =>
-    isProtected(task.spec.protected_paths, p) || isTestConfig(p)
-  );
+  const { copy } = options;
+  // Writes into the copy's own file system that it refuses for want of room are the diff's doing.
+  const inCopy = <T>(write: () => Promise<T> | T) =>
+    writingInto(copy.mountRoot !== null, "Cannot grade", write);
+  const parsed = parsePatchText(patch);
+  const { filePatches, binary, touched } = patchFacts(task, parsed);
   let applied = parsed.ok;
   let patchError = parsed.ok ? null : parsed.message;
   if (parsed.ok) {
     const text = filePatches.filter((file) => !file.binary);
-    const result = await applyFilePatches(copy.dir, text, {});
+    const result = await inCopy(() => applyFilePatches(copy.dir, text, {}));
     if (!result.ok) {
       applied = false;
       patchError = result.message;
     }
   }
-  const { config: configFiles, pristine } = await restoreTestFiles(
-    task,
-    options.snapshot,
-    copy.dir,
-    new Set(applied ? patchPaths(filePatches.filter((file) => !file.binary)) : []),
+  const { config: configFiles, pristine } = await inCopy(() =>
+    restoreTestFiles(
+      task,
+      options.snapshot,
+      copy.dir,
+      new Set(applied ? patchPaths(filePatches.filter((file) => !file.binary)) : []),
+    )
   );
   // A hidden test may replace the visible file at its path (a SWE-bench test patch): run it once.
   const files = [...new Set([...task.spec.visible_tests, ...task.spec.hidden_tests])];
@@ -208,14 +231,16 @@ async function gradeCopy(
     if (isPythonRunner(task.spec.runner)) {
       for (const [file, text] of texts) texts.set(file, strictSource(text));
     }
-    for (const [file, text] of texts) Deno.writeTextFileSync(join(copy.dir, file), text);
+    await inCopy(() => {
+      for (const [file, text] of texts) Deno.writeTextFileSync(join(copy.dir, file), text);
+    });
     const testRun = await runTests(options.sandbox, {
       runner: task.spec.runner,
       dir: copy.dir,
       files,
       timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
       scratchDir: options.workRoot,
-      ...(copy.reportRoot ? { reportRoot: copy.reportRoot } : {}),
+      ...(copy.mountRoot ? { reportRoot: copy.mountRoot } : {}),
       // Hidden test data too: code under test may read it, never rewrite it.
       readOnly: [...configFiles, ...(task.spec.hidden_data ?? [])],
       trusted: pristine,

@@ -25,7 +25,7 @@ import {
 } from "./_python_reporter.ts";
 import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./_node_preload.ts";
 import { JEST_MAJOR, JEST_MISSING_STATUS, jestDriver, jestRunInput } from "./_jest_driver.ts";
-import { EnvironmentFault, SandboxError } from "../errors.ts";
+import { EnvironmentFault, SandboxError, writingInto } from "../errors.ts";
 import { removeTree } from "../workspace/remove.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 import { patchgymCommand } from "../hint.ts";
@@ -195,10 +195,10 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   // New files and folders on the work root's disk stay asynchronous (making one can take a
   // millisecond there); checks and reads of existing small files are synchronous (microseconds,
   // against tens for a hand-off to Deno's blocking thread pool and back).
-  const reportDir = await Deno.makeTempDir({
-    dir: request.reportRoot ?? scratch,
-    prefix: ".report-",
-  });
+  const reportDir = await inReportRoot(
+    request,
+    () => Deno.makeTempDir({ dir: request.reportRoot ?? scratch, prefix: ".report-" }),
+  );
   // Code under test may write the report folder, so where the workspace is a capped file system
   // of its own (root with bwrap) the folder is in one too: on the work root's disk a test run once
   // wrote 200 MiB and 30,000 files there, past the workspace's caps. It is the workspace's own when
@@ -226,19 +226,25 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
       ),
     );
     if (request.runner === "deno_test") {
-      await Deno.mkdir(recordsDir);
-      await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
+      await inReportRoot(request, async () => {
+        await Deno.mkdir(recordsDir);
+        await Deno.writeTextFile(`${reportDir}/preload.js`, denoPreload(trusted, key, recordsDir));
+      });
     }
     const binds = await bindPoints(request.dir, environment?.binds ?? []);
     if (request.runner === "jest") {
       const missing = jestProblem(request.dir, environment);
       if (missing) throw new EnvironmentFault(missing);
     }
-    const nodeRun = request.runner === "jest"
-      ? await jestRunSetup(reportDir, request, targets, trusted, key)
-      : node
-      ? await nodeRunSetup(reportDir, request, targets, trusted, key)
-      : null;
+    const nodeRun = await inReportRoot(
+      request,
+      () =>
+        request.runner === "jest"
+          ? jestRunSetup(reportDir, request, targets, trusted, key)
+          : node
+          ? nodeRunSetup(reportDir, request, targets, trusted, key)
+          : Promise.resolve(null),
+    );
     const compiled = request.runner === "unittest" || request.runner === "pytest"
       ? await compiledReporter(sandbox, request.runner, scratch)
       : null;
@@ -358,6 +364,14 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     // run's result (the work root's removal at exit tries again).
     await removeTree(reportDir).catch(() => {});
   }
+}
+
+/**
+ * `write`, which makes the report folder or writes in it: in the workspace's own file system
+ * (`reportRoot`), a refusal for want of room is the workspace's, filled by its own code.
+ */
+function inReportRoot<T>(request: TestRunRequest, write: () => Promise<T>): Promise<T> {
+  return writingInto(request.reportRoot !== undefined, "Cannot run the tests", write);
 }
 
 /**

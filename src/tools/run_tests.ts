@@ -1,7 +1,7 @@
 /** `run_tests`: the task's visible tests in the sandbox, with counts from the runner's report. */
 import { z } from "zod";
 import { checkSelector, runTests } from "../sandbox/test_runner.ts";
-import { noSpace } from "../workspace/limits.ts";
+import { WorkspaceFull } from "../errors.ts";
 import { defineTool, fail } from "./types.ts";
 import { formatRun } from "./_format.ts";
 import { checkGrowth } from "./_growth.ts";
@@ -29,7 +29,7 @@ export const runTestsTool = defineTool({
         runner: tests.runner,
         dir: workspace.dir,
         scratchDir: workspace.scratch,
-        ...(workspace.reportRoot ? { reportRoot: workspace.reportRoot } : {}),
+        ...(workspace.mountRoot ? { reportRoot: workspace.mountRoot } : {}),
         files: tests.files,
         selector: input.selector,
         timeoutMs: ctx.commandTimeoutS * 1000,
@@ -37,16 +37,10 @@ export const runTestsTool = defineTool({
         ...(tests.environment ? { environment: tests.environment } : {}),
       });
     } catch (error) {
-      // The report folder is made in the workspace's own file system, which the agent's code may
-      // have filled: the model is told, as when a command fills it.
-      if (!workspace.reportRoot || !noSpace(error)) throw error;
+      // The agent's code filled the workspace: the model is told, as when a command fills it.
+      if (!(error instanceof WorkspaceFull)) throw error;
       return checkGrowth(
-        fail(
-          "workspace_too_large",
-          `The workspace's file system is full (${
-            (error as Error).message
-          }): the tests cannot run until you delete files`,
-        ),
+        fail("workspace_too_large", `${error.message}; delete files and run the tests again`),
         ctx,
       );
     }

@@ -155,8 +155,3 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
   return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 }
-
-/** Whether `error` is a file system refusing a write for want of room (bytes or inodes). */
-export function noSpace(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === "ENOSPC";
-}

@@ -24,7 +24,7 @@ export interface WorkspaceOptions {
    * Write the workspace into a file system of its own (a size- and inode-capped tmpfs, see
    * `Sandbox.workspaceMount`), so what a command writes is capped while it writes. It is mounted
    * on a folder that holds the workspace (`work`) and the test runs' report folders beside it
-   * (see {@linkcode Workspace.reportRoot}). Only {@linkcode startWorkspace} takes it.
+   * (see {@linkcode Workspace.mountRoot}). Only {@linkcode startWorkspace} takes it.
    */
   mount?: WorkspaceMount;
 }
@@ -55,10 +55,10 @@ export class Workspace {
   readonly scratch: string;
   /**
    * With a file system of its own: the folder it is mounted on, which holds the workspace's folder
-   * and where a test run makes its report folder (sharing the caps, with no mount of its own).
-   * Null without one.
+   * and where a test run makes its report folder (sharing the caps, with no mount of its own; see
+   * `TestRunRequest.reportRoot`). Null without one.
    */
-  readonly reportRoot: string | null;
+  readonly mountRoot: string | null;
 
   readonly #keepRoot: string | undefined;
   readonly #mount: WorkspaceMount | undefined;
@@ -69,16 +69,18 @@ export class Workspace {
     options: {
       ready?: Promise<void>;
       keepRoot?: string;
-      mount?: { mount: WorkspaceMount; on: string };
+      /** The workspace's own file system, and the folder it is mounted on (above `dir`). */
+      mount?: WorkspaceMount;
+      mountRoot?: string;
     } = {},
   ) {
     this.dir = dir;
     this.original = original;
     this.ready = options.ready ?? Promise.resolve();
-    this.scratch = dirname(options.mount?.on ?? dir);
-    this.reportRoot = options.mount?.on ?? null;
+    this.scratch = dirname(options.mountRoot ?? dir);
+    this.mountRoot = options.mountRoot ?? null;
     this.#keepRoot = options.keepRoot;
-    this.#mount = options.mount?.mount;
+    this.#mount = options.mount;
   }
 
   /** Resolve a path the agent named; see {@linkcode guardPath}. */
@@ -92,12 +94,12 @@ export class Workspace {
    */
   async keep(): Promise<string> {
     await this.ready.catch(() => {});
-    const name = basename(this.reportRoot ?? this.dir);
+    const name = basename(this.mountRoot ?? this.dir);
     let target = this.#keepRoot ? join(this.#keepRoot, name) : this.dir;
-    if (this.reportRoot) {
+    if (this.mountRoot) {
       // Its own file system goes away with the process: copy what it holds out of it.
-      if (target === this.dir || target === this.reportRoot) {
-        target = join(dirname(this.reportRoot), `${name}-kept`);
+      if (target === this.dir || target === this.mountRoot) {
+        target = join(dirname(this.mountRoot), `${name}-kept`);
       }
       try {
         await copyTree(this.dir, target);
@@ -116,8 +118,8 @@ export class Workspace {
   async remove(): Promise<void> {
     // Never race a write still in flight: it could recreate files after the removal.
     await this.ready.catch(() => {});
-    if (this.reportRoot) await this.#mount?.unmount(this.reportRoot);
-    await removeTree(this.reportRoot ?? this.dir);
+    if (this.mountRoot) await this.#mount?.unmount(this.mountRoot);
+    await removeTree(this.mountRoot ?? this.dir);
   }
 }
 
@@ -165,7 +167,7 @@ export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): W
   return new Workspace(dir, snapshot, {
     ready,
     keepRoot: options.keepRoot,
-    ...(mount ? { mount: { mount, on: top } } : {}),
+    ...(mount ? { mount, mountRoot: top } : {}),
   });
 }
 

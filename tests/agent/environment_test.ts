@@ -99,12 +99,12 @@ Deno.test("Environment.grade() and run_tests make the report folder in the works
     const workspace = env.newWorkspace(task);
     await workspace.ready;
     try {
-      assert.equal(workspace.reportRoot, mounted[1]);
+      assert.equal(workspace.mountRoot, mounted[1]);
       const ctx = toolContext(task, { workspace, sandbox: env.sandbox });
       const output = okOutput(await call(runTestsTool, {}, ctx));
       assert.match(output, /^\d+ passed, \d+ failed/m);
       assert.equal(mounted.length, 2);
-      assert.deepEqual([...Deno.readDirSync(workspace.reportRoot!)].map((e) => e.name), ["work"]);
+      assert.deepEqual([...Deno.readDirSync(workspace.mountRoot!)].map((e) => e.name), ["work"]);
     } finally {
       await workspace.remove();
     }

@@ -132,12 +132,12 @@ Deno.test("runTests() in a capped workspace makes the report folder in its file 
     const mount = sandbox.workspaceMount.bind(sandbox);
     sandbox.workspaceMount = (bytes, entries) => (mounts++, mount(bytes, entries));
     try {
-      assert.notEqual(workspace.reportRoot, null);
+      assert.notEqual(workspace.mountRoot, null);
       const run = await runTests(sandbox, {
         runner: "unittest",
         dir: workspace.dir,
         scratchDir: workspace.scratch,
-        reportRoot: workspace.reportRoot!,
+        reportRoot: workspace.mountRoot!,
         files: ["tests/test_calc.py"],
         timeoutMs: 60_000,
       });
@@ -146,14 +146,14 @@ Deno.test("runTests() in a capped workspace makes the report folder in its file 
       assert.ok(said, run.result.stdout + run.result.stderr);
       const flood = JSON.parse(said.slice(6));
       assert.equal(flood.places.length, 1, said);
-      assert.ok(flood.places[0].startsWith(`${workspace.reportRoot}/.report-`), said);
+      assert.ok(flood.places[0].startsWith(`${workspace.mountRoot}/.report-`), said);
       assert.ok(flood.written <= room + REPORT_FOLDER_BYTES, said);
       assert.ok(flood.files <= 100 + REPORT_FOLDER_ENTRIES, said);
       // Nothing of the run's folder is left beside the workspace, and nothing reached the disk.
-      assert.deepEqual([...Deno.readDirSync(workspace.reportRoot!)].map((e) => e.name), ["work"]);
+      assert.deepEqual([...Deno.readDirSync(workspace.mountRoot!)].map((e) => e.name), ["work"]);
       assert.deepEqual(
         [...Deno.readDirSync(base)].map((e) => e.name).sort(),
-        ["repo", workspace.reportRoot!.slice(base.length + 1)].sort(),
+        ["repo", workspace.mountRoot!.slice(base.length + 1)].sort(),
       );
     } finally {
       await workspace.remove();

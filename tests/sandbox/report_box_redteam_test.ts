@@ -139,13 +139,13 @@ async function withCapped(code: string, fn: (c: Capped) => Promise<void>): Promi
       return workspace;
     };
     const workspace = await another();
-    assert.notEqual(workspace.reportRoot, null);
+    assert.notEqual(workspace.mountRoot, null);
     const run = (ws = workspace) =>
       runTests(sandbox, {
         runner: "unittest",
         dir: ws.dir,
         scratchDir: ws.scratch,
-        reportRoot: ws.reportRoot!,
+        reportRoot: ws.mountRoot!,
         files: ["tests/test_calc.py"],
         timeoutMs: 30_000,
       });
@@ -189,10 +189,10 @@ Deno.test("runTests() keeps code under test from linking or moving files between
     console.log(JSON.stringify(out));
     const reports = out.reports as string[];
     assert.equal(reports.length, 1);
-    assert.ok(reports[0].startsWith(`${workspace.reportRoot}/.report-`), reports[0]);
+    assert.ok(reports[0].startsWith(`${workspace.mountRoot}/.report-`), reports[0]);
     assert.deepEqual(
       out.parent,
-      [reports[0].slice(workspace.reportRoot!.length + 1), "work"].sort(),
+      [reports[0].slice(workspace.mountRoot!.length + 1), "work"].sort(),
     );
     for (const key of ["link_r2w", "link_w2r", "rename_r2w", "rename_w2r"]) {
       assert.equal(out[key], "EXDEV", key);
@@ -200,7 +200,7 @@ Deno.test("runTests() keeps code under test from linking or moving files between
     for (const key of ["mkdir_top", "symlink_top", "rename_ws", "rename_rep", "rmdir_rep"]) {
       assert.notEqual(out[key], "ok", key);
     }
-    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
+    assert.deepEqual(names(workspace.mountRoot!), ["work"]);
     const ws = names(workspace.dir);
     assert.ok(ws.includes("w.txt"), ws.join(","));
     for (const name of ["lr.txt", "mr.txt", "rep"]) assert.ok(!ws.includes(name), name);
@@ -270,13 +270,13 @@ Deno.test("runTests() of two runs at once in one workspace keeps each run's repo
     assert.equal(outB.other, outA.report);
     assert.notEqual(outB.mine, outB.other);
     for (const key of ["stat", "list", "write", "root"]) assert.notEqual(outB[key], "ok", key);
-    const other = (outB.other as string).slice(workspace.reportRoot!.length + 1);
+    const other = (outB.other as string).slice(workspace.mountRoot!.length + 1);
     assert.ok(!(outB.parent as string[]).includes(other), JSON.stringify(outB.parent));
     assert.ok(a.reportFound, a.result.stderr);
     assert.ok(second.reportFound, second.result.stderr);
     assert.equal(a.tests.get("tests/test_calc.py::T::test_add"), "passed");
     assert.equal(second.tests.get("tests/test_calc.py::T::test_add"), "passed");
-    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
+    assert.deepEqual(names(workspace.mountRoot!), ["work"]);
   });
 });
 
@@ -309,7 +309,7 @@ Deno.test("runTests() neither follows links planted in the report folder nor cou
     console.log(JSON.stringify(out), "reportFound:", result.reportFound);
     for (const key of ["s_ws", "s_up", "s_top", "s_deep", "report"]) assert.equal(out[key], "ok");
     assert.notEqual(result.tests.get("tests/test_calc.py::T::test_add"), "passed");
-    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
+    assert.deepEqual(names(workspace.mountRoot!), ["work"]);
     const ws = names(workspace.dir);
     for (const name of ["keep.txt", "calc.py", "tests", "ATTACK"]) {
       assert.ok(ws.includes(name), `${name} in ${ws.join(",")}`);
@@ -348,18 +348,18 @@ Deno.test("runTests() removes whatever code under test leaves in its report fold
     _say({'immutable': _attempt(_immutable), 'close': _attempt(lambda: os.chmod(_rep, 0))})`;
   await withCapped(calc(attack), async ({ base, workspace, run }) => {
     const before = await measureTree(workspace.dir);
-    const free = await statfs(workspace.reportRoot!);
+    const free = await statfs(workspace.mountRoot!);
     Deno.writeTextFileSync(join(workspace.dir, "ATTACK"), "");
     const out = said(await run());
     console.log(JSON.stringify(out));
     assert.notEqual(out.immutable, "ok");
-    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
+    assert.deepEqual(names(workspace.mountRoot!), ["work"]);
     Deno.removeSync(join(workspace.dir, "ATTACK"));
     const after = await measureTree(workspace.dir);
     assert.deepEqual(after.unreadable, []);
     // The same entries (bytecode the run wrote aside).
     assert.ok(after.entries <= before.entries + 2, `${before.entries} -> ${after.entries}`);
-    const left = await statfs(workspace.reportRoot!);
+    const left = await statfs(workspace.mountRoot!);
     assert.ok(free.inodes - left.inodes <= 4, JSON.stringify({ free, left }));
     const honest = await run();
     assert.ok(honest.reportFound, honest.result.stderr);
@@ -411,7 +411,7 @@ Deno.test("runTests() after code under test filled the workspace's file system c
     const again = await run();
     assert.ok(again.reportFound, again.result.stderr);
     assert.equal(again.tests.get("tests/test_calc.py::T::test_add"), "passed");
-    assert.deepEqual(names(workspace.reportRoot!), ["work"]);
+    assert.deepEqual(names(workspace.mountRoot!), ["work"]);
   });
 });
 
@@ -523,16 +523,24 @@ async function fullCopyGrade(room: number) {
     const entries = snapshot.files.length + snapshot.dirs.length + 64 + 200;
     const mount = () => env.sandbox.workspaceMount(16 * 1024 ** 2, entries)!;
     const probe = startWorkspace(snapshot, { root, prefix: "probe", mount: mount() });
-    await probe.ready;
-    const free = (await statfs(probe.dir)).inodes;
-    await probe.remove();
+    let free;
+    try {
+      await probe.ready;
+      free = (await statfs(probe.dir)).inodes;
+    } finally {
+      await probe.remove();
+    }
     // The final diff of a workspace that gained `free - room` files.
     const plain = createWorkspace(snapshot, { root, prefix: "plain" });
-    for (let i = 0; i < free - room; i++) {
-      Deno.writeTextFileSync(join(plain.dir, `f${i}.txt`), "x\n");
+    let patch;
+    try {
+      for (let i = 0; i < free - room; i++) {
+        Deno.writeTextFileSync(join(plain.dir, `f${i}.txt`), "x\n");
+      }
+      patch = (await diffTree(snapshot, plain.dir)).patch;
+    } finally {
+      await plain.remove();
     }
-    const patch = (await diffTree(snapshot, plain.dir)).patch;
-    await plain.remove();
     let threw: unknown = null;
     try {
       const grade = await gradePatch(task, patch, {
@@ -542,9 +550,10 @@ async function fullCopyGrade(room: number) {
         mount: mount(),
       });
       console.log("graded:", JSON.stringify(grade.fail_to_pass), grade.patch_applied);
-      // The diff fixes nothing: whether refused or run, it earns nothing.
+      // Refused: its files took the room the grader's own writes need.
+      assert.equal(grade.patch_applied, false);
+      assert.match(grade.patch_error!, /fills the scoring copy/);
       assert.equal(grade.fail_to_pass.passed, 0);
-      if (!grade.patch_applied) assert.match(grade.patch_error!, /fills the scoring copy/);
     } catch (error) {
       threw = error;
       console.log("grade threw:", String(error).slice(0, 300));
@@ -575,8 +584,8 @@ Deno.test({
   // The attack (older than the shared file system, same cause): a final diff that fills every
   // inode of the copy made restoreTestFiles() throw ENOSPC writing the hidden test file, so
   // gradePatch threw. Measured through the real path (run_command filling until ENOSPC,
-  // diffTree, Environment.grade): 26,624 one-byte files, a 3.5 MB diff under the 1 MiB byte cap,
-  // "Grading failed". Now a refused grade, worth 0.
+  // diffTree, Environment.grade): 26,624 one-byte files, a 3.5 MB patch text whose changed file
+  // contents stay under the 1 MiB diff cap, "Grading failed". Now a refused grade, worth 0.
   async fn() {
     if (!capped) return skip(NOT_CAPPED);
     await fullCopyGrade(0);

@@ -541,10 +541,10 @@ static int bind_option(const char *arg) {
 /*
  * The `hide` step, run last. A jail's mount namespace starts as a copy of the host's, and bwrap
  * reads the whole mount table again after each of its binds (to apply read-only and nosuid to what
- * is mounted below). The host's table holds a tmpfs for every workspace, scoring copy and report
- * folder of every episode running (two or three each), and whatever else the host mounts
- * (containers, snaps, cgroups): with 128 episodes running, reading it was a tenth of all the
- * machine's CPU. Here, in a mount namespace of its own that is a slave of the host's (nothing done
+ * is mounted below). The host's table holds a tmpfs for every workspace and scoring copy of every
+ * episode running (one or two each, and one per test run given no workspace's), and whatever else
+ * the host mounts (containers, snaps, cgroups): with 128 episodes running, reading it was a tenth
+ * of all the machine's CPU. Here, in a mount namespace of its own that is a slave of the host's (nothing done
  * here reaches the host), every mount is detached but those the exec'd program needs: for bwrap,
  * the mounts at or above each bind's source and those inside it; /proc and /dev (bwrap reads
  * /proc/self, and makes the jail's /dev from the host's device nodes) and the program itself; and
