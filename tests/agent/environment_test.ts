@@ -126,6 +126,34 @@ Deno.test("Workspace.keep() copies a capped workspace out of its file system", a
   });
 });
 
+Deno.test("Workspace.keep() copies a capped workspace to the keep root under its own name", async () => {
+  // The workspace is the `work/` folder of its file system's mount point: kept, it is the
+  // workspace's files under the mount point's name (`<task>-<id>`), never a folder named `work`.
+  await withEnvironment(async (env, root) => {
+    if (!env.sandbox.workspaceMount(1, 1)) {
+      return console.warn("skipped: workspaces cannot be capped file systems here (not root)");
+    }
+    const keepRoot = join(root, "kept");
+    Deno.mkdirSync(keepRoot);
+    const keeping = await Environment.open({ tasksDir: TASKS, workRoot: root, keepRoot });
+    const task = keeping.task("py-median-even");
+    const workspace = keeping.newWorkspace(task);
+    await workspace.ready;
+    Deno.writeTextFileSync(join(workspace.dir, "note.txt"), "kept");
+    const kept = await workspace.keep();
+    assert.equal(kept, join(keepRoot, workspace.mountRoot!.split("/").pop()!));
+    assert.match(kept, /\/py-median-even-[0-9a-f]+$/);
+    const snapshot = keeping.snapshot(task);
+    const top = [...snapshot.files.map((f) => f.path), ...snapshot.dirs]
+      .filter((p) => !p.includes("/"));
+    assert.deepEqual(
+      [...Deno.readDirSync(kept)].map((e) => e.name).sort(),
+      [...top, "note.txt"].sort(),
+    );
+    assert.deepEqual(await mountsUnder(root), []);
+  });
+});
+
 Deno.test("claimRoot() release detaches capped workspaces left in the folder", async () => {
   const parent = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-claim-" }));
   try {
