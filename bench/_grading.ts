@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Environment } from "../src/agent/environment.ts";
-import { runTests } from "../src/sandbox/test_runner.ts";
+import { runTests, testRunPlaces } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";
 import { applyFilePatches } from "../src/patch/apply.ts";
 import { parsePatch } from "../src/patch/parse.ts";
@@ -80,7 +80,7 @@ export async function preparedCopy(
   task: Task,
   patch: string,
 ): Promise<
-  { dir: string; testRun: { scratchDir: string; reportRoot?: string }; remove(): Promise<void> }
+  { dir: string; testRun: ReturnType<typeof testRunPlaces>; remove(): Promise<void> }
 > {
   const copy = env.newWorkspace(task);
   try {
@@ -103,10 +103,7 @@ export async function preparedCopy(
   }
   return {
     dir: copy.dir,
-    testRun: {
-      scratchDir: copy.scratch,
-      ...(copy.mountRoot ? { reportRoot: copy.mountRoot } : {}),
-    },
+    testRun: testRunPlaces(copy),
     remove: () => copy.remove(),
   };
 }

@@ -100,7 +100,7 @@ export class WorkspaceFull extends PatchgymError {
 }
 
 /** Whether `error` is a file system refusing a write for want of room (bytes or inodes). */
-export function noSpace(error: unknown): boolean {
+function noSpace(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "ENOSPC";
 }
 

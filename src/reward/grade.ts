@@ -9,7 +9,12 @@ import { dirname, join } from "node:path";
 import { WorkspaceFull, writingInto } from "../errors.ts";
 import type { TestOutcome } from "../sandbox/junit.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import { type IntegrityProblem, runTests, type TestEnvironment } from "../sandbox/test_runner.ts";
+import {
+  type IntegrityProblem,
+  runTests,
+  type TestEnvironment,
+  testRunPlaces,
+} from "../sandbox/test_runner.ts";
 import { isProtected } from "../task/protected.ts";
 import { isPythonRunner, type Task, TEST_CONFIG_FILES } from "../task/spec.ts";
 import { applyFilePatches } from "../patch/apply.ts";
@@ -239,8 +244,7 @@ async function gradeCopy(
       dir: copy.dir,
       files,
       timeoutMs: options.timeoutMs ?? Math.max(30_000, task.spec.limits.command_timeout_s * 1000),
-      scratchDir: options.workRoot,
-      ...(copy.mountRoot ? { reportRoot: copy.mountRoot } : {}),
+      ...testRunPlaces(copy),
       // Hidden test data too: code under test may read it, never rewrite it.
       readOnly: [...configFiles, ...(task.spec.hidden_data ?? [])],
       trusted: pristine,

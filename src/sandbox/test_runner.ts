@@ -27,6 +27,7 @@ import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./
 import { JEST_MAJOR, JEST_MISSING_STATUS, jestDriver, jestRunInput } from "./_jest_driver.ts";
 import { EnvironmentFault, SandboxError, writingInto } from "../errors.ts";
 import { removeTree } from "../workspace/remove.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 import { patchgymCommand } from "../hint.ts";
 
@@ -117,7 +118,7 @@ export interface TestRunRequest {
    */
   scratchDir?: string;
   /**
-   * The root of the workspace's own capped file system (see `Workspace.reportRoot`): the report
+   * The root of the workspace's own capped file system (see `Workspace.mountRoot`): the report
    * folder is made there, sharing its caps, instead of in a file system mounted for the run.
    */
   reportRoot?: string;
@@ -364,6 +365,19 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
     // run's result (the work root's removal at exit tries again).
     await removeTree(reportDir).catch(() => {});
   }
+}
+
+/**
+ * Where a test run in `workspace` makes its folders: the sandbox's checks in the folder it was made
+ * in, the report folder in its own capped file system when it has one.
+ */
+export function testRunPlaces(
+  workspace: Pick<Workspace, "scratch" | "mountRoot">,
+): Pick<TestRunRequest, "scratchDir" | "reportRoot"> {
+  return {
+    scratchDir: workspace.scratch,
+    ...(workspace.mountRoot ? { reportRoot: workspace.mountRoot } : {}),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** `run_tests`: the task's visible tests in the sandbox, with counts from the runner's report. */
 import { z } from "zod";
-import { checkSelector, runTests } from "../sandbox/test_runner.ts";
+import { checkSelector, runTests, testRunPlaces } from "../sandbox/test_runner.ts";
 import { WorkspaceFull } from "../errors.ts";
 import { defineTool, fail } from "./types.ts";
 import { formatRun } from "./_format.ts";
@@ -28,8 +28,7 @@ export const runTestsTool = defineTool({
       run = await runTests(ctx.sandbox, {
         runner: tests.runner,
         dir: workspace.dir,
-        scratchDir: workspace.scratch,
-        ...(workspace.mountRoot ? { reportRoot: workspace.mountRoot } : {}),
+        ...testRunPlaces(workspace),
         files: tests.files,
         selector: input.selector,
         timeoutMs: ctx.commandTimeoutS * 1000,

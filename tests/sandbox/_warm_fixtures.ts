@@ -1,7 +1,7 @@
 /** What the warm interpreter's tests share (`warm_test.ts` and the red-team files). */
 import { realpathSync } from "node:fs";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
-import type { WarmRequest } from "../../src/sandbox/_zygote.ts";
+import { type WarmRequest, type WarmStart, Zygote } from "../../src/sandbox/_zygote.ts";
 
 export const isolation = await probeIsolation();
 
@@ -120,5 +120,15 @@ export async function withMarker<T>(fn: (marker: string) => Promise<T>): Promise
     return await fn(marker);
   } finally {
     await Deno.remove(marker).catch(() => {});
+  }
+}
+
+/** How a fresh stand-in running `after` (see {@linkcode standIn}) answers one request. */
+export async function startOnce(after: string): Promise<WarmStart> {
+  const zygote = new Zygote(standIn(after));
+  try {
+    return await zygote.start(1, STAND_IN_REQUEST);
+  } finally {
+    zygote.close();
   }
 }

@@ -16,6 +16,7 @@ import {
   skipped,
   STAND_IN_REQUEST,
   standIn,
+  startOnce,
   warmBox,
   withFolders,
   withMarker,
@@ -103,14 +104,13 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const zygote = new Zygote(standIn(`os.write(2, b"took 7\\n")
+    const start = await startOnce(`os.write(2, b"took 7\\n")
 os.write(1, b"ok 7\\ngone 0\\nok x\\nok\\n\\n")
 time.sleep(0.3)
 took()
 os.write(1, b"ok " + number + b"\\n")
-time.sleep(0.2)`));
-    assert.equal(await zygote.start(1, STAND_IN_REQUEST), "started");
-    zygote.close();
+time.sleep(0.2)`);
+    assert.equal(start, "started");
   },
 });
 

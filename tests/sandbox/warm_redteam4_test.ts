@@ -18,6 +18,7 @@ import {
   skipped,
   STAND_IN_REQUEST,
   standIn,
+  startOnce,
   warmBox,
   withFolders,
   withMarker,
@@ -44,11 +45,10 @@ Deno.test({
     for (const [i, before] of noise.entries()) {
       for (const end of ["\\n", ""]) {
         // The noise, then `took` (with or without its line feed) and the end, with no middle.
-        const zygote = new Zygote(
-          standIn(`${before}\nos.write(2, b"\\ntook " + number + b"${end}")\nos._exit(0)`),
+        const start = await startOnce(
+          `${before}\nos.write(2, b"\\ntook " + number + b"${end}")\nos._exit(0)`,
         );
-        assert.equal(await zygote.start(1, STAND_IN_REQUEST), "lost", `noise ${i}, end ${end}`);
-        zygote.close();
+        assert.equal(start, "lost", `noise ${i}, end ${end}`);
       }
     }
   },
@@ -70,9 +70,7 @@ Deno.test({
         `b" took " + number + b"\\n"`,
       ]
     ) {
-      const zygote = new Zygote(standIn(`os.write(2, ${line})\nos._exit(0)`));
-      assert.equal(typeof await zygote.start(1, STAND_IN_REQUEST), "object", line);
-      zygote.close();
+      assert.equal(typeof await startOnce(`os.write(2, ${line})\nos._exit(0)`), "object", line);
     }
   },
 });
@@ -84,13 +82,12 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const zygote = new Zygote(standIn(`os.close(1)
+    const start = await startOnce(`os.close(1)
 time.sleep(0.3)
 took()
 time.sleep(0.1)
-os._exit(0)`));
-    assert.equal(await zygote.start(1, STAND_IN_REQUEST), "lost");
-    zygote.close();
+os._exit(0)`);
+    assert.equal(start, "lost");
   },
 });
 
@@ -103,13 +100,10 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     for (let round = 0; round < 20; round++) {
-      const zygote = new Zygote(standIn(`took()
+      const start = await startOnce(`took()
 os.write(2, b"cold " + number + b" no room for a middle\\n")
-os._exit(0)`));
-      assert.deepEqual(await zygote.start(1, STAND_IN_REQUEST), {
-        failed: "no room for a middle",
-      });
-      zygote.close();
+os._exit(0)`);
+      assert.deepEqual(start, { failed: "no room for a middle" });
     }
   },
 });

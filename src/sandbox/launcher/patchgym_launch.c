@@ -544,13 +544,13 @@ static int bind_option(const char *arg) {
  * is mounted below). The host's table holds a tmpfs for every workspace and scoring copy of every
  * episode running (one or two each, and one per test run given no workspace's), and whatever else
  * the host mounts (containers, snaps, cgroups): with 128 episodes running, reading it was a tenth
- * of all the machine's CPU. Here, in a mount namespace of its own that is a slave of the host's (nothing done
- * here reaches the host), every mount is detached but those the exec'd program needs: for bwrap,
- * the mounts at or above each bind's source and those inside it; /proc and /dev (bwrap reads
- * /proc/self, and makes the jail's /dev from the host's device nodes) and the program itself; and
- * each `keep:` path. What is kept is closed upward (a kept mount's parents are at or above the same
- * path), so detaching the outermost others never takes a kept one along. Other episodes' files are
- * then out of reach even while bwrap sets the jail up.
+ * of all the machine's CPU. Here, in a mount namespace of its own that is a slave of the host's
+ * (nothing done here reaches the host), every mount is detached but those the exec'd program needs:
+ * for bwrap, the mounts at or above each bind's source and those inside it; /proc and /dev (bwrap
+ * reads /proc/self, and makes the jail's /dev from the host's device nodes) and the program itself;
+ * and each `keep:` path. What is kept is closed upward (a kept mount's parents are at or above the
+ * same path), so detaching the outermost others never takes a kept one along. Other episodes' files
+ * are then out of reach even while bwrap sets the jail up.
  *
  * Where the namespace cannot be made it does nothing: bwrap then works as before.
  */
