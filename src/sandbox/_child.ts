@@ -38,7 +38,24 @@ export interface ChildSpec {
     /** The warm interpreter's argv (see `zygoteProgram`), one per program and thread. */
     zygote: string[];
   } | null;
+  /**
+   * A jail made ahead of its run (the launcher's `await` step): spawned now, its program, steps
+   * and environment written to its stdin when the run comes (see {@linkcode AheadGate}), and its
+   * timeout counted from then. `stdin` and `warm` are not used.
+   */
+  ahead?: boolean;
 }
+
+/** How a jail made ahead ({@linkcode ChildSpec.ahead}) learns its run. */
+export interface AheadGate {
+  /** Settles with the run (what the launcher's `await` reads), or null: it is not needed. */
+  run: Promise<Uint8Array | null>;
+  /** Called once the jail is made and waits for its run. */
+  ready(): void;
+}
+
+/** What the launcher's `await` step says on stderr once its jail is made (taken off the stream). */
+const READY = new TextEncoder().encode("patchgym: ready\n");
 
 /** What the child did, as data. */
 export interface ChildResult {
@@ -54,6 +71,8 @@ export interface ChildResult {
   sweep: ShOutput | null;
   /** Whether the program was forked from the warm interpreter (see `_zygote.ts`). */
   warm: boolean;
+  /** False for a jail made ahead that ended before its run came: nothing of a run started. */
+  started: boolean;
 }
 
 /** How long to wait for pipes to drain after the child is gone. */
@@ -64,7 +83,12 @@ const DRAIN_GRACE_MS = 500;
  * while it started the run's program. A warm run the warm interpreter could not start is killed
  * before its program ran, and started cold.
  */
-export async function runChild(spec: ChildSpec, helper: HelperCall): Promise<ChildResult> {
+export async function runChild(
+  spec: ChildSpec,
+  helper: HelperCall,
+  gate: AheadGate | null = null,
+): Promise<ChildResult> {
+  if (spec.ahead && gate) return (await runOnce(spec, spec.argv, helper, null, gate))!;
   const warm = spec.warm;
   if (warm) {
     const zygote = zygoteFor(warm.zygote);
@@ -87,13 +111,14 @@ async function runOnce(
   argv: string[],
   helper: HelperCall,
   startWarm: ((pid: number) => Promise<WarmStart>) | null,
+  gate: AheadGate | null = null,
 ): Promise<ChildResult | null> {
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
     cwd: spec.cwd,
     env: spec.env,
     clearEnv: true,
-    stdin: spec.stdin ? "piped" : "null",
+    stdin: spec.stdin || gate ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
     detached: spec.detached,
@@ -111,20 +136,38 @@ async function runOnce(
     if (!reaped) killSandbox(child.pid, helper);
   });
   const stdout = new CappedReader(child.stdout, spec.cap);
-  const stderr = new CappedReader(child.stderr, spec.cap);
+  const stderr = new CappedReader(
+    child.stderr,
+    spec.cap,
+    gate ? { marker: READY, seen: gate.ready } : null,
+  );
   const reading = Promise.all([stdout.done, stderr.done]);
+  let stdin = spec.stdin;
+  let started = true;
+  if (gate) {
+    // Made ahead: the run (or word that none will come) before the clock starts.
+    const exited = child.status.then(() => null);
+    const run = await Promise.race([gate.run, exited]);
+    if (run === null) {
+      started = false;
+      killSandbox(child.pid, helper);
+    }
+    stdin = run === null ? null : [run];
+  }
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killSandbox(child.pid, helper);
-  }, spec.timeoutMs);
+  const timer = started
+    ? setTimeout(() => {
+      timedOut = true;
+      killSandbox(child.pid, helper);
+    }, spec.timeoutMs)
+    : undefined;
   // Written beside the clock and the readers, never before them: a child that does not read a
   // stdin larger than a pipe would otherwise hold the run before its timeout even started. A
   // child that exits without reading its stdin must not fail the run.
-  const writer = spec.stdin ? child.stdin.getWriter() : null;
+  const writer = spec.stdin || gate ? child.stdin.getWriter() : null;
   const writing = writer
     ? (async () => {
-      for (const part of spec.stdin!) await writer.write(part);
+      for (const part of stdin ?? []) await writer.write(part);
       await writer.close();
     })().catch(() => {})
     : undefined;
@@ -159,6 +202,7 @@ async function runOnce(
     outputBytes: stdout.total + stderr.total,
     sweep,
     warm: startWarm !== null,
+    started,
   };
 }
 
@@ -215,11 +259,23 @@ class CappedReader {
   #headLength = 0;
   readonly #tail: Uint8Array[] = [];
   #tailLength = 0;
+  /** Bytes the stream may start with that are not output (see `expect`), until told apart. */
+  #expect: { marker: Uint8Array; seen(): void } | null;
+  #start: Uint8Array = new Uint8Array(0);
 
-  constructor(stream: ReadableStream<Uint8Array>, cap: number) {
+  /**
+   * `expect`: a marker the stream may start with (a jail made ahead says it is ready): taken off
+   * the output and `seen` called when it does; kept as output when the stream starts otherwise.
+   */
+  constructor(
+    stream: ReadableStream<Uint8Array>,
+    cap: number,
+    expect: { marker: Uint8Array; seen(): void } | null = null,
+  ) {
     this.#reader = stream.getReader({ mode: "byob" });
     this.#headCap = Math.ceil(cap / 2);
     this.#tailCap = Math.floor(cap / 2);
+    this.#expect = expect;
     this.done = this.#pump();
   }
 
@@ -238,11 +294,30 @@ class CappedReader {
         if (done || !value) return;
         buffer = value.buffer as ArrayBuffer;
         // Copied out: the buffer is read into again.
-        if (value.length > 0) this.#add(value.slice());
+        if (value.length > 0) this.#take(value.slice());
       }
     } catch {
       // Cancelled after the grace period: keep what was read.
     }
+    if (this.#start.length > 0) this.#add(this.#start);
+  }
+
+  /** A chunk read: output, once the expected marker is told apart from it. */
+  #take(chunk: Uint8Array): void {
+    const expect = this.#expect;
+    if (!expect) return this.#add(chunk);
+    const start = concat([this.#start, chunk]);
+    const { marker } = expect;
+    const same = marker.subarray(0, start.length).every((byte, i) => start[i] === byte);
+    if (same && start.length < marker.length) {
+      this.#start = start;
+      return;
+    }
+    this.#expect = null;
+    this.#start = new Uint8Array(0);
+    if (!same) return this.#add(start);
+    expect.seen();
+    if (start.length > marker.length) this.#add(start.subarray(marker.length));
   }
 
   #add(chunk: Uint8Array): void {

@@ -16,14 +16,30 @@ import { type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 export type SpawnerRequest =
   | { kind: "init"; launcher: Launcher; idleMs: number }
   | { kind: "run"; id: number; spec: ChildSpec }
-  | { kind: "helper"; id: number; mode: ServedMode; args: string[] };
+  | { kind: "helper"; id: number; mode: ServedMode; args: string[] }
+  /** The run of a jail made ahead (`run` of a `spec.ahead`), or null: it is not needed. */
+  | { kind: "go"; id: number; run: Uint8Array | null };
 
 /** What the spawner thread answers: one reply per request, or that it is idle. */
 export type SpawnerReply =
   | { id: number; ok: true; result: ChildResult }
   | { id: number; ok: true; output: ShOutput }
   | { id: number; ok: false; message: string }
+  /** A jail made ahead is ready for its run (before the run's own reply). */
+  | { kind: "ready"; id: number }
   | { kind: "idle" };
+
+/** A jail made ahead of its run (see `ChildSpec.ahead`), as its owner holds it. */
+export interface AheadChild {
+  /** The run's result; `started` is false when no run came or the jail ended before it. */
+  result: Promise<ChildResult>;
+  /** Settles once the jail waits for its run (never, when it failed before). */
+  ready: Promise<void>;
+  /** Give the jail its run (what the launcher's `await` step reads). */
+  go(run: Uint8Array): void;
+  /** End the jail unused. */
+  cancel(): void;
+}
 
 const MODULE = new URL("./_spawner_worker.ts", import.meta.url);
 /**
@@ -42,6 +58,8 @@ export class Spawner {
   #failed = false;
   #next = 1;
   readonly #waiting = new Map<number, (reply: SpawnerReply | null) => void>();
+  /** Jails made ahead that have not said they are ready, by request id. */
+  readonly #readied = new Map<number, () => void>();
 
   readonly #idleMs: number;
 
@@ -62,6 +80,42 @@ export class Spawner {
     if (!reply) return await runChild(spec, (mode, args) => runHelper(this.#launcher, mode, args));
     if ("ok" in reply && reply.ok && "result" in reply) return reply.result;
     throw new Error("ok" in reply && !reply.ok ? reply.message : "the spawner thread failed");
+  }
+
+  /** Start a jail made ahead of its run (`spec.ahead`); throws as {@linkcode run} does. */
+  ahead(spec: ChildSpec): AheadChild {
+    const { promise: ready, resolve: seen } = Promise.withResolvers<void>();
+    const worker = hostedHere ? null : this.#start();
+    if (!worker) {
+      // Here: this thread's own helpers (a pool worker's `serve`, else one-shot processes).
+      const { promise: run, resolve: go } = Promise.withResolvers<Uint8Array | null>();
+      const helper = hostedHere
+        ? helperFor(this.#launcher)
+        : (mode: ServedMode, args: string[]) => runHelper(this.#launcher, mode, args);
+      const result = runChild(spec, helper, { run, ready: () => seen() });
+      return { result, ready, go, cancel: () => go(null) };
+    }
+    const id = this.#next++;
+    this.#readied.set(id, seen);
+    let sent = false;
+    const result = new Promise<SpawnerReply | null>((resolve) => this.#waiting.set(id, resolve))
+      .then((reply) => {
+        this.#readied.delete(id);
+        if (reply && "ok" in reply && reply.ok && "result" in reply) return reply.result;
+        // The thread's module failed to load before its run was sent: nothing of it started.
+        if (!reply && !sent) return notStarted;
+        throw new Error(
+          reply && "ok" in reply && !reply.ok ? reply.message : "the spawner thread failed",
+        );
+      });
+    worker.postMessage({ kind: "run", id, spec } satisfies SpawnerRequest);
+    const send = (run: Uint8Array | null) => {
+      sent ||= run !== null;
+      if (this.#worker === worker) {
+        worker.postMessage({ kind: "go", id, run } satisfies SpawnerRequest);
+      }
+    };
+    return { result, ready, go: send, cancel: () => send(null) };
   }
 
   /** Run a helper mode (through the launcher's `serve` process when there is one). */
@@ -94,6 +148,11 @@ export class Spawner {
     }
     worker.onmessage = (event: MessageEvent<SpawnerReply>) => {
       const reply = event.data;
+      if ("kind" in reply && reply.kind === "ready") {
+        this.#readied.get(reply.id)?.();
+        this.#readied.delete(reply.id);
+        return;
+      }
       if ("kind" in reply) {
         // Idle, and nothing asked meanwhile: end it (its helper process dies with it).
         if (this.#waiting.size === 0 && this.#worker === worker) {
@@ -123,6 +182,20 @@ export class Spawner {
     return worker;
   }
 }
+
+/** The result of a jail made ahead that was never spawned. */
+const notStarted: ChildResult = {
+  code: 125,
+  signal: null,
+  timedOut: false,
+  stdout: "",
+  stderr: "",
+  truncated: false,
+  outputBytes: 0,
+  sweep: null,
+  warm: false,
+  started: false,
+};
 
 /** Whether this process may start the spawner thread (it needs to read its module). */
 function workerAllowed(): boolean {

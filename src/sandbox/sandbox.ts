@@ -22,7 +22,13 @@ import {
   runHelper,
   setprivArgs,
 } from "./_launch.ts";
-import { type CapsHit, type CgroupSupport, probeCgroups, sandboxCgroup } from "./cgroup.ts";
+import {
+  type CapsHit,
+  type CgroupSupport,
+  probeCgroups,
+  type SandboxCgroup,
+  sandboxCgroup,
+} from "./cgroup.ts";
 import {
   findProgram,
   mountArgs,
@@ -33,7 +39,7 @@ import {
 } from "./mounts.ts";
 import { findLauncher } from "./launcher.ts";
 import { findProgramFolder, programEntries, type ProgramFolderFind } from "./program_folder.ts";
-import { hostSpawnsHere, spawnerFor } from "./_spawner.ts";
+import { type AheadChild, hostSpawnsHere, spawnerFor } from "./_spawner.ts";
 import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { defaultRunSlots, RunSlots } from "./run_slots.ts";
 import { compileFilter } from "./seccomp.ts";
@@ -324,6 +330,23 @@ export interface RunnerOptions {
    * interpreter. Default true; false starts every run cold (to compare the two).
    */
   warm?: boolean;
+  /**
+   * Whether a run that names {@linkcode RunRequest.ahead} gets the next run's jail made ahead, so
+   * that only the program's start is left when it comes (root, with bwrap and the compiled
+   * launcher). Default true; false makes every jail when its run comes.
+   */
+  ahead?: boolean;
+  /** How long a jail made ahead waits for its run before it ends unused (default 60 s). */
+  aheadIdleMs?: number;
+}
+
+/**
+ * What owns the folder of runs whose jails may be made ahead (a workspace): it says when the
+ * folder goes, so that a jail made for it ends first.
+ */
+export interface AheadOwner {
+  /** Call `cleanup` (and wait for it) before the folder is removed or moved. */
+  onRemove(cleanup: () => Promise<void>): void;
 }
 
 /** One child process to run. */
@@ -370,6 +393,13 @@ export interface RunRequest {
    * program imports before any code of the run, found where it would find them.
    */
   warmModules?: string[];
+  /**
+   * More runs of this shape (the same folder, binds, timeout and output cap) are likely to come in
+   * this folder, one at a time, such as an episode's commands: once this run ends, the next one's
+   * jail is made and waits for its run (see `Sandbox`, "Jails made ahead"). Not with `stdin` or
+   * `warm`. The owner says when the folder goes.
+   */
+  ahead?: AheadOwner;
 }
 
 /** What a child did. A non-zero exit is data, not an error. */
@@ -391,6 +421,8 @@ export interface RunResult {
   cgroup: string | null;
   /** Whether the program was forked from the warm interpreter (see {@linkcode RunRequest.warm}). */
   warm: boolean;
+  /** Whether the run's jail was made ahead (see {@linkcode RunRequest.ahead}). */
+  ahead: boolean;
 }
 
 const DEFAULT_OUTPUT_BYTES = 32 * 1024;
@@ -514,11 +546,19 @@ export class Sandbox {
   readonly #slots: RunSlots;
   readonly #launcher: Launcher;
   readonly #warm: boolean;
+  readonly #aheadAllowed: boolean;
+  readonly #aheadIdleMs: number;
+  /** Jails made ahead and waiting for their run, by the runs' shape (see `#aheadKey`). */
+  readonly #ahead = new Map<string, AheadJail>();
+  /** Owners told to end this sandbox's jails for their folder when it goes. */
+  readonly #owners = new WeakSet<AheadOwner>();
 
   constructor(options: RunnerOptions) {
     this.isolation = options.isolation;
     this.#launcher = options.isolation.launcher ?? null;
     this.#warm = options.warm ?? true;
+    this.#aheadAllowed = options.ahead ?? true;
+    this.#aheadIdleMs = options.aheadIdleMs ?? AHEAD_IDLE_MS;
     this.#denoPath = options.denoPath ?? Deno.execPath();
     this.denoPath = this.#denoPath;
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -587,8 +627,12 @@ export class Sandbox {
       ]);
     }
     const filter = jailed ? this.isolation.seccomp : null;
+    const ahead = this.#aheadKey(request, jailed);
     const giveSlot = await this.#slots.take(request.signal);
     try {
+      const made = ahead === null ? null : this.#takeAhead(ahead);
+      const result = made && await this.#runAhead(made, request);
+      if (result) return result;
       const user = this.#users ? await this.#users.lease() : null;
       try {
         // A uid lease can wait too (every uid of the range in use): still not started.
@@ -600,7 +644,157 @@ export class Sandbox {
       }
     } finally {
       giveSlot();
+      // The next run's jail, made while the caller is busy elsewhere (its model answers).
+      if (ahead !== null && !request.signal?.aborted) this.#makeAhead(ahead, request, filter);
     }
+  }
+
+  /**
+   * Jails made ahead. An episode's commands come one at a time in its workspace, with a model's
+   * answer between them; making a command's jail (cgroups, the launcher's steps, bwrap's
+   * namespaces and mounts) is most of what a sandboxed command costs over the same command bare.
+   * So once a run that names {@linkcode RunRequest.ahead} ends, the next run's jail of the same
+   * shape is made, with its own uid, cgroups, limits and seccomp filter, and its launcher waits on
+   * stdin (`await`); the next run gives it its environment, the workspace's handing over to its
+   * uid (`chown`, done then: the orchestrator's tools write between runs) and its program. A jail
+   * serves one run and nothing carries over: no process of the last run is left (its PID
+   * namespace and cgroup ended), its `/tmp` and `/dev/shm` are fresh, and its program's clock
+   * starts when the run comes. Only runs without stdin, and not warm; a jail unused for a minute
+   * ({@linkcode RunnerOptions.aheadIdleMs}), or whose folder goes (its owner's `onRemove`), ends unused, and so
+   * does one that ended on its own (it is then made again when its run comes).
+   */
+  #aheadKey(request: RunRequest, jailed: boolean): string | null {
+    if (!request.ahead || !this.#aheadAllowed || !jailed || !this.#launcher || !this.#users) {
+      return null;
+    }
+    if (request.stdin !== undefined || request.warm) return null;
+    const [program] = request.argv;
+    return JSON.stringify([
+      request.cwd,
+      request.writable ?? [],
+      request.readOnly ?? [],
+      request.binds ?? [],
+      request.timeoutMs,
+      request.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
+      // A deno run binds the deno executable and has no address-space cap.
+      program === "deno",
+    ]);
+  }
+
+  /** The jail made ahead for runs of shape `key`, taken for a run: null when there is none. */
+  #takeAhead(key: string): AheadJail | null {
+    const jail = this.#ahead.get(key);
+    if (!jail) return null;
+    this.#ahead.delete(key);
+    clearTimeout(jail.expiry);
+    if (!jail.ended) return jail;
+    return null;
+  }
+
+  /**
+   * Run `request` in `jail`; null when the jail ended before it could start the program (its set-up
+   * failed, or it was killed): the run is then started as any other.
+   */
+  async #runAhead(jail: AheadJail, request: RunRequest): Promise<RunResult | null> {
+    const started = performance.now();
+    const [program, ...args] = request.argv;
+    const uid = jail.uid;
+    const env = this.#env(request);
+    const fields = [
+      ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
+      "",
+      ...[request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${uid}:${dir}`),
+      `drop:${uid}`,
+      "--",
+      this.#program(program),
+      ...args,
+    ];
+    // A NUL cannot be carried (nor spawned): such a run goes the usual way, and fails there.
+    if (fields.some((field) => field.includes("\0"))) {
+      this.#endAhead(jail);
+      return null;
+    }
+    jail.child.go(new TextEncoder().encode(fields.map((field) => `${field}\0`).join("")));
+    let child: ChildResult;
+    try {
+      child = await jail.child.result;
+    } catch (error) {
+      throw new SandboxError(`Cannot start the launcher for "${program}": ${String(error)}`, {
+        cause: error,
+      });
+    }
+    // Its launcher failed before its jail was made, or it ended before its run came: nothing of
+    // the run started, so it starts as any other.
+    if (!child.started || launchFailed(child, jail.tag)) return null;
+    return this.#result(request, child, jail.cgroup, started, true);
+  }
+
+  /**
+   * Make the next run's jail for runs of shape `key` (like `request`), unless one is there or no
+   * uid is free now; it waits until a run takes it, its folder goes or it is unused for long.
+   */
+  #makeAhead(key: string, request: RunRequest, filter: string | null): void {
+    if (this.#ahead.has(key)) return;
+    const user = this.#users!.tryLease();
+    if (!user) return;
+    const how = { jailed: true, filter, user };
+    let jail: AheadJail;
+    try {
+      const { spec, cgroup, tag } = this.#spec(request, how, null, "await");
+      const child = spawnerFor(this.#launcher).ahead({ ...spec, ahead: true, stdin: null });
+      jail = {
+        cwd: request.cwd,
+        uid: user.uid,
+        child,
+        cgroup,
+        tag,
+        ended: false,
+        expiry: setTimeout(() => this.#endAhead(jail), this.#aheadIdleMs),
+      };
+    } catch {
+      user.release();
+      return;
+    }
+    Deno.unrefTimer(jail.expiry);
+    this.#ahead.set(key, jail);
+    // Every process of it is gone (and its cgroup swept) once its result is in.
+    jail.child.result.catch(() => {}).finally(() => {
+      jail.ended = true;
+      user.release();
+      if (this.#ahead.get(key) === jail) {
+        this.#ahead.delete(key);
+        clearTimeout(jail.expiry);
+      }
+    });
+    const owner = request.ahead!;
+    if (!this.#owners.has(owner)) {
+      this.#owners.add(owner);
+      owner.onRemove(() => this.endAhead(request.cwd));
+    }
+  }
+
+  /** End `jail` unused: out of the map, its launcher told no run comes. */
+  #endAhead(jail: AheadJail): Promise<void> {
+    for (const [key, held] of this.#ahead) if (held === jail) this.#ahead.delete(key);
+    clearTimeout(jail.expiry);
+    jail.child.cancel();
+    return jail.child.result.then(() => {}, () => {});
+  }
+
+  /**
+   * End every jail made ahead for runs in `cwd` (every one, without it), unused, and wait until
+   * their processes are gone.
+   */
+  async endAhead(cwd?: string): Promise<void> {
+    const jails = [...this.#ahead.values()].filter((jail) => cwd === undefined || jail.cwd === cwd);
+    await Promise.all(jails.map((jail) => this.#endAhead(jail)));
+  }
+
+  /** Wait until every jail being made ahead is ready (or ended): for measurements. */
+  async aheadReady(): Promise<void> {
+    await Promise.all(
+      [...this.#ahead.values()].map((jail) => Promise.race([jail.child.ready, jail.child.result])),
+    );
   }
 
   async #run(
@@ -608,10 +802,43 @@ export class Sandbox {
     how: { jailed: boolean; filter: string | null; user: UserLease | null },
   ): Promise<RunResult> {
     const [program] = request.argv;
-    const { jailed, filter, user } = how;
     const started = performance.now();
     const env = this.#env(request);
     const warmCode = warmEnvironment(request, env) ? this.#warmCode(request, how) : null;
+    const { spec, cgroup, tag } = this.#spec(request, how, warmCode, null);
+    let child: ChildResult;
+    try {
+      child = await spawnerFor(this.#launcher).run(spec);
+    } catch (error) {
+      throw new SandboxError(`Cannot start the launcher for "${program}": ${String(error)}`, {
+        cause: error,
+      });
+    }
+    // Only the launcher knows the tag: a program printing the same line is data, not a failed
+    // set-up (which would end the episode, or the grader's run, as broken infrastructure).
+    if (launchFailed(child, tag)) {
+      const firstLine = child.stderr.split("\n")[0];
+      throw new SandboxError(
+        `Cannot start "${program}" in its sandbox: ${firstLine.slice(0, -tag.length - 3)}`,
+      );
+    }
+    return this.#result(request, child, cgroup, started, false);
+  }
+
+  /**
+   * The child to spawn for `request`: the launcher's argv with the run's cgroups, limits and jail
+   * (its program forked from the warm interpreter when `warmCode` is given; none yet when the jail
+   * is made ahead, `await`), and the cgroup and tag it was given.
+   */
+  #spec(
+    request: RunRequest,
+    how: { jailed: boolean; filter: string | null; user: UserLease | null },
+    warmCode: string | null,
+    wait: "await" | null,
+  ): { spec: ChildSpec; cgroup: SandboxCgroup | null; tag: string } {
+    const [program] = request.argv;
+    const { jailed, filter, user } = how;
+    const env = this.#env(request);
     // A warm run's program has a holder beside it in the jail: one process more for the caps.
     const extra = warmCode === null ? 0 : 1;
     const cgroup = this.isolation.cgroup
@@ -622,8 +849,8 @@ export class Sandbox {
       : null;
     const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request, extra) : [];
     // As root, the places the sandbox writes become its uid's (symlinks themselves, never what
-    // they point to), and nothing else is.
-    const owned = user
+    // they point to), and nothing else is. A jail made ahead does it when its run comes.
+    const owned = user && wait === null
       ? [request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${user.uid}:${dir}`)
       : [];
     const steps = [
@@ -639,7 +866,10 @@ export class Sandbox {
       steps,
       ...(jailed ? { jail: { ...jailUsersOf(user?.uid ?? JAIL_UID), seccomp: filter } } : {}),
     };
-    const argv = launchArgv(this.#launcher, { ...plan, ...this.#wrap(request, how) });
+    const argv = launchArgv(this.#launcher, {
+      ...plan,
+      ...this.#wrap(request, how, wait ?? undefined),
+    });
     const warmSpec = warmCode === null ? null : this.#warmSpec(warmCode, request, how, {
       plan,
       env,
@@ -661,44 +891,34 @@ export class Sandbox {
       killGroup: !cgroup && !jailed,
       sweep: cgroup?.sweepArgs ?? null,
     };
-    let child: ChildResult;
-    try {
-      child = await spawnerFor(this.#launcher).run(spec);
-    } catch (error) {
-      throw new SandboxError(`Cannot start the launcher for "${program}": ${String(error)}`, {
-        cause: error,
-      });
-    }
+    return { spec, cgroup, tag };
+  }
+
+  /** What `child`, started for `request` at `started` (ms), did. */
+  #result(
+    request: RunRequest,
+    child: ChildResult,
+    cgroup: SandboxCgroup | null,
+    started: number,
+    ahead: boolean,
+  ): RunResult {
     const capsHit = cgroup && child.sweep
       ? cgroup.caps(child.sweep)
       : { processes: false, memory: false };
-    const status = { code: child.code, signal: child.signal };
-    const timedOut = child.timedOut;
-    const errText = child.stderr;
-    // Only the launcher knows the tag: a program printing the same line is data, not a failed
-    // set-up (which would end the episode, or the grader's run, as broken infrastructure).
-    const firstLine = errText.split("\n")[0];
-    if (
-      status.code === LAUNCH_FAILED && firstLine.startsWith("patchgym: cannot set up") &&
-      firstLine.endsWith(` [${tag}]`)
-    ) {
-      throw new SandboxError(
-        `Cannot start "${program}" in its sandbox: ${firstLine.slice(0, -tag.length - 3)}`,
-      );
-    }
     return {
       argv: request.argv,
-      exitCode: status.code,
-      signal: status.signal,
-      timedOut,
+      exitCode: child.code,
+      signal: child.signal,
+      timedOut: child.timedOut,
       stdout: child.stdout,
-      stderr: errText + this.#capsNote(capsHit),
+      stderr: child.stderr + this.#capsNote(capsHit),
       truncated: child.truncated,
       outputBytes: child.outputBytes,
       durationMs: performance.now() - started,
       capsHit,
       cgroup: cgroup?.name ?? null,
       warm: child.warm,
+      ahead,
     };
   }
 
@@ -759,7 +979,10 @@ export class Sandbox {
         "-c",
         zygoteProgram(code, request.warmModules ?? []),
       ],
-      argv: launchArgv(this.#launcher, { ...run.plan, ...this.#wrap(request, how, nonce) }),
+      argv: launchArgv(this.#launcher, {
+        ...run.plan,
+        ...this.#wrap(request, how, `hold:${nonce}`),
+      }),
       request: {
         nonce,
         uid: how.user!.uid,
@@ -813,12 +1036,14 @@ export class Sandbox {
   /**
    * What the launcher execs: the program in a session of its own (as root: after dropping to the
    * sandbox's uid) without a jail, `bwrap ... [setpriv] program args` with one (`setpriv` only as
-   * root, to the sandbox's uid).
+   * root, to the sandbox's uid). `last`, with the compiled launcher: the jail's launcher ends with
+   * that step instead of the drop and the program (`hold:NONCE` for a warm run, `await` for a jail
+   * made ahead, which gets both with its run).
    */
   #wrap(
     request: RunRequest,
     how: { jailed: boolean; filter: string | null; user: UserLease | null },
-    hold?: string,
+    last?: string,
   ): Pick<LaunchPlan, "command" | "drop" | "setsid"> {
     const [program, ...args] = request.argv;
     const command = [this.#program(program), ...args];
@@ -841,9 +1066,10 @@ export class Sandbox {
       setpriv: first.setpriv,
       newSession: first.newSession,
     });
-    if (hold) {
+    if (last === "await") return { command: [...jail, this.#launcher!, "pgrp", "await", "--"] };
+    if (last) {
       // The warm interpreter forks the program in; the jail's launcher holds its place.
-      return { command: [...jail, ...first.argv.slice(0, -1), `hold:${hold}`, "--"] };
+      return { command: [...jail, ...first.argv.slice(0, -1), last, "--"] };
     }
     return { command: [...jail, ...first.argv, ...command] };
   }
@@ -875,6 +1101,33 @@ export class Sandbox {
     if (this.#launcher && limits.niceness > 0) steps.push(`nice:${limits.niceness}`);
     return steps;
   }
+}
+
+/** How long a jail made ahead waits for its run before it ends unused. */
+export const AHEAD_IDLE_MS = 60_000;
+
+/** A jail made ahead for the next run of one shape in one folder (see `Sandbox`). */
+interface AheadJail {
+  cwd: string;
+  /** The uid it runs as (leased until it ends). */
+  uid: number;
+  child: AheadChild;
+  cgroup: SandboxCgroup | null;
+  /** Its launcher's tag (see `LaunchPlan.tag`). */
+  tag: string;
+  /** Whether it ended (its processes gone, its cgroup swept). */
+  ended: boolean;
+  expiry: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Whether `child` is its launcher's failed set-up: exit 125 with the line only the launcher can end
+ * with the run's `tag`. Nothing of the program ran then.
+ */
+function launchFailed(child: ChildResult, tag: string): boolean {
+  const firstLine = child.stderr.split("\n")[0];
+  return child.code === LAUNCH_FAILED && firstLine.startsWith("patchgym: cannot set up") &&
+    firstLine.endsWith(` [${tag}]`);
 }
 
 /** Where a jailed child works: the workspace, extra binds, single files to show. */

@@ -83,6 +83,11 @@ export class UserPool {
     }
   }
 
+  /** Lease a free uid if one is free now, else null (nothing waits). */
+  tryLease(): UserLease | null {
+    return this.#tryLease();
+  }
+
   #tryLease(): UserLease | null {
     Deno.mkdirSync(this.#lockDir, { recursive: true, mode: 0o700 });
     for (let i = 0; i < this.range.count; i++) {

@@ -41,6 +41,8 @@ export const runCommandTool = defineTool({
       argv: input.argv,
       cwd: ctx.workspace.dir,
       timeoutMs: timeout * 1000,
+      // The episode's next command gets its jail made while the model answers.
+      ahead: ctx.workspace,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       // The task's installed packages and source roots (a Deno environment's DENO_DIR), as its
       // tests see them.

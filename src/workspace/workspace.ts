@@ -62,6 +62,7 @@ export class Workspace {
 
   readonly #keepRoot: string | undefined;
   readonly #mount: WorkspaceMount | undefined;
+  readonly #cleanups: (() => Promise<void>)[] = [];
 
   constructor(
     dir: string,
@@ -83,6 +84,19 @@ export class Workspace {
     this.#mount = options.mount;
   }
 
+  /**
+   * Call `cleanup` (and wait for it) before the folder is removed or kept: for what holds it, such
+   * as a sandbox's jail made ahead for its next command (`RunRequest.ahead`).
+   */
+  onRemove(cleanup: () => Promise<void>): void {
+    this.#cleanups.push(cleanup);
+  }
+
+  async #cleanUp(): Promise<void> {
+    const cleanups = this.#cleanups.splice(0);
+    await Promise.all(cleanups.map((cleanup) => cleanup().catch(() => {})));
+  }
+
   /** Resolve a path the agent named; see {@linkcode guardPath}. */
   resolve(path: string, options?: GuardOptions): GuardResult {
     return guardPath(this.dir, path, options);
@@ -94,6 +108,7 @@ export class Workspace {
    */
   async keep(): Promise<string> {
     await this.ready.catch(() => {});
+    await this.#cleanUp();
     const name = basename(this.mountRoot ?? this.dir);
     let target = this.#keepRoot ? join(this.#keepRoot, name) : this.dir;
     if (this.mountRoot) {
@@ -118,6 +133,7 @@ export class Workspace {
   async remove(): Promise<void> {
     // Never race a write still in flight: it could recreate files after the removal.
     await this.ready.catch(() => {});
+    await this.#cleanUp();
     if (this.mountRoot) await this.#mount?.unmount(this.mountRoot);
     await removeTree(this.mountRoot ?? this.dir);
   }

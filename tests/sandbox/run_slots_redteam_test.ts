@@ -89,6 +89,7 @@ class InstantSandbox extends Sandbox {
         capsHit: { processes: false, memory: false },
         cgroup: null,
         warm: false,
+        ahead: false,
       };
     } finally {
       give();

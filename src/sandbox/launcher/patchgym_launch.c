@@ -38,6 +38,11 @@
  *                        256 + N: die of signal N). The run's program is forked into the jail by
  *                        the warm interpreter (src/sandbox/_zygote.ts), which takes this
  *                        process's stdin, stdout and stderr and sends the signal when it ends
+ *   await                with no PROGRAM after "--": a jail made ahead of its run. Print
+ *                        "patchgym: ready" on stderr, then read the run from stdin to its end:
+ *                        NUL-ended fields, the environment (NAME=VALUE), an empty field, more
+ *                        steps, "--", PROGRAM and its arguments; stdin becomes /dev/null. A stdin
+ *                        closed with nothing on it exits 125 with nothing started (`await_run`)
  * then execs PROGRAM: bwrap (its path found when this file was built) or a name of the closed
  * allowlist, looked up on the fixed children's PATH; anything else is refused. A failed step
  * prints "patchgym: cannot set up the sandbox: ..." and exits 125.
@@ -698,12 +703,71 @@ static void hold(void) {
   }
 }
 
+/* The most bytes `await` reads: a run's environment, steps and argv (Linux caps argv at 2 MiB). */
+#define AWAIT_MAX (4 << 20)
+/* What `await` says on stderr once its jail is made (the orchestrator takes it off the stream). */
+static const char READY[] = "patchgym: ready\n";
+
+static int run_steps(int argc, char **argv, int i, int awaited);
+
+/*
+ * The `await` step: a jail made ahead of its run (`Sandbox.run`'s `ahead`, src/sandbox/sandbox.ts).
+ * It says it is ready on stderr, then reads the rest of the run from stdin to its end, as NUL-ended
+ * fields: the program's environment (NAME=VALUE each), an empty field, more steps, "--", the
+ * program and its arguments. Nothing of the run is known before: a stdin closed without a run ends
+ * it with nothing started. stdin then becomes /dev/null, as a run without stdin has it.
+ */
+static int await_run(void) {
+  size_t ready = sizeof READY - 1;
+  if (write(2, READY, ready) != (ssize_t)ready) fail("step \"await\" failed: %s", strerror(errno));
+  size_t room = 64 * 1024, length = 0;
+  char *text = malloc(room);
+  if (!text) fail("step \"await\" failed: out of memory");
+  for (;;) {
+    if (length == room) {
+      if (room >= AWAIT_MAX) fail("step \"await\": the run is over %d bytes", AWAIT_MAX);
+      room *= 2;
+      char *grown = realloc(text, room);
+      if (!grown) fail("step \"await\" failed: out of memory");
+      text = grown;
+    }
+    ssize_t n = read(0, text + length, room - length);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("step \"await\" failed: %s", strerror(errno));
+    if (n == 0) break;
+    length += (size_t)n;
+  }
+  if (length == 0) _exit(LAUNCH_FAILED); /* Not needed after all: nothing was started. */
+  if (text[length - 1] != '\0') fail("step \"await\": the run does not end with a NUL");
+  size_t fields = 0;
+  for (size_t at = 0; at < length; at++) fields += text[at] == '\0';
+  char **list = calloc(fields + 2, sizeof *list);
+  if (!list) fail("step \"await\" failed: out of memory");
+  size_t count = 0;
+  for (size_t at = 0; at < length; at += strlen(text + at) + 1) list[count++] = text + at;
+  size_t env = 0;
+  while (env < count && list[env][0] != '\0') env++;
+  if (env == count) fail("step \"await\": the run has no end to its environment");
+  /* The environment ends at the empty field; argv (steps, "--", program) starts after it. */
+  list[env] = NULL;
+  environ = list;
+  char **rest = list + env; /* rest[0] stands where argv[0] would. */
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null < 0 || dup2(null, 0) != 0) fail("step \"await\" failed: /dev/null: %s", strerror(errno));
+  close(null);
+  return run_steps((int)(count - env), rest, 1, 1);
+}
+
 static int launch(int argc, char **argv) {
   if (argc > 1 && starts_with(argv[1], "tag:")) fail_tag = argv[1] + 4;
   close_inherited();
-  int i = fail_tag ? 2 : 1;
+  return run_steps(argc, argv, fail_tag ? 2 : 1, 0);
+}
+
+/* Runs the steps from argv[I] to "--", then what comes after it. AWAITED: the part `await` read. */
+static int run_steps(int argc, char **argv, int i, int awaited) {
   char *keep[MAX_KEPT];
-  int kept = 0, hide = 0, holding = 0;
+  int kept = 0, hide = 0, holding = 0, awaiting = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     const char *a = argv[i];
     char *equals = strchr(a, '=');
@@ -749,6 +813,8 @@ static int launch(int argc, char **argv) {
       hide = 1;
     } else if (starts_with(a, "hold:")) {
       holding = 1;
+    } else if (strcmp(a, "await") == 0 && !awaited) {
+      awaiting = 1;
     } else if (starts_with(a, "keep:")) {
       if (a[5] != '/') fail("step \"%s\" names a relative path", a);
       if (kept == (int)(sizeof keep / sizeof *keep)) fail("step \"%s\": too many kept paths", a);
@@ -765,6 +831,10 @@ static int launch(int argc, char **argv) {
     }
   }
   if (i >= argc) fail("no \"--\" before the program");
+  if (awaiting) {
+    if (i + 1 < argc || hide || holding) fail("step \"await\" takes no program and comes alone");
+    return await_run();
+  }
   if (holding) {
     if (i + 1 < argc || hide) fail("step \"hold\" takes no program and comes without \"hide\"");
     hold();
