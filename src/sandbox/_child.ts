@@ -54,8 +54,12 @@ export interface AheadGate {
   ready(): void;
 }
 
-/** What the launcher's `await` step says on stderr once its jail is made (taken off the stream). */
+/**
+ * What the launcher's `await` step says on stderr once its jail is made, and once it has read its
+ * run (both taken off the stream): a jail that did not say the second never started its run.
+ */
 const READY = new TextEncoder().encode("patchgym: ready\n");
+const TAKEN = new TextEncoder().encode("patchgym: run\n");
 
 /** What the child did, as data. */
 export interface ChildResult {
@@ -136,10 +140,11 @@ async function runOnce(
     if (!reaped) killSandbox(child.pid, helper);
   });
   const stdout = new CappedReader(child.stdout, spec.cap);
+  let taken = false;
   const stderr = new CappedReader(
     child.stderr,
     spec.cap,
-    gate ? { marker: READY, seen: gate.ready } : null,
+    gate ? [{ marker: READY, seen: gate.ready }, { marker: TAKEN, seen: () => taken = true }] : [],
   );
   const reading = Promise.all([stdout.done, stderr.done]);
   let stdin = spec.stdin;
@@ -186,6 +191,8 @@ async function runOnce(
   await reading;
   // The answer comes once the program runs, or once the warm interpreter saw bwrap gone.
   await atMost(warmStart, DRAIN_GRACE_MS);
+  // A jail made ahead that ended before it read its run (killed, or its set-up failed).
+  if (gate && !taken) started = false;
   if (refused) return null;
   if (lost) {
     throw new Error(
@@ -259,23 +266,25 @@ class CappedReader {
   #headLength = 0;
   readonly #tail: Uint8Array[] = [];
   #tailLength = 0;
-  /** Bytes the stream may start with that are not output (see `expect`), until told apart. */
-  #expect: { marker: Uint8Array; seen(): void } | null;
+  /** Markers the stream may start with that are not output (see `expect`), still to come. */
+  #expect: { marker: Uint8Array; seen(): void }[];
+  /** The start of the stream, held while it may still be the next marker. */
   #start: Uint8Array = new Uint8Array(0);
 
   /**
-   * `expect`: a marker the stream may start with (a jail made ahead says it is ready): taken off
-   * the output and `seen` called when it does; kept as output when the stream starts otherwise.
+   * `expect`: markers the stream may start with, one after another (a jail made ahead says it is
+   * ready, then that it has its run): each taken off the output and its `seen` called when it
+   * comes; from the first byte that is not the next marker on, everything is output.
    */
   constructor(
     stream: ReadableStream<Uint8Array>,
     cap: number,
-    expect: { marker: Uint8Array; seen(): void } | null = null,
+    expect: { marker: Uint8Array; seen(): void }[] = [],
   ) {
     this.#reader = stream.getReader({ mode: "byob" });
     this.#headCap = Math.ceil(cap / 2);
     this.#tailCap = Math.floor(cap / 2);
-    this.#expect = expect;
+    this.#expect = [...expect];
     this.done = this.#pump();
   }
 
@@ -302,22 +311,27 @@ class CappedReader {
     if (this.#start.length > 0) this.#add(this.#start);
   }
 
-  /** A chunk read: output, once the expected marker is told apart from it. */
+  /** A chunk read: output, once the markers still expected are told apart from it. */
   #take(chunk: Uint8Array): void {
-    const expect = this.#expect;
-    if (!expect) return this.#add(chunk);
-    const start = concat([this.#start, chunk]);
-    const { marker } = expect;
-    const same = marker.subarray(0, start.length).every((byte, i) => start[i] === byte);
-    if (same && start.length < marker.length) {
-      this.#start = start;
-      return;
+    while (this.#expect.length > 0) {
+      const start = concat([this.#start, chunk]);
+      const { marker, seen } = this.#expect[0];
+      const same = marker.subarray(0, start.length).every((byte, i) => start[i] === byte);
+      if (same && start.length < marker.length) {
+        this.#start = start;
+        return;
+      }
+      this.#start = new Uint8Array(0);
+      if (!same) {
+        this.#expect = [];
+        chunk = start;
+        break;
+      }
+      this.#expect.shift();
+      seen();
+      chunk = start.subarray(marker.length);
     }
-    this.#expect = null;
-    this.#start = new Uint8Array(0);
-    if (!same) return this.#add(start);
-    expect.seen();
-    if (start.length > marker.length) this.#add(start.subarray(marker.length));
+    if (chunk.length > 0) this.#add(chunk);
   }
 
   #add(chunk: Uint8Array): void {

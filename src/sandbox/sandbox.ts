@@ -699,10 +699,13 @@ export class Sandbox {
     const started = performance.now();
     const [program, ...args] = request.argv;
     const uid = jail.uid;
-    const env = this.#env(request);
+    // bwrap sets PWD to the folder it starts the jail's first program in; this one had none yet.
+    const env = { ...this.#env(request), PWD: request.cwd };
     const fields = [
       ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
       "",
+      // Its failures are the launcher's, as they are before a jail made when its run comes.
+      `tag:${jail.tag}`,
       ...[request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${uid}:${dir}`),
       `drop:${uid}`,
       "--",
@@ -723,8 +726,9 @@ export class Sandbox {
         cause: error,
       });
     }
-    // Its launcher failed before its jail was made, or it ended before its run came: nothing of
-    // the run started, so it starts as any other.
+    // Its launcher failed (before the jail was made, or before the program with its run's steps:
+    // the same failure then comes again, as any launch's), or it ended before it read its run:
+    // nothing of the program started, so the run starts as any other.
     if (!child.started || launchFailed(child, jail.tag)) return null;
     return this.#result(request, child, jail.cgroup, started, true);
   }

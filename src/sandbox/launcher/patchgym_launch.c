@@ -41,8 +41,9 @@
  *   await                with no PROGRAM after "--": a jail made ahead of its run. Print
  *                        "patchgym: ready" on stderr, then read the run from stdin to its end:
  *                        NUL-ended fields, the environment (NAME=VALUE), an empty field, more
- *                        steps, "--", PROGRAM and its arguments; stdin becomes /dev/null. A stdin
- *                        closed with nothing on it exits 125 with nothing started (`await_run`)
+ *                        steps (a `tag:` first), "--", PROGRAM and its arguments; print
+ *                        "patchgym: run" once it is read; stdin becomes /dev/null. A stdin closed
+ *                        with nothing on it exits 125 with nothing started (`await_run`)
  * then execs PROGRAM: bwrap (its path found when this file was built) or a name of the closed
  * allowlist, looked up on the fixed children's PATH; anything else is refused. A failed step
  * prints "patchgym: cannot set up the sandbox: ..." and exits 125.
@@ -705,8 +706,12 @@ static void hold(void) {
 
 /* The most bytes `await` reads: a run's environment, steps and argv (Linux caps argv at 2 MiB). */
 #define AWAIT_MAX (4 << 20)
-/* What `await` says on stderr once its jail is made (the orchestrator takes it off the stream). */
+/*
+ * What `await` says on stderr once its jail is made, and once it has its run (the orchestrator
+ * takes both off the stream): without the second, nothing of the run started.
+ */
 static const char READY[] = "patchgym: ready\n";
+static const char TAKEN[] = "patchgym: run\n";
 
 static int run_steps(int argc, char **argv, int i, int awaited);
 
@@ -738,6 +743,7 @@ static int await_run(void) {
     length += (size_t)n;
   }
   if (length == 0) _exit(LAUNCH_FAILED); /* Not needed after all: nothing was started. */
+  if (write(2, TAKEN, sizeof TAKEN - 1) != (ssize_t)(sizeof TAKEN - 1)) _exit(LAUNCH_FAILED);
   if (text[length - 1] != '\0') fail("step \"await\": the run does not end with a NUL");
   size_t fields = 0;
   for (size_t at = 0; at < length; at++) fields += text[at] == '\0';
@@ -755,7 +761,10 @@ static int await_run(void) {
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null < 0 || dup2(null, 0) != 0) fail("step \"await\" failed: /dev/null: %s", strerror(errno));
   close(null);
-  return run_steps((int)(count - env), rest, 1, 1);
+  /* The run's own tag, as a launch's first step: its failures are told apart from its program's. */
+  int first = 1;
+  if (count - env > 1 && starts_with(rest[1], "tag:")) fail_tag = rest[first++] + 4;
+  return run_steps((int)(count - env), rest, first, 1);
 }
 
 static int launch(int argc, char **argv) {
