@@ -65,6 +65,11 @@ export interface EnvironmentOptions {
   unjailedRoot?: boolean;
   /** Start every Python test run cold, never from the warm interpreter (`--cold-python`). */
   coldPython?: boolean;
+  /**
+   * Make each command's jail when it comes, never ahead while the model answers
+   * (`--on-demand-jails`; see `RunRequest.ahead`).
+   */
+  onDemandJails?: boolean;
   /** Refuse to open unless this machine gives at least this isolation. */
   requireIsolation?: IsolationRequirement;
   /** Where built dependency environments are cached (default: `defaultCacheRoot()`). */
@@ -148,6 +153,7 @@ export class Environment {
       limits: options.sandboxLimits,
       runSlots: options.runSlots,
       warm: !options.coldPython,
+      ahead: !options.onDemandJails,
     });
     return new Environment(tasksDir, workRoot, sandbox, options);
   }

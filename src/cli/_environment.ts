@@ -23,6 +23,7 @@ export const ENVIRONMENT_FLAGS = {
   "require-isolation": { type: "string" },
   "unsafe-root-without-jail": { type: "boolean" },
   "cold-python": { type: "boolean" },
+  "on-demand-jails": { type: "boolean" },
   "env-cache": { type: "string" },
 } as const;
 
@@ -43,7 +44,9 @@ export const SANDBOX_FLAGS_HELP =
   --unsafe-root-without-jail
                          as root without bwrap, run agent code anyway (it reaches the host)
   --cold-python          as root: start every Python test run in its jail, never forked from
-                         the warm interpreter (docs/sandbox.md, "Warm Python runs")`;
+                         the warm interpreter (docs/sandbox.md, "Warm Python runs")
+  --on-demand-jails      as root: make each command's jail when it comes, not while the model
+                         answers (docs/sandbox.md, "Jails made ahead")`;
 
 /** Values of {@linkcode ENVIRONMENT_FLAGS} after parsing. */
 export interface EnvironmentFlagValues {
@@ -57,6 +60,7 @@ export interface EnvironmentFlagValues {
   "require-isolation"?: string;
   "unsafe-root-without-jail"?: boolean;
   "cold-python"?: boolean;
+  "on-demand-jails"?: boolean;
   "env-cache"?: string;
 }
 
@@ -133,6 +137,7 @@ export function openEnvironment(
     sandboxUsers,
     unjailedRoot: values["unsafe-root-without-jail"] ?? false,
     coldPython: values["cold-python"] ?? false,
+    onDemandJails: values["on-demand-jails"] ?? false,
     requireIsolation,
     ...(values["env-cache"] ? { envCache: resolve(values["env-cache"]) } : {}),
   });

@@ -84,6 +84,40 @@ export async function doctorCommand(args: string[]): Promise<number> {
         : "started in their jails (a warm interpreter needs root, bwrap and the compiled launcher)",
     };
   };
+  // Two commands, as an episode runs them: whether the second one's jail was made ahead.
+  const commandJails = async (): Promise<{ ahead: boolean; detail: string }> => {
+    const cleanups: (() => Promise<void>)[] = [];
+    const owner = { onRemove: (cleanup: () => Promise<void>) => void cleanups.push(cleanup) };
+    let ahead = false;
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = await environment.sandbox.run({
+          argv: ["true"],
+          cwd: scratch,
+          timeoutMs: 10_000,
+          ahead: owner,
+        });
+        ahead = r.ahead && r.exitCode === 0;
+        await environment.sandbox.aheadReady();
+      }
+    } catch {
+      // Said below.
+    } finally {
+      await Promise.all(cleanups.map((cleanup) => cleanup()));
+    }
+    const eligible = environment.isolation.level === "bwrap" &&
+      environment.isolation.users !== null && !!environment.isolation.launcher;
+    return {
+      ahead,
+      detail: ahead
+        ? "each made ahead, while the model answers (root, bwrap, the compiled launcher); --on-demand-jails makes each when it comes"
+        : values["on-demand-jails"]
+        ? "each made when it comes (--on-demand-jails)"
+        : eligible
+        ? "each made when it comes: none made ahead could be used here (see docs/sandbox.md, Jails made ahead)"
+        : "each made when it comes (made ahead needs root, bwrap and the compiled launcher)",
+    };
+  };
   const report = {
     patchgym: VERSION,
     deno: Deno.version.deno,
@@ -123,6 +157,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       jest: "from each task's npm environment (jest 29, patchgym env build)",
     },
     python_runs: await pythonRuns(),
+    command_jails: await commandJails(),
     network_in_sandbox: environment.isolation.level === "bwrap"
       ? "none (own network namespace)"
       : "host network (no bwrap)",
@@ -152,6 +187,9 @@ export async function doctorCommand(args: string[]): Promise<number> {
   }
   if (!report.python_runs.warm && report.python_runs.detail.includes("could not start")) {
     warnings.push(`Python test runs ${report.python_runs.detail}`);
+  }
+  if (!report.command_jails.ahead && report.command_jails.detail.includes("could be used")) {
+    warnings.push(`command jails: ${report.command_jails.detail}`);
   }
   if (!report.runners.python3) {
     problems.push("python3 not found for children: Python tasks cannot run");
@@ -198,6 +236,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       `unittest       ${r.unittest ?? "NOT FOUND"}`,
       `pytest         ${r.pytest ?? "not installed (pytest tasks unavailable)"}`,
       `python runs    ${report.python_runs.detail}`,
+      `command jails  ${report.command_jails.detail}`,
       `deno (tests)   ${r.deno_test ?? "NOT FOUND"}`,
       `node (tests)   ${r.node_test ?? "not installed (JavaScript tasks unavailable)"}`,
       `jest           ${r.node_test ? r.jest : "needs node (jest tasks unavailable)"}`,
