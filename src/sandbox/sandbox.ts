@@ -633,7 +633,7 @@ export class Sandbox {
       const made = ahead === null ? null : this.#takeAhead(ahead);
       const result = made && await this.#runAhead(made, request);
       if (result) return result;
-      const user = this.#users ? await this.#users.lease() : null;
+      const user = this.#users ? await this.#lease(this.#users) : null;
       try {
         // A uid lease can wait too (every uid of the range in use): still not started.
         request.signal?.throwIfAborted();
@@ -661,7 +661,8 @@ export class Sandbox {
    * namespace and cgroup ended), its `/tmp` and `/dev/shm` are fresh, and its program's clock
    * starts when the run comes. Only runs without stdin, and not warm; a jail unused for a minute
    * ({@linkcode RunnerOptions.aheadIdleMs}), or whose folder goes (its owner's `onRemove`), ends unused, and so
-   * does one that ended on its own (it is then made again when its run comes).
+   * does one that ended on its own (it is then made again when its run comes). A sandbox keeps at
+   * most {@linkcode aheadCap} of them, and they give up their uids to runs that find none free.
    */
   #aheadKey(request: RunRequest, jailed: boolean): string | null {
     if (!request.ahead || !this.#aheadAllowed || !jailed || !this.#launcher || !this.#users) {
@@ -679,6 +680,20 @@ export class Sandbox {
       // A deno run binds the deno executable and has no address-space cap.
       program === "deno",
     ]);
+  }
+
+  /**
+   * A uid for a run: where every uid of the range is in use, this sandbox's jails made ahead give
+   * theirs up first (the oldest first), before the run waits for one.
+   */
+  async #lease(users: UserPool): Promise<UserLease> {
+    while (true) {
+      const lease = users.tryLease();
+      if (lease) return lease;
+      const oldest = this.#ahead.values().next();
+      if (oldest.done) return await users.lease();
+      await this.#endAhead(oldest.value);
+    }
   }
 
   /** The jail made ahead for runs of shape `key`, taken for a run: null when there is none. */
@@ -738,8 +753,9 @@ export class Sandbox {
    * uid is free now; it waits until a run takes it, its folder goes or it is unused for long.
    */
   #makeAhead(key: string, request: RunRequest, filter: string | null): void {
-    if (this.#ahead.has(key)) return;
-    const user = this.#users!.tryLease();
+    const users = this.#users!;
+    if (this.#ahead.has(key) || this.#ahead.size >= aheadCap(users.range.count)) return;
+    const user = users.tryLease();
     if (!user) return;
     const how = { jailed: true, filter, user };
     let jail: AheadJail;
@@ -1109,6 +1125,14 @@ export class Sandbox {
 
 /** How long a jail made ahead waits for its run before it ends unused. */
 export const AHEAD_IDLE_MS = 60_000;
+
+/**
+ * How many jails made ahead a sandbox keeps at most, for a range of `uids`: an eighth of it, so
+ * that runs find uids free (each jail made ahead holds one, and a pool's threads each keep theirs).
+ */
+export function aheadCap(uids: number): number {
+  return Math.max(1, Math.floor(uids / 8));
+}
 
 /** A jail made ahead for the next run of one shape in one folder (see `Sandbox`). */
 interface AheadJail {

@@ -297,3 +297,29 @@ Deno.test("where jails cannot be made ahead, every command's jail is made when i
     assert.deepEqual(runs.map((r) => r.ahead), [false, aheadable, aheadable]);
   });
 });
+
+Deno.test("a jail made ahead gives its uid up to a run that finds none free", async () => {
+  if (skipped()) return;
+  // One uid of a range of its own: the jail made ahead holds it once the first run ended.
+  const users = { first: 1_600_000_000 + Math.floor(Math.random() * 1_000_000), count: 1 };
+  // Never idle long enough to end on its own while the test runs.
+  const scarce = new Sandbox({ isolation: { ...isolation, users }, aheadIdleMs: 3_600_000 });
+  await withFolder(async (dir, owner) => {
+    await python(scarce, dir, owner, "pass");
+    await scarce.aheadReady();
+    await withFolder(async (other) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const b = await Promise.race([
+        python(scarce, other, undefined, "import os; print(os.getuid())"),
+        new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 60_000)),
+      ]);
+      clearTimeout(timer);
+      assert.ok(b, "the run waited for the uid the jail made ahead held");
+      assert.deepEqual([b.ahead, b.exitCode, b.stdout], [false, 0, `${users.first}\n`]);
+    });
+    // And the folder's next run has its jail made when it comes.
+    const c = await python(scarce, dir, owner, "print('made now')");
+    assert.deepEqual([c.ahead, c.stdout], [false, "made now\n"]);
+  });
+  await scarce.endAhead();
+});
