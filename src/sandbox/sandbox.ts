@@ -662,7 +662,9 @@ export class Sandbox {
    * starts when the run comes. Only runs without stdin, and not warm; a jail unused for a minute
    * ({@linkcode RunnerOptions.aheadIdleMs}), or whose folder goes (its owner's `onRemove`), ends unused, and so
    * does one that ended on its own (it is then made again when its run comes). A sandbox keeps at
-   * most {@linkcode aheadCap} of them, and they give up their uids to runs that find none free.
+   * most {@linkcode aheadCap} of them; they lease uids from the range's upper half only (so runs,
+   * whatever thread or process holds jails made ahead, always have the lower half), and give them
+   * up to this sandbox's runs that find none free.
    */
   #aheadKey(request: RunRequest, jailed: boolean): string | null {
     if (!request.ahead || !this.#aheadAllowed || !jailed || !this.#launcher || !this.#users) {
@@ -755,7 +757,7 @@ export class Sandbox {
   #makeAhead(key: string, request: RunRequest, filter: string | null): void {
     const users = this.#users!;
     if (this.#ahead.has(key) || this.#ahead.size >= aheadCap(users.range.count)) return;
-    const user = users.tryLease();
+    const user = users.tryLease({ upperHalf: true });
     if (!user) return;
     const how = { jailed: true, filter, user };
     let jail: AheadJail;
@@ -763,6 +765,7 @@ export class Sandbox {
       const { spec, cgroup, tag } = this.#spec(request, how, null, "await");
       const child = spawnerFor(this.#launcher).ahead({ ...spec, ahead: true, stdin: null });
       jail = {
+        owner: request.ahead!,
         cwd: request.cwd,
         uid: user.uid,
         child,
@@ -786,10 +789,11 @@ export class Sandbox {
         clearTimeout(jail.expiry);
       }
     });
+    // Every jail made for the owner's runs, whatever their folder, ends when its folder goes.
     const owner = request.ahead!;
     if (!this.#owners.has(owner)) {
       this.#owners.add(owner);
-      owner.onRemove(() => this.endAhead(request.cwd));
+      owner.onRemove(() => this.#endOwned(owner));
     }
   }
 
@@ -801,12 +805,15 @@ export class Sandbox {
     return jail.child.result.then(() => {}, () => {});
   }
 
-  /**
-   * End every jail made ahead for runs in `cwd` (every one, without it), unused, and wait until
-   * their processes are gone.
-   */
-  async endAhead(cwd?: string): Promise<void> {
-    const jails = [...this.#ahead.values()].filter((jail) => cwd === undefined || jail.cwd === cwd);
+  /** End every jail made ahead, unused, and wait until their processes are gone. */
+  async endAhead(): Promise<void> {
+    await Promise.all([...this.#ahead.values()].map((jail) => this.#endAhead(jail)));
+  }
+
+  /** End the jails made ahead for `owner`'s runs, and wait until their processes are gone. */
+  async #endOwned(owner: AheadOwner): Promise<void> {
+    this.#owners.delete(owner);
+    const jails = [...this.#ahead.values()].filter((jail) => jail.owner === owner);
     await Promise.all(jails.map((jail) => this.#endAhead(jail)));
   }
 
@@ -1127,8 +1134,9 @@ export class Sandbox {
 export const AHEAD_IDLE_MS = 60_000;
 
 /**
- * How many jails made ahead a sandbox keeps at most, for a range of `uids`: an eighth of it, so
- * that runs find uids free (each jail made ahead holds one, and a pool's threads each keep theirs).
+ * How many jails made ahead a sandbox keeps at most, for a range of `uids`: an eighth of it (at
+ * least one), so that one thread's jails leave others theirs. Jails made ahead take uids
+ * from the range's upper half only, so runs always have the lower half (see `Sandbox`).
  */
 export function aheadCap(uids: number): number {
   return Math.max(1, Math.floor(uids / 8));
@@ -1136,6 +1144,8 @@ export function aheadCap(uids: number): number {
 
 /** A jail made ahead for the next run of one shape in one folder (see `Sandbox`). */
 interface AheadJail {
+  /** Who said more runs would come (`RunRequest.ahead`). */
+  owner: AheadOwner;
   cwd: string;
   /** The uid it runs as (leased until it ends). */
   uid: number;

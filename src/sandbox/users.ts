@@ -83,15 +83,19 @@ export class UserPool {
     }
   }
 
-  /** Lease a free uid if one is free now, else null (nothing waits). */
-  tryLease(): UserLease | null {
-    return this.#tryLease();
+  /**
+   * Lease a free uid if one is free now, else null (nothing waits). `upperHalf`: only from the
+   * range's upper half (what jails made ahead may hold, so that runs always have the lower half).
+   */
+  tryLease(options: { upperHalf?: boolean } = {}): UserLease | null {
+    return this.#tryLease(options.upperHalf ? Math.ceil(this.range.count / 2) : 0);
   }
 
-  #tryLease(): UserLease | null {
+  #tryLease(from = 0): UserLease | null {
     Deno.mkdirSync(this.#lockDir, { recursive: true, mode: 0o700 });
-    for (let i = 0; i < this.range.count; i++) {
-      const offset = (this.#next + i) % this.range.count;
+    const count = this.range.count - from;
+    for (let i = 0; i < count; i++) {
+      const offset = from + (Math.max(this.#next - from, 0) + i) % count;
       const uid = this.range.first + offset;
       const file = Deno.openSync(`${this.#lockDir}/${uid}`, {
         read: true,

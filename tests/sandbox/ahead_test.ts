@@ -300,14 +300,18 @@ Deno.test("where jails cannot be made ahead, every command's jail is made when i
 
 Deno.test("a jail made ahead gives its uid up to a run that finds none free", async () => {
   if (skipped()) return;
-  // One uid of a range of its own: the jail made ahead holds it once the first run ended.
-  const users = { first: 1_600_000_000 + Math.floor(Math.random() * 1_000_000), count: 1 };
+  // Two uids of a range of its own: the jail made ahead holds the upper one (the only one jails
+  // made ahead may take) once the first run ended; a run holds the lower one.
+  const users = { first: 1_600_000_000 + 2 * Math.floor(Math.random() * 1_000_000), count: 2 };
   // Never idle long enough to end on its own while the test runs.
   const scarce = new Sandbox({ isolation: { ...isolation, users }, aheadIdleMs: 3_600_000 });
   await withFolder(async (dir, owner) => {
     await python(scarce, dir, owner, "pass");
     await scarce.aheadReady();
     await withFolder(async (other) => {
+      const holding = python(scarce, other, undefined, "import sys; sys.stdin.read()", {
+        stdin: new Uint8Array(0),
+      });
       let timer: ReturnType<typeof setTimeout> | undefined;
       const b = await Promise.race([
         python(scarce, other, undefined, "import os; print(os.getuid())"),
@@ -315,11 +319,44 @@ Deno.test("a jail made ahead gives its uid up to a run that finds none free", as
       ]);
       clearTimeout(timer);
       assert.ok(b, "the run waited for the uid the jail made ahead held");
-      assert.deepEqual([b.ahead, b.exitCode, b.stdout], [false, 0, `${users.first}\n`]);
+      assert.equal(b.exitCode, 0, b.stderr);
+      assert.ok([users.first, users.first + 1].includes(Number(b.stdout)), b.stdout);
+      await holding;
     });
     // And the folder's next run has its jail made when it comes.
     const c = await python(scarce, dir, owner, "print('made now')");
     assert.deepEqual([c.ahead, c.stdout], [false, "made now\n"]);
   });
   await scarce.endAhead();
+});
+
+Deno.test("jails made ahead take uids from the upper half of the range only", async () => {
+  if (skipped()) return;
+  const users = { first: 1_700_000_000 + 4 * Math.floor(Math.random() * 1_000_000), count: 4 };
+  const box = new Sandbox({ isolation: { ...isolation, users } });
+  const uids: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await withFolder(async (dir, owner) => {
+      await python(box, dir, owner, "pass");
+      await box.aheadReady();
+      const b = await python(box, dir, owner, "import os; print(os.getuid())");
+      assert.equal(b.ahead, true, b.stderr);
+      uids.push(Number(b.stdout));
+    });
+  }
+  for (const uid of uids) assert.ok(uid >= users.first + 2 && uid < users.first + 4, `${uid}`);
+});
+
+Deno.test("a jail made ahead for any of an owner's folders ends when the owner's folder goes", async () => {
+  if (skipped()) return;
+  let sub = "";
+  await withFolder(async (dir, owner) => {
+    sub = join(dir, "sub");
+    await Deno.mkdir(sub, { mode: 0o700 });
+    await python(sandbox, dir, owner, "pass");
+    await python(sandbox, sub, owner, "pass");
+    await sandbox.aheadReady();
+    assert.notDeepEqual(await pidsWith(sub), []);
+  });
+  assert.deepEqual(await pidsWith(sub), []);
 });

@@ -251,14 +251,16 @@ static int chown_here(uid_t id) {
   for (size_t i = 0; i < count; i++) {
     if (result == 0) {
       int fd = open(folders[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0 || fchdir(fd) != 0) {
+      int entered = fd >= 0 && fchdir(fd) == 0;
+      /* Closed before going down: one descriptor per level ran out past the limit on them. */
+      if (fd >= 0) close(fd);
+      if (!entered) {
         result = -1;
       } else {
         result = chown_here(id);
         /* Back up: nothing of the sandbox runs now, so nothing moves the tree meanwhile. */
         if (chdir("..") != 0) result = -1;
       }
-      if (fd >= 0) close(fd);
     }
     free(folders[i]);
   }
@@ -311,6 +313,28 @@ static void chown_step(const char *step, const char *spec) {
   if (fchdir(home) != 0) fail("step \"%s\" failed: cannot return: %s", step, strerror(errno));
   close(home);
   if (walked != 0) fail("step \"%s\" failed: %s", step, strerror(saved));
+}
+
+/*
+ * The `chown` step of a run a jail made ahead read (`await`): in a child, whose CPU time does not
+ * count against the program's (this process execs it, and a large tree took half a second), as
+ * the launcher's own step before bwrap forks the jail's first program does not either.
+ */
+static void chown_apart(const char *step, const char *spec) {
+  pid_t child = fork();
+  if (child < 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+  if (child == 0) {
+    chown_step(step, spec);
+    fflush(stderr);
+    _exit(0);
+  }
+  int status;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) fail("step \"%s\" failed: %s", step, strerror(errno));
+  }
+  /* The child said why with the run's tag. */
+  if (WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_FAILED) exit(LAUNCH_FAILED);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail("step \"%s\" failed: it died", step);
 }
 
 /* Puts LENGTH bytes of DATA on descriptor TARGET as the read end of a filled, closed pipe. */
@@ -800,7 +824,8 @@ static int run_steps(int argc, char **argv, int i, int awaited) {
     } else if (starts_with(a, "nproc:")) {
       set_limit(a, RLIMIT_NPROC, (rlim_t)number(a, a + 6));
     } else if (starts_with(a, "chown:")) {
-      chown_step(a, a + 6);
+      if (awaited) chown_apart(a, a + 6);
+      else chown_step(a, a + 6);
     } else if (starts_with(a, "passwd:")) {
       pipe_to("passwd", 3, a + 7, strlen(a + 7));
     } else if (starts_with(a, "group:")) {
