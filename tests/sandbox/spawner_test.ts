@@ -10,7 +10,8 @@ import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
 import { Spawner } from "../../src/sandbox/_spawner.ts";
-import { testSandbox } from "../_fixtures.ts";
+import { probeCgroups, sandboxCgroup } from "../../src/sandbox/cgroup.ts";
+import { pidsWith, testSandbox } from "../_fixtures.ts";
 import { mounted, rootLauncher, skip, withDir } from "./_launcher_fixture.ts";
 
 /** Send `lines` to a fresh `serve` process, close its stdin, return what it answered. */
@@ -53,6 +54,59 @@ Deno.test("HelperProcess.request() mounts a capped workspace, unmounts it and ki
     helper.close();
   }
 });
+
+Deno.test("HelperProcess.request() sweeps an emptied cgroup at once, and one with a process left by killing it", async () => {
+  const launcher = await rootLauncher();
+  if (!launcher) return;
+  const cgroups = await probeCgroups(launcher);
+  if (!cgroups.support) return skip(`no per-sandbox cgroups here (${cgroups.reason})`);
+  const helper = new HelperProcess(launcher);
+  try {
+    // Emptied: its only process exited (what a jail's cgroup is once bwrap is reaped).
+    const emptied = sandboxCgroup(
+      cgroups.support,
+      { processes: 8, memoryBytes: 1 << 28 },
+      launcher,
+    );
+    const made = await new Deno.Command(launcher, { args: [...emptied.steps, "--", "true"] })
+      .output();
+    assert.ok(made.success, new TextDecoder().decode(made.stderr));
+    const swept = await helper.request("sweep", emptied.sweepArgs);
+    assert.ok(swept.success, swept.stderr);
+    assert.match(swept.stdout, /pids\.events max 0/);
+    assert.deepEqual(emptied.caps(swept), { processes: false, memory: false });
+    for (const dir of sweptDirs(emptied.sweepArgs)) assert.ok(!exists(dir), `${dir} left`);
+    // A process left in it: killed, then the cgroup removed.
+    const busy = sandboxCgroup(cgroups.support, { processes: 8, memoryBytes: 1 << 28 }, launcher);
+    const token = `patchgym-sweep-${crypto.randomUUID()}`;
+    const sleeper = new Deno.Command(launcher, {
+      args: [...busy.steps, "--", "python3", "-c", "import time; time.sleep(600)", token],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    while ((await pidsWith(token)).length === 0) await new Promise((r) => setTimeout(r, 20));
+    const killed = await helper.request("sweep", busy.sweepArgs);
+    assert.ok(killed.success, killed.stderr);
+    assert.notEqual((await sleeper.status).signal, null);
+    for (const dir of sweptDirs(busy.sweepArgs)) assert.ok(!exists(dir), `${dir} left`);
+  } finally {
+    helper.close();
+  }
+});
+
+/** The cgroup folders a sweep's arguments remove. */
+function sweptDirs(args: string[]): string[] {
+  return args.filter((a) => a.startsWith("rmdir:")).map((a) => a.slice(6));
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 Deno.test("launcher serve refuses to mount on a path that leads through a symlink", async () => {
   const launcher = await rootLauncher();

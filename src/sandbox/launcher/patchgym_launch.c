@@ -893,6 +893,23 @@ static double monotonic_s(void) {
 }
 
 /* Kills every process listed in PROCS until none is left, prints the events, removes the dirs. */
+/* The sweep's `events:` files, as "FILE KEY VALUE" lines on OUT. */
+static void sweep_events(int argc, char **argv, FILE *out) {
+  for (int i = 2; i < argc; i++) {
+    if (!starts_with(argv[i], "events:")) continue;
+    FILE *file = fopen(argv[i] + 7, "re");
+    if (!file) continue;
+    char key[128];
+    long long value;
+    while (fscanf(file, "%127s %lld", key, &value) == 2) fprintf(out, "%s %s %lld\n", argv[i] + 7, key, value);
+    fclose(file);
+  }
+  fflush(out);
+}
+
+static void answer(const char *id, int status, const char *text, size_t out_length,
+                   const char *errors, size_t err_length);
+
 static int sweep(int argc, char **argv, FILE *out, FILE *err) {
   const char *procs = NULL, *killfile = NULL;
   for (int i = 2; i < argc; i++) {
@@ -932,16 +949,7 @@ static int sweep(int argc, char **argv, FILE *out, FILE *err) {
       pause_ms(round < 2000 ? 1 : 10);
     }
   }
-  for (int i = 2; i < argc; i++) {
-    if (!starts_with(argv[i], "events:")) continue;
-    FILE *file = fopen(argv[i] + 7, "re");
-    if (!file) continue;
-    char key[128];
-    long long value;
-    while (fscanf(file, "%127s %lld", key, &value) == 2) fprintf(out, "%s %s %lld\n", argv[i] + 7, key, value);
-    fclose(file);
-  }
-  fflush(out);
+  sweep_events(argc, argv, out);
   for (int i = 2; i < argc; i++) {
     if (!starts_with(argv[i], "rmdir:")) continue;
     /* A cgroup whose last process just died can stay busy for a moment on a loaded machine. */
@@ -954,6 +962,42 @@ static int sweep(int argc, char **argv, FILE *out, FILE *err) {
     }
   }
   return 0;
+}
+
+/*
+ * `serve`'s sweep of cgroups that hold no process any more, in the server itself: a jail's cgroup
+ * is empty by the time its first process is reaped (its PID namespace ended with it), and a
+ * process forked per sweep cost each run a fork and its wake-ups. Returns 0, having answered
+ * nothing, where the sweep needs its own process: a process is left, a path is not a cgroup's, or
+ * a cgroup does not go at once (the sweep then kills, waits and says what is wrong).
+ */
+static int sweep_at_once(int argc, char **argv, const char *id) {
+  for (int i = 2; i < argc; i++) {
+    const char *colon = strchr(argv[i], ':');
+    if (!colon || !cgroup_path(colon + 1)) return 0;
+    if (!starts_with(argv[i], "procs:")) continue;
+    FILE *file = fopen(colon + 1, "re");
+    if (!file) continue; /* Gone already: as the sweep takes it. */
+    long pid;
+    int any = fscanf(file, "%ld", &pid) == 1;
+    fclose(file);
+    if (any) return 0;
+  }
+  char *text = NULL;
+  size_t length = 0;
+  FILE *out = open_memstream(&text, &length);
+  if (!out) return 0;
+  sweep_events(argc, argv, out);
+  fclose(out);
+  for (int i = 2; i < argc; i++) {
+    if (starts_with(argv[i], "rmdir:") && rmdir(argv[i] + 6) != 0 && errno != ENOENT) {
+      free(text);
+      return 0;
+    }
+  }
+  answer(id, 0, text, length, "", 0);
+  free(text);
+  return 1;
 }
 
 /* For each parent: remove stale sandbox cgroups of dead processes, then try a fresh folder. */
@@ -1309,7 +1353,10 @@ static void answer(const char *id, int status, const char *text, size_t out_leng
   }
 }
 
-/* Runs one request line (split in place) in a process of its own, which answers it. */
+/*
+ * Runs one request line (split in place) in a process of its own, which answers it; returns 0 for
+ * a sweep answered at once (`sweep_at_once`).
+ */
 static pid_t serve_one(char *line, char *id) {
   char *fields[SERVE_FIELDS + 1];
   int count = 0;
@@ -1319,6 +1366,7 @@ static pid_t serve_one(char *line, char *id) {
     fields[count++] = field;
   }
   fields[count] = NULL;
+  if (count >= 2 && strcmp(fields[1], "sweep") == 0 && sweep_at_once(count, fields, id)) return 0;
   pid_t pid = fork();
   if (pid != 0) return pid;
   char *text = NULL, *errors = NULL;
@@ -1422,7 +1470,7 @@ static int serve(void) {
       if (pid < 0) {
         const char *said = "patchgym: the helper cannot fork";
         answer(id, 1, "", 0, said, strlen(said));
-      } else {
+      } else if (pid > 0) { /* 0: answered at once. */
         pending[slot].pid = pid;
         memcpy(pending[slot].id, id, sizeof id);
         running++;
