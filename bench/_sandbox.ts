@@ -37,9 +37,9 @@ export async function benchSandbox(
     ? new Sandbox({ isolation })
     : null;
   const aheadLevel = "bwrap + cgroup, jail made ahead";
-  if (ahead) sandboxes.push([aheadLevel, ahead]);
   if (isolation.level === "bwrap") {
     sandboxes.push(["bwrap + cgroup", new Sandbox({ isolation, ahead: false })]);
+    if (ahead) sandboxes.push([aheadLevel, ahead]);
     // The same jail started through the sh fallback launcher, for the compiled launcher's gain.
     if (isolation.launcher) {
       const sh = { ...isolation, launcher: null, launcherReason: "bench" };
@@ -101,13 +101,14 @@ export async function benchSandbox(
     }));
     if (argv[0] === "python3") {
       // The command latency the issue names: the full sandbox against the same command bare.
-      // `run_command` is the jail made ahead where there is one (an episode's first command,
-      // and every command elsewhere, gets one made when it comes: the next rows).
+      // The target is `run_command`'s: in a jail made ahead where there is one (an episode's
+      // first command, and every command elsewhere, gets one made when it comes).
       const jails = sandboxes.map(([level], i) => [level, i] as const).filter(([level], i) =>
         i === 0 || level.startsWith("bwrap")
       );
+      const targetLevel = ahead ? aheadLevel : sandboxes[0][0];
       for (const [level, i] of jails) {
-        const targeted = i === 0;
+        const targeted = level === targetLevel;
         for (const [q, limit] of [[0.5, 3], [0.99, 10]] as const) {
           const name = q === 0.5 ? "p50" : "p99";
           rows.push(makeRow({
@@ -158,7 +159,7 @@ export async function benchSandbox(
 
   if (ahead) {
     ctx.log("sandbox: what jails made ahead cost, per command");
-    rows.push(...await benchAheadCost(ctx, ahead, sandboxes[1][1]));
+    rows.push(...await benchAheadCost(ctx, ahead, sandboxes[0][1]));
   }
 
   if (isolation.level === "bwrap") {

@@ -92,7 +92,10 @@ export async function runChild(
   helper: HelperCall,
   gate: AheadGate | null = null,
 ): Promise<ChildResult> {
-  if (spec.ahead && gate) return (await runOnce(spec, spec.argv, helper, null, gate))!;
+  if (spec.ahead) {
+    if (!gate) throw new Error("a jail made ahead needs the gate its run comes through");
+    return (await runOnce(spec, spec.argv, helper, null, gate))!;
+  }
   const warm = spec.warm;
   if (warm) {
     const zygote = zygoteFor(warm.zygote);
@@ -140,11 +143,16 @@ async function runOnce(
     if (!reaped) killSandbox(child.pid, helper);
   });
   const stdout = new CappedReader(child.stdout, spec.cap);
-  let taken = false;
+  let [ready, taken] = [false, false];
   const stderr = new CappedReader(
     child.stderr,
     spec.cap,
-    gate ? [{ marker: READY, seen: gate.ready }, { marker: TAKEN, seen: () => taken = true }] : [],
+    gate
+      ? [
+        { marker: READY, seen: () => (ready = true, gate.ready()) },
+        { marker: TAKEN, seen: () => taken = true },
+      ]
+      : [],
   );
   const reading = Promise.all([stdout.done, stderr.done]);
   let stdin = spec.stdin;
@@ -191,8 +199,10 @@ async function runOnce(
   await reading;
   // The answer comes once the program runs, or once the warm interpreter saw bwrap gone.
   await atMost(warmStart, DRAIN_GRACE_MS);
-  // A jail made ahead that ended before it read its run (killed, or its set-up failed).
-  if (gate && !taken) started = false;
+  // A jail made ahead that said it was ready and ended before it said it read its run (killed, or
+  // its set-up failed): nothing of the run started. Without the first line, what came on stderr
+  // first is not the launcher's protocol, and the run counts as started (never run twice).
+  if (gate && ready && !taken) started = false;
   if (refused) return null;
   if (lost) {
     throw new Error(

@@ -223,6 +223,9 @@ export function runHelper(
 }
 
 /** What one child of {@linkcode launchArgv} does before and as it execs `command`. */
+/** Exit status of the launcher when it cannot set up the sandbox. */
+export const LAUNCH_FAILED = 125;
+
 export interface LaunchPlan {
   /** Set-up steps (`mkdir:`, `FILE=VALUE`, `join:`, `jointask:`, `ulimit:`, `nproc:`, `chown:`). */
   steps: string[];

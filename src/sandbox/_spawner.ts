@@ -10,7 +10,7 @@
  */
 import { type ChildResult, type ChildSpec, runChild } from "./_child.ts";
 import { helperFor, type ServedMode } from "./_helper.ts";
-import { type Launcher, runHelper, type ShOutput } from "./_launch.ts";
+import { LAUNCH_FAILED, type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 
 /** What the owner sends the spawner thread. */
 export type SpawnerRequest =
@@ -78,11 +78,13 @@ export class Spawner {
     if (hostedHere) return await runChild(spec, helperFor(this.#launcher));
     const reply = await this.#send((id) => ({ kind: "run", id, spec }));
     if (!reply) return await runChild(spec, (mode, args) => runHelper(this.#launcher, mode, args));
-    if ("ok" in reply && reply.ok && "result" in reply) return reply.result;
-    throw new Error("ok" in reply && !reply.ok ? reply.message : "the spawner thread failed");
+    return resultOf(reply);
   }
 
-  /** Start a jail made ahead of its run (`spec.ahead`); throws as {@linkcode run} does. */
+  /**
+   * Start a jail made ahead of its run (`spec.ahead`). Its `result` rejects where {@linkcode run}
+   * throws, and when the spawner thread failed after the run was given (part of it may have run).
+   */
   ahead(spec: ChildSpec): AheadChild {
     const { promise: ready, resolve: seen } = Promise.withResolvers<void>();
     const worker = hostedHere ? null : this.#start();
@@ -101,12 +103,10 @@ export class Spawner {
     const result = new Promise<SpawnerReply | null>((resolve) => this.#waiting.set(id, resolve))
       .then((reply) => {
         this.#readied.delete(id);
-        if (reply && "ok" in reply && reply.ok && "result" in reply) return reply.result;
-        // The thread's module failed to load before its run was sent: nothing of it started.
-        if (!reply && !sent) return notStarted;
-        throw new Error(
-          reply && "ok" in reply && !reply.ok ? reply.message : "the spawner thread failed",
-        );
+        if (reply) return resultOf(reply);
+        // The thread failed before its run was given: nothing of it started.
+        if (!sent) return notStarted;
+        throw new Error("the spawner thread failed");
       });
     worker.postMessage({ kind: "run", id, spec } satisfies SpawnerRequest);
     const send = (run: Uint8Array | null) => {
@@ -183,9 +183,15 @@ export class Spawner {
   }
 }
 
+/** A run's result from its reply; throws what the spawner thread said went wrong. */
+function resultOf(reply: SpawnerReply): ChildResult {
+  if ("ok" in reply && reply.ok && "result" in reply) return reply.result;
+  throw new Error("ok" in reply && !reply.ok ? reply.message : "the spawner thread failed");
+}
+
 /** The result of a jail made ahead that was never spawned. */
 const notStarted: ChildResult = {
-  code: 125,
+  code: LAUNCH_FAILED,
   signal: null,
   timedOut: false,
   stdout: "",

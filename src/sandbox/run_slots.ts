@@ -54,6 +54,18 @@ export class RunSlots {
     if (this.#free > 0 && this.#waiting.length === 0) this.#free--;
     // A slot given up goes straight to the oldest waiting run, never back to the count.
     else await this.#wait(signal);
+    return this.#held();
+  }
+
+  /** A slot if one is free now and no run waits for one (as {@linkcode take}), else null. */
+  tryTake(): (() => void) | null {
+    if (this.#free === 0 || this.#waiting.length > 0) return null;
+    this.#free--;
+    return this.#held();
+  }
+
+  /** The function that gives a slot just taken up, at once or after the hold time. */
+  #held(): () => void {
     let held = true;
     const give = (): void => {
       if (!held) return;

@@ -15,6 +15,7 @@ import { SandboxError } from "../errors.ts";
 import type { ChildResult, ChildSpec } from "./_child.ts";
 import {
   helperArgv,
+  LAUNCH_FAILED,
   launchArgv,
   type Launcher,
   type LaunchPlan,
@@ -39,7 +40,8 @@ import {
 } from "./mounts.ts";
 import { findLauncher } from "./launcher.ts";
 import { findProgramFolder, programEntries, type ProgramFolderFind } from "./program_folder.ts";
-import { type AheadChild, hostSpawnsHere, spawnerFor } from "./_spawner.ts";
+import { hostSpawnsHere, spawnerFor } from "./_spawner.ts";
+import { aheadCap, type AheadJail, AheadJails, type AheadOwner } from "./_ahead.ts";
 import { CHILD_PATH, isSandboxProgram } from "./programs.ts";
 import { defaultRunSlots, RunSlots } from "./run_slots.ts";
 import { compileFilter } from "./seccomp.ts";
@@ -313,6 +315,8 @@ export const DEFAULT_LIMITS: ResourceLimits = {
 };
 
 /** Configuration of a {@linkcode Sandbox}. */
+export type { AheadOwner } from "./_ahead.ts";
+
 export interface RunnerOptions {
   isolation: IsolationInfo;
   /** The `deno` executable children use for TypeScript tests. */
@@ -338,15 +342,6 @@ export interface RunnerOptions {
   ahead?: boolean;
   /** How long a jail made ahead waits for its run before it ends unused (default 60 s). */
   aheadIdleMs?: number;
-}
-
-/**
- * What owns the folder of runs whose jails may be made ahead (a workspace): it says when the
- * folder goes, so that a jail made for it ends first.
- */
-export interface AheadOwner {
-  /** Call `cleanup` (and wait for it) before the folder is removed or moved. */
-  onRemove(cleanup: () => Promise<void>): void;
 }
 
 /** One child process to run. */
@@ -481,8 +476,6 @@ const ROOT_JAIL_NAMESPACES = [
 ];
 /** The file descriptor the launcher opens the seccomp filter on, for `bwrap --seccomp`. */
 const SECCOMP_FD = 5;
-/** Exit status of the launcher when it cannot set up the sandbox. */
-const LAUNCH_FAILED = 125;
 
 /**
  * What runs first in the jail, before the program. With the compiled launcher (bound into the jail
@@ -547,18 +540,18 @@ export class Sandbox {
   readonly #launcher: Launcher;
   readonly #warm: boolean;
   readonly #aheadAllowed: boolean;
-  readonly #aheadIdleMs: number;
   /** Jails made ahead and waiting for their run, by the runs' shape (see `#aheadKey`). */
-  readonly #ahead = new Map<string, AheadJail>();
-  /** Owners told to end this sandbox's jails for their folder when it goes. */
-  readonly #owners = new WeakSet<AheadOwner>();
+  readonly #ahead: AheadJails;
 
   constructor(options: RunnerOptions) {
     this.isolation = options.isolation;
     this.#launcher = options.isolation.launcher ?? null;
     this.#warm = options.warm ?? true;
     this.#aheadAllowed = options.ahead ?? true;
-    this.#aheadIdleMs = options.aheadIdleMs ?? AHEAD_IDLE_MS;
+    this.#ahead = new AheadJails({
+      cap: aheadCap(options.isolation.users?.count ?? 1),
+      idleMs: options.aheadIdleMs ?? AHEAD_IDLE_MS,
+    });
     this.#denoPath = options.denoPath ?? Deno.execPath();
     this.denoPath = this.#denoPath;
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -630,7 +623,9 @@ export class Sandbox {
     const ahead = this.#aheadKey(request, jailed);
     const giveSlot = await this.#slots.take(request.signal);
     try {
-      const made = ahead === null ? null : this.#takeAhead(ahead);
+      // Taking a slot can wait: still not started.
+      request.signal?.throwIfAborted();
+      const made = ahead === null ? null : this.#ahead.take(ahead);
       const result = made && await this.#runAhead(made, request);
       if (result) return result;
       const user = this.#users ? await this.#lease(this.#users) : null;
@@ -649,28 +644,36 @@ export class Sandbox {
     }
   }
 
+  // Jails made ahead. An episode's commands come one at a time in its workspace, with a model's
+  // answer between them, and making a command's jail (cgroups, the launcher's steps, bwrap's
+  // namespaces and mounts) is most of what a sandboxed command costs over the same command bare.
+  // So once a run that names `RunRequest.ahead` ends, the next run's jail of the same shape is
+  // made, with its own uid, cgroups, limits and seccomp filter, and its launcher waits on stdin
+  // (`await`); the next run gives it its environment, the workspace's handing over to its uid
+  // (`chown`, done then: the orchestrator's tools write between runs) and its program. A jail
+  // serves one run and nothing carries over: no process of the last run is left (its PID
+  // namespace and cgroup ended), its `/tmp` and `/dev/shm` are fresh, and its program's clocks
+  // start when the run comes. Jails made ahead lease uids from the range's upper half only (so
+  // runs, whatever thread or process holds jails made ahead, always have the lower half), are made
+  // only while a run slot is free, and give their uids up to this sandbox's runs that find none
+  // free; see `AheadJails` for when one ends unused.
+
   /**
-   * Jails made ahead. An episode's commands come one at a time in its workspace, with a model's
-   * answer between them; making a command's jail (cgroups, the launcher's steps, bwrap's
-   * namespaces and mounts) is most of what a sandboxed command costs over the same command bare.
-   * So once a run that names {@linkcode RunRequest.ahead} ends, the next run's jail of the same
-   * shape is made, with its own uid, cgroups, limits and seccomp filter, and its launcher waits on
-   * stdin (`await`); the next run gives it its environment, the workspace's handing over to its
-   * uid (`chown`, done then: the orchestrator's tools write between runs) and its program. A jail
-   * serves one run and nothing carries over: no process of the last run is left (its PID
-   * namespace and cgroup ended), its `/tmp` and `/dev/shm` are fresh, and its program's clock
-   * starts when the run comes. Only runs without stdin, and not warm; a jail unused for a minute
-   * ({@linkcode RunnerOptions.aheadIdleMs}), or whose folder goes (its owner's `onRemove`), ends unused, and so
-   * does one that ended on its own (it is then made again when its run comes). A sandbox keeps at
-   * most {@linkcode aheadCap} of them; they lease uids from the range's upper half only (so runs,
-   * whatever thread or process holds jails made ahead, always have the lower half), and give them
-   * up to this sandbox's runs that find none free.
+   * The shape of run `request` is, for a jail made ahead (runs of one shape get the same jail), or
+   * null: its next run's jail is made when it comes. Only runs that name `ahead`, without stdin,
+   * not warm, and with nothing bound inside the folders the jail hands over (its `chown` walks
+   * the jail's view of them, which a jail made on demand never sees).
    */
   #aheadKey(request: RunRequest, jailed: boolean): string | null {
     if (!request.ahead || !this.#aheadAllowed || !jailed || !this.#launcher || !this.#users) {
       return null;
     }
     if (request.stdin !== undefined || request.warm) return null;
+    const owned = [request.cwd, ...(request.writable ?? [])];
+    const inside = [...(request.readOnly ?? []), ...(request.binds ?? []).map((b) => b.dest)];
+    if (inside.some((path) => owned.some((dir) => path === dir || path.startsWith(`${dir}/`)))) {
+      return null;
+    }
     const [program] = request.argv;
     return JSON.stringify([
       request.cwd,
@@ -692,34 +695,21 @@ export class Sandbox {
     while (true) {
       const lease = users.tryLease();
       if (lease) return lease;
-      const oldest = this.#ahead.values().next();
-      if (oldest.done) return await users.lease();
-      await this.#endAhead(oldest.value);
+      if (!await this.#ahead.endOldest()) return await users.lease();
     }
   }
 
-  /** The jail made ahead for runs of shape `key`, taken for a run: null when there is none. */
-  #takeAhead(key: string): AheadJail | null {
-    const jail = this.#ahead.get(key);
-    if (!jail) return null;
-    this.#ahead.delete(key);
-    clearTimeout(jail.expiry);
-    if (!jail.ended) return jail;
-    return null;
-  }
-
   /**
-   * Run `request` in `jail`; null when the jail ended before it could start the program (its set-up
-   * failed, or it was killed): the run is then started as any other.
+   * Run `request` in `jail`; null when nothing of the program started (the jail ended before it
+   * read its run, or its launcher failed before the program): the run is then started as any
+   * other, and a failure of the launcher's comes again there and says what it said.
    */
   async #runAhead(jail: AheadJail, request: RunRequest): Promise<RunResult | null> {
     const started = performance.now();
     const [program, ...args] = request.argv;
     const uid = jail.uid;
-    // bwrap sets PWD to the folder it starts the jail's first program in; this one had none yet.
-    const env = { ...this.#env(request), PWD: request.cwd };
     const fields = [
-      ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
+      ...spawnedEnvironment(this.#env(request), request.cwd),
       "",
       // Its failures are the launcher's, as they are before a jail made when its run comes.
       `tag:${jail.tag}`,
@@ -731,7 +721,7 @@ export class Sandbox {
     ];
     // A NUL cannot be carried (nor spawned): such a run goes the usual way, and fails there.
     if (fields.some((field) => field.includes("\0"))) {
-      this.#endAhead(jail);
+      jail.child.cancel();
       return null;
     }
     jail.child.go(new TextEncoder().encode(fields.map((field) => `${field}\0`).join("")));
@@ -743,85 +733,44 @@ export class Sandbox {
         cause: error,
       });
     }
-    // Its launcher failed (before the jail was made, or before the program with its run's steps:
-    // the same failure then comes again, as any launch's), or it ended before it read its run:
-    // nothing of the program started, so the run starts as any other.
     if (!child.started || launchFailed(child, jail.tag)) return null;
-    return this.#result(request, child, jail.cgroup, started, true);
+    return this.#result(request, child, { cgroup: jail.cgroup, started, ahead: true });
   }
 
   /**
-   * Make the next run's jail for runs of shape `key` (like `request`), unless one is there or no
-   * uid is free now; it waits until a run takes it, its folder goes or it is unused for long.
+   * Make the next run's jail for runs of shape `key` (like `request`), unless one waits for them,
+   * this sandbox keeps as many as it may, a run waits for a uid or a slot, or no uid of the upper
+   * half or no slot is free now. It holds the slot until it is made.
    */
   #makeAhead(key: string, request: RunRequest, filter: string | null): void {
     const users = this.#users!;
-    if (this.#ahead.has(key) || this.#ahead.size >= aheadCap(users.range.count)) return;
+    if (!this.#ahead.wants(key) || users.waiting > 0) return;
+    const giveSlot = this.#slots.tryTake();
+    if (!giveSlot) return;
     const user = users.tryLease({ upperHalf: true });
-    if (!user) return;
+    if (!user) return giveSlot();
     const how = { jailed: true, filter, user };
-    let jail: AheadJail;
+    // Spawned with the environment of no run: the run brings its own.
+    const { spec, cgroup, tag } = this.#spec({ ...request, env: undefined }, how, { wait: true });
+    let child;
     try {
-      const { spec, cgroup, tag } = this.#spec(request, how, null, "await");
-      const child = spawnerFor(this.#launcher).ahead({ ...spec, ahead: true, stdin: null });
-      jail = {
-        owner: request.ahead!,
-        cwd: request.cwd,
-        uid: user.uid,
-        child,
-        cgroup,
-        tag,
-        ended: false,
-        expiry: setTimeout(() => this.#endAhead(jail), this.#aheadIdleMs),
-      };
+      child = spawnerFor(this.#launcher).ahead({ ...spec, ahead: true, stdin: null });
     } catch {
       user.release();
-      return;
+      return giveSlot();
     }
-    Deno.unrefTimer(jail.expiry);
-    this.#ahead.set(key, jail);
-    // Every process of it is gone (and its cgroup swept) once its result is in.
-    jail.child.result.catch(() => {}).finally(() => {
-      jail.ended = true;
-      user.release();
-      if (this.#ahead.get(key) === jail) {
-        this.#ahead.delete(key);
-        clearTimeout(jail.expiry);
-      }
-    });
-    // Every jail made for the owner's runs, whatever their folder, ends when its folder goes.
-    const owner = request.ahead!;
-    if (!this.#owners.has(owner)) {
-      this.#owners.add(owner);
-      owner.onRemove(() => this.#endOwned(owner));
-    }
-  }
-
-  /** End `jail` unused: out of the map, its launcher told no run comes. */
-  #endAhead(jail: AheadJail): Promise<void> {
-    for (const [key, held] of this.#ahead) if (held === jail) this.#ahead.delete(key);
-    clearTimeout(jail.expiry);
-    jail.child.cancel();
-    return jail.child.result.then(() => {}, () => {});
+    this.#ahead.add(key, { owner: request.ahead!, uid: user.uid, child, cgroup, tag }, user);
+    Promise.race([child.ready, child.result]).catch(() => {}).finally(giveSlot);
   }
 
   /** End every jail made ahead, unused, and wait until their processes are gone. */
-  async endAhead(): Promise<void> {
-    await Promise.all([...this.#ahead.values()].map((jail) => this.#endAhead(jail)));
-  }
-
-  /** End the jails made ahead for `owner`'s runs, and wait until their processes are gone. */
-  async #endOwned(owner: AheadOwner): Promise<void> {
-    this.#owners.delete(owner);
-    const jails = [...this.#ahead.values()].filter((jail) => jail.owner === owner);
-    await Promise.all(jails.map((jail) => this.#endAhead(jail)));
+  endAhead(): Promise<void> {
+    return this.#ahead.endAll();
   }
 
   /** Wait until every jail being made ahead is ready (or ended): for measurements. */
-  async aheadReady(): Promise<void> {
-    await Promise.all(
-      [...this.#ahead.values()].map((jail) => Promise.race([jail.child.ready, jail.child.result])),
-    );
+  aheadReady(): Promise<void> {
+    return this.#ahead.ready();
   }
 
   async #run(
@@ -832,7 +781,7 @@ export class Sandbox {
     const started = performance.now();
     const env = this.#env(request);
     const warmCode = warmEnvironment(request, env) ? this.#warmCode(request, how) : null;
-    const { spec, cgroup, tag } = this.#spec(request, how, warmCode, null);
+    const { spec, cgroup, tag } = this.#spec(request, how, { warmCode, env });
     let child: ChildResult;
     try {
       child = await spawnerFor(this.#launcher).run(spec);
@@ -849,23 +798,25 @@ export class Sandbox {
         `Cannot start "${program}" in its sandbox: ${firstLine.slice(0, -tag.length - 3)}`,
       );
     }
-    return this.#result(request, child, cgroup, started, false);
+    return this.#result(request, child, { cgroup, started, ahead: false });
   }
 
   /**
-   * The child to spawn for `request`: the launcher's argv with the run's cgroups, limits and jail
-   * (its program forked from the warm interpreter when `warmCode` is given; none yet when the jail
-   * is made ahead, `await`), and the cgroup and tag it was given.
+   * The child to spawn for `request`: the launcher's argv with the run's cgroups, limits and jail,
+   * and the cgroup and tag it was given. `warmCode`: the program is forked from the warm
+   * interpreter; `wait`: the jail is made ahead, its program (and the `chown` and `drop`) to come
+   * (`await`).
    */
   #spec(
     request: RunRequest,
     how: { jailed: boolean; filter: string | null; user: UserLease | null },
-    warmCode: string | null,
-    wait: "await" | null,
+    options: { warmCode?: string | null; wait?: boolean; env?: Record<string, string> },
   ): { spec: ChildSpec; cgroup: SandboxCgroup | null; tag: string } {
     const [program] = request.argv;
     const { jailed, filter, user } = how;
-    const env = this.#env(request);
+    const warmCode = options.warmCode ?? null;
+    const wait = options.wait ?? false;
+    const env = options.env ?? this.#env(request);
     // A warm run's program has a holder beside it in the jail: one process more for the caps.
     const extra = warmCode === null ? 0 : 1;
     const cgroup = this.isolation.cgroup
@@ -877,7 +828,7 @@ export class Sandbox {
     const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request, extra) : [];
     // As root, the places the sandbox writes become its uid's (symlinks themselves, never what
     // they point to), and nothing else is. A jail made ahead does it when its run comes.
-    const owned = user && wait === null
+    const owned = user && !wait
       ? [request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${user.uid}:${dir}`)
       : [];
     const steps = [
@@ -895,7 +846,7 @@ export class Sandbox {
     };
     const argv = launchArgv(this.#launcher, {
       ...plan,
-      ...this.#wrap(request, how, wait ?? undefined),
+      ...this.#wrap(request, how, wait ? "await" : undefined),
     });
     const warmSpec = warmCode === null ? null : this.#warmSpec(warmCode, request, how, {
       plan,
@@ -925,10 +876,9 @@ export class Sandbox {
   #result(
     request: RunRequest,
     child: ChildResult,
-    cgroup: SandboxCgroup | null,
-    started: number,
-    ahead: boolean,
+    how: { cgroup: SandboxCgroup | null; started: number; ahead: boolean },
   ): RunResult {
+    const { cgroup, started, ahead } = how;
     const capsHit = cgroup && child.sweep
       ? cgroup.caps(child.sweep)
       : { processes: false, memory: false };
@@ -1077,7 +1027,9 @@ export class Sandbox {
     if (!how.jailed) {
       return { command, drop: how.user?.uid ?? null, setsid: this.isolation.setsid };
     }
-    const first = jailFirst(this.#launcher, this.isolation.mounts!, how.user?.uid ?? null);
+    // A jail made ahead drops to its uid when its run comes.
+    const uid = last === "await" ? null : how.user?.uid ?? null;
+    const first = jailFirst(this.#launcher, this.isolation.mounts!, uid);
     const jail = jailArgs(this.isolation.mounts!, this.#limits, {
       cwd: request.cwd,
       writable: request.writable ?? [],
@@ -1093,9 +1045,9 @@ export class Sandbox {
       setpriv: first.setpriv,
       newSession: first.newSession,
     });
-    if (last === "await") return { command: [...jail, this.#launcher!, "pgrp", "await", "--"] };
     if (last) {
-      // The warm interpreter forks the program in; the jail's launcher holds its place.
+      // The warm interpreter forks the program in, or the run comes later: the jail's launcher
+      // ends with that step.
       return { command: [...jail, ...first.argv.slice(0, -1), last, "--"] };
     }
     return { command: [...jail, ...first.argv, ...command] };
@@ -1131,31 +1083,22 @@ export class Sandbox {
 }
 
 /** How long a jail made ahead waits for its run before it ends unused. */
-export const AHEAD_IDLE_MS = 60_000;
+const AHEAD_IDLE_MS = 60_000;
 
 /**
- * How many jails made ahead a sandbox keeps at most, for a range of `uids`: an eighth of it (at
- * least one), so that one thread's jails leave others theirs. Jails made ahead take uids
- * from the range's upper half only, so runs always have the lower half (see `Sandbox`).
+ * `env` as a spawned program gets it through bwrap: Deno hands a child its environment sorted by
+ * name, and bwrap then sets `PWD` to the folder it starts its program in (in place, else last).
  */
-export function aheadCap(uids: number): number {
-  return Math.max(1, Math.floor(uids / 8));
+function spawnedEnvironment(env: Record<string, string>, cwd: string): string[] {
+  const bytes = new TextEncoder();
+  const names = Object.keys(env).sort((a, b) => compareBytes(bytes.encode(a), bytes.encode(b)));
+  const entries = names.map((name) => `${name}=${name === "PWD" ? cwd : env[name]}`);
+  return "PWD" in env ? entries : [...entries, `PWD=${cwd}`];
 }
 
-/** A jail made ahead for the next run of one shape in one folder (see `Sandbox`). */
-interface AheadJail {
-  /** Who said more runs would come (`RunRequest.ahead`). */
-  owner: AheadOwner;
-  cwd: string;
-  /** The uid it runs as (leased until it ends). */
-  uid: number;
-  child: AheadChild;
-  cgroup: SandboxCgroup | null;
-  /** Its launcher's tag (see `LaunchPlan.tag`). */
-  tag: string;
-  /** Whether it ended (its processes gone, its cgroup swept). */
-  ended: boolean;
-  expiry: ReturnType<typeof setTimeout>;
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
 }
 
 /**

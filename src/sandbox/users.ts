@@ -66,6 +66,11 @@ export class UserPool {
     this.#next = Math.floor(Math.random() * range.count);
   }
 
+  /** How many leases wait for a uid now. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
   /** Lease a free uid, waiting while every uid of the range is in use. */
   async lease(): Promise<UserLease> {
     while (true) {

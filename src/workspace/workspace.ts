@@ -63,6 +63,8 @@ export class Workspace {
   readonly #keepRoot: string | undefined;
   readonly #mount: WorkspaceMount | undefined;
   readonly #cleanups: (() => Promise<void>)[] = [];
+  /** Set once the folder went (removed or kept): a cleanup given later runs at once. */
+  #gone = false;
 
   constructor(
     dir: string,
@@ -89,10 +91,12 @@ export class Workspace {
    * as a sandbox's jail made ahead for its next command (`RunRequest.ahead`).
    */
   onRemove(cleanup: () => Promise<void>): void {
-    this.#cleanups.push(cleanup);
+    if (this.#gone) cleanup().catch(() => {});
+    else this.#cleanups.push(cleanup);
   }
 
   async #cleanUp(): Promise<void> {
+    this.#gone = true;
     const cleanups = this.#cleanups.splice(0);
     await Promise.all(cleanups.map((cleanup) => cleanup().catch(() => {})));
   }

@@ -82,6 +82,7 @@ print(json.dumps({
   "hostname": socket.gethostname(), "net": open("/proc/net/dev").read().count("\n"),
   "leader": os.getpgrp() == os.getpid(), "processes": sorted(p for p in os.listdir("/proc") if p.isdigit()),
   "tmp": sorted(os.listdir("/tmp")), "shm": sorted(os.listdir("/dev/shm")),
+  "environ": open("/proc/self/environ", "rb").read().decode("utf-8", "replace"),
 }, sort_keys=True))
 sys.stderr.write("done\n")
 sys.exit(3)
@@ -164,7 +165,7 @@ print('left')`,
 Deno.test("a jail made ahead counts its run's timeout from the run", async () => {
   if (skipped()) return;
   await withFolder(async (dir, owner) => {
-    const timeoutMs = 1_000;
+    const timeoutMs = 2_000;
     await python(sandbox, dir, owner, "pass", { timeoutMs });
     await sandbox.aheadReady();
     // Longer than the timeout: a clock started with the jail would end the next run at once.
@@ -359,4 +360,20 @@ Deno.test("a jail made ahead for any of an owner's folders ends when the owner's
     assert.notDeepEqual(await pidsWith(sub), []);
   });
   assert.deepEqual(await pidsWith(sub), []);
+});
+
+Deno.test("a run with a path bound inside the folder it hands over never has its jail made ahead", async () => {
+  if (skipped()) return;
+  await withFolder(async (dir, owner) => {
+    // The jail made ahead would hand the folder over from inside the jail, where the bound path is
+    // another file system (read-only) that a jail made when its run comes never walks.
+    await Deno.mkdir(join(dir, "lib"));
+    const readOnly = [join(dir, "lib")];
+    const runs = [];
+    for (let i = 0; i < 2; i++) {
+      runs.push(await python(sandbox, dir, owner, "print('ok')", { readOnly }));
+      await sandbox.aheadReady();
+    }
+    assert.deepEqual(runs.map((r) => [r.ahead, r.stdout]), [[false, "ok\n"], [false, "ok\n"]]);
+  });
 });

@@ -46,6 +46,24 @@ Deno.test("RunSlots gives a slot held past its hold time to the next waiting run
   assert.equal(slots.waiting, 0);
 });
 
+Deno.test("RunSlots.tryTake() takes a free slot, and none while every slot is held or a run waits", async () => {
+  const slots = new RunSlots(2, { holdMs: NEVER });
+  const first = slots.tryTake();
+  assert.ok(first);
+  const second = await slots.take();
+  assert.equal(slots.tryTake(), null, "every slot is held");
+  const waiting = slots.take();
+  first();
+  // The slot given up went to the waiting run, not back to the count.
+  const third = await waiting;
+  assert.equal(slots.tryTake(), null);
+  second();
+  const fourth = slots.tryTake();
+  assert.ok(fourth, "a slot is free again");
+  third();
+  fourth();
+});
+
 Deno.test("RunSlots refuses a count that is not a whole number of at least 1", () => {
   for (const bad of [0, -1, 1.5, NaN]) {
     assert.throws(() => new RunSlots(bad), RangeError);

@@ -84,7 +84,10 @@ Deno.test("HelperProcess.request() sweeps an emptied cgroup at once, and one wit
       stdout: "null",
       stderr: "null",
     }).spawn();
-    while ((await pidsWith(token)).length === 0) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; (await pidsWith(token)).length === 0; i++) {
+      assert.ok(i < 1000, "the process never started");
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const killed = await helper.request("sweep", busy.sweepArgs);
     assert.ok(killed.success, killed.stderr);
     assert.notEqual((await sleeper.status).signal, null);

@@ -81,6 +81,25 @@ Deno.test("Workspace.remove() deletes the folder and is safe to call twice", asy
   });
 });
 
+Deno.test("Workspace.remove() runs its cleanups first, and one given later at once", async () => {
+  await withTempDir(async (dir) => {
+    const { source, root } = setUp(dir, { "a.txt": "a" });
+    const ws = createWorkspace(snapshotDir(source), { root });
+    const seen: string[] = [];
+    ws.onRemove(() => {
+      seen.push(`cleanup, folder there: ${existsSync(ws.dir)}`);
+      return Promise.resolve();
+    });
+    await ws.remove();
+    assert.deepEqual(seen, ["cleanup, folder there: true"]);
+    ws.onRemove(() => {
+      seen.push("late cleanup");
+      return Promise.resolve();
+    });
+    assert.deepEqual(seen, ["cleanup, folder there: true", "late cleanup"]);
+  });
+});
+
 Deno.test("createWorkspace() leaves noise folders out of the copy", async () => {
   await withTempDir(async (dir) => {
     const { source, root } = setUp(dir, {

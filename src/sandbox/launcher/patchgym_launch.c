@@ -71,7 +71,8 @@
  *
  * `serve` spares the orchestrator a process per request: it reads requests, one a line
  * ("ID\tMODE\tARG\tARG...\n"), and answers each from a process forked for it (a sweep can take
- * seconds; others go on meanwhile) with one write of at most PIPE_BUF bytes:
+ * seconds; others go on meanwhile; the sweep of cgroups that hold no process any more is answered
+ * by the server itself) with one write of at most PIPE_BUF bytes:
  * "ID STATUS OUTLEN ERRLEN\n" then OUTLEN bytes of output and ERRLEN of messages. A request
  * whose process dies without answering is answered by the server with status 1. It exits when
  * stdin closes or its parent dies, never execs anything, and keeps only the capabilities its
@@ -767,7 +768,6 @@ static int await_run(void) {
     length += (size_t)n;
   }
   if (length == 0) _exit(LAUNCH_FAILED); /* Not needed after all: nothing was started. */
-  if (write(2, TAKEN, sizeof TAKEN - 1) != (ssize_t)(sizeof TAKEN - 1)) _exit(LAUNCH_FAILED);
   if (text[length - 1] != '\0') fail("step \"await\": the run does not end with a NUL");
   size_t fields = 0;
   for (size_t at = 0; at < length; at++) fields += text[at] == '\0';
@@ -780,14 +780,16 @@ static int await_run(void) {
   if (env == count) fail("step \"await\": the run has no end to its environment");
   /* The environment ends at the empty field; argv (steps, "--", program) starts after it. */
   list[env] = NULL;
-  environ = list;
   char **rest = list + env; /* rest[0] stands where argv[0] would. */
-  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (null < 0 || dup2(null, 0) != 0) fail("step \"await\" failed: /dev/null: %s", strerror(errno));
-  close(null);
   /* The run's own tag, as a launch's first step: its failures are told apart from its program's. */
   int first = 1;
   if (count - env > 1 && starts_with(rest[1], "tag:")) fail_tag = rest[first++] + 4;
+  /* Said once the run is whole and tagged: from here on, a failure is said with its tag. */
+  if (write(2, TAKEN, sizeof TAKEN - 1) != (ssize_t)(sizeof TAKEN - 1)) _exit(LAUNCH_FAILED);
+  environ = list;
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null < 0 || dup2(null, 0) != 0) fail("step \"await\" failed: /dev/null: %s", strerror(errno));
+  close(null);
   return run_steps((int)(count - env), rest, first, 1);
 }
 
@@ -892,7 +894,6 @@ static double monotonic_s(void) {
   return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
-/* Kills every process listed in PROCS until none is left, prints the events, removes the dirs. */
 /* The sweep's `events:` files, as "FILE KEY VALUE" lines on OUT. */
 static void sweep_events(int argc, char **argv, FILE *out) {
   for (int i = 2; i < argc; i++) {
@@ -910,6 +911,7 @@ static void sweep_events(int argc, char **argv, FILE *out) {
 static void answer(const char *id, int status, const char *text, size_t out_length,
                    const char *errors, size_t err_length);
 
+/* Kills every process listed in PROCS until none is left, prints the events, removes the dirs. */
 static int sweep(int argc, char **argv, FILE *out, FILE *err) {
   const char *procs = NULL, *killfile = NULL;
   for (int i = 2; i < argc; i++) {
@@ -1381,10 +1383,6 @@ static pid_t serve_one(char *line, char *id) {
 }
 
 /*
- * The request loop of `serve`. Every request runs in a child; the loop remembers which, and answers
- * for a child that died without answering (status 1), so no request waits forever.
- */
-/*
  * What `serve` keeps of root's power: mounts (SYS_ADMIN), kills of sandbox uids (KILL), and the
  * cgroup and workspace files and folders of other users (DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER).
  * It never execs, so the bounding set goes whole; no process of the same user may read its memory
@@ -1413,6 +1411,11 @@ static int serve_privileges(void) {
   return syscall(SYS_capset, &header, data) == 0 ? 0 : -1;
 }
 
+/*
+ * The request loop of `serve`. Every request but an emptied cgroup's sweep runs in a child; the
+ * loop remembers which, and answers for a child that died without answering (status 1), so no
+ * request waits forever.
+ */
 static int serve(void) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
