@@ -392,7 +392,8 @@ export interface RunRequest {
    * More runs of this shape (the same folder, binds, timeout and output cap) are likely to come in
    * this folder, one at a time, such as an episode's commands: once this run ends, the next one's
    * jail is made and waits for its run (see `Sandbox`, "Jails made ahead"). Not with `stdin` or
-   * `warm`. The owner says when the folder goes.
+   * `warm`. The owner says when the folder goes: until then, or `Sandbox.endAhead()`, or a minute
+   * without a run, the waiting jail's processes keep this process's event loop alive.
    */
   ahead?: AheadOwner;
 }
