@@ -246,14 +246,25 @@ Deno.test("spawnOnThisThread() makes a thread run its children and helper reques
   const cwd = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
   const worker = new Worker(new URL("./_host_here_worker.ts", import.meta.url), { type: "module" });
   try {
-    const reply = await new Promise<{ stdout: string; helper: boolean; threadRunning: boolean }>(
-      (resolve, reject) => {
-        worker.onmessage = (event) => resolve(event.data);
-        worker.onerror = (event) => reject(new Error(event.message));
-        worker.postMessage({ launcher: sandbox.isolation.launcher ?? null, cwd });
-      },
-    );
-    assert.deepEqual(reply, { stdout: "here\n", helper: true, threadRunning: false });
+    const reply = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      worker.onmessage = (event) => resolve(event.data);
+      worker.onerror = (event) => reject(new Error(event.message));
+      worker.postMessage({
+        launcher: sandbox.isolation.launcher ?? null,
+        cwd,
+        isolation: sandbox.isolation,
+      });
+    });
+    // Its commands' jails are made ahead where they are anywhere (root, bwrap, the launcher).
+    const { isolation } = sandbox;
+    const aheadable = isolation.level === "bwrap" && isolation.users !== null &&
+      !!isolation.launcher;
+    assert.deepEqual(reply, {
+      stdout: "here\n",
+      helper: true,
+      commands: [["ran\n", false], ["ran\n", aheadable]],
+      threadRunning: false,
+    });
   } finally {
     worker.terminate();
     await Deno.remove(cwd, { recursive: true });
