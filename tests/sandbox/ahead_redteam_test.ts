@@ -9,70 +9,10 @@
 import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type AheadOwner,
-  probeIsolation,
-  type RunRequest,
-  type RunResult,
-  Sandbox,
-} from "../../src/sandbox/sandbox.ts";
+import { type RunResult, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { cold, isolation, python, sandbox, skipped, withFolder } from "./_ahead_fixtures.ts";
 import { UserPool } from "../../src/sandbox/users.ts";
 import { pidsWith } from "../_fixtures.ts";
-
-const isolation = await probeIsolation();
-const aheadable = isolation.level === "bwrap" && isolation.users !== null &&
-  !!isolation.launcher;
-const sandbox = new Sandbox({ isolation, runSlots: 8 });
-const cold = new Sandbox({ isolation, ahead: false, runSlots: 8 });
-
-function skipped(): boolean {
-  if (aheadable) return false;
-  console.warn("skipped: jails are made ahead only as root, with bwrap and the compiled launcher");
-  return true;
-}
-
-/**
- * A folder (a workspace) and its owner, which ends the jails made for it when it goes. `name`: the
- * folder's own name; `capped`: on a capped tmpfs of its own, as an episode's workspace is (fast to
- * fill with many files).
- */
-async function withFolder<T>(
-  fn: (dir: string, owner: AheadOwner) => Promise<T>,
-  options: { name?: string; capped?: boolean } = {},
-): Promise<T> {
-  const parent = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-ahead-rt-" }));
-  await Deno.chmod(parent, 0o700);
-  const mount = options.capped ? sandbox.workspaceMount(1024 ** 3, 400_000) : null;
-  await mount?.mount(parent);
-  const dir = options.name ? join(parent, options.name) : parent;
-  if (options.name) await Deno.mkdir(dir, { mode: 0o700 });
-  const cleanups: (() => Promise<void>)[] = [];
-  const owner: AheadOwner = { onRemove: (cleanup) => void cleanups.push(cleanup) };
-  try {
-    return await fn(dir, owner);
-  } finally {
-    await Promise.all(cleanups.map((cleanup) => cleanup()));
-    await mount?.unmount(parent);
-    // A tree deeper than Deno's removal can name goes through `rm`.
-    await new Deno.Command("rm", { args: ["-rf", "--", parent] }).output();
-  }
-}
-
-function python(
-  box: Sandbox,
-  dir: string,
-  owner: AheadOwner | undefined,
-  code: string,
-  extra: Partial<RunRequest> = {},
-): Promise<RunResult> {
-  return box.run({
-    argv: ["python3", "-c", code],
-    cwd: dir,
-    timeoutMs: 30_000,
-    ...(owner ? { ahead: owner } : {}),
-    ...extra,
-  });
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,65 +6,22 @@
  * elsewhere every jail is made when its run comes, which the last test checks.
  */
 import assert from "node:assert/strict";
-import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import { Sandbox } from "../../src/sandbox/sandbox.ts";
 import {
-  type AheadOwner,
-  probeIsolation,
-  type RunRequest,
-  type RunResult,
-  Sandbox,
-} from "../../src/sandbox/sandbox.ts";
+  aheadable,
+  cold,
+  isolation,
+  python,
+  sandbox,
+  skipped,
+  withFolder,
+} from "./_ahead_fixtures.ts";
 import { pidsWith } from "../_fixtures.ts";
-
-const isolation = await probeIsolation();
-/** Whether jails are made ahead here: root, bwrap, sandbox uids and the compiled launcher. */
-const aheadable = isolation.level === "bwrap" && isolation.users !== null &&
-  !!isolation.launcher;
-const sandbox = new Sandbox({ isolation, runSlots: 8 });
-const cold = new Sandbox({ isolation, ahead: false, runSlots: 8 });
 
 /** What the jail's `/tmp` holds of the folder: its first part under /tmp, where it is there. */
 function topOf(dir: string): string[] {
   return dir.startsWith("/tmp/") ? [dir.slice(5).split("/")[0]] : [];
-}
-
-function skipped(): boolean {
-  if (aheadable) return false;
-  console.warn("skipped: jails are made ahead only as root, with bwrap and the compiled launcher");
-  return true;
-}
-
-/** A folder (a workspace) and its owner, which ends the jails made for it when it goes. */
-async function withFolder<T>(
-  fn: (dir: string, owner: AheadOwner) => Promise<T>,
-): Promise<T> {
-  const dir = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-ahead-" }));
-  await Deno.chmod(dir, 0o700);
-  const cleanups: (() => Promise<void>)[] = [];
-  const owner: AheadOwner = { onRemove: (cleanup) => void cleanups.push(cleanup) };
-  try {
-    return await fn(dir, owner);
-  } finally {
-    await Promise.all(cleanups.map((cleanup) => cleanup()));
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-function python(
-  box: Sandbox,
-  dir: string,
-  owner: AheadOwner | undefined,
-  code: string,
-  extra: Partial<RunRequest> = {},
-): Promise<RunResult> {
-  return box.run({
-    argv: ["python3", "-c", code],
-    cwd: dir,
-    timeoutMs: 30_000,
-    ...(owner ? { ahead: owner } : {}),
-    ...extra,
-  });
 }
 
 /** Everything a program can see of its process and jail, as JSON. */
