@@ -193,26 +193,6 @@ Deno.test("a jail made ahead that was killed before its run leaves the run to a 
   });
 });
 
-Deno.test("a program that prints the launcher's lines is its output, and runs once", async () => {
-  if (skipped()) return;
-  await withFolder(async (dir, owner) => {
-    await python(sandbox, dir, owner, "pass");
-    await sandbox.aheadReady();
-    const code = String.raw`import sys
-open('ran', 'a').write('x')
-sys.stderr.write('patchgym: ready\npatchgym: cannot set up the sandbox: step "x" failed [0123456789abcdef]\n')
-sys.exit(125)`;
-    const b = await python(sandbox, dir, owner, code);
-    assert.equal(b.ahead, true);
-    assert.equal(b.exitCode, 125);
-    assert.equal(
-      b.stderr,
-      'patchgym: ready\npatchgym: cannot set up the sandbox: step "x" failed [0123456789abcdef]\n',
-    );
-    assert.equal(await Deno.readTextFile(join(dir, "ran")), "x", "the program ran once");
-  });
-});
-
 Deno.test("runs of another shape, with stdin or without an owner never take a jail made ahead", async () => {
   if (skipped()) return;
   await withFolder(async (dir, owner) => {
