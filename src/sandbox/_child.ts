@@ -159,13 +159,12 @@ async function runOnce(
   let started = true;
   if (gate) {
     // Made ahead: the run (or word that none will come) before the clock starts.
-    const exited = child.status.then(() => null);
+    const exited = child.status.then(() => "exited" as const);
     const run = await Promise.race([gate.run, exited]);
-    if (run === null) {
-      started = false;
-      killSandbox(child.pid, helper);
-    }
-    stdin = run === null ? null : [run];
+    // Not needed: ended here. Ended already (reaped: its pid is no longer its own): as it is.
+    if (run === null) killSandbox(child.pid, helper);
+    started = run instanceof Uint8Array;
+    stdin = started ? [run as Uint8Array] : null;
   }
   let timedOut = false;
   const timer = started
