@@ -31,9 +31,9 @@ export async function benchSandbox(
   // The full jail, then without the jail, then without cgroups: each row shows what one layer costs.
   const sandboxes: [string, Sandbox][] = [];
   // An episode's commands after its first: each one's jail is made once the last one ended
-  // (`RunRequest.ahead`; root with bwrap and the compiled launcher). The bench waits for it
+  // (`RunRequest.ahead`; with bwrap and the compiled launcher). The bench waits for it
   // between runs, untimed, as a model's answer would take longer.
-  const ahead = isolation.level === "bwrap" && isolation.users !== null && !!isolation.launcher
+  const ahead = isolation.level === "bwrap" && !!isolation.launcher
     ? new Sandbox({ isolation })
     : null;
   const aheadLevel = "bwrap + cgroup, jail made ahead";

@@ -105,17 +105,16 @@ export async function doctorCommand(args: string[]): Promise<number> {
     } finally {
       await Promise.all(cleanups.map((cleanup) => cleanup()));
     }
-    const eligible = environment.isolation.level === "bwrap" &&
-      environment.isolation.users !== null && !!environment.isolation.launcher;
+    const eligible = environment.isolation.level === "bwrap" && !!environment.isolation.launcher;
     return {
       ahead,
       detail: ahead
-        ? "each made ahead, while the model answers (root, bwrap, the compiled launcher); --on-demand-jails makes each when it comes"
+        ? "each made ahead, while the model answers (bwrap, the compiled launcher); --on-demand-jails makes each when it comes"
         : values["on-demand-jails"]
         ? "each made when it comes (--on-demand-jails)"
         : eligible
         ? "each made when it comes: none made ahead could be used here (see docs/sandbox.md, Jails made ahead)"
-        : "each made when it comes (made ahead needs root, bwrap and the compiled launcher)",
+        : "each made when it comes (made ahead needs bwrap and the compiled launcher)",
     };
   };
   const report = {

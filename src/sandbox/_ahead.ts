@@ -20,8 +20,8 @@ export interface AheadOwner {
 export interface AheadJail {
   /** Who said more runs would come (`RunRequest.ahead`). */
   owner: AheadOwner;
-  /** The uid it runs as, leased until every process of it is gone. */
-  uid: number;
+  /** As root, the uid it runs as, leased until every process of it is gone; else null. */
+  uid: number | null;
   child: AheadChild;
   cgroup: SandboxCgroup | null;
   /** Its launcher's tag (see `LaunchPlan.tag`). */
@@ -63,16 +63,16 @@ export class AheadJails {
   }
 
   /**
-   * Keep `jail`, made for runs of shape `key` with `lease`, until a run takes it, its owner's
+   * Keep `jail`, made for runs of shape `key` (with `lease`, as root), until a run takes it, its owner's
    * folder goes, it is unused for the idle time, or it ends on its own.
    */
-  add(key: string, jail: AheadJail, lease: UserLease): void {
+  add(key: string, jail: AheadJail, lease: UserLease | null): void {
     const held: Held = {
       jail,
       // Its result is in once its processes are gone and its cgroup swept.
       gone: jail.child.result.then(() => {}, () => {}).finally(() => {
         held.ended = true;
-        lease.release();
+        lease?.release();
         this.#forget(held);
       }),
       ended: false,

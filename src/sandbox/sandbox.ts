@@ -550,7 +550,7 @@ export class Sandbox {
     this.#warm = options.warm ?? true;
     this.#aheadAllowed = options.ahead ?? true;
     this.#ahead = new AheadJails({
-      cap: aheadCap(options.isolation.users?.count ?? 1),
+      cap: aheadCap(options.isolation.users?.count ?? DEFAULT_USER_RANGE.count),
       idleMs: options.aheadIdleMs ?? AHEAD_IDLE_MS,
     });
     this.#denoPath = options.denoPath ?? Deno.execPath();
@@ -666,9 +666,7 @@ export class Sandbox {
    * the jail's view of them, which a jail made on demand never sees).
    */
   #aheadKey(request: RunRequest, jailed: boolean): string | null {
-    if (!request.ahead || !this.#aheadAllowed || !jailed || !this.#launcher || !this.#users) {
-      return null;
-    }
+    if (!request.ahead || !this.#aheadAllowed || !jailed || !this.#launcher) return null;
     if (request.stdin !== undefined || request.warm) return null;
     const owned = [request.cwd, ...(request.writable ?? [])];
     const inside = [...(request.readOnly ?? []), ...(request.binds ?? []).map((b) => b.dest)];
@@ -709,13 +707,15 @@ export class Sandbox {
     const started = performance.now();
     const [program, ...args] = request.argv;
     const uid = jail.uid;
+    // As root, the places the run writes become its uid's, and it drops to that uid for good.
+    const owned = uid === null ? [] : [request.cwd, ...(request.writable ?? [])];
     const fields = [
       ...spawnedEnvironment(this.#env(request), request.cwd),
       "",
       // Its failures are the launcher's, as they are before a jail made when its run comes.
       `tag:${jail.tag}`,
-      ...[request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${uid}:${dir}`),
-      `drop:${uid}`,
+      ...owned.map((dir) => `chown:${uid}:${dir}`),
+      ...(uid === null ? [] : [`drop:${uid}`]),
       "--",
       this.#program(program),
       ...args,
@@ -744,12 +744,13 @@ export class Sandbox {
    * half or no slot is free now. It holds the slot until it is made.
    */
   #makeAhead(key: string, request: RunRequest, filter: string | null): void {
-    const users = this.#users!;
-    if (!this.#ahead.wants(key) || users.waiting > 0) return;
+    const users = this.#users;
+    if (!this.#ahead.wants(key) || (users?.waiting ?? 0) > 0) return;
     const giveSlot = this.#slots.tryTake();
     if (!giveSlot) return;
-    const user = users.tryLease({ upperHalf: true });
-    if (!user) return giveSlot();
+    // As root, a uid of its own; without root, the jail's user namespace, as any run's.
+    const user = users ? users.tryLease({ upperHalf: true }) : null;
+    if (users && !user) return giveSlot();
     const how = { jailed: true, filter, user };
     // Spawned with the environment of no run: the run brings its own.
     const { spec, cgroup, tag } = this.#spec({ ...request, env: undefined }, how, { wait: true });
@@ -757,10 +758,14 @@ export class Sandbox {
     try {
       child = spawnerFor(this.#launcher).ahead({ ...spec, ahead: true, stdin: null });
     } catch {
-      user.release();
+      user?.release();
       return giveSlot();
     }
-    this.#ahead.add(key, { owner: request.ahead!, uid: user.uid, child, cgroup, tag }, user);
+    this.#ahead.add(
+      key,
+      { owner: request.ahead!, uid: user?.uid ?? null, child, cgroup, tag },
+      user,
+    );
     Promise.race([child.ready, child.result]).catch(() => {}).finally(giveSlot);
   }
 

@@ -11,18 +11,26 @@ import {
 
 export const isolation = await probeIsolation();
 
-/** Whether jails are made ahead here: root, bwrap, sandbox uids and the compiled launcher. */
-export const aheadable = isolation.level === "bwrap" && isolation.users !== null &&
-  !!isolation.launcher;
+/** Whether jails are made ahead here: bwrap and the compiled launcher. */
+export const aheadable = isolation.level === "bwrap" && !!isolation.launcher;
+/** Whether they are as root, each with a sandbox uid of its own (leased from the upper half). */
+export const rootAhead = aheadable && isolation.users !== null;
 
 /** A sandbox that makes jails ahead where it can, and one that makes each when its run comes. */
 export const sandbox = new Sandbox({ isolation, runSlots: 8 });
 export const cold = new Sandbox({ isolation, ahead: false, runSlots: 8 });
 
-/** True (and says so) where jails cannot be made ahead: the test then returns. */
-export function skipped(): boolean {
-  if (aheadable) return false;
-  console.warn("skipped: jails are made ahead only as root, with bwrap and the compiled launcher");
+/**
+ * True (and says so) where jails cannot be made ahead (`root`: not as root, with sandbox uids):
+ * the test then returns.
+ */
+export function skipped(root = false): boolean {
+  if (root ? rootAhead : aheadable) return false;
+  console.warn(
+    root
+      ? "skipped: jails made ahead have uids of their own only as root"
+      : "skipped: jails are made ahead only with bwrap and the compiled launcher",
+  );
   return true;
 }
 

@@ -255,10 +255,9 @@ Deno.test("spawnOnThisThread() makes a thread run its children and helper reques
         isolation: sandbox.isolation,
       });
     });
-    // Its commands' jails are made ahead where they are anywhere (root, bwrap, the launcher).
+    // Its commands' jails are made ahead where they are anywhere (bwrap, the launcher).
     const { isolation } = sandbox;
-    const aheadable = isolation.level === "bwrap" && isolation.users !== null &&
-      !!isolation.launcher;
+    const aheadable = isolation.level === "bwrap" && !!isolation.launcher;
     assert.deepEqual(reply, {
       stdout: "here\n",
       helper: true,
