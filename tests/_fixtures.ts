@@ -7,7 +7,7 @@ import { executeTool } from "../src/tools/registry.ts";
 import { type ToolContext, toolContext, type ToolResult } from "../src/tools/types.ts";
 import type { EpisodeSetup } from "../src/agent/episode.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
-import { createWorkspace } from "../src/workspace/workspace.ts";
+import { createWorkspace, type Workspace } from "../src/workspace/workspace.ts";
 
 /** A repeatable stand-in for the secure random source of `reward/canary.ts`. */
 export function seeded(seed: number): (n: number) => number {
@@ -66,6 +66,7 @@ export async function withSetup(
   overrides: Partial<TaskSpec> = {},
 ): Promise<void> {
   const root = await Deno.makeTempDir({ prefix: "patchgym-test-" });
+  let workspace: Workspace | null = null;
   try {
     const taskDir = join(root, "task");
     writeFiles(join(taskDir, "repo"), files);
@@ -77,9 +78,11 @@ export async function withSetup(
       solutionPath: null,
     };
     mkdirSync(join(root, "ws"));
-    const workspace = createWorkspace(snapshotDir(task.repoDir), { root: join(root, "ws") });
+    workspace = createWorkspace(snapshotDir(task.repoDir), { root: join(root, "ws") });
     await fn({ task, workspace, sandbox: await testSandbox() }, root);
   } finally {
+    // First what holds the workspace (the jail made ahead for a next command), as an episode does.
+    await workspace?.remove();
     await Deno.remove(root, { recursive: true });
   }
 }

@@ -81,6 +81,8 @@ export interface ChildResult {
 
 /** How long to wait for pipes to drain after the child is gone. */
 const DRAIN_GRACE_MS = 500;
+/** How long a jail made ahead and not needed has to end by itself before it is killed. */
+const CANCEL_GRACE_MS = 10_000;
 
 /**
  * Run `spec`; throws when the launcher cannot be spawned, or when the warm interpreter was lost
@@ -161,10 +163,15 @@ async function runOnce(
     // Made ahead: the run (or word that none will come) before the clock starts.
     const exited = child.status.then(() => "exited" as const);
     const run = await Promise.race([gate.run, exited]);
-    // Not needed: ended here. Ended already (reaped: its pid is no longer its own): as it is.
-    if (run === null) killSandbox(child.pid, helper);
     started = run instanceof Uint8Array;
     stdin = started ? [run as Uint8Array] : null;
+    // Not needed: its stdin closes with nothing on it, and its launcher ends once it reads that.
+    // Never killed while bwrap may still be making it: bwrap's first process in the jail then
+    // waits forever for the one killed (it dies with its parent only later in its making).
+    if (run === null) {
+      const killer = setTimeout(() => killSandbox(child.pid, helper), CANCEL_GRACE_MS);
+      child.status.finally(() => clearTimeout(killer));
+    }
   }
   let timedOut = false;
   const timer = started
