@@ -156,15 +156,21 @@ done`;
 export const CGROUP_PREFIX = "patchgym-";
 
 /**
- * For each parent folder given: remove empty sandbox cgroups of dead patchgym processes, then make
- * and remove a test folder; print `ok DIR FILES...` (the control files a new cgroup gets) or
- * `no DIR`.
+ * For each parent folder given: empty (kill what is left, of what this PID namespace sees: another
+ * namespace's processes are listed as 0) and remove the sandbox cgroups of dead patchgym processes,
+ * then make and remove a test folder; print `ok DIR FILES...` (the control files a new cgroup gets)
+ * or `no DIR`.
  */
 const CGROUP_PROBE_SCRIPT = `for d do
   for s in "$d"/${CGROUP_PREFIX}*; do
     [ -d "$s" ] || continue
     pid=\${s##*/${CGROUP_PREFIX}}; pid=\${pid%%-*}
-    [ -d "/proc/$pid" ] || rmdir "$s" 2>/dev/null
+    [ -d "/proc/$pid" ] && continue
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+      rmdir "$s" 2>/dev/null && break
+      for p in $(cat "$s/cgroup.procs" 2>/dev/null); do [ "$p" -gt 0 ] && kill -9 "$p" 2>/dev/null; done
+      sleep 0.05
+    done
   done
   t="$d/${CGROUP_PREFIX}$$-probe"
   if mkdir "$t" 2>/dev/null; then

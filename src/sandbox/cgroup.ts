@@ -56,8 +56,8 @@ export interface SandboxCgroup {
 
 /**
  * Find out whether sandbox cgroups can be made here: our own cgroup in each hierarchy, a test
- * folder made and removed in it, and (once per process) the removal of empty sandbox cgroups that
- * a dead patchgym process left behind.
+ * folder made and removed in it, and (once per process) the removal of the sandbox cgroups that a
+ * dead patchgym process left behind, killing what is left in them first.
  */
 export async function probeCgroups(launcher: Launcher = null): Promise<CgroupProbe> {
   const self = await runHelper(launcher, "self");

@@ -75,7 +75,7 @@ Deno.test("HelperProcess.request() sweeps an emptied cgroup at once, and one wit
     assert.ok(swept.success, swept.stderr);
     assert.match(swept.stdout, /pids\.events max 0/);
     assert.deepEqual(emptied.caps(swept), { processes: false, memory: false });
-    for (const dir of sweptDirs(emptied.sweepArgs)) assert.ok(!exists(dir), `${dir} left`);
+    for (const dir of sweptDirs(emptied.sweepArgs)) assert.ok(!await exists(dir), `${dir} left`);
     // A process left in it: killed, then the cgroup removed.
     const busy = sandboxCgroup(cgroups.support, { processes: 8, memoryBytes: 1 << 28 }, launcher);
     const token = `patchgym-sweep-${crypto.randomUUID()}`;
@@ -91,24 +91,75 @@ Deno.test("HelperProcess.request() sweeps an emptied cgroup at once, and one wit
     const killed = await helper.request("sweep", busy.sweepArgs);
     assert.ok(killed.success, killed.stderr);
     assert.notEqual((await sleeper.status).signal, null);
-    for (const dir of sweptDirs(busy.sweepArgs)) assert.ok(!exists(dir), `${dir} left`);
+    for (const dir of sweptDirs(busy.sweepArgs)) assert.ok(!await exists(dir), `${dir} left`);
   } finally {
     helper.close();
   }
 });
+
+for (const via of ["the launcher", "the sh fallback"]) {
+  Deno.test(`probeCgroups() through ${via} kills what a dead patchgym process left in its cgroups, and removes them`, async () => {
+    const launcher = await rootLauncher();
+    if (!launcher) return;
+    const prober = via === "the launcher" ? launcher : null;
+    const cgroups = await probeCgroups(prober);
+    if (!cgroups.support) return skip(`no per-sandbox cgroups here (${cgroups.reason})`);
+    // A pid no process has: one that just ended (a new process could take it; the test then fails
+    // safe, the cgroup kept as a live process's).
+    const ended = new Deno.Command("true").spawn();
+    await ended.status;
+    const leftover = sandboxCgroup(
+      cgroups.support,
+      { processes: 8, memoryBytes: 1 << 28 },
+      launcher,
+    );
+    const name = leftover.name.replace(`-${Deno.pid}-`, `-${ended.pid}-`);
+    const steps = leftover.steps.map((step) => step.replaceAll(leftover.name, name));
+    const token = `patchgym-dead-${crypto.randomUUID()}`;
+    // What a bwrap killed while it made a jail leaves: a process waiting forever in the cgroup.
+    const waiter = new Deno.Command(launcher, {
+      args: [...steps, "--", "python3", "-c", "import time; time.sleep(600)", token],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const dirs = sweptDirs(leftover.sweepArgs).map((dir) => dir.replaceAll(leftover.name, name));
+    assert.ok(dirs.length > 0);
+    // In its cgroups once the launcher made them and joined them (the program is then running).
+    for (let i = 0; !(await everyExists(dirs) && (await pidsWith(token)).length > 0); i++) {
+      assert.ok(i < 1000, "the process never started");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    try {
+      await probeCgroups(prober);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const status = await Promise.race([
+        waiter.status,
+        new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 30_000)),
+      ]);
+      clearTimeout(timer);
+      assert.ok(status && status.signal !== null, "the process left in the cgroup was not killed");
+      for (const dir of dirs) assert.ok(!await exists(dir), `${dir} left`);
+    } finally {
+      for (const pid of await pidsWith(token)) Deno.kill(pid, "SIGKILL");
+      await waiter.status;
+      await new Deno.Command("rmdir", { args: dirs, stderr: "null" }).output();
+    }
+  });
+}
+
+async function everyExists(paths: string[]): Promise<boolean> {
+  for (const path of paths) if (!await exists(path)) return false;
+  return true;
+}
 
 /** The cgroup folders a sweep's arguments remove. */
 function sweptDirs(args: string[]): string[] {
   return args.filter((a) => a.startsWith("rmdir:")).map((a) => a.slice(6));
 }
 
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether `path` exists (through `test`: Deno reads /sys only with --allow-all). */
+async function exists(path: string): Promise<boolean> {
+  return (await new Deno.Command("test", { args: ["-e", path] }).output()).success;
 }
 
 Deno.test("launcher serve refuses to mount on a path that leads through a symlink", async () => {

@@ -51,7 +51,8 @@
  * Helper modes replace the shell scripts the orchestrator ran for cgroup and mount work (Deno
  * refuses to write /sys/fs/cgroup and /proc/self without --allow-all):
  *   sweep procs:FILE [kill:FILE] [events:FILE...] [rmdir:DIR...]   empty and remove cgroups
- *   cgroup-probe DIR...             print "ok DIR FILES..." or "no DIR" per parent folder
+ *   cgroup-probe DIR...             print "ok DIR FILES..." or "no DIR" per parent folder (and
+ *                                   empty and remove the cgroups of patchgym processes gone)
  *   self                            print /proc/self/cgroup ("c LINE") and mountinfo ("m LINE")
  *   uid                             print the real uid
  *   mount-workspace BYTES INODES DIR   mount a capped nosuid, nodev tmpfs of mode 0700 on DIR,
@@ -1003,6 +1004,30 @@ static int sweep_at_once(int argc, char **argv, const char *id) {
 }
 
 /* For each parent: remove stale sandbox cgroups of dead processes, then try a fresh folder. */
+/*
+ * Empties and removes the cgroup DIR of a patchgym process that is gone: what is left in it is
+ * killed first. A process whose bwrap was killed while it made the jail waits forever in it (the
+ * jail's first process, which dies with its parent only later in the making); it holds the jail's
+ * mounts, the workspace's memory among them.
+ */
+static void empty_dead(const char *dir) {
+  char procs[PATH_MAX];
+  if (snprintf(procs, sizeof procs, "%s/cgroup.procs", dir) >= (int)sizeof procs) return;
+  for (int round = 0; round < 100 && rmdir(dir) != 0 && errno == EBUSY; round++) {
+    FILE *file = fopen(procs, "re");
+    long pid;
+    /*
+     * A process of another PID namespace than this one's (another container's) is listed as 0,
+     * which `kill` would take for this process's own group: only processes seen here are killed.
+     */
+    while (file && fscanf(file, "%ld", &pid) == 1) {
+      if (pid > 0) kill((pid_t)pid, SIGKILL);
+    }
+    if (file) fclose(file);
+    pause_ms(10);
+  }
+}
+
 static int cgroup_probe(int argc, char **argv) {
   for (int i = 2; i < argc; i++) {
     const char *parent = argv[i];
@@ -1019,7 +1044,7 @@ static int cgroup_probe(int argc, char **argv) {
       snprintf(path, sizeof path, "/proc/%ld", pid);
       if (pid > 0 && access(path, F_OK) != 0) {
         snprintf(path, sizeof path, "%s/%s", parent, entry->d_name);
-        rmdir(path);
+        empty_dead(path);
       }
     }
     if (dir) closedir(dir);
