@@ -314,9 +314,9 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   niceness: 10,
 };
 
-/** Configuration of a {@linkcode Sandbox}. */
 export type { AheadOwner } from "./_ahead.ts";
 
+/** Configuration of a {@linkcode Sandbox}. */
 export interface RunnerOptions {
   isolation: IsolationInfo;
   /** The `deno` executable children use for TypeScript tests. */
@@ -336,8 +336,8 @@ export interface RunnerOptions {
   warm?: boolean;
   /**
    * Whether a run that names {@linkcode RunRequest.ahead} gets the next run's jail made ahead, so
-   * that only the program's start is left when it comes (root, with bwrap and the compiled
-   * launcher). Default true; false makes every jail when its run comes.
+   * that only the program's start is left when it comes (with bwrap and the compiled launcher).
+   * Default true; false makes every jail when its run comes.
    */
   ahead?: boolean;
   /** How long a jail made ahead waits for its run before it ends unused (default 60 s). */
@@ -649,9 +649,10 @@ export class Sandbox {
   // answer between them, and making a command's jail (cgroups, the launcher's steps, bwrap's
   // namespaces and mounts) is most of what a sandboxed command costs over the same command bare.
   // So once a run that names `RunRequest.ahead` ends, the next run's jail of the same shape is
-  // made, with its own uid, cgroups, limits and seccomp filter, and its launcher waits on stdin
-  // (`await`); the next run gives it its environment, the workspace's handing over to its uid
-  // (`chown`, done then: the orchestrator's tools write between runs) and its program. A jail
+  // made, with (as root) its own uid, its cgroups, limits and seccomp filter, and its launcher
+  // waits on stdin (`await`); the next run gives it its environment, as root the workspace's
+  // handing over to its uid (`chown`, done then: the orchestrator's tools write between runs),
+  // and its program. A jail
   // serves one run and nothing carries over: no process of the last run is left (its PID
   // namespace and cgroup ended), its `/tmp` and `/dev/shm` are fresh, and its program's clocks
   // start when the run comes. Jails made ahead lease uids from the range's upper half only (so
@@ -668,7 +669,7 @@ export class Sandbox {
   #aheadKey(request: RunRequest, jailed: boolean): string | null {
     if (!request.ahead || !this.#aheadAllowed || !jailed || !this.#launcher) return null;
     if (request.stdin !== undefined || request.warm) return null;
-    const owned = [request.cwd, ...(request.writable ?? [])];
+    const owned = handedOver(request);
     const inside = [...(request.readOnly ?? []), ...(request.binds ?? []).map((b) => b.dest)];
     if (inside.some((path) => owned.some((dir) => path === dir || path.startsWith(`${dir}/`)))) {
       return null;
@@ -707,15 +708,13 @@ export class Sandbox {
     const started = performance.now();
     const [program, ...args] = request.argv;
     const uid = jail.uid;
-    // As root, the places the run writes become its uid's, and it drops to that uid for good.
-    const owned = uid === null ? [] : [request.cwd, ...(request.writable ?? [])];
     const fields = [
       ...spawnedEnvironment(this.#env(request), request.cwd),
       "",
       // Its failures are the launcher's, as they are before a jail made when its run comes.
       `tag:${jail.tag}`,
-      ...owned.map((dir) => `chown:${uid}:${dir}`),
-      ...(uid === null ? [] : [`drop:${uid}`]),
+      // As root, the places the run writes become its uid's, and it drops to that uid for good.
+      ...(uid === null ? [] : [...chownSteps(request, uid), `drop:${uid}`]),
       "--",
       this.#program(program),
       ...args,
@@ -834,9 +833,7 @@ export class Sandbox {
     const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request, extra) : [];
     // As root, the places the sandbox writes become its uid's (symlinks themselves, never what
     // they point to), and nothing else is. A jail made ahead does it when its run comes.
-    const owned = user && !wait
-      ? [request.cwd, ...(request.writable ?? [])].map((dir) => `chown:${user.uid}:${dir}`)
-      : [];
+    const owned = user && !wait ? chownSteps(request, user.uid) : [];
     const steps = [
       ...(cgroup?.steps ?? []),
       ...rlimits,
@@ -1086,6 +1083,16 @@ export class Sandbox {
     if (this.#launcher && limits.niceness > 0) steps.push(`nice:${limits.niceness}`);
     return steps;
   }
+}
+
+/** The folders a run may write, which as root are handed to its uid before it starts. */
+function handedOver(request: RunRequest): string[] {
+  return [request.cwd, ...(request.writable ?? [])];
+}
+
+/** The launcher's steps that hand `request`'s folders to `uid` (see {@linkcode handedOver}). */
+function chownSteps(request: RunRequest, uid: number): string[] {
+  return handedOver(request).map((dir) => `chown:${uid}:${dir}`);
 }
 
 /** How long a jail made ahead waits for its run before it ends unused. */
