@@ -26,7 +26,7 @@ import {
 import { nodeLibrary, type NodeRecords, nodeRunInput, readNodeRecords } from "./_node_preload.ts";
 import { JEST_MAJOR, JEST_MISSING_STATUS, jestDriver, jestRunInput } from "./_jest_driver.ts";
 import { EnvironmentFault, SandboxError, writingInto } from "../errors.ts";
-import { removeTree } from "../workspace/remove.ts";
+import { removeFlatSync, removeTree } from "../workspace/remove.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 import { patchgymCommand } from "../hint.ts";
@@ -195,10 +195,14 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   const scratch = request.scratchDir ?? dirname(request.dir);
   // New files and folders on the work root's disk stay asynchronous (making one can take a
   // millisecond there); checks and reads of existing small files are synchronous (microseconds,
-  // against tens for a hand-off to Deno's blocking thread pool and back).
+  // against tens for a hand-off to Deno's blocking thread pool and back), and so is the report
+  // folder in the workspace's own file system (in memory: no disk to wait for).
   const reportDir = await inReportRoot(
     request,
-    () => Deno.makeTempDir({ dir: request.reportRoot ?? scratch, prefix: ".report-" }),
+    () =>
+      request.reportRoot !== undefined
+        ? Deno.makeTempDirSync({ dir: request.reportRoot, prefix: ".report-" })
+        : Deno.makeTempDir({ dir: scratch, prefix: ".report-" }),
   );
   // Code under test may write the report folder, so where the workspace is a capped file system
   // of its own (root with bwrap) the folder is in one too: on the work root's disk a test run once
@@ -362,8 +366,11 @@ export async function runTests(sandbox: Sandbox, request: TestRunRequest): Promi
   } finally {
     if (mounted) await capped!.unmount(reportDir);
     // The code under test shaped this folder: one it cannot remove never takes the place of the
-    // run's result (the work root's removal at exit tries again).
-    await removeTree(reportDir).catch(() => {});
+    // run's result (the work root's removal at exit tries again). In the workspace's own file
+    // system, a report and little else goes at once.
+    if (request.reportRoot === undefined || !removeFlatSync(reportDir, REPORT_ENTRIES_AT_ONCE)) {
+      await removeTree(reportDir).catch(() => {});
+    }
   }
 }
 
@@ -384,7 +391,7 @@ export function testRunPlaces(
  * `write`, which makes the report folder or writes in it: in the workspace's own file system
  * (`reportRoot`), a refusal for want of room is the workspace's, filled by its own code.
  */
-function inReportRoot<T>(request: TestRunRequest, write: () => Promise<T>): Promise<T> {
+function inReportRoot<T>(request: TestRunRequest, write: () => Promise<T> | T): Promise<T> {
   return writingInto(request.reportRoot !== undefined, "Cannot run the tests", write);
 }
 
@@ -598,6 +605,12 @@ const MAX_REPORT_BYTES = 32 * 1024 * 1024;
  */
 export const REPORT_FOLDER_BYTES = 2 * MAX_REPORT_BYTES + 4 * 1024 * 1024;
 export const REPORT_FOLDER_ENTRIES = 20_000;
+
+/**
+ * Entries of a report folder in the workspace's own file system that are removed on the spot (a
+ * report, records, what code under test left beside them); more go through `removeTree`.
+ */
+const REPORT_ENTRIES_AT_ONCE = 64;
 
 /**
  * The report's text, or null when there is none. Code under test can write in the report's folder,

@@ -7,10 +7,12 @@ import { limitsOf, type ToolContext, type ToolResult } from "./types.ts";
  * workspace over its size cap, so the model learns at once which files to delete.
  */
 export async function checkGrowth(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {
+  const limits = limitsOf(ctx);
   const problem = await growthProblem(
     ctx.workspace.dir,
     ctx.workspace.original,
-    limitsOf(ctx).maxGrowthBytes,
+    limits.maxGrowthBytes,
+    limits.maxDiffBytes,
   );
   if (!problem) return result;
   const output = result.ok ? result.output : result.message;

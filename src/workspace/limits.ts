@@ -91,12 +91,14 @@ export function snapshotBytes(snapshot: Snapshot): number {
 
 /**
  * When the workspace under `dir` has grown more than `maxGrowth` bytes over `original`, a message
- * for the model naming the biggest files; otherwise null.
+ * for the model naming the biggest files; otherwise null. `maxDiffBytes`: the final diff's cap,
+ * which such growth passes (so the message says the diff will not be graded) when it is no larger.
  */
 export async function growthProblem(
   dir: string,
   original: Snapshot,
   maxGrowth: number,
+  maxDiffBytes: number,
 ): Promise<string | null> {
   let usage = await measureTree(dir);
   if (usage.unreadable.length > 0) {
@@ -115,7 +117,9 @@ export async function growthProblem(
   }
   const maxEntries = original.files.length + original.dirs.length + MAX_GROWTH_ENTRIES;
   if (usage.entries > maxEntries) {
-    return `The workspace holds ${usage.entries} files and folders, over its limit of ${maxEntries}; delete what the change does not need (e.g. run_command ["python3", "-c", "import shutil; shutil.rmtree('FOLDER')"]), or the final diff will not be graded`;
+    // Empty files and folders weigh nothing in the final diff: it is still graded, so the message
+    // does not say otherwise.
+    return `The workspace holds ${usage.entries} files and folders, over its limit of ${maxEntries}; delete what the change does not need (e.g. run_command ["python3", "-c", "import shutil; shutil.rmtree('FOLDER')"])`;
   }
   const limit = snapshotBytes(original) + maxGrowth;
   if (usage.bytes <= limit) return null;
@@ -123,7 +127,9 @@ export async function growthProblem(
     formatBytes(limit)
   } limit; biggest files: ${
     listFiles(usage.largest)
-  }; delete what the change does not need (e.g. run_command ["python3", "-c", "import os; os.remove('FILE')"]), or the final diff will not be graded`;
+  }; delete what the change does not need (e.g. run_command ["python3", "-c", "import os; os.remove('FILE')"])${
+    // Past the growth cap, the changed files hold at least that many bytes.
+    maxGrowth >= maxDiffBytes ? ", or the final diff will not be graded" : ""}`;
 }
 
 /** Why a diff was not built: its changes exceed the cap. */

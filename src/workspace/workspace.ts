@@ -174,7 +174,8 @@ export function startWorkspace(snapshot: Snapshot, options: WorkspaceOptions): W
     await Deno.mkdir(top, { mode: 0o700 });
     if (mount) {
       await mount.mount(top);
-      await Deno.mkdir(dir, { mode: 0o700 });
+      // In the mount's memory: at once.
+      Deno.mkdirSync(dir, { mode: 0o700 });
     }
     await writeSnapshotAsync(snapshot, dir);
   })().catch(async (error) => {

@@ -149,6 +149,7 @@ Deno.test("runCommandTool.run() answers workspace_too_large when a command grows
       message,
       /^The workspace holds 2\.9 MiB, over its 1\.0 MiB limit; biggest files: "big\.bin" \(2\.9 MiB\), "a\.txt" \(6 B\); delete .*os\.remove/,
     );
+    assert.match(message, /os\.remove\('FILE'\)"\]\), or the final diff will not be graded\n/);
     assert.match(message, /exit code 0\n--- stdout ---\nmade$/);
     // Deleting the file is the way out.
     okOutput(
@@ -156,6 +157,28 @@ Deno.test("runCommandTool.run() answers workspace_too_large when a command grows
         argv: ["python3", "-c", "import os; os.remove('big.bin')"],
       }, limited),
     );
+  });
+});
+
+Deno.test("runCommandTool.run() says the final diff will not be graded only when growth past the cap passes the diff's cap", async () => {
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    // A final diff may hold 4 MiB: 2.9 MiB of growth is graded, so the message must not say it
+    // will not be.
+    const limited = {
+      ...ctx,
+      limits: { maxGrowthBytes: 1024 * 1024, maxDiffBytes: 4 * 1024 ** 2 },
+    };
+    const message = failMessage(
+      await call(runCommandTool, {
+        argv: ["python3", "-c", "open('big.bin', 'wb').write(b'x' * 3_000_000)"],
+      }, limited),
+      "workspace_too_large",
+    );
+    assert.match(
+      message,
+      /^The workspace holds 2\.9 MiB, over its 1\.0 MiB limit; .*os\.remove\('FILE'\)"\]\)\n/,
+    );
+    assert.doesNotMatch(message, /graded/);
   });
 });
 
@@ -206,6 +229,8 @@ print("made")`;
         }; delete what the change does not need`,
       ),
     );
+    // Empty files weigh nothing in the final diff, which is still graded: never said otherwise.
+    assert.doesNotMatch(message, /graded/);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { removeTree, removeTreeSync } from "../../src/workspace/remove.ts";
+import { removeFlatSync, removeTree, removeTreeSync } from "../../src/workspace/remove.ts";
 
 /** Makes `dir/a/a/...` `depth` folders deep (by changing folder: the path outgrows PATH_MAX). */
 function deepTree(dir: string, depth: number): void {
@@ -61,5 +61,39 @@ Deno.test("removeTree() removes an empty folder, a file and a symlink, never wha
   } finally {
     await removeTree(base);
     await removeTree(outside);
+  }
+});
+
+Deno.test("removeFlatSync() removes a folder of a few files and links at once, and leaves any other for removeTree()", async () => {
+  const base = await Deno.makeTempDir({ prefix: "patchgym-remove-flat-" });
+  try {
+    const outside = join(base, "outside.txt");
+    Deno.writeTextFileSync(outside, "kept");
+    const make = (name: string, files: number) => {
+      const dir = join(base, name);
+      Deno.mkdirSync(dir);
+      for (let i = 0; i < files; i++) Deno.writeTextFileSync(join(dir, `f${i}`), "x");
+      return dir;
+    };
+    // Files and a link (removed, never followed): gone in one go.
+    const flat = make("flat", 3);
+    Deno.symlinkSync(outside, join(flat, "link"));
+    Deno.symlinkSync(base, join(flat, "folder-link"));
+    assert.equal(removeFlatSync(flat, 8), true);
+    assert.throws(() => Deno.lstatSync(flat), Deno.errors.NotFound);
+    assert.equal(Deno.readTextFileSync(outside), "kept");
+    // Missing: nothing to do.
+    assert.equal(removeFlatSync(flat, 8), true);
+    // More entries than asked, or a folder inside: left whole, for removeTree().
+    for (const [dir, most] of [[make("many", 9), 8], [make("nested", 1), 8]] as const) {
+      if (dir.endsWith("nested")) Deno.mkdirSync(join(dir, "sub"));
+      const before = [...Deno.readDirSync(dir)].length;
+      assert.equal(removeFlatSync(dir, most), false);
+      assert.equal([...Deno.readDirSync(dir)].length, before);
+      await removeTree(dir);
+      assert.throws(() => Deno.lstatSync(dir), Deno.errors.NotFound);
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
   }
 });
