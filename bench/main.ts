@@ -55,7 +55,9 @@ export function parseBenchArgs(args: string[]): BenchArgs {
   const sections = ["1", "2", "3", "4", "5", "6"];
   const unknown = parsed.only?.filter((s) => !sections.includes(s)) ?? [];
   if (unknown.length > 0) {
-    throw new Error(`--only: expected sections from 1 to 5, got "${unknown.join(",")}"`);
+    throw new Error(
+      `--only: expected sections from 1 to ${sections.length}, got "${unknown.join(",")}"`,
+    );
   }
   if (parsed.updateResults && (parsed.only || parsed.quick)) {
     throw new Error("--update-results needs a full run: drop --only and --quick");

@@ -233,3 +233,11 @@ Deno.test("README.md stays a front door: under 250 lines, set-up commands in its
   assert.match(firstScreen, /^deno task rollout\b/m);
   assert.match(firstScreen, /^deno task test\b/m);
 });
+
+Deno.test("deno task bench --only names every section when it refuses one", () => {
+  assert.throws(
+    () => parseBenchArgs(["--only=7"]),
+    { message: '--only: expected sections from 1 to 6, got "7"' },
+  );
+  assert.deepEqual(parseBenchArgs(["--only=6"]).only, ["6"]);
+});
