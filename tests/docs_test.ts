@@ -234,7 +234,7 @@ Deno.test("README.md stays a front door: under 250 lines, set-up commands in its
   assert.match(firstScreen, /^deno task test\b/m);
 });
 
-Deno.test("deno task bench --only names every section when it refuses one", () => {
+Deno.test("parseBenchArgs() names sections 1 to 6 when --only asks for another", () => {
   assert.throws(
     () => parseBenchArgs(["--only=7"]),
     { message: '--only: expected sections from 1 to 6, got "7"' },

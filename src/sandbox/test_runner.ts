@@ -608,7 +608,8 @@ export const REPORT_FOLDER_ENTRIES = 20_000;
 
 /**
  * Entries of a report folder in the workspace's own file system that are removed on the spot (a
- * report, records, what code under test left beside them); more go through `removeTree`.
+ * Python run's report and what code under test left beside it); more, or a folder among them (the
+ * other runners' records), go through `removeTree`.
  */
 const REPORT_ENTRIES_AT_ONCE = 64;
 

@@ -8,12 +8,10 @@ import { limitsOf, type ToolContext, type ToolResult } from "./types.ts";
  */
 export async function checkGrowth(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {
   const limits = limitsOf(ctx);
-  const problem = await growthProblem(
-    ctx.workspace.dir,
-    ctx.workspace.original,
-    limits.maxGrowthBytes,
-    limits.maxDiffBytes,
-  );
+  const problem = await growthProblem(ctx.workspace.dir, ctx.workspace.original, {
+    maxGrowth: limits.maxGrowthBytes,
+    maxDiffBytes: limits.maxDiffBytes,
+  });
   if (!problem) return result;
   const output = result.ok ? result.output : result.message;
   return {

@@ -4,7 +4,7 @@
  */
 import { Pacer } from "./pacer.ts";
 import { changedName, reopenTree } from "./remove.ts";
-import type { Snapshot } from "./snapshot.ts";
+import { isNoiseFile, NOISE_DIRS, type Snapshot } from "./snapshot.ts";
 
 /** Default cap on how many bytes a workspace may grow over its repository (all files counted). */
 export const DEFAULT_MAX_GROWTH_BYTES = 32 * 1024 * 1024;
@@ -19,6 +19,8 @@ export const MAX_GROWTH_ENTRIES = 20_000;
 export interface WorkspaceUsage {
   /** Bytes of every regular file, noise folders included. */
   bytes: number;
+  /** Bytes of the files a final diff counts: outside noise folders, no noise file. */
+  diffBytes: number;
   /** The biggest files, largest first (at most 5). */
   largest: { path: string; bytes: number }[];
   /** Files, folders, links and anything else met, noise included. */
@@ -36,14 +38,15 @@ export interface WorkspaceUsage {
  * slices (see {@linkcode Pacer}).
  */
 export async function measureTree(dir: string): Promise<WorkspaceUsage> {
-  const files: { path: string; bytes: number }[] = [];
+  const files: { path: string; bytes: number; noise: boolean }[] = [];
   const unreadable: string[] = [];
   let entries = 0;
-  const pending = [""];
+  // Each folder with whether it is (in) a noise folder, which the final diff leaves out.
+  const pending: { rel: string; noise: boolean }[] = [{ rel: "", noise: false }];
   const pacer = new Pacer();
   while (pending.length > 0) {
-    const rel = pending.pop()!;
-    const names: string[] = [];
+    const { rel, noise } = pending.pop()!;
+    const names: { path: string; noise: boolean }[] = [];
     try {
       for (const entry of Deno.readDirSync(rel ? `${dir}/${rel}` : dir)) {
         entries++;
@@ -51,8 +54,9 @@ export async function measureTree(dir: string): Promise<WorkspaceUsage> {
         // U+FFFD is what Deno puts for bytes that are not UTF-8, and a real folder of that name
         // beside one would be walked in its place: both are unreadable.
         if (changedName(entry.name)) unreadable.push(path);
-        else if (entry.isDirectory) pending.push(path);
-        else if (entry.isFile) names.push(path);
+        else if (entry.isDirectory) {
+          pending.push({ rel: path, noise: noise || NOISE_DIRS.has(entry.name) });
+        } else if (entry.isFile) names.push({ path, noise: noise || isNoiseFile(entry.name) });
       }
     } catch (error) {
       // Listed by its parent a moment ago and no run going on: not found by that name means a
@@ -61,9 +65,9 @@ export async function measureTree(dir: string): Promise<WorkspaceUsage> {
       if (rel !== "" || !(error instanceof Deno.errors.NotFound)) unreadable.push(rel);
       continue;
     }
-    for (const path of names) {
+    for (const { path, noise } of names) {
       try {
-        files.push({ path, bytes: Deno.lstatSync(`${dir}/${path}`).size });
+        files.push({ path, bytes: Deno.lstatSync(`${dir}/${path}`).size, noise });
       } catch {
         unreadable.push(path);
       }
@@ -76,7 +80,8 @@ export async function measureTree(dir: string): Promise<WorkspaceUsage> {
   files.sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1));
   return {
     bytes: files.reduce((n, f) => n + f.bytes, 0),
-    largest: files.slice(0, 5),
+    diffBytes: files.reduce((n, f) => n + (f.noise ? 0 : f.bytes), 0),
+    largest: files.slice(0, 5).map(({ path, bytes }) => ({ path, bytes })),
     entries,
     unreadable,
   };
@@ -90,15 +95,14 @@ export function snapshotBytes(snapshot: Snapshot): number {
 }
 
 /**
- * When the workspace under `dir` has grown more than `maxGrowth` bytes over `original`, a message
- * for the model naming the biggest files; otherwise null. `maxDiffBytes`: the final diff's cap,
- * which such growth passes (so the message says the diff will not be graded) when it is no larger.
+ * When the workspace under `dir` has grown more than `caps.maxGrowth` bytes over `original`, a
+ * message for the model naming the biggest files; otherwise null. `caps.maxDiffBytes`: the final
+ * diff's cap, for the message to say whether the diff is still graded.
  */
 export async function growthProblem(
   dir: string,
   original: Snapshot,
-  maxGrowth: number,
-  maxDiffBytes: number,
+  caps: { maxGrowth: number; maxDiffBytes: number },
 ): Promise<string | null> {
   let usage = await measureTree(dir);
   if (usage.unreadable.length > 0) {
@@ -121,15 +125,18 @@ export async function growthProblem(
     // does not say otherwise.
     return `The workspace holds ${usage.entries} files and folders, over its limit of ${maxEntries}; delete what the change does not need (e.g. run_command ["python3", "-c", "import shutil; shutil.rmtree('FOLDER')"])`;
   }
-  const limit = snapshotBytes(original) + maxGrowth;
+  const limit = snapshotBytes(original) + caps.maxGrowth;
   if (usage.bytes <= limit) return null;
   return `The workspace holds ${formatBytes(usage.bytes)}, over its ${
     formatBytes(limit)
   } limit; biggest files: ${
     listFiles(usage.largest)
   }; delete what the change does not need (e.g. run_command ["python3", "-c", "import os; os.remove('FILE')"])${
-    // Past the growth cap, the changed files hold at least that many bytes.
-    maxGrowth >= maxDiffBytes ? ", or the final diff will not be graded" : ""}`;
+    // The files the diff counts grew by more than its cap: their changes, counted on both sides,
+    // are more still. (Growth in noise folders, which the diff leaves out, is no reason.)
+    usage.diffBytes - snapshotBytes(original) > caps.maxDiffBytes
+      ? ", or the final diff will not be graded"
+      : ""}`;
 }
 
 /** Why a diff was not built: its changes exceed the cap. */

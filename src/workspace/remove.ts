@@ -65,12 +65,7 @@ function removeByBytesSync(dir: string): boolean {
   } catch {
     return false;
   }
-  try {
-    Deno.lstatSync(dir);
-    return false;
-  } catch {
-    return true;
-  }
+  return !exists(dir);
 }
 
 /** Remove `dir` and everything in it, at any depth; a missing `dir` is fine. */
@@ -148,29 +143,43 @@ export async function reopenTree(dir: string): Promise<void> {
 }
 
 /**
- * Remove `dir` at once when it holds at most `most` entries and none is a folder: for a folder
- * in a memory-backed file system (a test run's report folder in its workspace's own tmpfs), where
- * each call takes microseconds and never waits for a disk, so a hand-off to Deno's blocking pool
- * would cost more than the work. False when it did not remove `dir` (more entries, a folder, a
- * refusal): then {@linkcode removeTree} does, whatever is left.
+ * Remove `dir` at once when it is a small folder of at most `most` small entries, none a folder:
+ * for a folder in a memory-backed file system (a Python test run's report folder in its
+ * workspace's own tmpfs), where each call takes microseconds and never waits for a disk, so a
+ * hand-off to Deno's blocking pool would cost more than the work. True when `dir` is gone; false
+ * when it is left for {@linkcode removeTree} (a bigger folder, a folder or a big file inside, a
+ * link in its place, a refusal), with what could not be removed here still in it. The checks come
+ * before any listing or removal, so what code under test left there never holds this thread long.
  */
 export function removeFlatSync(dir: string, most: number): boolean {
   try {
-    const entries = [];
+    const folder = Deno.lstatSync(dir);
+    // A folder's link count is 2 plus its subfolders; its size grows with its entries on tmpfs
+    // (20 bytes each) and stays one block on ext4 until it holds about a hundred.
+    if (!folder.isDirectory || folder.nlink !== 2 || folder.size > FLAT_FOLDER_BYTES) return false;
+    const names = [];
     for (const entry of Deno.readDirSync(dir)) {
-      if (entry.isDirectory || changedName(entry.name) || entries.length === most) return false;
-      entries.push(entry.name);
+      if (entry.isDirectory || changedName(entry.name) || names.length === most) return false;
+      names.push(entry.name);
     }
-    for (const name of entries) Deno.removeSync(join(dir, name));
+    for (const name of names) {
+      if (Deno.lstatSync(join(dir, name)).size > FLAT_FILE_BYTES) return false;
+    }
+    for (const name of names) Deno.removeSync(join(dir, name));
     Deno.removeSync(dir);
     return true;
   } catch (error) {
-    return error instanceof Deno.errors.NotFound && !existsSync(dir);
+    return error instanceof Deno.errors.NotFound && !exists(dir);
   }
 }
 
-/** Whether `path` exists (a link counts, followed or not). */
-function existsSync(path: string): boolean {
+/** The largest folder (its own size) {@linkcode removeFlatSync} lists. */
+const FLAT_FOLDER_BYTES = 4096;
+/** The largest file {@linkcode removeFlatSync} removes (freeing a big one takes milliseconds). */
+const FLAT_FILE_BYTES = 1024 * 1024;
+
+/** Whether `path` exists (a link counts, whatever it leads to). */
+function exists(path: string): boolean {
   try {
     Deno.lstatSync(path);
     return true;

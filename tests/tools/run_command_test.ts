@@ -180,6 +180,23 @@ Deno.test("runCommandTool.run() says the final diff will not be graded only when
     );
     assert.doesNotMatch(message, /graded/);
   });
+  await withContext({ "a.txt": "hello\n" }, async (ctx) => {
+    // Growth in a folder the final diff leaves out (node_modules) is no reason for it not to be
+    // graded either.
+    const limited = { ...ctx, limits: { maxGrowthBytes: 1024 * 1024, maxDiffBytes: 1024 * 1024 } };
+    const message = failMessage(
+      await call(runCommandTool, {
+        argv: [
+          "python3",
+          "-c",
+          "import os; os.mkdir('node_modules'); open('node_modules/big.js', 'wb').write(b'x' * 3_000_000)",
+        ],
+      }, limited),
+      "workspace_too_large",
+    );
+    assert.match(message, /biggest files: "node_modules\/big\.js"/);
+    assert.doesNotMatch(message, /graded/);
+  });
 });
 
 // Attack: files in folders nested past PATH_MAX cannot be reached by path, so the size check

@@ -64,36 +64,81 @@ Deno.test("removeTree() removes an empty folder, a file and a symlink, never wha
   }
 });
 
-Deno.test("removeFlatSync() removes a folder of a few files and links at once, and leaves any other for removeTree()", async () => {
+Deno.test("removeFlatSync() removes a folder of a few small files and links at once, never following one", async () => {
   const base = await Deno.makeTempDir({ prefix: "patchgym-remove-flat-" });
   try {
     const outside = join(base, "outside.txt");
     Deno.writeTextFileSync(outside, "kept");
-    const make = (name: string, files: number) => {
-      const dir = join(base, name);
-      Deno.mkdirSync(dir);
-      for (let i = 0; i < files; i++) Deno.writeTextFileSync(join(dir, `f${i}`), "x");
-      return dir;
-    };
-    // Files and a link (removed, never followed): gone in one go.
-    const flat = make("flat", 3);
+    const flat = join(base, "flat");
+    Deno.mkdirSync(flat);
+    for (let i = 0; i < 5; i++) Deno.writeTextFileSync(join(flat, `f${i}`), "x");
     Deno.symlinkSync(outside, join(flat, "link"));
     Deno.symlinkSync(base, join(flat, "folder-link"));
+    mkfifo(join(flat, "fifo"));
+    // Exactly as many entries as it takes.
     assert.equal(removeFlatSync(flat, 8), true);
     assert.throws(() => Deno.lstatSync(flat), Deno.errors.NotFound);
     assert.equal(Deno.readTextFileSync(outside), "kept");
     // Missing: nothing to do.
     assert.equal(removeFlatSync(flat, 8), true);
-    // More entries than asked, or a folder inside: left whole, for removeTree().
-    for (const [dir, most] of [[make("many", 9), 8], [make("nested", 1), 8]] as const) {
-      if (dir.endsWith("nested")) Deno.mkdirSync(join(dir, "sub"));
-      const before = [...Deno.readDirSync(dir)].length;
-      assert.equal(removeFlatSync(dir, most), false);
-      assert.equal([...Deno.readDirSync(dir)].length, before);
-      await removeTree(dir);
-      assert.throws(() => Deno.lstatSync(dir), Deno.errors.NotFound);
-    }
   } finally {
     await Deno.remove(base, { recursive: true });
   }
 });
+
+Deno.test("removeFlatSync() leaves to removeTree() what it cannot remove at once, untouched", async () => {
+  const base = await Deno.makeTempDir({ prefix: "patchgym-remove-flat-" });
+  try {
+    const target = join(base, "target");
+    Deno.mkdirSync(target);
+    Deno.writeTextFileSync(join(target, "kept.txt"), "kept");
+    const cases: [string, (dir: string) => void][] = [
+      [
+        "one entry too many",
+        (dir) => ["f7", "f8"].forEach((f) => Deno.writeTextFileSync(join(dir, f), "x")),
+      ],
+      ["a folder inside", (dir) => Deno.mkdirSync(join(dir, "sub"))],
+      [
+        "a file over a mebibyte",
+        (dir) => Deno.writeFileSync(join(dir, "big"), new Uint8Array(2 ** 20 + 1)),
+      ],
+      ["a name that is not UTF-8", (dir) => nonUtf8File(dir)],
+    ];
+    for (const [what, add] of cases) {
+      const dir = join(base, "case");
+      Deno.mkdirSync(dir);
+      for (let i = 0; i < 7; i++) Deno.writeTextFileSync(join(dir, `f${i}`), "x");
+      add(dir);
+      const before = [...Deno.readDirSync(dir)].length;
+      assert.equal(removeFlatSync(dir, 8), false, what);
+      assert.equal([...Deno.readDirSync(dir)].length, before, what);
+      await removeTree(dir);
+      assert.throws(() => Deno.lstatSync(dir), Deno.errors.NotFound, what);
+    }
+    // A link in the folder's place is not followed: what it leads to is kept.
+    const link = join(base, "link");
+    Deno.symlinkSync(target, link);
+    assert.equal(removeFlatSync(link, 8), false);
+    assert.equal(Deno.readTextFileSync(join(target, "kept.txt")), "kept");
+  } finally {
+    await removeTree(base);
+  }
+});
+
+/** A FIFO at `path`. */
+function mkfifo(path: string): void {
+  const out = new Deno.Command("mkfifo", { args: [path] }).outputSync();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+}
+
+/** A file in `dir` whose name is not UTF-8 (Deno lists it with U+FFFD). */
+function nonUtf8File(dir: string): void {
+  const out = new Deno.Command("python3", {
+    args: [
+      "-c",
+      "import os, sys; os.close(os.open(os.path.join(os.fsencode(sys.argv[1]), b'\\xff'), os.O_CREAT | os.O_WRONLY))",
+      dir,
+    ],
+  }).outputSync();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+}
