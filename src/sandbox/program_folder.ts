@@ -20,6 +20,7 @@ import { basename, dirname, join } from "node:path";
 import { cacheFolder, ownUid } from "./launcher.ts";
 import { findProgram } from "./mounts.ts";
 import { ALLOWED_PROGRAMS, RUNNER_PROGRAMS } from "./programs.ts";
+import { entryExists } from "../workspace/remove.ts";
 
 /** The variable through which `launch.ts` names the folder it built to `main.ts`. */
 export const PROGRAMS_PATH_ENV = "PATCHGYM_SANDBOX_PROGRAMS";
@@ -336,7 +337,7 @@ mv -T "$tmp" "$final" 2>/dev/null || [ -d "$final" ]`;
   ]);
   try {
     const child = new Deno.Command("sh", {
-      args: ["-c", script, "sh", folder, exists(folder) ? "1" : "0", ...args],
+      args: ["-c", script, "sh", folder, entryExists(folder) ? "1" : "0", ...args],
       stdin: "piped",
       stdout: "null",
       stderr: "piped",
@@ -350,15 +351,6 @@ mv -T "$tmp" "$final" 2>/dev/null || [ -d "$final" ]`;
     return `cannot build the programs folder: ${lines.slice(-3).join("; ") || "sh failed"}`;
   } catch (error) {
     return `cannot build the programs folder: ${String(error)}`;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -65,7 +65,7 @@ function removeByBytesSync(dir: string): boolean {
   } catch {
     return false;
   }
-  return !exists(dir);
+  return !entryExists(dir);
 }
 
 /** Remove `dir` and everything in it, at any depth; a missing `dir` is fine. */
@@ -169,7 +169,7 @@ export function removeFlatSync(dir: string, most: number): boolean {
     Deno.removeSync(dir);
     return true;
   } catch (error) {
-    return error instanceof Deno.errors.NotFound && !exists(dir);
+    return error instanceof Deno.errors.NotFound && !entryExists(dir);
   }
 }
 
@@ -179,7 +179,7 @@ const FLAT_FOLDER_BYTES = 4096;
 const FLAT_FILE_BYTES = 1024 * 1024;
 
 /** Whether `path` exists (a link counts, whatever it leads to). */
-function exists(path: string): boolean {
+export function entryExists(path: string): boolean {
   try {
     Deno.lstatSync(path);
     return true;
