@@ -143,13 +143,14 @@ export async function reopenTree(dir: string): Promise<void> {
 }
 
 /**
- * Remove `dir` at once when it is a small folder of at most `most` small entries, none a folder:
- * for a folder in a memory-backed file system (a Python test run's report folder in its
- * workspace's own tmpfs), where each call takes microseconds and never waits for a disk, so a
- * hand-off to Deno's blocking pool would cost more than the work. True when `dir` is gone; false
- * when it is left for {@linkcode removeTree} (a bigger folder, a folder or a big file inside, a
- * link in its place, a refusal), with what could not be removed here still in it. The checks come
- * before any listing or removal, so what code under test left there never holds this thread long.
+ * Remove `dir` at once when it is a small folder of at most `most` entries, none a folder, that
+ * hold at most a mebibyte: for a folder in a memory-backed file system (a Python test run's report
+ * folder in its workspace's own tmpfs), where each call takes microseconds and never waits for a
+ * disk, so a hand-off to Deno's blocking pool would cost more than the work. True when `dir` is
+ * gone; false when it is left for {@linkcode removeTree} (a bigger folder, a folder inside, more
+ * than a mebibyte in its files, a link in its place, a refusal), with what could not be removed
+ * here still in it. The checks come before any listing or removal, so what code under test left
+ * there never holds this thread long.
  */
 export function removeFlatSync(dir: string, most: number): boolean {
   try {
@@ -162,8 +163,10 @@ export function removeFlatSync(dir: string, most: number): boolean {
       if (entry.isDirectory || changedName(entry.name) || names.length === most) return false;
       names.push(entry.name);
     }
+    let bytes = 0;
     for (const name of names) {
-      if (Deno.lstatSync(join(dir, name)).size > FLAT_FILE_BYTES) return false;
+      bytes += Deno.lstatSync(join(dir, name)).size;
+      if (bytes > FLAT_BYTES) return false;
     }
     for (const name of names) Deno.removeSync(join(dir, name));
     Deno.removeSync(dir);
@@ -175,8 +178,8 @@ export function removeFlatSync(dir: string, most: number): boolean {
 
 /** The largest folder (its own size) {@linkcode removeFlatSync} lists. */
 const FLAT_FOLDER_BYTES = 4096;
-/** The largest file {@linkcode removeFlatSync} removes (freeing a big one takes milliseconds). */
-const FLAT_FILE_BYTES = 1024 * 1024;
+/** The most bytes {@linkcode removeFlatSync} frees (freeing big files takes milliseconds). */
+const FLAT_BYTES = 1024 * 1024;
 
 /** Whether `path` exists (a link counts, whatever it leads to). */
 export function entryExists(path: string): boolean {

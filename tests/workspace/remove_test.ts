@@ -99,8 +99,11 @@ Deno.test("removeFlatSync() leaves to removeTree() what it cannot remove at once
       ],
       ["a folder inside", (dir) => Deno.mkdirSync(join(dir, "sub"))],
       [
-        "a file over a mebibyte",
-        (dir) => Deno.writeFileSync(join(dir, "big"), new Uint8Array(2 ** 20 + 1)),
+        "files of more than a mebibyte in all",
+        (dir) =>
+          ["big1", "big2"].forEach((f) =>
+            Deno.writeFileSync(join(dir, f), new Uint8Array(2 ** 19))
+          ),
       ],
       ["a name that is not UTF-8", (dir) => nonUtf8File(dir)],
     ];
