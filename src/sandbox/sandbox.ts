@@ -543,6 +543,11 @@ export class Sandbox {
   readonly #aheadAllowed: boolean;
   /** Jails made ahead and waiting for their run, by the runs' shape (see `#aheadKey`). */
   readonly #ahead: AheadJails;
+  /**
+   * The warm interpreters' argvs, by program and modules: the same for every run of this sandbox
+   * (about 16 KB of text, which each run built again).
+   */
+  readonly #zygotes = new Map<string, string[]>();
 
   constructor(options: RunnerOptions) {
     this.isolation = options.isolation;
@@ -948,17 +953,7 @@ export class Sandbox {
   ): NonNullable<ChildSpec["warm"]> {
     const nonce = randomTag();
     return {
-      zygote: [
-        this.#launcher!,
-        "noctty",
-        ...(this.niceness > 0 ? [`nice:${this.niceness}`] : []),
-        "--",
-        ...warmJailArgs(this.isolation.mounts!, this.isolation.cgroup !== null),
-        "python3",
-        ...WARM_FLAGS,
-        "-c",
-        zygoteProgram(code, request.warmModules ?? []),
-      ],
+      zygote: this.#zygoteArgv(code, request.warmModules ?? []),
       argv: launchArgv(this.#launcher, {
         ...run.plan,
         ...this.#wrap(request, how, `hold:${nonce}`),
@@ -973,6 +968,27 @@ export class Sandbox {
         timeoutMs: request.timeoutMs,
       },
     };
+  }
+
+  /** The warm interpreter's argv for `-c` program `code` with `modules` imported beforehand. */
+  #zygoteArgv(code: string, modules: readonly string[]): string[] {
+    const key = JSON.stringify([code, modules]);
+    let argv = this.#zygotes.get(key);
+    if (!argv) {
+      argv = [
+        this.#launcher!,
+        "noctty",
+        ...(this.niceness > 0 ? [`nice:${this.niceness}`] : []),
+        "--",
+        ...warmJailArgs(this.isolation.mounts!, this.isolation.cgroup !== null),
+        "python3",
+        ...WARM_FLAGS,
+        "-c",
+        zygoteProgram(code, modules),
+      ];
+      this.#zygotes.set(key, argv);
+    }
+    return argv;
   }
 
   /**
