@@ -125,7 +125,8 @@ export async function growthProblem(
     // does not say otherwise.
     return `The workspace holds ${usage.entries} files and folders, over its limit of ${maxEntries}; delete what the change does not need (e.g. run_command ["python3", "-c", "import shutil; shutil.rmtree('FOLDER')"])`;
   }
-  const limit = snapshotBytes(original) + caps.maxGrowth;
+  const before = snapshotBytes(original);
+  const limit = before + caps.maxGrowth;
   if (usage.bytes <= limit) return null;
   return `The workspace holds ${formatBytes(usage.bytes)}, over its ${
     formatBytes(limit)
@@ -134,9 +135,7 @@ export async function growthProblem(
   }; delete what the change does not need (e.g. run_command ["python3", "-c", "import os; os.remove('FILE')"])${
     // The files the diff counts grew by more than its cap: their changes, counted on both sides,
     // are more still. (Growth in noise folders, which the diff leaves out, is no reason.)
-    usage.diffBytes - snapshotBytes(original) > caps.maxDiffBytes
-      ? ", or the final diff will not be graded"
-      : ""}`;
+    usage.diffBytes - before > caps.maxDiffBytes ? ", or the final diff will not be graded" : ""}`;
 }
 
 /** Why a diff was not built: its changes exceed the cap. */

@@ -1003,7 +1003,6 @@ static int sweep_at_once(int argc, char **argv, const char *id) {
   return 1;
 }
 
-/* For each parent: remove stale sandbox cgroups of dead processes, then try a fresh folder. */
 /*
  * Empties and removes the cgroup DIR of a patchgym process that is gone: what is left in it is
  * killed first. A process whose bwrap was killed while it made the jail waits forever in it (the
@@ -1028,6 +1027,7 @@ static void empty_dead(const char *dir) {
   }
 }
 
+/* For each parent: remove stale sandbox cgroups of dead processes, then try a fresh folder. */
 static int cgroup_probe(int argc, char **argv) {
   for (int i = 2; i < argc; i++) {
     const char *parent = argv[i];
