@@ -47,6 +47,11 @@ export class HelperProcess {
     return out === GONE ? await runHelper(this.#launcher, mode, args) : out;
   }
 
+  /** The server's pid once it started (it may have ended since); null before. */
+  get pid(): number | null {
+    return this.#child?.pid ?? null;
+  }
+
   /** Stop the server (it also stops when this thread ends). */
   close(): void {
     this.#broken = true;

@@ -11,10 +11,14 @@ export const DEFAULT_SLICE_MS = 1;
 /** Tells a synchronous loop when to let the event loop run. */
 export class Pacer {
   readonly #sliceMs: number;
-  #since = performance.now();
+  readonly #now: () => number;
+  #since: number;
 
-  constructor(sliceMs = DEFAULT_SLICE_MS) {
+  /** `now`: the clock slices are measured on, in ms (tests give their own). */
+  constructor(sliceMs = DEFAULT_SLICE_MS, now: () => number = () => performance.now()) {
     this.#sliceMs = sliceMs;
+    this.#now = now;
+    this.#since = now();
   }
 
   /**
@@ -22,10 +26,10 @@ export class Pacer {
    * loop has had a turn (timers and I/O of other episodes), starting the next slice.
    */
   pause(): Promise<void> | null {
-    if (performance.now() - this.#since < this.#sliceMs) return null;
+    if (this.#now() - this.#since < this.#sliceMs) return null;
     return new Promise((resolve) =>
       setTimeout(() => {
-        this.#since = performance.now();
+        this.#since = this.#now();
         resolve();
       }, 0)
     );

@@ -28,6 +28,13 @@ const F2P: string[] = JSON.parse(readFileSync(join(TASKS_DIR, TASK, "task.json")
 /** The hidden tests' names (describe > test), as code under test would guess them. */
 const NAMES = F2P.map((id) => id.split("::")[1]);
 
+/**
+ * These tests judge what the grader decides, never its deadline: on a loaded machine (jailed runs
+ * at niceness 10 beside other tests) jest took 5-9 s a file, and the task's 30 s for all of them
+ * ran out. No mutation here loops, so a long budget costs nothing when the machine is idle.
+ */
+const GRADE_TIMEOUT_MS = 300_000;
+
 /** Grade each patch made by `mutations` (each edits a copy of the repository) in one environment. */
 async function gradeEach(
   mutations: Record<string, ((dir: string) => void) | "reference">,
@@ -60,6 +67,7 @@ async function gradeEach(
         workRoot: env.workRoot,
         snapshot: env.snapshot(task),
         environment: env.environment(task) ?? undefined,
+        timeoutMs: GRADE_TIMEOUT_MS,
       });
     }
     return out;

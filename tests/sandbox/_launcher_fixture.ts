@@ -27,6 +27,17 @@ export async function rootLauncher(): Promise<string | null> {
   return launcher;
 }
 
+/** The pids of this process's children running `launcher serve` (Deno reads no /proc). */
+export async function servePids(): Promise<number[]> {
+  const ps = await new Deno.Command("ps", {
+    args: ["-o", "pid=,ppid=,args=", "--ppid", String(Deno.pid)],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(ps.stdout).split("\n").map((line) => line.trim().split(/\s+/))
+    .filter(([, ppid, , mode]) => ppid === String(Deno.pid) && mode === "serve")
+    .map(([pid]) => Number(pid));
+}
+
 /** Whether `dir` is a mount point: another device than its parent's (Deno reads no /proc). */
 export function mounted(dir: string): boolean {
   try {

@@ -9,21 +9,18 @@ import assert from "node:assert/strict";
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
-import { Spawner, spawnerFor } from "../../src/sandbox/_spawner.ts";
+import { spawnerFor } from "../../src/sandbox/_spawner.ts";
 import { testSandbox } from "../_fixtures.ts";
-import { compiledLauncher, mounted, rootLauncher, skip, withDir } from "./_launcher_fixture.ts";
+import {
+  compiledLauncher,
+  mounted,
+  rootLauncher,
+  servePids,
+  skip,
+  withDir,
+} from "./_launcher_fixture.ts";
 
-/** The pids of this process's children running `launcher serve` (Deno reads no /proc). */
-async function servePids(): Promise<number[]> {
-  const ps = await new Deno.Command("ps", {
-    args: ["-o", "pid=,ppid=,args=", "--ppid", String(Deno.pid)],
-    stdout: "piped",
-  }).output();
-  return new TextDecoder().decode(ps.stdout).split("\n").map((line) => line.trim().split(/\s+/))
-    .filter(([, ppid, , mode]) => ppid === String(Deno.pid) && mode === "serve")
-    .map(([pid]) => Number(pid));
-}
-
+const SPAWNER_END_WORKER = new URL("./_spawner_end_worker.ts", import.meta.url).pathname;
 /** A `sleep` of its own process group that the test kills through the helper. */
 function sleeper(): Deno.ChildProcess {
   return new Deno.Command("sleep", { args: ["600"], stdout: "null", stderr: "null" }).spawn();
@@ -186,20 +183,19 @@ Deno.test("HelperProcess.request() still does a request longer than the server r
 Deno.test("HelperProcess.request() still kills after its serve process was killed", async () => {
   const launcher = await compiledLauncher();
   if (!launcher) return;
-  // An earlier test's spawner thread may still idle with a serve process of its own: this
-  // helper's server is the one that was not there before its first request.
-  const before = new Set(await servePids());
   const helper = new HelperProcess(launcher);
   const first = sleeper();
   const second = sleeper();
   try {
     assert.ok((await helper.request("kill", [String(first.pid)])).success);
     assert.ok(await killedBy9(first));
-    const pids = (await servePids()).filter((pid) => !before.has(pid));
-    assert.equal(pids.length, 1, `serve processes of this test: ${pids.join(", ")}`);
-    Deno.kill(pids[0], "SIGKILL");
+    // This helper's own server, never one found among this process's children: test files that
+    // run beside this one (`--parallel` runs them in this process) have servers of their own.
+    const pid = helper.pid;
+    assert.ok(pid !== null && (await servePids()).includes(pid), "no serve process of this test");
+    Deno.kill(pid, "SIGKILL");
     // Its pid is reaped by the helper's own status promise: wait until it is gone.
-    for (let i = 0; i < 1000 && (await servePids()).includes(pids[0]); i++) {
+    for (let i = 0; i < 1000 && (await servePids()).includes(pid); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     assert.ok((await helper.request("kill", [String(second.pid)])).success);
@@ -264,8 +260,8 @@ Deno.test("launcher serve keeps only the capabilities its requests need and is n
   const helper = new HelperProcess(launcher);
   try {
     assert.ok((await helper.request("kill", ["2147483646"])).success);
-    const [pid] = await servePids();
-    assert.ok(pid, "no serve process of this test");
+    const pid = helper.pid;
+    assert.ok(pid !== null && (await servePids()).includes(pid), "no serve process of this test");
     const status = await new Deno.Command("cat", { args: [`/proc/${pid}/status`], stdout: "piped" })
       .output();
     const field = (name: string) =>
@@ -355,24 +351,26 @@ Deno.test("Sandbox.run() times out a child that never reads a stdin larger than 
 });
 
 // Attack surface: serve processes piling up, each privileged, as spawner threads end and start.
-// A thread that ends takes its serve process with it.
+// A thread that ends takes its serve process with it. Checked in a process of its own: test files
+// that run beside this one (`--parallel` runs them in this process) start and end servers too.
 Deno.test("Spawner leaves no serve process behind when its thread ends", async () => {
   const launcher = await compiledLauncher();
   if (!launcher) return;
-  const before = await servePids();
-  const spawner = new Spawner(launcher, { idleMs: 100 });
-  assert.ok((await spawner.helper("kill", ["2147483646"])).success);
-  const started = (await servePids()).filter((pid) => !before.includes(pid));
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", SPAWNER_END_WORKER, launcher],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const line = /^RESULT (\{.*\})$/m.exec(text)?.[1];
+  assert.ok(line, `the worker said no result: ${text}${new TextDecoder().decode(out.stderr)}`);
+  const { started, threadRunning, left } = JSON.parse(line) as {
+    started: number[];
+    threadRunning: boolean;
+    left: number[];
+  };
   assert.equal(started.length, 1, "the request started no serve process: the test proves nothing");
-  for (let i = 0; i < 200 && spawner.threadRunning; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.ok(!spawner.threadRunning, "the idle thread is still running");
-  let left = started;
-  for (let i = 0; i < 200 && left.length > 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const now = await servePids();
-    left = started.filter((pid) => now.includes(pid));
-  }
+  assert.ok(!threadRunning, "the idle thread is still running");
   assert.deepEqual(left, [], "the serve process outlived its spawner thread");
 });
