@@ -8,7 +8,8 @@
  *   the accept), its body within `bodyTimeoutMs`, and at most `keepAliveMs` idle between requests;
  *   a connection past its deadline is closed;
  * - open connections are capped in total and per peer address (HTTP and WebSocket alike); one over
- *   the cap is answered 503 and closed at once;
+ *   the cap is answered 503 once its request's head came (a quarter of a second at most) and
+ *   closed;
  * - `accept()` errors are logged (once a second at most) and answered by backing off; when the
  *   process is out of file descriptors (EMFILE, ENFILE) the oldest connections still waiting for
  *   their headers are closed first, so a flood of idle connections cannot keep the trainer out.
@@ -118,6 +119,8 @@ export class HttpServer {
   readonly #log: (line: string) => void;
   readonly #conns = new Set<Conn>();
   readonly #perPeer = new Map<string, number>();
+  /** Refused connections whose request is read before their 503 (see `refuse`). */
+  #refusing = 0;
   readonly #secure: boolean;
   #closing = false;
   #lastLog = -Infinity;
@@ -249,7 +252,12 @@ export class HttpServer {
           ? `refused a connection from ${peer}: ${this.#conns.size} are open, the limit (--max-connections)`
           : `refused a connection from ${peer}: it has ${fromPeer} open, the limit (--max-connections-per-peer)`,
       );
-      void refuse(conn);
+      // A flood past the cap is answered at once: only so many refusals wait for their request.
+      const patient = this.#refusing < PATIENT_REFUSALS;
+      if (patient) this.#refusing++;
+      void refuse(conn, patient ? this.limits.maxHeaderBytes : null).finally(() => {
+        if (patient) this.#refusing--;
+      });
       return;
     }
     const c: Conn = {
@@ -432,28 +440,62 @@ function errorCode(error: unknown): string {
   return error instanceof Error ? error.name : "unknown";
 }
 
-async function refuse(conn: Deno.Conn): Promise<void> {
-  const timer = setTimeout(() => {
+/** How long a refused connection has to send its request's head before its 503 goes anyway. */
+const REFUSE_HEAD_MS = 250;
+/** How long a refused connection is kept at most, its answer and what follows its request read. */
+const REFUSE_MS = 1_250;
+/** Refusals at once that wait for their request; past them a 503 is written at the accept. */
+const PATIENT_REFUSALS = 64;
+
+/**
+ * Answer 503 and close. Unless `maxHeaderBytes` is null (a flood), the request's head is read first
+ * (what of it comes within {@linkcode REFUSE_HEAD_MS}): a 503 written at the accept can reach a
+ * client before it sent its request, which HTTP clients take for a broken connection, not a 503
+ * (hyper: "received unexpected message from connection"). After the answer, the sending side is
+ * shut and what the client still sends (a body) is read and dropped until it closes: a close with
+ * unread data is a reset, which can drop the answer before the client reads it.
+ */
+async function refuse(conn: Deno.Conn, maxHeaderBytes: number | null): Promise<void> {
+  const close = () => {
     try {
       conn.close();
     } catch {
       // Closed.
     }
-  }, 1000);
+  };
+  const timer = setTimeout(close, REFUSE_MS);
   try {
+    const reader = new ConnReader(conn);
+    let head: Promise<unknown> = Promise.resolve();
+    if (maxHeaderBytes !== null) {
+      let wait: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => wait = setTimeout(resolve, REFUSE_HEAD_MS));
+      head = (async () => {
+        let from = 0;
+        while (reader.buffered <= maxHeaderBytes && indexOfCrlfCrlf(reader.bytes, from) < 0) {
+          from = Math.max(0, reader.buffered - 3);
+          if (!await reader.fill()) return;
+        }
+      })();
+      await Promise.race([head, late]);
+      clearTimeout(wait);
+    }
     await writeAll(
       conn,
       simpleResponse(503, "Too many connections; retry later", { "retry-after": "1" }),
     );
+    if (maxHeaderBytes !== null && "closeWrite" in conn) {
+      await (conn as Deno.TcpConn).closeWrite();
+      // One read at a time: the head's, then the rest, dropped, until the client closes (or the
+      // timer closes this end).
+      await head;
+      while (await reader.fill()) reader.skip(reader.buffered);
+    }
   } catch {
-    // The peer is gone.
+    // The peer is gone, or the timer closed the connection.
   } finally {
     clearTimeout(timer);
-    try {
-      conn.close();
-    } catch {
-      // Closed.
-    }
+    close();
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { concat } from "../../src/bytes.ts";
 import { launcherEnv, makeWorkRoot, patchgymArgv, removeWorkRoot, ROOT } from "./_run.ts";
 import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
 
@@ -291,6 +292,42 @@ Deno.test("serveCommand() --http caps connections per peer and answers the rest 
       if (status !== 200) await new Promise((r) => setTimeout(r, 50));
     }
     assert.equal(status, 200);
+  });
+});
+
+// A refusal written at the accept reached some clients before their request (hyper took it for a
+// broken connection: "received unexpected message from connection", seen in CI), and a close with
+// the request's body unread was a reset: the client's upload failed and its answer could be lost.
+Deno.test("serveCommand() --http answers a refused upload 503 after reading it, and closes cleanly", async () => {
+  await withServe(["--max-connections-per-peer", "1"], async ({ port }) => {
+    const [held] = await halfOpen(port, 1);
+    assert.ok(held, "the first connection was not held");
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    try {
+      const body = new Uint8Array(4 * 1024 * 1024).fill(120);
+      const head = `POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+        `content-length: ${body.length}\r\n\r\n`;
+      const parts: Uint8Array[] = [];
+      const reading = (async () => {
+        const buf = new Uint8Array(4096);
+        for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
+          parts.push(buf.slice(0, n));
+        }
+      })().then(() => "closed", (error) => `read failed: ${error}`);
+      // Larger than the socket buffers: the whole upload goes only if the server reads it.
+      const sent = await (async () => {
+        await conn.write(new TextEncoder().encode(head));
+        for (let at = 0; at < body.length;) at += await conn.write(body.subarray(at));
+      })().then(() => "sent", (error) => `write failed: ${error}`);
+      const ended = await reading;
+      const answer = new TextDecoder().decode(concat(parts));
+      assert.deepEqual([sent, ended], ["sent", "closed"], answer);
+      assert.match(answer, /^HTTP\/1\.1 503 /);
+      assert.match(answer, /Too many connections/);
+    } finally {
+      conn.close();
+      held.close();
+    }
   });
 });
 
