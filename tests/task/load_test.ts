@@ -65,24 +65,35 @@ function validFiles(
   };
 }
 
+/** The temporary folder of the running {@linkcode withTasks}, as the loader shows it. */
+let shownBase: string | null = null;
+/** The folder of the running {@linkcode withTasks}. */
+let tasksBase = "";
+
 /**
- * Run `fn` with the working directory at a temp folder holding `tasks/`, so messages read
- * `tasks/<id>/task.json: ...` exactly as users see them.
+ * Run `fn` with a temp folder holding `tasks/` (the tasks root, given to `fn`). Paths in it are named
+ * with {@linkcode at}, and {@linkcode problemsOf} shows messages as a user who runs from that folder
+ * sees them: `tasks/<id>/task.json: ...`. Never by changing the working folder: test files run in
+ * one process (`--parallel`), and the others would see it change.
  */
 async function withTasks(
   files: Record<string, string>,
   fn: (tasksRoot: string) => void,
 ): Promise<void> {
-  const base = await Deno.makeTempDir({ prefix: "patchgym-tasks-" });
-  const cwd = Deno.cwd();
+  tasksBase = Deno.realPathSync(await Deno.makeTempDir({ prefix: "patchgym-tasks-" }));
   try {
-    writeFiles(join(base, "tasks"), files);
-    Deno.chdir(base);
-    fn(join(base, "tasks"));
+    writeFiles(join(tasksBase, "tasks"), files);
+    shownBase = displayPath(tasksBase);
+    fn(join(tasksBase, "tasks"));
   } finally {
-    Deno.chdir(cwd);
-    await Deno.remove(base, { recursive: true });
+    shownBase = null;
+    await Deno.remove(tasksBase, { recursive: true });
   }
+}
+
+/** `path` (relative) in the running {@linkcode withTasks}'s folder. */
+function at(path: string): string {
+  return join(tasksBase, path);
 }
 
 /** The problems a TaskError lists, asserting its code. */
@@ -93,7 +104,10 @@ function problemsOf(fn: () => unknown, code: "task_invalid" | "task_not_found" =
     assert.ok(error instanceof TaskError, String(error));
     assert.equal(error.code, code);
     assert.equal(error.message, error.problems.join("\n"));
-    return error.problems;
+    const prefix = `${shownBase}/`;
+    return shownBase === null
+      ? error.problems
+      : error.problems.map((p) => p.replaceAll(prefix, ""));
   }
   assert.fail("expected a TaskError");
 }
@@ -117,15 +131,15 @@ async function problemsAfter(
   let problems: string[] = [];
   await withTasks({ ...validFiles(id, spec), ...written }, (root) => {
     for (const path of deleted) rmSync(join(root, path), { recursive: true });
-    problems = problemsOf(() => loadTask(`tasks/${id}`));
+    problems = problemsOf(() => loadTask(at(`tasks/${id}`)));
   });
   return problems;
 }
 
 Deno.test("loadTask() loads a valid task with defaults filled in", async () => {
   await withTasks(validFiles("t1"), (root) => {
-    const task = loadTask("tasks/t1");
-    assert.equal(task.dir, join(Deno.cwd(), "tasks/t1"));
+    const task = loadTask(at("tasks/t1"));
+    assert.equal(task.dir, at("tasks/t1"));
     assert.equal(task.dir, join(Deno.realPathSync(root), "t1"));
     assert.equal(task.repoDir, join(task.dir, "repo"));
     assert.equal(task.hiddenDir, join(task.dir, "hidden"));
@@ -141,13 +155,13 @@ Deno.test("loadTask() accepts a null solution", async () => {
   const files = validFiles("t1", spec);
   delete files["t1/solution.patch"];
   await withTasks(files, () => {
-    assert.equal(loadTask("tasks/t1").solutionPath, null);
+    assert.equal(loadTask(at("tasks/t1")).solutionPath, null);
   });
 });
 
 Deno.test("loadTask() reports a missing task.json", async () => {
   await withTasks({ "t1/repo/a.py": "" }, () => {
-    assert.deepEqual(problemsOf(() => loadTask("tasks/t1"), "task_not_found"), [
+    assert.deepEqual(problemsOf(() => loadTask(at("tasks/t1")), "task_not_found"), [
       "tasks/t1/task.json: file not found; a task folder needs a task.json (see docs/tasks.md)",
     ]);
   });
@@ -155,7 +169,7 @@ Deno.test("loadTask() reports a missing task.json", async () => {
 
 Deno.test("loadTask() reports invalid JSON", async () => {
   await withTasks({ ...validFiles("t1"), "t1/task.json": '{"id": "t1",}' }, () => {
-    const [problem, ...rest] = problemsOf(() => loadTask("tasks/t1"));
+    const [problem, ...rest] = problemsOf(() => loadTask(at("tasks/t1")));
     assert.deepEqual(rest, []);
     assert.match(problem, /^tasks\/t1\/task\.json: not valid JSON: .+; fix the syntax$/);
   });
@@ -332,7 +346,7 @@ Deno.test("loadTask() accepts a hidden test that replaces an older version of a 
   // As a SWE-bench test patch does: the agent sees the file as it was before the patch.
   const files = { ...validFiles("t1"), "t1/repo/tests/test_hidden.py": "import unittest\n" };
   await withTasks(files, () => {
-    assert.deepEqual(loadTask("tasks/t1").spec.hidden_tests, ["tests/test_hidden.py"]);
+    assert.deepEqual(loadTask(at("tasks/t1")).spec.hidden_tests, ["tests/test_hidden.py"]);
   });
 });
 
@@ -343,13 +357,13 @@ Deno.test("loadTask() accepts a parametrized pytest id whose function is defined
     fail_to_pass: ["tests/test_hidden.py::H::test_x[1-2]"],
   };
   await withTasks(validFiles("t1", spec), () => {
-    assert.deepEqual(loadTask("tasks/t1").spec.fail_to_pass, [
+    assert.deepEqual(loadTask(at("tasks/t1")).spec.fail_to_pass, [
       "tests/test_hidden.py::H::test_x[1-2]",
     ]);
   });
   const wrong = { ...spec, fail_to_pass: ["tests/test_hidden.py::H::test_q[1-2]"] };
   await withTasks(validFiles("t1", wrong), () => {
-    assert.match(problemsOf(() => loadTask("tasks/t1"))[0], /test_q\[1-2\]" is not defined/);
+    assert.match(problemsOf(() => loadTask(at("tasks/t1")))[0], /test_q\[1-2\]" is not defined/);
   });
 });
 
@@ -437,7 +451,7 @@ Deno.test("loadTasks() loads tasks sorted by id, all or the ones asked for", asy
 Deno.test("loadTasks() reports unknown ids", async () => {
   await withTasks(validFiles("a-task"), () => {
     assert.deepEqual(
-      problemsOf(() => loadTasks("tasks", ["a-task", "nope", "gone"]), "task_not_found"),
+      problemsOf(() => loadTasks(at("tasks"), ["a-task", "nope", "gone"]), "task_not_found"),
       [
         `tasks/nope: no such task; run "${patchgymCommand("tasks")}" to list the 1 available`,
         `tasks/gone: no such task; run "${patchgymCommand("tasks")}" to list the 1 available`,
@@ -455,7 +469,7 @@ Deno.test("loadTasks() collects the problems of every task", async () => {
   };
   delete files["a-task/solution.patch"];
   await withTasks(files, () => {
-    const problems = problemsOf(() => loadTasks("tasks"));
+    const problems = problemsOf(() => loadTasks(at("tasks")));
     assert.equal(problems.length, 2, problems.join("\n"));
     assert.match(problems[0], /^tasks\/a-task\/task\.json: solution: /);
     assert.match(problems[1], /^tasks\/c-task\/task\.json: kind: must be one of "one_line_bug", /);
@@ -464,7 +478,7 @@ Deno.test("loadTasks() collects the problems of every task", async () => {
 
 Deno.test("listTaskIds() reports a missing tasks folder", async () => {
   await withTasks({}, () => {
-    assert.deepEqual(problemsOf(() => listTaskIds("no-such-dir"), "task_not_found"), [
+    assert.deepEqual(problemsOf(() => listTaskIds(at("no-such-dir")), "task_not_found"), [
       "no-such-dir: tasks folder not found",
     ]);
   });
@@ -488,8 +502,8 @@ Deno.test("loadTask() loads the bundled task py-median-even", () => {
 // Issue 25: an empty --tasks-dir, one task's folder or a repository's root read as "0 tasks".
 Deno.test("requireTaskIds() says no task folders were found and where tasks are expected", async () => {
   await withTasks(validFiles("a-task"), (root) => {
-    mkdirSync("empty");
-    assert.deepEqual(problemsOf(() => requireTaskIds("empty"), "task_not_found"), [
+    mkdirSync(at("empty"));
+    assert.deepEqual(problemsOf(() => requireTaskIds(at("empty")), "task_not_found"), [
       "empty: no task folders found; tasks are expected as empty/<id>/task.json, one folder per task (docs/tasks.md)",
     ]);
     assert.match(
@@ -497,11 +511,11 @@ Deno.test("requireTaskIds() says no task folders were found and where tasks are 
       /^tasks\/a-task: no task folders found; .*it is one task's folder: name the folder that holds it, e\.g\. --tasks-dir tasks --tasks a-task$/,
     );
     assert.match(
-      problemsOf(() => requireTaskIds("."), "task_not_found")[0],
+      problemsOf(() => requireTaskIds(tasksBase), "task_not_found")[0],
       /did you mean --tasks-dir tasks\?$/,
     );
     assert.match(
-      problemsOf(() => loadTasks("empty", ["a-task"]), "task_not_found")[0],
+      problemsOf(() => loadTasks(at("empty"), ["a-task"]), "task_not_found")[0],
       /^empty: no task folders found/,
     );
     assert.deepEqual(requireTaskIds(root), ["a-task"]);
