@@ -119,8 +119,10 @@ export class HttpServer {
   readonly #log: (line: string) => void;
   readonly #conns = new Set<Conn>();
   readonly #perPeer = new Map<string, number>();
-  /** Refused connections whose request is read before their 503 (see `refuse`). */
-  #refusing = 0;
+  /** Refused connections whose request is read before their 503 (see `refuse`), with their peer. */
+  readonly #refusals = new Map<Deno.Conn, string>();
+  /** Set while `accept()` fails: refusals then answer at once. */
+  #backingOff = false;
   readonly #secure: boolean;
   #closing = false;
   #lastLog = -Infinity;
@@ -173,7 +175,22 @@ export class HttpServer {
       // Already closed.
     }
     for (const c of this.#conns) this.#drop(c);
+    this.#closeRefusals();
     await this.finished;
+  }
+
+  /** Close the refusals still reading their request (they are answered no more). */
+  #closeRefusals(): number {
+    const n = this.#refusals.size;
+    for (const conn of this.#refusals.keys()) {
+      try {
+        conn.close();
+      } catch {
+        // Closed.
+      }
+    }
+    this.#refusals.clear();
+    return n;
   }
 
   #note(reason: string): void {
@@ -200,13 +217,17 @@ export class HttpServer {
       try {
         conn = await this.#listener.accept();
         backoff = 0;
+        this.#backingOff = false;
       } catch (error) {
         if (this.#closing || error instanceof Deno.errors.BadResource) break;
         const code = errorCode(error);
         this.acceptErrors.set(code, (this.acceptErrors.get(code) ?? 0) + 1);
+        this.#backingOff = true;
         if (code === "EMFILE" || code === "ENFILE") {
-          // Out of file descriptors: free some, oldest idle-before-headers first.
-          const shed = this.#shed(Math.max(8, Math.ceil(this.#conns.size / 16)));
+          // Out of file descriptors: free some, refusals still reading first, then the oldest
+          // connections idle before their headers.
+          const shed = this.#closeRefusals() +
+            this.#shed(Math.max(8, Math.ceil(this.#conns.size / 16)));
           this.#warn(
             `accept() failed (${code}: ${
               (error as Error).message
@@ -252,11 +273,15 @@ export class HttpServer {
           ? `refused a connection from ${peer}: ${this.#conns.size} are open, the limit (--max-connections)`
           : `refused a connection from ${peer}: it has ${fromPeer} open, the limit (--max-connections-per-peer)`,
       );
-      // A flood past the cap is answered at once: only so many refusals wait for their request.
-      const patient = this.#refusing < PATIENT_REFUSALS;
-      if (patient) this.#refusing++;
+      // A flood past the cap is answered at once: only so many refusals, and so many a peer,
+      // wait for their request, and none while file descriptors run out.
+      let fromPeerRefused = 0;
+      for (const p of this.#refusals.values()) if (p === peer) fromPeerRefused++;
+      const patient = !this.#backingOff && this.#refusals.size < PATIENT_REFUSALS &&
+        fromPeerRefused < PATIENT_REFUSALS_PER_PEER;
+      if (patient) this.#refusals.set(conn, peer);
       void refuse(conn, patient ? this.limits.maxHeaderBytes : null).finally(() => {
-        if (patient) this.#refusing--;
+        this.#refusals.delete(conn);
       });
       return;
     }
@@ -446,14 +471,19 @@ const REFUSE_HEAD_MS = 250;
 const REFUSE_MS = 1_250;
 /** Refusals at once that wait for their request; past them a 503 is written at the accept. */
 const PATIENT_REFUSALS = 64;
+/** Of them, from one peer. */
+const PATIENT_REFUSALS_PER_PEER = 8;
+/** Bytes of a refused connection read at most (its request's head and body), then it is closed. */
+const REFUSE_READ_BYTES = 4 * 1024 * 1024;
 
 /**
  * Answer 503 and close. Unless `maxHeaderBytes` is null (a flood), the request's head is read first
  * (what of it comes within {@linkcode REFUSE_HEAD_MS}): a 503 written at the accept can reach a
  * client before it sent its request, which HTTP clients take for a broken connection, not a 503
  * (hyper: "received unexpected message from connection"). After the answer, the sending side is
- * shut and what the client still sends (a body) is read and dropped until it closes: a close with
- * unread data is a reset, which can drop the answer before the client reads it.
+ * shut and what the client still sends (a body, {@linkcode REFUSE_READ_BYTES} in all at most) is
+ * read and dropped until it closes: a close with unread data is a reset, which can drop the answer
+ * before the client reads it.
  */
 async function refuse(conn: Deno.Conn, maxHeaderBytes: number | null): Promise<void> {
   const close = () => {
@@ -484,12 +514,18 @@ async function refuse(conn: Deno.Conn, maxHeaderBytes: number | null): Promise<v
       conn,
       simpleResponse(503, "Too many connections; retry later", { "retry-after": "1" }),
     );
-    if (maxHeaderBytes !== null && "closeWrite" in conn) {
-      await (conn as Deno.TcpConn).closeWrite();
-      // One read at a time: the head's, then the rest, dropped, until the client closes (or the
-      // timer closes this end).
+    if (maxHeaderBytes !== null) {
+      await conn.closeWrite();
+      // One read at a time: the head's, then the rest, dropped, until the client closes, the
+      // timer closes this end, or REFUSE_READ_BYTES came.
       await head;
-      while (await reader.fill()) reader.skip(reader.buffered);
+      let read = reader.buffered;
+      const sink = new Uint8Array(64 * 1024);
+      while (read < REFUSE_READ_BYTES) {
+        const n = await conn.read(sink);
+        if (n === null) break;
+        read += n;
+      }
     }
   } catch {
     // The peer is gone, or the timer closed the connection.
