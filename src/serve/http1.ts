@@ -121,8 +121,8 @@ export class HttpServer {
   readonly #perPeer = new Map<string, number>();
   /** Refused connections whose request is read before their 503 (see `refuse`), with their peer. */
   readonly #refusals = new Map<Deno.Conn, string>();
-  /** Set while `accept()` fails: refusals then answer at once. */
-  #backingOff = false;
+  /** The wait after a failed `accept()`, ms; 0 once one succeeds (refusals then wait again). */
+  #backoff = 0;
   readonly #secure: boolean;
   #closing = false;
   #lastLog = -Infinity;
@@ -182,13 +182,7 @@ export class HttpServer {
   /** Close the refusals still reading their request (they are answered no more). */
   #closeRefusals(): number {
     const n = this.#refusals.size;
-    for (const conn of this.#refusals.keys()) {
-      try {
-        conn.close();
-      } catch {
-        // Closed.
-      }
-    }
+    for (const conn of this.#refusals.keys()) closeQuietly(conn);
     this.#refusals.clear();
     return n;
   }
@@ -211,18 +205,15 @@ export class HttpServer {
   }
 
   async #acceptLoop(): Promise<void> {
-    let backoff = 0;
     while (!this.#closing) {
       let conn: Deno.Conn;
       try {
         conn = await this.#listener.accept();
-        backoff = 0;
-        this.#backingOff = false;
+        this.#backoff = 0;
       } catch (error) {
         if (this.#closing || error instanceof Deno.errors.BadResource) break;
         const code = errorCode(error);
         this.acceptErrors.set(code, (this.acceptErrors.get(code) ?? 0) + 1);
-        this.#backingOff = true;
         if (code === "EMFILE" || code === "ENFILE") {
           // Out of file descriptors: free some, refusals still reading first, then the oldest
           // connections idle before their headers.
@@ -236,8 +227,8 @@ export class HttpServer {
         } else {
           this.#warn(`accept() failed (${code}: ${(error as Error).message}); backing off`);
         }
-        backoff = Math.min(backoff === 0 ? 10 : backoff * 2, 1000);
-        await new Promise((resolve) => setTimeout(resolve, backoff));
+        this.#backoff = Math.min(this.#backoff === 0 ? 10 : this.#backoff * 2, 1000);
+        await new Promise((resolve) => setTimeout(resolve, this.#backoff));
         continue;
       }
       this.#admit(conn);
@@ -277,7 +268,7 @@ export class HttpServer {
       // wait for their request, and none while file descriptors run out.
       let fromPeerRefused = 0;
       for (const p of this.#refusals.values()) if (p === peer) fromPeerRefused++;
-      const patient = !this.#backingOff && this.#refusals.size < PATIENT_REFUSALS &&
+      const patient = this.#backoff === 0 && this.#refusals.size < PATIENT_REFUSALS &&
         fromPeerRefused < PATIENT_REFUSALS_PER_PEER;
       if (patient) this.#refusals.set(conn, peer);
       void refuse(conn, patient ? this.limits.maxHeaderBytes : null).finally(() => {
@@ -302,11 +293,7 @@ export class HttpServer {
     clearTimeout(c.timer);
     if (c.closed) return;
     c.closed = true;
-    try {
-      c.conn.close();
-    } catch {
-      // Already closed.
-    }
+    closeQuietly(c.conn);
     if (this.#conns.delete(c)) {
       const n = (this.#perPeer.get(c.peer) ?? 1) - 1;
       if (n <= 0) this.#perPeer.delete(c.peer);
@@ -486,14 +473,7 @@ const REFUSE_READ_BYTES = 4 * 1024 * 1024;
  * before the client reads it.
  */
 async function refuse(conn: Deno.Conn, maxHeaderBytes: number | null): Promise<void> {
-  const close = () => {
-    try {
-      conn.close();
-    } catch {
-      // Closed.
-    }
-  };
-  const timer = setTimeout(close, REFUSE_MS);
+  const timer = setTimeout(() => closeQuietly(conn), REFUSE_MS);
   try {
     const reader = new ConnReader(conn);
     let head: Promise<unknown> = Promise.resolve();
@@ -531,7 +511,16 @@ async function refuse(conn: Deno.Conn, maxHeaderBytes: number | null): Promise<v
     // The peer is gone, or the timer closed the connection.
   } finally {
     clearTimeout(timer);
-    close();
+    closeQuietly(conn);
+  }
+}
+
+/** Close `conn`; closing one already closed is fine. */
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // Already closed.
   }
 }
 
