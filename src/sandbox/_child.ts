@@ -1,14 +1,15 @@
 /**
  * One sandboxed child from spawn to its last byte: the launcher's argv spawned, stdin written, both
- * streams read with a cap (head and tail kept), the wall-clock timeout that kills the sandbox, and
- * afterwards the process group killed or the sandbox's cgroup swept. It is the part of a run that
- * needs no state of the `Sandbox`, so it runs on the spawner thread (`_spawner.ts`), whose event
- * loop a slow `posix_spawn` may block instead of the one running episodes, or, when there is no
- * such thread, in the caller's. Private to `src/sandbox/`.
+ * streams read with a cap (head and tail kept), the timeout that kills the sandbox (in the run's
+ * own time: see `RunClock`), and afterwards the process group killed or the sandbox's cgroup
+ * swept. It is the part of a run that needs no state of the `Sandbox`, so it runs on the spawner
+ * thread (`_spawner.ts`), whose event loop a slow `posix_spawn` may block instead of the one
+ * running episodes, or, when there is no such thread, in the caller's. Private to `src/sandbox/`.
  */
 import { concat } from "../bytes.ts";
 import type { HelperCall } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
+import { RunClock } from "./run_clock.ts";
 import { type WarmRequest, type WarmStart, zygoteFor } from "./_zygote.ts";
 
 /** Everything a child's run needs, as data (it crosses to the spawner thread). */
@@ -66,6 +67,8 @@ export interface ChildResult {
   code: number;
   signal: string | null;
   timedOut: boolean;
+  /** The time its processes waited for a CPU that its timeout gave again, ms (see `RunClock`). */
+  waitedMs: number;
   stdout: string;
   stderr: string;
   truncated: boolean;
@@ -174,12 +177,13 @@ async function runOnce(
     }
   }
   let timedOut = false;
-  const timer = started
-    ? setTimeout(() => {
+  const clock = started
+    ? new RunClock(spec.timeoutMs, () => waitedOf(child.pid, spec.sweep, helper), () => {
+      if (reaped) return;
       timedOut = true;
       killSandbox(child.pid, helper);
-    }, spec.timeoutMs)
-    : undefined;
+    })
+    : null;
   // Written beside the clock and the readers, never before them: a child that does not read a
   // stdin larger than a pipe would otherwise hold the run before its timeout even started. A
   // child that exits without reading its stdin must not fail the run.
@@ -192,7 +196,7 @@ async function runOnce(
     : undefined;
   const status = await child.status;
   reaped = true;
-  clearTimeout(timer);
+  clock?.stop();
   // What is left unread by now (a process that left the sandbox holds the pipe) is dropped.
   await atMost(writing, DRAIN_GRACE_MS);
   await writer?.abort().catch(() => {});
@@ -219,6 +223,7 @@ async function runOnce(
     code: status.code,
     signal: status.signal ?? null,
     timedOut,
+    waitedMs: clock?.creditedMs ?? 0,
     stdout: stdout.text(),
     stderr: stderr.text(),
     truncated: stdout.truncated || stderr.truncated,
@@ -227,6 +232,18 @@ async function runOnce(
     warm: startWarm !== null,
     started,
   };
+}
+
+/**
+ * How long (ms) any process of the run whose first process is `pid` has waited for a CPU: those in
+ * its cgroup, where it has one (a warm run's program is there too), else `pid` and its
+ * descendants. 0 when the helper cannot say.
+ */
+async function waitedOf(pid: number, sweep: string[] | null, helper: HelperCall): Promise<number> {
+  const procs = (sweep ?? []).filter((arg) => arg.startsWith("procs:"));
+  const out = await helper("waited", procs.length > 0 ? procs : [`pid:${pid}`]);
+  const ms = Number(out.stdout.trim());
+  return out.success && Number.isFinite(ms) ? ms : 0;
 }
 
 /**

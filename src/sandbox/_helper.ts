@@ -12,7 +12,10 @@ import { type HelperMode, type Launcher, runHelper, type ShOutput } from "./_lau
 import { CHILD_PATH } from "./programs.ts";
 
 /** The helper modes `serve` answers. */
-export type ServedMode = Extract<HelperMode, "sweep" | "mount-workspace" | "umount" | "kill">;
+export type ServedMode = Extract<
+  HelperMode,
+  "sweep" | "mount-workspace" | "umount" | "kill" | "waited"
+>;
 
 /** The launcher's `serve` process, started on the first request. */
 export class HelperProcess {

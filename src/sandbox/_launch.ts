@@ -184,6 +184,32 @@ const CGROUP_PROBE_SCRIPT = `for d do
 done`;
 
 /**
+ * The longest time any task of a run has waited for a CPU, in ms: over the processes given
+ * (`pid:N`) and those in cgroup.procs files (`procs:FILE`), each with its descendants (see the
+ * launcher's `waited`).
+ */
+const WAITED_SCRIPT = `q=
+for a do
+  case $a in
+    */../*|*/..) ;;
+    pid:*) q="$q \${a#pid:}"; continue ;;
+    procs:/sys/fs/cgroup/*) q="$q $(cat "\${a#procs:}" 2>/dev/null)"; continue ;;
+  esac
+  echo "patchgym: waited: \\"$a\\" is neither pid:N nor procs:FILE of a cgroup" >&2; exit 1
+done
+m=0 n=0
+set -- $q
+while [ $# -gt 0 ] && [ $n -lt 4096 ]; do
+  p=$1; shift; n=$((n + 1))
+  [ "$p" -gt 0 ] 2>/dev/null || continue
+  for t in /proc/$p/task/*; do
+    { read -r r w rest < "$t/schedstat"; } 2>/dev/null && [ "$w" -gt "$m" ] && m=$w
+    c=$(cat "$t/children" 2>/dev/null) && set -- "$@" $c
+  done
+done
+echo $((m / 1000000))`;
+
+/**
  * The launcher's helper modes, each with the shell script that does the same in the fallback (same
  * arguments, same output).
  */
@@ -200,6 +226,7 @@ export const HELPER_SCRIPTS = {
 mount -t tmpfs -o size=4096,nr_inodes=16 patchgym-probe "$d" && umount "$d"; s=$?
 rmdir "$d"; exit $s`,
   kill: 'kill -9 "$@" 2>/dev/null; true',
+  waited: WAITED_SCRIPT,
   rmtree:
     'case $1 in /*) chmod -R u+rwx -- "$1" 2>/dev/null; exec rm -rf --one-file-system -- "$1" ;; *) exit 2 ;; esac',
 } as const;

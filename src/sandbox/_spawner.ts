@@ -194,6 +194,7 @@ const notStarted: ChildResult = {
   code: LAUNCH_FAILED,
   signal: null,
   timedOut: false,
+  waitedMs: 0,
   stdout: "",
   stderr: "",
   truncated: false,

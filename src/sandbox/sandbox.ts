@@ -403,7 +403,13 @@ export interface RunResult {
   argv: string[];
   exitCode: number;
   signal: string | null;
+  /** Killed at its timeout, counted in its own time (see `RunClock`). */
   timedOut: boolean;
+  /**
+   * How long its processes waited for a CPU, ms, that its timeout gave again: 0 unless its
+   * timeout came on a machine busier than its cores (`durationMs` includes it).
+   */
+  waitedMs: number;
   stdout: string;
   stderr: string;
   /** Whether either stream was cut. */
@@ -895,6 +901,7 @@ export class Sandbox {
       exitCode: child.code,
       signal: child.signal,
       timedOut: child.timedOut,
+      waitedMs: child.waitedMs,
       stdout: child.stdout,
       stderr: child.stderr + this.#capsNote(capsHit),
       truncated: child.truncated,

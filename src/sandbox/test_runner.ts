@@ -403,7 +403,8 @@ function inReportRoot<T>(request: TestRunRequest, write: () => Promise<T> | T): 
  */
 async function runJestFiles(sandbox: Sandbox, request: TestRunRequest): Promise<TestRun> {
   // The runs' own time, from each process's start: a run waiting for one of the sandbox's run
-  // slots (held by other episodes' runs) spends none of the budget, as a single run's timeout.
+  // slots (held by other episodes' runs) spends none of the budget, nor does the wait for a CPU
+  // that a file's timeout gave again, as with a single run's timeout.
   let used = 0;
   const share = Math.max(
     4096,
@@ -423,7 +424,7 @@ async function runJestFiles(sandbox: Sandbox, request: TestRunRequest): Promise<
       maxOutputBytes: share,
     });
     runs.push(run);
-    used += run.result.durationMs;
+    used += run.result.durationMs - run.result.waitedMs;
   }
   const first = runs[0];
   const tests = new Map<string, TestOutcome>();

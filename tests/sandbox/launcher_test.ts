@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
-import { LAUNCH_SCRIPT } from "../../src/sandbox/_launch.ts";
+import { helperArgv, LAUNCH_SCRIPT } from "../../src/sandbox/_launch.ts";
 import { buildLauncher, SPAWNER_MODULE_READS } from "../../src/sandbox/launcher.ts";
 import {
   guarantees,
@@ -160,6 +160,60 @@ Deno.test("buildLauncher() makes a launcher whose nice step lowers the priority 
   for (const step of ["nice:20", "nice:-5", "nice:x"]) {
     const out = await run(path, [step, "--", "true"]);
     assert.equal(out.code, 125, step);
+  }
+});
+
+Deno.test("the launcher's waited mode and the sh fallback say how long a run's processes waited for a CPU", async () => {
+  const path = await launcher();
+  const start = (script: string) =>
+    new Deno.Command("sh", { args: ["-c", script], stdout: "null", stderr: "null" }).spawn();
+  // Twice as many busy loops as cores at niceness 0 beside a busy loop at 19, two levels below
+  // the process named: over a second it runs a few ms and waits the rest.
+  const hogs = Array.from(
+    { length: 2 * navigator.hardwareConcurrency },
+    () => start("while :; do :; done"),
+  );
+  const starved = start('nice -n 19 sh -c "while :; do :; done" & wait');
+  const sleeper = start("sleep 30 & wait");
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    for (const launcherPath of [path, null]) {
+      if (launcherPath === null && !path) continue;
+      const waited = async (args: string[]) => {
+        const [program, ...rest] = helperArgv(launcherPath, "waited", args);
+        const out = await run(program, rest);
+        assert.equal(out.code, 0, out.stderr);
+        return Number(out.stdout.trim());
+      };
+      const who = launcherPath ? "launcher" : "sh";
+      const starvedMs = await waited([`pid:${starved.pid}`]);
+      assert.ok(starvedMs >= 500, `${who}: the starved loop waited ${starvedMs} ms`);
+      // A process that sleeps waits for no CPU, whatever else runs.
+      const sleeperMs = await waited([`pid:${sleeper.pid}`]);
+      assert.ok(sleeperMs < 500, `${who}: the sleeper waited ${sleeperMs} ms`);
+      // The longest of all named: the starved loop.
+      assert.ok(await waited([`pid:${sleeper.pid}`, `pid:${starved.pid}`]) >= starvedMs);
+      assert.equal(await waited([]), 0);
+      assert.equal(await waited([`pid:999999999`]), 0);
+      for (const bad of ["procs:/etc/passwd", "procs:/sys/fs/cgroup/../../etc/passwd", "x"]) {
+        const [program, ...rest] = helperArgv(launcherPath, "waited", [bad]);
+        const out = await run(program, rest);
+        assert.equal(out.code, 1, `${who}: ${bad}`);
+        assert.match(out.stderr, /is neither pid:N nor procs:FILE of a cgroup/);
+      }
+    }
+  } finally {
+    // Each `sh` leads no group: kill the tree from its leaves up.
+    await new Deno.Command("pkill", { args: ["-KILL", "-P", `${starved.pid},${sleeper.pid}`] })
+      .output();
+    for (const child of [...hogs, starved, sleeper]) {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Ended once its children did.
+      }
+      await child.status;
+    }
   }
 });
 

@@ -81,6 +81,7 @@ class InstantSandbox extends Sandbox {
         exitCode: check ? 0 : 1,
         signal: null,
         timedOut: false,
+        waitedMs: 0,
         stdout: "",
         stderr: "",
         truncated: false,

@@ -63,8 +63,9 @@
  *                                   workspaces): none lands there after it
  *   mount-probe                     whether a tmpfs can be mounted here
  *   kill PID...                     SIGKILL each (a negative PID is a process group)
- *   serve                           the four modes above them but probes (sweep, mount-workspace,
- *                                   umount, kill) on request, for as long as stdin is open
+ *   waited [pid:N] [procs:FILE]...  print the longest any task of a run waited for a CPU, in ms
+ *   serve                           the five modes above them but probes (sweep, mount-workspace,
+ *                                   umount, kill, waited) on request, for as long as stdin is open
  * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part. A workspace is
  * mounted only on a folder of this process's user that no one else may write, named by its real
  * path (no symlink on the way, and the folder opened still at that path), and only a tmpfs is
@@ -1316,6 +1317,62 @@ static int kill_each(int argc, char **argv) {
 }
 
 /*
+ * `waited`: the longest time any task of a run has waited for a CPU, in whole milliseconds (the
+ * second field of /proc/PID/task/TID/schedstat, counted since the task began), over the processes
+ * listed in cgroup.procs files (`procs:FILE`) and the processes given (`pid:N`), each with all its
+ * descendants. A run's timeout does not count that time (src/sandbox/_child.ts). Tasks that
+ * ended count no more; at most WAITED_TASKS processes are read.
+ */
+#define WAITED_TASKS 4096
+static int waited(int argc, char **argv, FILE *out, FILE *err) {
+  static pid_t queue[WAITED_TASKS];
+  size_t head = 0, tail = 0;
+  for (int i = 2; i < argc; i++) {
+    if (starts_with(argv[i], "pid:")) {
+      long pid = atol(argv[i] + 4);
+      if (pid > 0 && tail < WAITED_TASKS) queue[tail++] = (pid_t)pid;
+    } else if (starts_with(argv[i], "procs:") && cgroup_path(argv[i] + 6)) {
+      FILE *file = fopen(argv[i] + 6, "re");
+      long pid;
+      /* Another PID namespace's processes are listed as 0. */
+      while (file && fscanf(file, "%ld", &pid) == 1) {
+        if (pid > 0 && tail < WAITED_TASKS) queue[tail++] = (pid_t)pid;
+      }
+      if (file) fclose(file);
+    } else {
+      fprintf(err, "patchgym: waited: \"%s\" is neither pid:N nor procs:FILE of a cgroup\n", argv[i]);
+      return 1;
+    }
+  }
+  unsigned long long most = 0;
+  while (head < tail) {
+    pid_t pid = queue[head++];
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(path);
+    if (!tasks) continue;
+    for (struct dirent *task; (task = readdir(tasks)) != NULL;) {
+      if (task->d_name[0] < '0' || task->d_name[0] > '9') continue;
+      snprintf(path, sizeof path, "/proc/%d/task/%.16s/schedstat", (int)pid, task->d_name);
+      FILE *file = fopen(path, "re");
+      unsigned long long ran, wait;
+      if (file && fscanf(file, "%llu %llu", &ran, &wait) == 2 && wait > most) most = wait;
+      if (file) fclose(file);
+      snprintf(path, sizeof path, "/proc/%d/task/%.16s/children", (int)pid, task->d_name);
+      file = fopen(path, "re");
+      long child;
+      while (file && fscanf(file, "%ld", &child) == 1) {
+        if (tail < WAITED_TASKS) queue[tail++] = (pid_t)child;
+      }
+      if (file) fclose(file);
+    }
+    closedir(tasks);
+  }
+  fprintf(out, "%llu\n", most / 1000000);
+  return 0;
+}
+
+/*
  * Removes DIR whatever the sandbox's code left in it: names that are not UTF-8 (which the
  * orchestrator cannot name) and chains deeper than a thread's stack, by GNU rm, which walks by
  * folder handles; never into another file system.
@@ -1352,6 +1409,7 @@ static int served_mode(int argc, char **argv, FILE *out, FILE *err) {
   if (strcmp(mode, "mount-workspace") == 0) return mount_workspace(argc, argv, err);
   if (strcmp(mode, "umount") == 0) return umount_workspace(argc, argv, err);
   if (strcmp(mode, "kill") == 0) return kill_each(argc, argv);
+  if (strcmp(mode, "waited") == 0) return waited(argc, argv, out, err);
   fprintf(err, "unknown mode \"%s\"\n", mode);
   return 2;
 }
@@ -1519,7 +1577,7 @@ int main(int argc, char **argv) {
     return serve();
   }
   if (strcmp(mode, "sweep") == 0 || strcmp(mode, "mount-workspace") == 0 ||
-      strcmp(mode, "umount") == 0 || strcmp(mode, "kill") == 0) {
+      strcmp(mode, "umount") == 0 || strcmp(mode, "kill") == 0 || strcmp(mode, "waited") == 0) {
     int status = served_mode(argc, argv, stdout, stderr);
     fflush(stdout);
     return status;
