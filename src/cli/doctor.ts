@@ -7,6 +7,7 @@ import { exitOnSignal } from "../workspace/root.ts";
 import { removeTree } from "../workspace/remove.ts";
 import { describeMounts } from "../sandbox/mounts.ts";
 import { guarantees, missingGuarantees, sandboxSummary } from "../sandbox/sandbox.ts";
+import { WAIT_GUARD } from "../sandbox/run_clock.ts";
 import { DEFAULT_QUEUE_NAME, JobQueue } from "../rollout/queue.ts";
 import { checkScheme, fetchProblem } from "../policy/probe.ts";
 import { VERSION } from "../version.ts";
@@ -117,6 +118,17 @@ export async function doctorCommand(args: string[]): Promise<number> {
         : "each made when it comes (made ahead needs bwrap and the compiled launcher)",
     };
   };
+  // A real run reads what the launcher's `waited` reads: whether a run's waits for a CPU are known.
+  const timeouts = async (): Promise<{ own_time: boolean; detail: string }> => {
+    const schedstat = await probe(["cat", "/proc/self/schedstat"]);
+    const ownTime = schedstat !== null && /^\d+ \d+ \d+$/.test(schedstat);
+    return {
+      own_time: ownTime,
+      detail: ownTime
+        ? `in each run's own time: its waits for a CPU are given back, up to ${WAIT_GUARD}x the timeout`
+        : "wall-clock time: /proc/PID/schedstat is missing here (a kernel without CONFIG_SCHED_INFO), so a busy machine can time out honest runs",
+    };
+  };
   const report = {
     patchgym: VERSION,
     deno: Deno.version.deno,
@@ -157,6 +169,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     },
     python_runs: await pythonRuns(),
     command_jails: await commandJails(),
+    timeouts: await timeouts(),
     network_in_sandbox: environment.isolation.level === "bwrap"
       ? "none (own network namespace)"
       : "host network (no bwrap)",
@@ -190,6 +203,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   if (!report.command_jails.ahead && report.command_jails.detail.includes("could be used")) {
     warnings.push(`command jails: ${report.command_jails.detail}`);
   }
+  if (!report.timeouts.own_time) warnings.push(`timeouts: ${report.timeouts.detail}`);
   if (!report.runners.python3) {
     problems.push("python3 not found for children: Python tasks cannot run");
   }
@@ -236,6 +250,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       `pytest         ${r.pytest ?? "not installed (pytest tasks unavailable)"}`,
       `python runs    ${report.python_runs.detail}`,
       `command jails  ${report.command_jails.detail}`,
+      `timeouts       ${report.timeouts.detail}`,
       `deno (tests)   ${r.deno_test ?? "NOT FOUND"}`,
       `node (tests)   ${r.node_test ?? "not installed (JavaScript tasks unavailable)"}`,
       `jest           ${r.node_test ? r.jest : "needs node (jest tasks unavailable)"}`,

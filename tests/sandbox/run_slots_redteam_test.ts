@@ -179,7 +179,31 @@ Deno.test({
   assert.equal(seen.length, 2, `files run: ${seen.length} of 2`);
   assert.equal(seen[0].request.timeoutMs, timeoutMs);
   // The second file's budget: what the first run's process used, never the 200 ms it waited.
-  assert.equal(seen[1].request.timeoutMs, Math.round(timeoutMs - seen[0].result.durationMs));
+  const first = seen[0].result;
+  assert.equal(
+    seen[1].request.timeoutMs,
+    Math.round(timeoutMs - first.durationMs + first.waitedMs),
+  );
+});
+
+Deno.test({
+  name: "a jest run's later files get back the time the earlier runs waited for a CPU",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  // Each file's run took a second, 900 ms of it waiting for a CPU (a machine busier than its cores).
+  class Starved extends InstantSandbox {
+    override async run(request: RunRequest): Promise<RunResult> {
+      return { ...await super.run(request), durationMs: 1000, waitedMs: 900 };
+    }
+  }
+  const timeoutMs = 1500;
+  const { sandbox } = await jestRunBehindHeldSlot(
+    async (slots) => new Starved(await probeIsolation(), slots),
+    timeoutMs,
+    0,
+  );
+  assert.deepEqual(sandbox.requests.map((r) => r.timeoutMs), [timeoutMs, timeoutMs - 100]);
 });
 
 Deno.test("a run that cannot start gives its slot back, so the runs after it do not wait forever", async () => {
