@@ -184,9 +184,9 @@ const CGROUP_PROBE_SCRIPT = `for d do
 done`;
 
 /**
- * The longest time any task of a run has waited for a CPU, in ms: over the processes given
- * (`pid:N`) and those in cgroup.procs files (`procs:FILE`), each with its descendants (see the
- * launcher's `waited`).
+ * How long the tasks of a run have waited for a CPU, added up, in ms: over the processes given
+ * (`pid:N`) and those in cgroup.procs files (`procs:FILE`), each with its threads and descendants
+ * (see the launcher's `waited`).
  */
 const WAITED_SCRIPT = `q=
 for a do
@@ -203,7 +203,7 @@ while [ $# -gt 0 ] && [ $n -lt 4096 ]; do
   p=$1; shift; n=$((n + 1))
   [ "$p" -gt 0 ] 2>/dev/null || continue
   for t in /proc/$p/task/*; do
-    { read -r r w rest < "$t/schedstat"; } 2>/dev/null && [ "$w" -gt "$m" ] && m=$w
+    { read -r r w rest < "$t/schedstat"; } 2>/dev/null && m=$((m + w))
     c=$(cat "$t/children" 2>/dev/null) && set -- "$@" $c
   done
 done

@@ -163,7 +163,7 @@ Deno.test("buildLauncher() makes a launcher whose nice step lowers the priority 
   }
 });
 
-Deno.test("the launcher's waited mode and the sh fallback say how long a run's processes waited for a CPU", async () => {
+Deno.test("the launcher's waited mode and the sh fallback say how long a run's tasks waited for a CPU", async () => {
   const path = await launcher();
   const start = (script: string) =>
     new Deno.Command("sh", { args: ["-c", script], stdout: "null", stderr: "null" }).spawn();
@@ -191,7 +191,7 @@ Deno.test("the launcher's waited mode and the sh fallback say how long a run's p
       // A process that sleeps waits for no CPU, whatever else runs.
       const sleeperMs = await waited([`pid:${sleeper.pid}`]);
       assert.ok(sleeperMs < 500, `${who}: the sleeper waited ${sleeperMs} ms`);
-      // The longest of all named: the starved loop.
+      // The waits of all named, added up.
       assert.ok(await waited([`pid:${sleeper.pid}`, `pid:${starved.pid}`]) >= starvedMs);
       assert.equal(await waited([]), 0);
       assert.equal(await waited([`pid:999999999`]), 0);

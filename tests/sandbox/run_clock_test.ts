@@ -5,10 +5,14 @@ import type { RunResult } from "../../src/sandbox/sandbox.ts";
 import { testSandbox } from "../_fixtures.ts";
 
 /**
- * A clock whose run said it waited `waits[i]` ms for a CPU at its i-th check, with a fake now
- * that moves by what the clock asked for (the timeout, then each wait it gave again).
+ * A clock whose run said its tasks had waited `waits[i]` ms for a CPU (added up) at its i-th look,
+ * with a fake now that moves by what the clock asked for (the timeout, then each wait it gave
+ * again).
  */
-function clockOf(timeoutMs: number, waits: number[]) {
+function clockOf(timeoutMs: number, waits: number[] | ((look: number) => number)) {
+  const waitAt = typeof waits === "function"
+    ? waits
+    : (look: number) => waits[Math.min(look, waits.length - 1)];
   let now = 0;
   let checks = 0;
   let last = 0;
@@ -20,7 +24,7 @@ function clockOf(timeoutMs: number, waits: number[]) {
       // The clock asked to be woken after its timeout, then after each wait it gave again.
       now += checks === 0 ? timeoutMs : clock.creditedMs - last;
       last = clock.creditedMs;
-      return Promise.resolve(waits[Math.min(checks++, waits.length - 1)]);
+      return Promise.resolve(waitAt(checks++));
     },
     () => expired(),
     () => now,
@@ -36,12 +40,28 @@ Deno.test("RunClock: a run that waited for no CPU ends at its timeout", async ()
 });
 
 Deno.test("RunClock: the time a run waited for a CPU is given again, as often as it waited", async () => {
-  const { clock, done, checks, now } = clockOf(20, [30, 45, 45]);
+  const { clock, done, checks, now } = clockOf(20, [15, 25, 25]);
   await done;
   assert.equal(checks(), 3);
-  assert.equal(clock.creditedMs, 45);
-  // Its own time was its timeout: 65 ms on the clock, 45 of them waiting.
-  assert.equal(now(), 65);
+  assert.equal(clock.creditedMs, 25);
+  // Its own time was its timeout: 45 ms on the clock, 25 of them waiting.
+  assert.equal(now(), 45);
+});
+
+Deno.test("RunClock: tasks that wait side by side are given that time once", async () => {
+  // Four tasks waited all along: 80 ms of waits in the first 20 ms, 20 ms given again; then
+  // waits of 40 in those 20, 20 given again; then none.
+  const { clock, done, now } = clockOf(20, [80, 120, 120]);
+  await done;
+  assert.equal(clock.creditedMs, 40);
+  assert.equal(now(), 60);
+});
+
+Deno.test("RunClock: a sum that fell (tasks that ended took their waits along) gives nothing", async () => {
+  const { clock, done } = clockOf(20, [15, 5, 20, 20]);
+  await done;
+  // 15 given, then a sum that fell (an ended task took its waits along): nothing more.
+  assert.equal(clock.creditedMs, 15);
 });
 
 Deno.test("RunClock: a wait below a hundredth of the timeout (or 10 ms) is not given again", async () => {
@@ -54,7 +74,8 @@ Deno.test("RunClock: a wait below a hundredth of the timeout (or 10 ms) is not g
 });
 
 Deno.test("RunClock: never more than WAIT_GUARD times the timeout, whatever the run waited", async () => {
-  const { clock, done, now } = clockOf(20, [1e9]);
+  // A run that waits all the time (its tasks more than the cores) makes no progress of its own.
+  const { clock, done, now } = clockOf(20, (look) => (look + 1) * 1e6);
   await done;
   assert.equal(clock.creditedMs, 20 * (WAIT_GUARD - 1));
   assert.equal(now(), 20 * WAIT_GUARD);

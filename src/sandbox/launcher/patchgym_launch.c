@@ -63,7 +63,7 @@
  *                                   workspaces): none lands there after it
  *   mount-probe                     whether a tmpfs can be mounted here
  *   kill PID...                     SIGKILL each (a negative PID is a process group)
- *   waited [pid:N] [procs:FILE]...  print the longest any task of a run waited for a CPU, in ms
+ *   waited [pid:N] [procs:FILE]...  print how long a run's tasks waited for a CPU, added up, in ms
  *   serve                           the five modes above them but probes (sweep, mount-workspace,
  *                                   umount, kill, waited) on request, for as long as stdin is open
  * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part. A workspace is
@@ -1317,11 +1317,11 @@ static int kill_each(int argc, char **argv) {
 }
 
 /*
- * `waited`: the longest time any task of a run has waited for a CPU, in whole milliseconds (the
+ * `waited`: how long the tasks of a run have waited for a CPU, added up, in whole milliseconds (the
  * second field of /proc/PID/task/TID/schedstat, counted since the task began), over the processes
  * listed in cgroup.procs files (`procs:FILE`) and the processes given (`pid:N`), each with all its
- * descendants. A run's timeout does not count that time (src/sandbox/_child.ts). Tasks that
- * ended count no more; at most WAITED_TASKS processes are read.
+ * threads and descendants. A run's timeout does not count that time (src/sandbox/run_clock.ts).
+ * Tasks that ended count no more; at most WAITED_TASKS processes are read.
  */
 #define WAITED_TASKS 4096
 static int waited(int argc, char **argv, FILE *out, FILE *err) {
@@ -1344,7 +1344,7 @@ static int waited(int argc, char **argv, FILE *out, FILE *err) {
       return 1;
     }
   }
-  unsigned long long most = 0;
+  unsigned long long total = 0;
   while (head < tail) {
     pid_t pid = queue[head++];
     char path[96];
@@ -1356,7 +1356,7 @@ static int waited(int argc, char **argv, FILE *out, FILE *err) {
       snprintf(path, sizeof path, "/proc/%d/task/%.16s/schedstat", (int)pid, task->d_name);
       FILE *file = fopen(path, "re");
       unsigned long long ran, wait;
-      if (file && fscanf(file, "%llu %llu", &ran, &wait) == 2 && wait > most) most = wait;
+      if (file && fscanf(file, "%llu %llu", &ran, &wait) == 2) total += wait;
       if (file) fclose(file);
       snprintf(path, sizeof path, "/proc/%d/task/%.16s/children", (int)pid, task->d_name);
       file = fopen(path, "re");
@@ -1368,7 +1368,7 @@ static int waited(int argc, char **argv, FILE *out, FILE *err) {
     }
     closedir(tasks);
   }
-  fprintf(out, "%llu\n", most / 1000000);
+  fprintf(out, "%llu\n", total / 1000000);
   return 0;
 }
 
