@@ -118,15 +118,20 @@ export async function doctorCommand(args: string[]): Promise<number> {
         : "each made when it comes (made ahead needs bwrap and the compiled launcher)",
     };
   };
-  // A real run reads what the launcher's `waited` reads: whether a run's waits for a CPU are known.
+  // Real runs read what the launcher's `waited` reads: whether a run's waits for a CPU are known.
   const timeouts = async (): Promise<{ own_time: boolean; detail: string }> => {
     const schedstat = await probe(["cat", "/proc/self/schedstat"]);
     const ownTime = schedstat !== null && /^\d+ \d+ \d+$/.test(schedstat);
+    const pressure = await probe(["cat", "/proc/pressure/cpu"]);
     return {
       own_time: ownTime,
-      detail: ownTime
-        ? `in each run's own time: its waits for a CPU are given back, up to ${WAIT_GUARD}x the timeout`
-        : "wall-clock time: /proc/PID/schedstat is missing here (a kernel without CONFIG_SCHED_INFO), so a busy machine can time out honest runs",
+      detail: !ownTime
+        ? "wall-clock time: /proc/PID/schedstat is missing here (a kernel without CONFIG_SCHED_INFO), so a busy machine can time out honest runs"
+        : `in each run's own time: its waits for a CPU are given back, up to ${WAIT_GUARD}x the timeout${
+          pressure?.startsWith("some ")
+            ? ""
+            : " (without /proc/pressure/cpu here, the waits of threads and children that ended are lost)"
+        }`,
     };
   };
   const report = {

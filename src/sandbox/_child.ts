@@ -9,7 +9,7 @@
 import { concat } from "../bytes.ts";
 import type { HelperCall } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
-import { RunClock } from "./run_clock.ts";
+import { RunClock, type RunWaits } from "./run_clock.ts";
 import { type WarmRequest, type WarmStart, zygoteFor } from "./_zygote.ts";
 
 /** Everything a child's run needs, as data (it crosses to the spawner thread). */
@@ -178,7 +178,7 @@ async function runOnce(
   }
   let timedOut = false;
   const clock = started
-    ? new RunClock(spec.timeoutMs, () => waitedOf(child.pid, spec.sweep, helper), () => {
+    ? new RunClock(spec.timeoutMs, () => waitsOf(child.pid, spec.sweep, helper), () => {
       if (reaped) return;
       timedOut = true;
       killSandbox(child.pid, helper);
@@ -235,15 +235,25 @@ async function runOnce(
 }
 
 /**
- * How long (ms) any process of the run whose first process is `pid` has waited for a CPU: those in
- * its cgroup, where it has one (a warm run's program is there too), else `pid` and its
- * descendants. 0 when the helper cannot say.
+ * What the clock of the run whose first process is `pid` reads (see `RunClock`): over its cgroup,
+ * where it has one (a warm run's program is there too), else `pid` and its descendants; null when
+ * the helper cannot say.
  */
-async function waitedOf(pid: number, sweep: string[] | null, helper: HelperCall): Promise<number> {
+async function waitsOf(
+  pid: number,
+  sweep: string[] | null,
+  helper: HelperCall,
+): Promise<RunWaits | null> {
   const procs = (sweep ?? []).filter((arg) => arg.startsWith("procs:"));
   const out = await helper("waited", procs.length > 0 ? procs : [`pid:${pid}`]);
-  const ms = Number(out.stdout.trim());
-  return out.success && Number.isFinite(ms) ? ms : 0;
+  const [waited, cpu, machine, share] = out.stdout.trim().split(" ").map(Number);
+  if (!out.success || ![waited, cpu, machine, share].every(Number.isFinite)) return null;
+  return {
+    waited,
+    cpu,
+    machine: machine < 0 ? null : machine,
+    machineShare: share < 0 ? null : share / 100,
+  };
 }
 
 /**

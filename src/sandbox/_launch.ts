@@ -184,9 +184,11 @@ const CGROUP_PROBE_SCRIPT = `for d do
 done`;
 
 /**
- * How long the tasks of a run have waited for a CPU, added up, in ms: over the processes given
- * (`pid:N`) and those in cgroup.procs files (`procs:FILE`), each with its threads and descendants
- * (see the launcher's `waited`).
+ * What a run's clock reads, as the launcher's `waited` prints it: how long the tasks of a run have
+ * waited for a CPU (added up), their CPU time, and how long some task of the machine has, in ms,
+ * and for what share of the last minute (or -1 -1), over the processes given (`pid:N`) and those
+ * in cgroup.procs files (`procs:FILE`), each with its descendants. `f` adds up the CPU time fields
+ * of /proc/PID/stat after the name (utime, stime, cutime, cstime: the 12th to 15th), in ticks.
  */
 const WAITED_SCRIPT = `q=
 for a do
@@ -197,17 +199,23 @@ for a do
   esac
   echo "patchgym: waited: \\"$a\\" is neither pid:N nor procs:FILE of a cgroup" >&2; exit 1
 done
-m=0 n=0
+f() { shift 11; echo $(($1 + $2 + $3 + $4)); }
+waited=0 ticks=0 n=0
 set -- $q
 while [ $# -gt 0 ] && [ $n -lt 4096 ]; do
   p=$1; shift; n=$((n + 1))
   [ "$p" -gt 0 ] 2>/dev/null || continue
   for t in /proc/$p/task/*; do
-    { read -r r w rest < "$t/schedstat"; } 2>/dev/null && m=$((m + w))
+    { read -r r w rest < "$t/schedstat"; } 2>/dev/null && waited=$((waited + w))
     c=$(cat "$t/children" 2>/dev/null) && set -- "$@" $c
   done
+  s=$(cat /proc/$p/stat 2>/dev/null) && ticks=$((ticks + $(f \${s##*) })))
 done
-echo $((m / 1000000))`;
+tick=$(getconf CLK_TCK 2>/dev/null) || tick=0
+some=-1 share=-1
+{ read -r kind a b c total rest < /proc/pressure/cpu; } 2>/dev/null && [ "$kind" = some ] &&
+  some=$((\${total#total=} / 1000)) share=\${b#avg60=}
+echo $((waited / 1000000)) $((tick > 0 ? ticks * 1000 / tick : 0)) $some $share`;
 
 /**
  * The launcher's helper modes, each with the shell script that does the same in the fallback (same

@@ -1,55 +1,78 @@
 /**
- * A run's timeout, counted in the run's own time. When the timeout comes, the time the run's
- * processes spent waiting for a CPU (on a machine busier than its cores: other programs, or a
- * trainer's data loaders, beside patchgym's runs at their lower priority) is given again, so a
- * run starved by others is judged as it would be on a quiet machine. A run that sleeps or hangs
- * waits for no CPU and ends at its timeout as before; on a quiet machine nothing changes.
+ * A run's timeout, counted in the run's own time. When the timeout comes, the time the run spent
+ * waiting for a CPU (on a machine busier than its cores: other programs, or a trainer's data
+ * loaders, beside patchgym's runs at their lower priority) is given again, so a run starved by
+ * others is judged as it would be on a quiet machine. A run that sleeps or hangs waits for no CPU
+ * and ends at its timeout as before; on a quiet machine nothing changes.
  *
- * The wait is the run's tasks' waits added up (threads that take turns, as Python's under its
- * lock, each wait a part), since the last look, and never more than the time since the last look:
- * tasks that wait side by side (more busy processes than cores) are given that time once. In all,
- * a run gets at most {@linkcode WAIT_GUARD} times its timeout, whatever it waited.
+ * At each look (the timeout, then the end of each time given), over the time since the last look:
+ * - the run's tasks' waits for a CPU, added up (threads that take turns, as Python's under its
+ *   lock, each wait a part), are given again;
+ * - a run that used the CPU meanwhile (at least a hundredth of that time) is given the time some
+ *   task of the machine waited for a CPU, when that is more: the waits of threads and children
+ *   that ended went with them, and this count keeps them;
+ * - never more than the time since the last look (tasks that wait side by side count once), nor
+ *   more than the CPU time its timeout still leaves it: a run's own time is at least its CPU time,
+ *   so a busy loop ends at its timeout, before the CPU limit a process of it has (a second more).
+ * Less than a hundredth of the timeout (and 10 ms) ends the clock. In all, a run gets at most
+ * {@linkcode WAIT_GUARD} times its timeout, whatever it waited.
  */
 
-/** The most a run's clock runs, as a multiple of its timeout, however long it waited for a CPU. */
-export const WAIT_GUARD = 5;
+/**
+ * The most a run's clock runs, as a multiple of its timeout, however long it waited: a run at
+ * niceness 10 beside a busy program per core at niceness 0 gets about a tenth of a core.
+ */
+export const WAIT_GUARD = 10;
 
-/** The least wait given again, as a share of the timeout (and at least 10 ms): fewer checks. */
-const LEAST_CREDIT = 1 / 100;
+/** The least time given again, and the least CPU use that counts, as a share of the timeout. */
+const LEAST_SHARE = 1 / 100;
+
+/** What a run's clock reads at a look: running totals, in ms. */
+export interface RunWaits {
+  /** How long the run's live tasks have waited for a CPU, added up. */
+  waited: number;
+  /** The run's CPU time, that of its ended threads and reaped children included. */
+  cpu: number;
+  /** How long some task of the machine has waited for a CPU; null where that is not counted. */
+  machine: number | null;
+  /** For what share of the last minute some task of the machine waited, 0 to 1 (or null). */
+  machineShare: number | null;
+}
 
 export class RunClock {
   readonly #timeoutMs: number;
-  readonly #waited: () => Promise<number>;
+  readonly #read: () => Promise<RunWaits | null>;
   readonly #expire: () => void;
   readonly #now: () => number;
   readonly #guardAt: number;
   #credited = 0;
-  /** The wait read at the last look, and how long before this look that was (ms). */
-  #lastWaited = 0;
+  /** What the last look read (all zero at the start), and how long before this look it was. */
+  #last: RunWaits = { waited: 0, cpu: 0, machine: null, machineShare: null };
   #sinceLast: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
   /**
-   * Start the clock of a run whose timeout is `timeoutMs`. `waited` says how long (ms) the run's
-   * tasks have waited for a CPU so far, added up; `expire` is called once its own time is up.
+   * Start the clock of a run whose timeout is `timeoutMs`. `read` says what the run has waited
+   * and used so far (null: it cannot say, and nothing is given); `expire` is called once its own
+   * time is up.
    */
   constructor(
     timeoutMs: number,
-    waited: () => Promise<number>,
+    read: () => Promise<RunWaits | null>,
     expire: () => void,
     now: () => number = () => performance.now(),
   ) {
     this.#timeoutMs = timeoutMs;
-    this.#waited = waited;
+    this.#read = read;
     this.#expire = expire;
     this.#now = now;
     this.#guardAt = now() + timeoutMs * WAIT_GUARD;
     this.#sinceLast = timeoutMs;
-    this.#timer = setTimeout(() => this.#due(), timeoutMs);
+    this.#timer = setTimeout(() => this.#look(), timeoutMs);
   }
 
-  /** The wait given again so far, ms (0 unless the timeout came and the run had waited). */
+  /** The time given again so far, ms (0 unless the timeout came and the run had waited). */
   get creditedMs(): number {
     return this.#credited;
   }
@@ -60,24 +83,40 @@ export class RunClock {
     clearTimeout(this.#timer);
   }
 
-  async #due(): Promise<void> {
-    const waited = await this.#waited().catch(() => 0);
+  /**
+   * How long some task of the machine waited since the last look. Nothing is read at the start
+   * (a process more for every run): at the first look, the share of the last minute in which
+   * some task waited stands for the share of the timeout.
+   */
+  #machineSince(now: RunWaits): number {
+    if (now.machine === null) return 0;
+    if (this.#last.machine !== null) return now.machine - this.#last.machine;
+    return (now.machineShare ?? 0) * this.#sinceLast;
+  }
+
+  async #look(): Promise<void> {
+    const now = await this.#read().catch(() => null);
     if (this.#stopped) return;
-    const least = Math.max(10, this.#timeoutMs * LEAST_CREDIT);
-    // Tasks that ended since the last look took their waits along: the sum may even fall.
-    const more = Math.min(
-      Math.max(0, waited - this.#lastWaited),
-      this.#sinceLast,
-      this.#guardAt - this.#now(),
-    );
+    const least = Math.max(10, this.#timeoutMs * LEAST_SHARE);
+    let more = 0;
+    if (now !== null) {
+      const used = now.cpu - this.#last.cpu;
+      const machine = used >= this.#sinceLast * LEAST_SHARE ? this.#machineSince(now) : 0;
+      more = Math.min(
+        Math.max(now.waited - this.#last.waited, machine, 0),
+        this.#sinceLast,
+        this.#timeoutMs - now.cpu,
+        this.#guardAt - this.#now(),
+      );
+      this.#last = now;
+    }
     if (more < least) {
       this.#stopped = true;
       this.#expire();
       return;
     }
     this.#credited += more;
-    this.#lastWaited = waited;
     this.#sinceLast = more;
-    this.#timer = setTimeout(() => this.#due(), more);
+    this.#timer = setTimeout(() => this.#look(), more);
   }
 }

@@ -163,7 +163,7 @@ Deno.test("buildLauncher() makes a launcher whose nice step lowers the priority 
   }
 });
 
-Deno.test("the launcher's waited mode and the sh fallback say how long a run's tasks waited for a CPU", async () => {
+Deno.test("the launcher's waited mode and the sh fallback say what a run waited for a CPU and used of it", async () => {
   const path = await launcher();
   const start = (script: string) =>
     new Deno.Command("sh", { args: ["-c", script], stdout: "null", stderr: "null" }).spawn();
@@ -175,26 +175,49 @@ Deno.test("the launcher's waited mode and the sh fallback say how long a run's t
   );
   const starved = start('nice -n 19 sh -c "while :; do :; done" & wait');
   const sleeper = start("sleep 30 & wait");
+  // A child that was busy for half a second, then ended: its CPU time stays in its parent's.
+  const reaped = start('timeout 0.5 sh -c "while :; do :; done"; sleep 30');
+  const pressure = await new Deno.Command("cat", { args: ["/proc/pressure/cpu"], stderr: "null" })
+    .output();
   try {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     for (const launcherPath of [path, null]) {
       if (launcherPath === null && !path) continue;
-      const waited = async (args: string[]) => {
+      const who = launcherPath ? "launcher" : "sh";
+      const read = async (args: string[]) => {
         const [program, ...rest] = helperArgv(launcherPath, "waited", args);
         const out = await run(program, rest);
         assert.equal(out.code, 0, out.stderr);
-        return Number(out.stdout.trim());
+        assert.match(out.stdout, /^\d+ \d+ -?\d+ -?[\d.]+\n$/, `${who}: ${out.stdout}`);
+        const [waited, cpu, machine, share] = out.stdout.trim().split(" ").map(Number);
+        return { waited, cpu, machine, share };
       };
-      const who = launcherPath ? "launcher" : "sh";
-      const starvedMs = await waited([`pid:${starved.pid}`]);
-      assert.ok(starvedMs >= 500, `${who}: the starved loop waited ${starvedMs} ms`);
-      // A process that sleeps waits for no CPU, whatever else runs.
-      const sleeperMs = await waited([`pid:${sleeper.pid}`]);
-      assert.ok(sleeperMs < 500, `${who}: the sleeper waited ${sleeperMs} ms`);
+      const starvedRun = await read([`pid:${starved.pid}`]);
+      assert.ok(
+        starvedRun.waited >= 500,
+        `${who}: the starved loop: ${JSON.stringify(starvedRun)}`,
+      );
+      assert.ok(starvedRun.cpu < starvedRun.waited, `${who}: ${JSON.stringify(starvedRun)}`);
+      // A process that sleeps waits for no CPU and uses none, whatever else runs.
+      const sleeping = await read([`pid:${sleeper.pid}`]);
+      assert.ok(sleeping.waited < 500, `${who}: the sleeper: ${JSON.stringify(sleeping)}`);
+      assert.ok(sleeping.cpu < 100, `${who}: the sleeper: ${JSON.stringify(sleeping)}`);
+      const ended = await read([`pid:${reaped.pid}`]);
+      assert.ok(ended.cpu >= 50, `${who}: the ended child's CPU: ${JSON.stringify(ended)}`);
       // The waits of all named, added up.
-      assert.ok(await waited([`pid:${sleeper.pid}`, `pid:${starved.pid}`]) >= starvedMs);
-      assert.equal(await waited([]), 0);
-      assert.equal(await waited([`pid:999999999`]), 0);
+      assert.ok(
+        (await read([`pid:${sleeper.pid}`, `pid:${starved.pid}`])).waited >= starvedRun.waited,
+      );
+      // The machine's count, where the kernel keeps one: busy loops beside, so some wait.
+      if (pressure.success) {
+        assert.ok(starvedRun.machine > 0 && starvedRun.share >= 0, JSON.stringify(starvedRun));
+      } else {
+        assert.deepEqual([starvedRun.machine, starvedRun.share], [-1, -1]);
+      }
+      const none = await read([]);
+      assert.deepEqual([none.waited, none.cpu], [0, 0]);
+      const gone = await read([`pid:999999999`]);
+      assert.deepEqual([gone.waited, gone.cpu], [0, 0]);
       for (const bad of ["procs:/etc/passwd", "procs:/sys/fs/cgroup/../../etc/passwd", "x"]) {
         const [program, ...rest] = helperArgv(launcherPath, "waited", [bad]);
         const out = await run(program, rest);
@@ -204,9 +227,10 @@ Deno.test("the launcher's waited mode and the sh fallback say how long a run's t
     }
   } finally {
     // Each `sh` leads no group: kill the tree from its leaves up.
-    await new Deno.Command("pkill", { args: ["-KILL", "-P", `${starved.pid},${sleeper.pid}`] })
-      .output();
-    for (const child of [...hogs, starved, sleeper]) {
+    await new Deno.Command("pkill", {
+      args: ["-KILL", "-P", `${starved.pid},${sleeper.pid},${reaped.pid}`],
+    }).output();
+    for (const child of [...hogs, starved, sleeper, reaped]) {
       try {
         child.kill("SIGKILL");
       } catch {

@@ -1,110 +1,142 @@
 import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
-import { RunClock, WAIT_GUARD } from "../../src/sandbox/run_clock.ts";
+import { RunClock, type RunWaits, WAIT_GUARD } from "../../src/sandbox/run_clock.ts";
 import type { RunResult } from "../../src/sandbox/sandbox.ts";
 import { testSandbox } from "../_fixtures.ts";
 
+/** What a look reads: the run's tasks' waits, its CPU time, the machine's waits and share. */
+function waits(waited: number, cpu = 0, machine: number | null = null, share = 0): RunWaits {
+  return { waited, cpu, machine, machineShare: machine === null ? null : share };
+}
+
 /**
- * A clock whose run said its tasks had waited `waits[i]` ms for a CPU (added up) at its i-th look,
- * with a fake now that moves by what the clock asked for (the timeout, then each wait it gave
- * again).
+ * A clock whose run read `reads[i]` at its i-th look (the last one again after that), with a fake
+ * now that moves by what the clock asked for (the timeout, then each time it gave again).
  */
-function clockOf(timeoutMs: number, waits: number[] | ((look: number) => number)) {
-  const waitAt = typeof waits === "function"
-    ? waits
-    : (look: number) => waits[Math.min(look, waits.length - 1)];
+function clockOf(timeoutMs: number, reads: RunWaits[] | ((look: number) => RunWaits | null)) {
+  const readAt = typeof reads === "function"
+    ? reads
+    : (look: number) => reads[Math.min(look, reads.length - 1)];
   let now = 0;
-  let checks = 0;
+  let looks = 0;
   let last = 0;
   let expired!: () => void;
   const done = new Promise<void>((resolve) => expired = resolve);
   const clock = new RunClock(
     timeoutMs,
     () => {
-      // The clock asked to be woken after its timeout, then after each wait it gave again.
-      now += checks === 0 ? timeoutMs : clock.creditedMs - last;
+      // The clock asked to be woken after its timeout, then after each time it gave again.
+      now += looks === 0 ? timeoutMs : clock.creditedMs - last;
       last = clock.creditedMs;
-      return Promise.resolve(waitAt(checks++));
+      return Promise.resolve(readAt(looks++));
     },
     () => expired(),
     () => now,
   );
-  return { clock, done, checks: () => checks, now: () => now };
+  return { clock, done, looks: () => looks, now: () => now };
 }
 
 Deno.test("RunClock: a run that waited for no CPU ends at its timeout", async () => {
-  const { clock, done, checks } = clockOf(20, [0]);
+  const { clock, done, looks } = clockOf(20, [waits(0)]);
   await done;
-  assert.equal(checks(), 1);
+  assert.equal(looks(), 1);
   assert.equal(clock.creditedMs, 0);
 });
 
-Deno.test("RunClock: the time a run waited for a CPU is given again, as often as it waited", async () => {
-  const { clock, done, checks, now } = clockOf(20, [15, 25, 25]);
+Deno.test("RunClock: the time a run's tasks waited for a CPU is given again, as often as they waited", async () => {
+  const { clock, done, looks, now } = clockOf(100, [waits(40, 30), waits(60, 50), waits(60, 55)]);
   await done;
-  assert.equal(checks(), 3);
-  assert.equal(clock.creditedMs, 25);
-  // Its own time was its timeout: 45 ms on the clock, 25 of them waiting.
-  assert.equal(now(), 45);
+  assert.equal(looks(), 3);
+  assert.equal(clock.creditedMs, 60);
+  // Its own time was its timeout: 160 ms on the clock, 60 of them waiting.
+  assert.equal(now(), 160);
 });
 
 Deno.test("RunClock: tasks that wait side by side are given that time once", async () => {
-  // Four tasks waited all along: 80 ms of waits in the first 20 ms, 20 ms given again; then
-  // waits of 40 in those 20, 20 given again; then none.
-  const { clock, done, now } = clockOf(20, [80, 120, 120]);
+  // Four tasks waited all along: 400 ms of waits in the first 100, 100 given again; then 50.
+  const { clock, done, now } = clockOf(100, [waits(400), waits(450), waits(450)]);
   await done;
-  assert.equal(clock.creditedMs, 40);
-  assert.equal(now(), 60);
+  assert.equal(clock.creditedMs, 150);
+  assert.equal(now(), 250);
+});
+
+Deno.test("RunClock: the machine's waits go to a run that used the CPU meanwhile, never to one that slept", async () => {
+  // At the first look, the last minute's share (80%) stands for the timeout's; then the totals.
+  const busy = clockOf(100, [
+    waits(0, 20, 1000, 0.8),
+    waits(0, 30, 1060, 0.8),
+    waits(0, 30, 1100, 0.8),
+  ]);
+  await busy.done;
+  assert.equal(busy.clock.creditedMs, 80 + 60);
+  // A run that slept: the machine was just as busy, and it gets nothing.
+  const sleeping = clockOf(100, [waits(0, 0, 1000, 1)]);
+  await sleeping.done;
+  assert.equal(sleeping.clock.creditedMs, 0);
+  // A run whose tasks waited more than the machine count says: the more of the two.
+  const both = clockOf(100, [waits(90, 20, 1000, 0.5), waits(90, 20, 1000, 0.5)]);
+  await both.done;
+  assert.equal(both.clock.creditedMs, 80);
+});
+
+Deno.test("RunClock: a run's own time is at least its CPU time: a busy loop ends at its timeout", async () => {
+  const { clock, done } = clockOf(100, [waits(500, 95, 1000, 1)]);
+  await done;
+  assert.equal(clock.creditedMs, 0);
+  const half = clockOf(100, [waits(500, 50, 1000, 1), waits(1000, 96, 2000, 1)]);
+  await half.done;
+  assert.equal(half.clock.creditedMs, 50);
 });
 
 Deno.test("RunClock: a sum that fell (tasks that ended took their waits along) gives nothing", async () => {
-  const { clock, done } = clockOf(20, [15, 5, 20, 20]);
+  const { clock, done } = clockOf(20, [waits(15), waits(5), waits(20)]);
   await done;
-  // 15 given, then a sum that fell (an ended task took its waits along): nothing more.
   assert.equal(clock.creditedMs, 15);
 });
 
-Deno.test("RunClock: a wait below a hundredth of the timeout (or 10 ms) is not given again", async () => {
-  const { clock, done } = clockOf(1100, [10.5]);
+Deno.test("RunClock: less than a hundredth of the timeout (or 10 ms) is not given again", async () => {
+  const { clock, done } = clockOf(1100, [waits(10.5)]);
   await done;
   assert.equal(clock.creditedMs, 0);
-  const short = clockOf(20, [9]);
+  const short = clockOf(20, [waits(9)]);
   await short.done;
   assert.equal(short.clock.creditedMs, 0);
 });
 
 Deno.test("RunClock: never more than WAIT_GUARD times the timeout, whatever the run waited", async () => {
   // A run that waits all the time (its tasks more than the cores) makes no progress of its own.
-  const { clock, done, now } = clockOf(20, (look) => (look + 1) * 1e6);
+  const { clock, done, now } = clockOf(20, (look) => waits((look + 1) * 1e6));
   await done;
   assert.equal(clock.creditedMs, 20 * (WAIT_GUARD - 1));
   assert.equal(now(), 20 * WAIT_GUARD);
 });
 
-Deno.test("RunClock: a run that ended is never expired, not even while its wait is read", async () => {
+Deno.test("RunClock: a run that ended is never expired, not even while its waits are read", async () => {
   let expired = 0;
-  const early = new RunClock(10, () => Promise.resolve(0), () => expired++);
+  const early = new RunClock(10, () => Promise.resolve(waits(0)), () => expired++);
   early.stop();
-  let answer!: (ms: number) => void;
+  let answer!: (read: RunWaits) => void;
   let asked!: () => void;
   const reading = new Promise<void>((resolve) => asked = resolve);
   const late = new RunClock(10, () => {
     asked();
-    return new Promise<number>((resolve) => answer = resolve);
+    return new Promise<RunWaits>((resolve) => answer = resolve);
   }, () => expired++);
   await reading;
   late.stop();
-  answer(0);
+  answer(waits(0));
   await new Promise((resolve) => setTimeout(resolve, 30));
   assert.equal(expired, 0);
 });
 
-Deno.test("RunClock: a wait that cannot be read counts as none", async () => {
-  let expired!: () => void;
-  const done = new Promise<void>((resolve) => expired = resolve);
-  const clock = new RunClock(10, () => Promise.reject(new Error("no helper")), () => expired());
-  await done;
-  assert.equal(clock.creditedMs, 0);
+Deno.test("RunClock: waits that cannot be read count as none", async () => {
+  for (const read of [() => Promise.reject(new Error("no helper")), () => Promise.resolve(null)]) {
+    let expired!: () => void;
+    const done = new Promise<void>((resolve) => expired = resolve);
+    const clock = new RunClock(10, read, () => expired());
+    await done;
+    assert.equal(clock.creditedMs, 0);
+  }
 });
 
 /**
@@ -160,6 +192,37 @@ Deno.test("Sandbox.run(): a run that busy programs starve of CPU gets its wait b
   }
 });
 
+Deno.test("Sandbox.run(): a run whose work is done by threads that come and go gets their wait back", async () => {
+  const timeoutMs = 800;
+  await runIn(["true"], 10_000);
+  // A tenth of a second of CPU in threads of a few ms each, one after the other: each thread's
+  // wait ends with it, and only its CPU time is left in the process's.
+  const result = await besideBusyLoops(navigator.hardwareConcurrency, () =>
+    runIn([
+      "python3",
+      "-c",
+      [
+        "import threading, time",
+        "def work():",
+        "    t = time.thread_time()",
+        "    while time.thread_time() - t < 0.005: pass",
+        "t = time.process_time()",
+        "while time.process_time() - t < 0.1:",
+        "    worker = threading.Thread(target=work)",
+        "    worker.start()",
+        "    worker.join()",
+        "print('done')",
+      ].join("\n"),
+    ], timeoutMs));
+  assert.ok(result.waitedMs > 0, `no wait given back: ${JSON.stringify(result)}`);
+  if (result.timedOut) {
+    assert.equal(result.waitedMs, timeoutMs * (WAIT_GUARD - 1), JSON.stringify(result));
+  } else {
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, "done\n");
+  }
+});
+
 Deno.test("Sandbox.run(): a run that sleeps is stopped at its timeout, however busy the machine", async () => {
   const timeoutMs = 1000;
   const result = await besideBusyLoops(
@@ -171,8 +234,8 @@ Deno.test("Sandbox.run(): a run that sleeps is stopped at its timeout, however b
   assert.ok(result.waitedMs < timeoutMs * (WAIT_GUARD - 1), JSON.stringify(result));
 });
 
-Deno.test("Sandbox.run(): a run that starves itself (more busy processes than cores) ends by the guard", async () => {
-  const timeoutMs = 500;
+Deno.test("Sandbox.run(): a run that starves itself (more busy processes than cores) ends by its CPU time", async () => {
+  const timeoutMs = 200;
   const started = performance.now();
   const result = await runIn([
     "python3",

@@ -63,7 +63,8 @@
  *                                   workspaces): none lands there after it
  *   mount-probe                     whether a tmpfs can be mounted here
  *   kill PID...                     SIGKILL each (a negative PID is a process group)
- *   waited [pid:N] [procs:FILE]...  print how long a run's tasks waited for a CPU, added up, in ms
+ *   waited [pid:N] [procs:FILE]...  print how long a run's tasks waited for a CPU, their CPU time
+ *                                   and the machine's CPU pressure (see `waited`)
  *   serve                           the five modes above them but probes (sweep, mount-workspace,
  *                                   umount, kill, waited) on request, for as long as stdin is open
  * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part. A workspace is
@@ -1317,11 +1318,16 @@ static int kill_each(int argc, char **argv) {
 }
 
 /*
- * `waited`: how long the tasks of a run have waited for a CPU, added up, in whole milliseconds (the
- * second field of /proc/PID/task/TID/schedstat, counted since the task began), over the processes
- * listed in cgroup.procs files (`procs:FILE`) and the processes given (`pid:N`), each with all its
- * threads and descendants. A run's timeout does not count that time (src/sandbox/run_clock.ts).
- * Tasks that ended count no more; at most WAITED_TASKS processes are read.
+ * `waited`: what a run's clock reads (src/sandbox/run_clock.ts), on one line of numbers, over the processes listed in cgroup.procs files (`procs:FILE`) and the
+ * processes given (`pid:N`), each with all its descendants:
+ *   - how long their threads have waited for a CPU, added up (the second field of
+ *     /proc/PID/task/TID/schedstat; a thread that ended took its wait along);
+ *   - their CPU time, that of their ended threads and reaped children included (/proc/PID/stat:
+ *     utime, stime, cutime, cstime);
+ *   - how long some task of the machine has waited for a CPU (the "some" total of
+ *     /proc/pressure/cpu), and for what share of the last minute (its avg60, a percentage), or
+ *     -1 and -1 where the kernel keeps no such count.
+ * At most WAITED_TASKS processes are read.
  */
 #define WAITED_TASKS 4096
 static int waited(int argc, char **argv, FILE *out, FILE *err) {
@@ -1344,7 +1350,7 @@ static int waited(int argc, char **argv, FILE *out, FILE *err) {
       return 1;
     }
   }
-  unsigned long long total = 0;
+  unsigned long long waited_ns = 0, ticks = 0;
   while (head < tail) {
     pid_t pid = queue[head++];
     char path[96];
@@ -1356,7 +1362,7 @@ static int waited(int argc, char **argv, FILE *out, FILE *err) {
       snprintf(path, sizeof path, "/proc/%d/task/%.16s/schedstat", (int)pid, task->d_name);
       FILE *file = fopen(path, "re");
       unsigned long long ran, wait;
-      if (file && fscanf(file, "%llu %llu", &ran, &wait) == 2) total += wait;
+      if (file && fscanf(file, "%llu %llu", &ran, &wait) == 2) waited_ns += wait;
       if (file) fclose(file);
       snprintf(path, sizeof path, "/proc/%d/task/%.16s/children", (int)pid, task->d_name);
       file = fopen(path, "re");
@@ -1367,8 +1373,34 @@ static int waited(int argc, char **argv, FILE *out, FILE *err) {
       if (file) fclose(file);
     }
     closedir(tasks);
+    /* The CPU time fields come after the name, which may hold spaces and parentheses. */
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    char stat[1024];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t length = fd < 0 ? -1 : read(fd, stat, sizeof stat - 1);
+    if (fd >= 0) close(fd);
+    if (length <= 0) continue;
+    stat[length] = '\0';
+    char *after = strrchr(stat, ')');
+    unsigned long long utime, stime, cutime, cstime;
+    if (after && sscanf(after + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+                        &utime, &stime, &cutime, &cstime) == 4) {
+      ticks += utime + stime + cutime + cstime;
+    }
   }
-  fprintf(out, "%llu\n", total / 1000000);
+  long tick = sysconf(_SC_CLK_TCK);
+  long long some = -1;
+  char share[16] = "-1";
+  FILE *pressure = fopen("/proc/pressure/cpu", "re");
+  if (pressure) {
+    if (fscanf(pressure, "some avg10=%*s avg60=%15s avg300=%*s total=%lld", share, &some) != 2) {
+      some = -1;
+      strcpy(share, "-1");
+    }
+    fclose(pressure);
+  }
+  fprintf(out, "%llu %llu %lld %s\n", waited_ns / 1000000,
+          tick > 0 ? ticks * 1000 / (unsigned long long)tick : 0, some < 0 ? -1 : some / 1000, share);
   return 0;
 }
 
