@@ -121,17 +121,19 @@ export async function doctorCommand(args: string[]): Promise<number> {
   // Real runs read what the launcher's `waited` reads: whether a run's waits for a CPU are known.
   const timeouts = async (): Promise<{ own_time: boolean; detail: string }> => {
     const schedstat = await probe(["cat", "/proc/self/schedstat"]);
-    const ownTime = schedstat !== null && /^\d+ \d+ \d+$/.test(schedstat);
-    const pressure = await probe(["cat", "/proc/pressure/cpu"]);
+    const tasks = schedstat !== null && /^\d+ \d+ \d+$/.test(schedstat);
+    const machine = (await probe(["cat", "/proc/stat"]))?.startsWith("cpu ") ?? false;
+    const given =
+      `in each run's own time: its waits for a CPU are given back, up to ${WAIT_GUARD}x the timeout`;
     return {
-      own_time: ownTime,
-      detail: !ownTime
-        ? "wall-clock time: /proc/PID/schedstat is missing here (a kernel without CONFIG_SCHED_INFO), so a busy machine can time out honest runs"
-        : `in each run's own time: its waits for a CPU are given back, up to ${WAIT_GUARD}x the timeout${
-          pressure?.startsWith("some ")
-            ? ""
-            : " (without /proc/pressure/cpu here, the waits of threads and children that ended are lost)"
-        }`,
+      own_time: tasks || machine,
+      detail: tasks && machine
+        ? given
+        : tasks
+        ? `${given} (without /proc/stat here, the waits of threads and children that ended are lost)`
+        : machine
+        ? `${given}, from the machine's idle time only (/proc/PID/schedstat is missing: a kernel without CONFIG_SCHED_INFO)`
+        : "wall-clock time: neither /proc/PID/schedstat nor /proc/stat can be read here, so a busy machine can time out honest runs",
     };
   };
   const report = {

@@ -246,14 +246,9 @@ async function waitsOf(
 ): Promise<RunWaits | null> {
   const procs = (sweep ?? []).filter((arg) => arg.startsWith("procs:"));
   const out = await helper("waited", procs.length > 0 ? procs : [`pid:${pid}`]);
-  const [waited, cpu, machine, share] = out.stdout.trim().split(" ").map(Number);
-  if (!out.success || ![waited, cpu, machine, share].every(Number.isFinite)) return null;
-  return {
-    waited,
-    cpu,
-    machine: machine < 0 ? null : machine,
-    machineShare: share < 0 ? null : share / 100,
-  };
+  const [waited, cpu, idle] = out.stdout.trim().split(" ").map(Number);
+  if (!out.success || ![waited, cpu, idle].every(Number.isFinite)) return null;
+  return { waited, cpu, machineIdle: idle < 0 ? null : idle };
 }
 
 /**

@@ -185,9 +185,9 @@ done`;
 
 /**
  * What a run's clock reads, as the launcher's `waited` prints it: how long the tasks of a run have
- * waited for a CPU (added up), their CPU time, and how long some task of the machine has, in ms,
- * and for what share of the last minute (or -1 -1), over the processes given (`pid:N`) and those
- * in cgroup.procs files (`procs:FILE`), each with its descendants. `f` adds up the CPU time fields
+ * waited for a CPU (added up) and their CPU time, over the processes given (`pid:N`) and those in
+ * cgroup.procs files (`procs:FILE`), each with its descendants; and how long the machine's CPUs
+ * have been idle, added up (or -1). Times in ms. `f` adds up the CPU time fields
  * of /proc/PID/stat after the name (utime, stime, cutime, cstime: the 12th to 15th), in ticks.
  */
 const WAITED_SCRIPT = `q=
@@ -212,10 +212,10 @@ while [ $# -gt 0 ] && [ $n -lt 4096 ]; do
   s=$(cat /proc/$p/stat 2>/dev/null) && ticks=$((ticks + $(f \${s##*) })))
 done
 tick=$(getconf CLK_TCK 2>/dev/null) || tick=0
-some=-1 share=-1
-{ read -r kind a b c total rest < /proc/pressure/cpu; } 2>/dev/null && [ "$kind" = some ] &&
-  some=$((\${total#total=} / 1000)) share=\${b#avg60=}
-echo $((waited / 1000000)) $((tick > 0 ? ticks * 1000 / tick : 0)) $some $share`;
+idle=-1
+{ read -r name user nice system idle_ticks iowait rest < /proc/stat; } 2>/dev/null &&
+  [ "$name" = cpu ] && [ "$tick" -gt 0 ] && idle=$(((idle_ticks + iowait) * 1000 / tick))
+echo $((waited / 1000000)) $((tick > 0 ? ticks * 1000 / tick : 0)) $idle`;
 
 /**
  * The launcher's helper modes, each with the shell script that does the same in the fallback (same

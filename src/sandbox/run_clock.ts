@@ -5,17 +5,19 @@
  * others is judged as it would be on a quiet machine. A run that sleeps or hangs waits for no CPU
  * and ends at its timeout as before; on a quiet machine nothing changes.
  *
- * At each look (the timeout, then the end of each time given), over the time since the last look:
+ * At each look (the timeout, then the end of each time given), over the time since the last one:
  * - the run's tasks' waits for a CPU, added up (threads that take turns, as Python's under its
  *   lock, each wait a part), are given again;
- * - a run that used the CPU meanwhile (at least a hundredth of that time) is given the time some
- *   task of the machine waited for a CPU, when that is more: the waits of threads and children
- *   that ended went with them, and this count keeps them;
+ * - a run that used the CPU meanwhile (at least a hundredth of that time) is given the share of
+ *   that time in which the machine had no CPU to spare (on average, less than one CPU idle), when
+ *   that is more: the waits of threads and children that ended went with them;
  * - never more than the time since the last look (tasks that wait side by side count once), nor
  *   more than the CPU time its timeout still leaves it: a run's own time is at least its CPU time,
  *   so a busy loop ends at its timeout, before the CPU limit a process of it has (a second more).
  * Less than a hundredth of the timeout (and 10 ms) ends the clock. In all, a run gets at most
- * {@linkcode WAIT_GUARD} times its timeout, whatever it waited.
+ * {@linkcode WAIT_GUARD} times its timeout, whatever it waited. The machine's idle time is first
+ * read at a tenth of the timeout (a run that ends sooner costs no reading), and its share over the
+ * rest of the timeout stands for the whole.
  */
 
 /**
@@ -27,16 +29,17 @@ export const WAIT_GUARD = 10;
 /** The least time given again, and the least CPU use that counts, as a share of the timeout. */
 const LEAST_SHARE = 1 / 100;
 
+/** When the first reading is taken, as a share of the timeout. */
+const FIRST_READING = 1 / 10;
+
 /** What a run's clock reads at a look: running totals, in ms. */
 export interface RunWaits {
   /** How long the run's live tasks have waited for a CPU, added up. */
   waited: number;
   /** The run's CPU time, that of its ended threads and reaped children included. */
   cpu: number;
-  /** How long some task of the machine has waited for a CPU; null where that is not counted. */
-  machine: number | null;
-  /** For what share of the last minute some task of the machine waited, 0 to 1 (or null). */
-  machineShare: number | null;
+  /** How long the machine's CPUs have been idle, added up; null where that cannot be read. */
+  machineIdle: number | null;
 }
 
 export class RunClock {
@@ -46,8 +49,11 @@ export class RunClock {
   readonly #now: () => number;
   readonly #guardAt: number;
   #credited = 0;
-  /** What the last look read (all zero at the start), and how long before this look it was. */
-  #last: RunWaits = { waited: 0, cpu: 0, machine: null, machineShare: null };
+  /** What the last look read (the run's totals are zero at its start), and when. */
+  #last: RunWaits = { waited: 0, cpu: 0, machineIdle: null };
+  #lastAt: number;
+  /** The machine's idle time at the first reading, and when that was. */
+  #first: { idle: number; at: number } | null = null;
   #sinceLast: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
@@ -67,9 +73,11 @@ export class RunClock {
     this.#read = read;
     this.#expire = expire;
     this.#now = now;
-    this.#guardAt = now() + timeoutMs * WAIT_GUARD;
+    this.#lastAt = now();
+    this.#guardAt = this.#lastAt + timeoutMs * WAIT_GUARD;
     this.#sinceLast = timeoutMs;
-    this.#timer = setTimeout(() => this.#look(), timeoutMs);
+    const first = timeoutMs * FIRST_READING;
+    this.#timer = setTimeout(() => this.#firstReading(first), first);
   }
 
   /** The time given again so far, ms (0 unless the timeout came and the run had waited). */
@@ -83,15 +91,26 @@ export class RunClock {
     clearTimeout(this.#timer);
   }
 
+  async #firstReading(at: number): Promise<void> {
+    const now = await this.#read().catch(() => null);
+    if (this.#stopped) return;
+    if (now?.machineIdle != null) this.#first = { idle: now.machineIdle, at: this.#now() };
+    this.#timer = setTimeout(() => this.#look(), Math.max(0, this.#timeoutMs - at));
+  }
+
   /**
-   * How long some task of the machine waited since the last look. Nothing is read at the start
-   * (a process more for every run): at the first look, the share of the last minute in which
-   * some task waited stands for the share of the timeout.
+   * The share of the time since the last look in which the machine had no CPU to spare: 1 with
+   * no CPU idle on average, 0 with one or more.
    */
-  #machineSince(now: RunWaits): number {
-    if (now.machine === null) return 0;
-    if (this.#last.machine !== null) return now.machine - this.#last.machine;
-    return (now.machineShare ?? 0) * this.#sinceLast;
+  #busyShare(now: RunWaits): number {
+    if (now.machineIdle === null) return 0;
+    const since = this.#last.machineIdle !== null
+      ? { idle: this.#last.machineIdle, at: this.#lastAt }
+      : this.#first;
+    const elapsed = since ? this.#now() - since.at : 0;
+    if (!since || elapsed <= 0) return 0;
+    const idleCpus = (now.machineIdle - since.idle) / elapsed;
+    return Math.min(1, Math.max(0, 1 - idleCpus));
   }
 
   async #look(): Promise<void> {
@@ -101,14 +120,15 @@ export class RunClock {
     let more = 0;
     if (now !== null) {
       const used = now.cpu - this.#last.cpu;
-      const machine = used >= this.#sinceLast * LEAST_SHARE ? this.#machineSince(now) : 0;
+      const busy = used >= this.#sinceLast * LEAST_SHARE ? this.#busyShare(now) : 0;
       more = Math.min(
-        Math.max(now.waited - this.#last.waited, machine, 0),
+        Math.max(now.waited - this.#last.waited, busy * this.#sinceLast, 0),
         this.#sinceLast,
         this.#timeoutMs - now.cpu,
         this.#guardAt - this.#now(),
       );
       this.#last = now;
+      this.#lastAt = this.#now();
     }
     if (more < least) {
       this.#stopped = true;

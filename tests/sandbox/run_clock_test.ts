@@ -4,31 +4,39 @@ import { RunClock, type RunWaits, WAIT_GUARD } from "../../src/sandbox/run_clock
 import type { RunResult } from "../../src/sandbox/sandbox.ts";
 import { testSandbox } from "../_fixtures.ts";
 
-/** What a look reads: the run's tasks' waits, its CPU time, the machine's waits and share. */
-function waits(waited: number, cpu = 0, machine: number | null = null, share = 0): RunWaits {
-  return { waited, cpu, machine, machineShare: machine === null ? null : share };
+/** What a look reads: the run's tasks' waits and CPU time, the machine's idle time. */
+function waits(waited: number, cpu = 0, machineIdle: number | null = null): RunWaits {
+  return { waited, cpu, machineIdle };
 }
 
 /**
- * A clock whose run read `reads[i]` at its i-th look (the last one again after that), with a fake
- * now that moves by what the clock asked for (the timeout, then each time it gave again).
+ * A clock whose run read `first` at its first reading (a tenth of the timeout) and `reads[i]` at
+ * its i-th look (the last one again after that), with a fake now that moves by what the clock
+ * asked for (a tenth of the timeout, the rest of it, then each time it gave again).
  */
-function clockOf(timeoutMs: number, reads: RunWaits[] | ((look: number) => RunWaits | null)) {
+function clockOf(
+  timeoutMs: number,
+  reads: RunWaits[] | ((look: number) => RunWaits | null),
+  first: RunWaits | null = waits(0),
+) {
   const readAt = typeof reads === "function"
     ? reads
     : (look: number) => reads[Math.min(look, reads.length - 1)];
   let now = 0;
-  let looks = 0;
+  let looks = -1;
   let last = 0;
   let expired!: () => void;
   const done = new Promise<void>((resolve) => expired = resolve);
   const clock = new RunClock(
     timeoutMs,
     () => {
-      // The clock asked to be woken after its timeout, then after each time it gave again.
-      now += looks === 0 ? timeoutMs : clock.creditedMs - last;
+      now += looks === -1
+        ? timeoutMs / 10
+        : looks === 0
+        ? timeoutMs * 9 / 10
+        : clock.creditedMs - last;
       last = clock.creditedMs;
-      return Promise.resolve(readAt(looks++));
+      return Promise.resolve(looks++ === -1 ? first : readAt(looks - 1));
     },
     () => expired(),
     () => now,
@@ -37,9 +45,10 @@ function clockOf(timeoutMs: number, reads: RunWaits[] | ((look: number) => RunWa
 }
 
 Deno.test("RunClock: a run that waited for no CPU ends at its timeout", async () => {
-  const { clock, done, looks } = clockOf(20, [waits(0)]);
+  const { clock, done, looks, now } = clockOf(20, [waits(0)]);
   await done;
   assert.equal(looks(), 1);
+  assert.equal(now(), 20);
   assert.equal(clock.creditedMs, 0);
 });
 
@@ -60,30 +69,41 @@ Deno.test("RunClock: tasks that wait side by side are given that time once", asy
   assert.equal(now(), 250);
 });
 
-Deno.test("RunClock: the machine's waits go to a run that used the CPU meanwhile, never to one that slept", async () => {
-  // At the first look, the last minute's share (80%) stands for the timeout's; then the totals.
+Deno.test("RunClock: a run that used the CPU gets the time the machine had none to spare, never one that slept", async () => {
+  // From the first reading (at 10 ms) to the timeout, 90 ms: 27 ms of idle CPU added up, so
+  // 0.3 CPU idle on average, and 70% of the timeout given again; then 35 ms of 70 idle: a half.
   const busy = clockOf(100, [
-    waits(0, 20, 1000, 0.8),
-    waits(0, 30, 1060, 0.8),
-    waits(0, 30, 1100, 0.8),
-  ]);
+    waits(0, 20, 1027),
+    waits(0, 30, 1062),
+    waits(0, 30, 1062),
+  ], waits(0, 1, 1000));
   await busy.done;
-  assert.equal(busy.clock.creditedMs, 80 + 60);
+  assert.equal(busy.clock.creditedMs, 70 + 35);
   // A run that slept: the machine was just as busy, and it gets nothing.
-  const sleeping = clockOf(100, [waits(0, 0, 1000, 1)]);
+  const sleeping = clockOf(100, [waits(0, 0, 1027)], waits(0, 0, 1000));
   await sleeping.done;
   assert.equal(sleeping.clock.creditedMs, 0);
-  // A run whose tasks waited more than the machine count says: the more of the two.
-  const both = clockOf(100, [waits(90, 20, 1000, 0.5), waits(90, 20, 1000, 0.5)]);
+  // A CPU or more idle on average: the run could have had one, and waited for none.
+  const spare = clockOf(100, [waits(0, 50, 1090)], waits(0, 1, 1000));
+  await spare.done;
+  assert.equal(spare.clock.creditedMs, 0);
+  // A run whose tasks waited more than that: the more of the two.
+  const both = clockOf(100, [waits(90, 20, 1027), waits(90, 20, 1027)], waits(0, 1, 1000));
   await both.done;
   assert.equal(both.clock.creditedMs, 80);
+  // Without the machine's idle time (at the first reading or at all): the tasks' waits only.
+  for (const first of [null, waits(0)]) {
+    const unknown = clockOf(100, [waits(10, 20, 1027)], first);
+    await unknown.done;
+    assert.equal(unknown.clock.creditedMs, 10);
+  }
 });
 
 Deno.test("RunClock: a run's own time is at least its CPU time: a busy loop ends at its timeout", async () => {
-  const { clock, done } = clockOf(100, [waits(500, 95, 1000, 1)]);
+  const { clock, done } = clockOf(100, [waits(500, 95, 1000)], waits(0, 9, 1000));
   await done;
   assert.equal(clock.creditedMs, 0);
-  const half = clockOf(100, [waits(500, 50, 1000, 1), waits(1000, 96, 2000, 1)]);
+  const half = clockOf(100, [waits(500, 50, 1000), waits(1000, 96, 1000)], waits(0, 5, 1000));
   await half.done;
   assert.equal(half.clock.creditedMs, 50);
 });

@@ -63,8 +63,8 @@
  *                                   workspaces): none lands there after it
  *   mount-probe                     whether a tmpfs can be mounted here
  *   kill PID...                     SIGKILL each (a negative PID is a process group)
- *   waited [pid:N] [procs:FILE]...  print how long a run's tasks waited for a CPU, their CPU time
- *                                   and the machine's CPU pressure (see `waited`)
+ *   waited [pid:N] [procs:FILE]...  print how long a run's tasks waited for a CPU, their CPU time,
+ *                                   and the machine's idle time (see `waited`)
  *   serve                           the five modes above them but probes (sweep, mount-workspace,
  *                                   umount, kill, waited) on request, for as long as stdin is open
  * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part. A workspace is
@@ -1324,9 +1324,8 @@ static int kill_each(int argc, char **argv) {
  *     /proc/PID/task/TID/schedstat; a thread that ended took its wait along);
  *   - their CPU time, that of their ended threads and reaped children included (/proc/PID/stat:
  *     utime, stime, cutime, cstime);
- *   - how long some task of the machine has waited for a CPU (the "some" total of
- *     /proc/pressure/cpu), and for what share of the last minute (its avg60, a percentage), or
- *     -1 and -1 where the kernel keeps no such count.
+ *   - how long the machine's CPUs have been idle, added up (/proc/stat: idle and iowait), or -1
+ *     where /proc/stat cannot be read.
  * At most WAITED_TASKS processes are read.
  */
 #define WAITED_TASKS 4096
@@ -1389,18 +1388,17 @@ static int waited(int argc, char **argv, FILE *out, FILE *err) {
     }
   }
   long tick = sysconf(_SC_CLK_TCK);
-  long long some = -1;
-  char share[16] = "-1";
-  FILE *pressure = fopen("/proc/pressure/cpu", "re");
-  if (pressure) {
-    if (fscanf(pressure, "some avg10=%*s avg60=%15s avg300=%*s total=%lld", share, &some) != 2) {
-      some = -1;
-      strcpy(share, "-1");
-    }
-    fclose(pressure);
+  unsigned long long cpu_ms = tick > 0 ? ticks * 1000 / (unsigned long long)tick : 0;
+  long long idle_ms = -1;
+  FILE *machine = fopen("/proc/stat", "re");
+  char line[512];
+  unsigned long long idle, iowait;
+  if (machine && tick > 0 && fgets(line, sizeof line, machine) && strncmp(line, "cpu ", 4) == 0 &&
+      sscanf(line + 4, "%*u %*u %*u %llu %llu", &idle, &iowait) == 2) {
+    idle_ms = (long long)((idle + iowait) * 1000 / (unsigned long long)tick);
   }
-  fprintf(out, "%llu %llu %lld %s\n", waited_ns / 1000000,
-          tick > 0 ? ticks * 1000 / (unsigned long long)tick : 0, some < 0 ? -1 : some / 1000, share);
+  if (machine) fclose(machine);
+  fprintf(out, "%llu %llu %lld\n", waited_ns / 1000000, cpu_ms, idle_ms);
   return 0;
 }
 
