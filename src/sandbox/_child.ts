@@ -29,6 +29,8 @@ export interface ChildSpec {
   killGroup: boolean;
   /** The cgroup sweep's arguments (see `sandboxCgroup`), run once the first process exits. */
   sweep: string[] | null;
+  /** The launcher's `waited` arguments for its clock (see `RunClock`); null: no cgroup. */
+  waited?: string[] | null;
   /**
    * The same run with its program forked from the warm interpreter (`_zygote.ts`): the launcher's
    * argv whose jail holds a place for it, and what the interpreter needs; null: cold only.
@@ -178,7 +180,7 @@ async function runOnce(
   }
   let timedOut = false;
   const clock = started
-    ? new RunClock(spec.timeoutMs, () => waitsOf(child.pid, spec.sweep, helper), () => {
+    ? new RunClock(spec.timeoutMs, () => waitsOf(spec.waited ?? null, helper), () => {
       if (reaped) return;
       timedOut = true;
       killSandbox(child.pid, helper);
@@ -235,20 +237,15 @@ async function runOnce(
 }
 
 /**
- * What the clock of the run whose first process is `pid` reads (see `RunClock`): over its cgroup,
- * where it has one (a warm run's program is there too), else `pid` and its descendants; null when
- * the helper cannot say.
+ * What the clock of a run reads (see `RunClock`) through the launcher's `waited` with `args` (its
+ * cgroup's); null without a cgroup, or when the helper cannot say.
  */
-async function waitsOf(
-  pid: number,
-  sweep: string[] | null,
-  helper: HelperCall,
-): Promise<RunWaits | null> {
-  const procs = (sweep ?? []).filter((arg) => arg.startsWith("procs:"));
-  const out = await helper("waited", procs.length > 0 ? procs : [`pid:${pid}`]);
+async function waitsOf(args: string[] | null, helper: HelperCall): Promise<RunWaits | null> {
+  if (args === null) return null;
+  const out = await helper("waited", args);
   const [waited, cpu, idle] = out.stdout.trim().split(" ").map(Number);
   if (!out.success || ![waited, cpu, idle].every(Number.isFinite)) return null;
-  return { waited, cpu, machineIdle: idle < 0 ? null : idle };
+  return { waited, cpu: cpu < 0 ? null : cpu, machineIdle: idle < 0 ? null : idle };
 }
 
 /**

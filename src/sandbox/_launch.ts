@@ -184,38 +184,39 @@ const CGROUP_PROBE_SCRIPT = `for d do
 done`;
 
 /**
- * What a run's clock reads, as the launcher's `waited` prints it: how long the tasks of a run have
- * waited for a CPU (added up) and their CPU time, over the processes given (`pid:N`) and those in
- * cgroup.procs files (`procs:FILE`), each with its descendants; and how long the machine's CPUs
- * have been idle, added up (or -1). Times in ms. `f` adds up the CPU time fields
- * of /proc/PID/stat after the name (utime, stime, cutime, cstime: the 12th to 15th), in ticks.
+ * What a run's clock reads, as the launcher's `waited` prints it: how long the threads of the
+ * processes in cgroup.procs files (`procs:FILE`) have waited for a CPU, added up; the run's CPU
+ * time as its cgroup counts it (`cpu:FILE`, a v1 cpuacct.usage or a v2 cpu.stat; else -1); and
+ * how long the machine's CPUs have been idle, added up (or -1). Times in ms.
  */
-const WAITED_SCRIPT = `q=
+const WAITED_SCRIPT = `waited=0 cpu=-1 n=0
 for a do
   case $a in
     */../*|*/..) ;;
-    pid:*) q="$q \${a#pid:}"; continue ;;
-    procs:/sys/fs/cgroup/*) q="$q $(cat "\${a#procs:}" 2>/dev/null)"; continue ;;
+    procs:/sys/fs/cgroup/*)
+      for p in $(cat "\${a#procs:}" 2>/dev/null); do
+        [ "$p" -gt 0 ] && [ $n -lt 4096 ] || continue
+        n=$((n + 1))
+        for t in /proc/$p/task/*; do
+          { read -r r w rest < "$t/schedstat"; } 2>/dev/null && waited=$((waited + w))
+        done
+      done
+      continue ;;
+    cpu:/sys/fs/cgroup/*/cpuacct.usage)
+      { read -r ns < "\${a#cpu:}"; } 2>/dev/null && cpu=$((ns / 1000000)); continue ;;
+    cpu:/sys/fs/cgroup/*/cpu.stat)
+      while read -r key value; do
+        [ "$key" = usage_usec ] && cpu=$((value / 1000)) && break
+      done < "\${a#cpu:}" 2>/dev/null
+      continue ;;
   esac
-  echo "patchgym: waited: \\"$a\\" is neither pid:N nor procs:FILE of a cgroup" >&2; exit 1
-done
-f() { shift 11; echo $(($1 + $2 + $3 + $4)); }
-waited=0 ticks=0 n=0
-set -- $q
-while [ $# -gt 0 ] && [ $n -lt 4096 ]; do
-  p=$1; shift; n=$((n + 1))
-  [ "$p" -gt 0 ] 2>/dev/null || continue
-  for t in /proc/$p/task/*; do
-    { read -r r w rest < "$t/schedstat"; } 2>/dev/null && waited=$((waited + w))
-    c=$(cat "$t/children" 2>/dev/null) && set -- "$@" $c
-  done
-  s=$(cat /proc/$p/stat 2>/dev/null) && ticks=$((ticks + $(f \${s##*) })))
+  echo "patchgym: waited: \\"$a\\" is neither procs:FILE nor cpu:FILE of a cgroup" >&2; exit 1
 done
 tick=$(getconf CLK_TCK 2>/dev/null) || tick=0
 idle=-1
 { read -r name user nice system idle_ticks iowait rest < /proc/stat; } 2>/dev/null &&
   [ "$name" = cpu ] && [ "$tick" -gt 0 ] && idle=$(((idle_ticks + iowait) * 1000 / tick))
-echo $((waited / 1000000)) $((tick > 0 ? ticks * 1000 / tick : 0)) $idle`;
+echo $((waited / 1000000)) $cpu $idle`;
 
 /**
  * The launcher's helper modes, each with the shell script that does the same in the fallback (same

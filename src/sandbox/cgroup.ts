@@ -1,7 +1,7 @@
 /**
  * Per-sandbox cgroups: a pids cap and a memory cap per child, which forking cannot escape (every
- * descendant is in the cgroup and counts), and a sweep that kills whatever is left and removes the
- * cgroup afterwards. cgroup v1 (a `pids` and a `memory` hierarchy) and v2 (one hierarchy whose
+ * descendant is in the cgroup and counts), its CPU time counted (v1 `cpuacct`, v2 `cpu.stat`), and
+ * a sweep that kills whatever is left and removes the cgroup afterwards. cgroup v1 (a `pids` and a `memory` hierarchy) and v2 (one hierarchy whose
  * controllers our own cgroup delegates) are found at runtime. All cgroup file work happens in
  * the launcher or its helper modes (see `_launch.ts`).
  */
@@ -17,6 +17,12 @@ export interface CgroupSupport {
   memory: string | null;
   /** Whether a swap limit file exists next to the memory limit (v1 `memsw`, v2 `swap.max`). */
   swapLimit: boolean;
+  /**
+   * Parent folder of the cgroups that count a sandbox's CPU time (v1 `cpuacct`), the same as
+   * `pids` (v2, whose every cgroup counts it in `cpu.stat`), or null: not counted (see
+   * `RunClock`, which then gives no time back).
+   */
+  cpu: string | null;
 }
 
 /** What {@linkcode probeCgroups} found: support, or why there is none. */
@@ -48,6 +54,8 @@ export interface SandboxCgroup {
    * remove its cgroups.
    */
   sweepArgs: string[];
+  /** The launcher's `waited` arguments: the cgroup's processes, and its CPU time if counted. */
+  waitedArgs: string[];
   /** Which caps were hit, from the sweep's output; throws when the sweep failed. */
   caps(swept: ShOutput): CapsHit;
   /** Run the sweep (one-shot) and say which caps were hit. */
@@ -63,7 +71,7 @@ export async function probeCgroups(launcher: Launcher = null): Promise<CgroupPro
   const self = await runHelper(launcher, "self");
   if (!self.success) return { support: null, reason: "cannot read /proc/self/cgroup" };
   const { v1, v2 } = parseCgroupFiles(self.stdout);
-  const candidates = [v1.pids, v1.memory, v2].filter((d): d is string => d !== null);
+  const candidates = [v1.pids, v1.memory, v1.cpuacct, v2].filter((d): d is string => d !== null);
   if (candidates.length === 0) {
     return { support: null, reason: "no pids controller (cgroup v1 or delegated v2) found" };
   }
@@ -76,12 +84,21 @@ export async function probeCgroups(launcher: Launcher = null): Promise<CgroupPro
   if (v1.pids && usable.has(v1.pids)) {
     const memory = v1.memory && usable.has(v1.memory) ? v1.memory : null;
     const swapLimit = memory !== null && usable.get(memory)!.has("memory.memsw.limit_in_bytes");
-    return { support: { version: 1, pids: v1.pids, memory, swapLimit } };
+    const cpu = v1.cpuacct && usable.get(v1.cpuacct)?.has("cpuacct.usage") ? v1.cpuacct : null;
+    return { support: { version: 1, pids: v1.pids, memory, swapLimit, cpu } };
   }
   if (v2 && usable.get(v2)?.has("pids.max")) {
     const files = usable.get(v2)!;
     const memory = files.has("memory.max") ? v2 : null;
-    return { support: { version: 2, pids: v2, memory, swapLimit: files.has("memory.swap.max") } };
+    return {
+      support: {
+        version: 2,
+        pids: v2,
+        memory,
+        swapLimit: files.has("memory.swap.max"),
+        cpu: files.has("cpu.stat") ? v2 : null,
+      },
+    };
   }
   return {
     support: null,
@@ -91,7 +108,7 @@ export async function probeCgroups(launcher: Launcher = null): Promise<CgroupPro
 
 /** Our own cgroup folders: v1 `pids` and `memory`, and the v2 one when it delegates `pids`. */
 export function parseCgroupFiles(text: string): {
-  v1: { pids: string | null; memory: string | null };
+  v1: { pids: string | null; memory: string | null; cpuacct: string | null };
   v2: string | null;
 } {
   const own = new Map<string, string>();
@@ -122,6 +139,7 @@ export function parseCgroupFiles(text: string): {
     v1: {
       pids: folder(v1Mount("pids"), own.get("pids")),
       memory: folder(v1Mount("memory"), own.get("memory")),
+      cpuacct: folder(v1Mount("cpuacct"), own.get("cpuacct")),
     },
     v2: folder(mounts.find((m) => m.type === "cgroup2"), own.get("")),
   };
@@ -143,7 +161,12 @@ export function sandboxCgroup(
     : support.memory === support.pids
     ? pids
     : `${support.memory}/${name}`;
-  const dirs = [...new Set([pids, ...(memory ? [memory] : [])])];
+  const cpu = support.cpu === null
+    ? null
+    : support.cpu === support.pids
+    ? pids
+    : `${support.cpu}/${name}`;
+  const dirs = [...new Set([pids, ...(memory ? [memory] : []), ...(cpu ? [cpu] : [])])];
   const steps = dirs.map((d) => `mkdir:${d}`);
   steps.push(`${pids}/pids.max=${caps.processes}`);
   if (memory) {
@@ -183,10 +206,16 @@ export function sandboxCgroup(
     }
     return hit;
   };
+  const cpuFile = cpu === null
+    ? null
+    : support.version === 1
+    ? `${cpu}/cpuacct.usage`
+    : `${cpu}/cpu.stat`;
   return {
     name,
     steps,
     sweepArgs,
+    waitedArgs: [`procs:${pids}/cgroup.procs`, ...(cpuFile ? [`cpu:${cpuFile}`] : [])],
     caps: capsHit,
     sweep: async () => capsHit(await runHelper(launcher, "sweep", sweepArgs)),
   };

@@ -14,7 +14,8 @@
  * - never more than the time since the last look (tasks that wait side by side count once), nor
  *   more than the CPU time its timeout still leaves it: a run's own time is at least its CPU time,
  *   so a busy loop ends at its timeout, before the CPU limit a process of it has (a second more).
- * Less than a hundredth of the timeout (and 10 ms) ends the clock. In all, a run gets at most
+ * Less than a hundredth of the timeout (and 10 ms) ends the clock, as does a run whose CPU time is
+ * not counted (no cgroup that counts it: the timeout is then wall-clock time). In all, a run gets at most
  * {@linkcode WAIT_GUARD} times its timeout, whatever it waited. The machine's idle time is first
  * read at a tenth of the timeout (a run that ends sooner costs no reading), and its share over the
  * rest of the timeout stands for the whole.
@@ -36,8 +37,12 @@ const FIRST_READING = 1 / 10;
 export interface RunWaits {
   /** How long the run's live tasks have waited for a CPU, added up. */
   waited: number;
-  /** The run's CPU time, that of its ended threads and reaped children included. */
-  cpu: number;
+  /**
+   * The run's CPU time as its cgroup counts it (every process it ever held, however it ended);
+   * null where it is not counted: nothing is then given back, since a run could hide the CPU it
+   * uses (children reaped by no one count in no process's times).
+   */
+  cpu: number | null;
   /** How long the machine's CPUs have been idle, added up; null where that cannot be read. */
   machineIdle: number | null;
 }
@@ -118,8 +123,8 @@ export class RunClock {
     if (this.#stopped) return;
     const least = Math.max(10, this.#timeoutMs * LEAST_SHARE);
     let more = 0;
-    if (now !== null) {
-      const used = now.cpu - this.#last.cpu;
+    if (now !== null && now.cpu !== null) {
+      const used = now.cpu - (this.#last.cpu ?? 0);
       const busy = used >= this.#sinceLast * LEAST_SHARE ? this.#busyShare(now) : 0;
       more = Math.min(
         Math.max(now.waited - this.#last.waited, busy * this.#sinceLast, 0),

@@ -882,6 +882,7 @@ export class Sandbox {
       detached: !jailed && !this.isolation.setsid,
       killGroup: !cgroup && !jailed,
       sweep: cgroup?.sweepArgs ?? null,
+      waited: cgroup?.waitedArgs ?? null,
     };
     return { spec, cgroup, tag };
   }

@@ -63,7 +63,7 @@
  *                                   workspaces): none lands there after it
  *   mount-probe                     whether a tmpfs can be mounted here
  *   kill PID...                     SIGKILL each (a negative PID is a process group)
- *   waited [pid:N] [procs:FILE]...  print how long a run's tasks waited for a CPU, their CPU time,
+ *   waited procs:FILE... [cpu:FILE] print how long a run's tasks waited for a CPU, its CPU time,
  *                                   and the machine's idle time (see `waited`)
  *   serve                           the five modes above them but probes (sweep, mount-workspace,
  *                                   umount, kill, waited) on request, for as long as stdin is open
@@ -144,6 +144,11 @@ static int starts_with(const char *text, const char *prefix) {
 }
 
 /* Whether PATH is a cgroup path: under the cgroup root, no ".." part. */
+static int ends_with(const char *text, const char *suffix) {
+  size_t a = strlen(text), b = strlen(suffix);
+  return a >= b && strcmp(text + a - b, suffix) == 0;
+}
+
 static int cgroup_path(const char *path) {
   if (!starts_with(path, CGROUP_ROOT)) return 0;
   for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2) {
@@ -1318,77 +1323,76 @@ static int kill_each(int argc, char **argv) {
 }
 
 /*
- * `waited`: what a run's clock reads (src/sandbox/run_clock.ts), on one line of numbers, over the processes listed in cgroup.procs files (`procs:FILE`) and the
- * processes given (`pid:N`), each with all its descendants:
- *   - how long their threads have waited for a CPU, added up (the second field of
+ * `waited`: what a run's clock reads (src/sandbox/run_clock.ts), on one line of three whole numbers
+ * of milliseconds:
+ *   - how long the threads of the processes listed in cgroup.procs files (`procs:FILE`; a run's
+ *     cgroup holds all its processes) have waited for a CPU, added up (the second field of
  *     /proc/PID/task/TID/schedstat; a thread that ended took its wait along);
- *   - their CPU time, that of their ended threads and reaped children included (/proc/PID/stat:
- *     utime, stime, cutime, cstime);
- *   - how long the machine's CPUs have been idle, added up (/proc/stat: idle and iowait), or -1
- *     where /proc/stat cannot be read.
+ *   - the run's CPU time as its cgroup counts it (`cpu:FILE`, a v1 cpuacct.usage or a v2
+ *     cpu.stat: every process it ever held, however it ended or was reaped), or -1 without one;
+ *   - how long the machine's CPUs have been idle, added up (/proc/stat: idle and iowait), or -1.
  * At most WAITED_TASKS processes are read.
  */
 #define WAITED_TASKS 4096
-static int waited(int argc, char **argv, FILE *out, FILE *err) {
-  static pid_t queue[WAITED_TASKS];
-  size_t head = 0, tail = 0;
-  for (int i = 2; i < argc; i++) {
-    if (starts_with(argv[i], "pid:")) {
-      long pid = atol(argv[i] + 4);
-      if (pid > 0 && tail < WAITED_TASKS) queue[tail++] = (pid_t)pid;
-    } else if (starts_with(argv[i], "procs:") && cgroup_path(argv[i] + 6)) {
-      FILE *file = fopen(argv[i] + 6, "re");
-      long pid;
-      /* Another PID namespace's processes are listed as 0. */
-      while (file && fscanf(file, "%ld", &pid) == 1) {
-        if (pid > 0 && tail < WAITED_TASKS) queue[tail++] = (pid_t)pid;
+static long long cgroup_cpu_ms(const char *file) {
+  FILE *in = fopen(file, "re");
+  if (!in) return -1;
+  long long ms = -1;
+  unsigned long long value;
+  char key[64];
+  if (ends_with(file, "/cpuacct.usage")) {
+    if (fscanf(in, "%llu", &value) == 1) ms = (long long)(value / 1000000);
+  } else {
+    while (fscanf(in, "%63s %llu", key, &value) == 2) {
+      if (strcmp(key, "usage_usec") == 0) {
+        ms = (long long)(value / 1000);
+        break;
       }
-      if (file) fclose(file);
-    } else {
-      fprintf(err, "patchgym: waited: \"%s\" is neither pid:N nor procs:FILE of a cgroup\n", argv[i]);
+    }
+  }
+  fclose(in);
+  return ms;
+}
+
+static int waited(int argc, char **argv, FILE *out, FILE *err) {
+  unsigned long long waited_ns = 0;
+  long long cpu_ms = -1;
+  long seen = 0;
+  for (int i = 2; i < argc; i++) {
+    const char *colon = strchr(argv[i], ':');
+    int cpu = starts_with(argv[i], "cpu:") &&
+              (ends_with(argv[i], "/cpuacct.usage") || ends_with(argv[i], "/cpu.stat"));
+    if (!colon || !cgroup_path(colon + 1) || !(starts_with(argv[i], "procs:") || cpu)) {
+      fprintf(err, "patchgym: waited: \"%s\" is neither procs:FILE nor cpu:FILE of a cgroup\n", argv[i]);
       return 1;
     }
-  }
-  unsigned long long waited_ns = 0, ticks = 0;
-  while (head < tail) {
-    pid_t pid = queue[head++];
-    char path[96];
-    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
-    DIR *tasks = opendir(path);
-    if (!tasks) continue;
-    for (struct dirent *task; (task = readdir(tasks)) != NULL;) {
-      if (task->d_name[0] < '0' || task->d_name[0] > '9') continue;
-      snprintf(path, sizeof path, "/proc/%d/task/%.16s/schedstat", (int)pid, task->d_name);
-      FILE *file = fopen(path, "re");
-      unsigned long long ran, wait;
-      if (file && fscanf(file, "%llu %llu", &ran, &wait) == 2) waited_ns += wait;
-      if (file) fclose(file);
-      snprintf(path, sizeof path, "/proc/%d/task/%.16s/children", (int)pid, task->d_name);
-      file = fopen(path, "re");
-      long child;
-      while (file && fscanf(file, "%ld", &child) == 1) {
-        if (tail < WAITED_TASKS) queue[tail++] = (pid_t)child;
+    if (cpu) {
+      cpu_ms = cgroup_cpu_ms(colon + 1);
+      continue;
+    }
+    FILE *procs = fopen(colon + 1, "re");
+    long pid;
+    /* Another PID namespace's processes are listed as 0. */
+    while (procs && seen < WAITED_TASKS && fscanf(procs, "%ld", &pid) == 1) {
+      if (pid <= 0) continue;
+      seen++;
+      char path[96];
+      snprintf(path, sizeof path, "/proc/%ld/task", pid);
+      DIR *tasks = opendir(path);
+      if (!tasks) continue;
+      for (struct dirent *task; (task = readdir(tasks)) != NULL;) {
+        if (task->d_name[0] < '0' || task->d_name[0] > '9') continue;
+        snprintf(path, sizeof path, "/proc/%ld/task/%.16s/schedstat", pid, task->d_name);
+        FILE *file = fopen(path, "re");
+        unsigned long long ran, wait;
+        if (file && fscanf(file, "%llu %llu", &ran, &wait) == 2) waited_ns += wait;
+        if (file) fclose(file);
       }
-      if (file) fclose(file);
+      closedir(tasks);
     }
-    closedir(tasks);
-    /* The CPU time fields come after the name, which may hold spaces and parentheses. */
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    char stat[1024];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t length = fd < 0 ? -1 : read(fd, stat, sizeof stat - 1);
-    if (fd >= 0) close(fd);
-    if (length <= 0) continue;
-    stat[length] = '\0';
-    char *after = strrchr(stat, ')');
-    unsigned long long utime, stime, cutime, cstime;
-    if (after && sscanf(after + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-                        &utime, &stime, &cutime, &cstime) == 4) {
-      ticks += utime + stime + cutime + cstime;
-    }
+    if (procs) fclose(procs);
   }
   long tick = sysconf(_SC_CLK_TCK);
-  unsigned long long cpu_ms = tick > 0 ? ticks * 1000 / (unsigned long long)tick : 0;
   long long idle_ms = -1;
   FILE *machine = fopen("/proc/stat", "re");
   char line[512];
@@ -1398,7 +1402,7 @@ static int waited(int argc, char **argv, FILE *out, FILE *err) {
     idle_ms = (long long)((idle + iowait) * 1000 / (unsigned long long)tick);
   }
   if (machine) fclose(machine);
-  fprintf(out, "%llu %llu %lld\n", waited_ns / 1000000, cpu_ms, idle_ms);
+  fprintf(out, "%llu %lld %lld\n", waited_ns / 1000000, cpu_ms, idle_ms);
   return 0;
 }
 
