@@ -123,11 +123,14 @@ export async function doctorCommand(args: string[]): Promise<number> {
     const schedstat = await probe(["cat", "/proc/self/schedstat"]);
     const tasks = schedstat !== null && /^\d+ \d+ \d+$/.test(schedstat);
     const machine = (await probe(["cat", "/proc/stat"]))?.startsWith("cpu ") ?? false;
+    const counted = !!environment.isolation.cgroup?.cpu;
     const given =
       `in each run's own time: its waits for a CPU are given back, up to ${WAIT_GUARD}x the timeout`;
     return {
-      own_time: tasks || machine,
-      detail: tasks && machine
+      own_time: counted && (tasks || machine),
+      detail: !counted
+        ? "wall-clock time: no cgroup counts a run's CPU time here (see docs/sandbox.md, A run's own time), so a busy machine can time out honest runs"
+        : tasks && machine
         ? given
         : tasks
         ? `${given} (without /proc/stat here, the waits of threads and children that ended are lost)`
@@ -152,7 +155,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     cgroup: environment.isolation.cgroup
       ? `v${environment.isolation.cgroup.version}: pids ${environment.isolation.cgroup.pids}, memory ${
         environment.isolation.cgroup.memory ?? "none"
-      }`
+      }, CPU time ${environment.isolation.cgroup.cpu ?? "not counted"}`
       : null,
     cgroup_note: environment.isolation.cgroupReason ?? null,
     mounts: environment.isolation.mounts
