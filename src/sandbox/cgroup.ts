@@ -1,8 +1,9 @@
 /**
  * Per-sandbox cgroups: a pids cap and a memory cap per child, which forking cannot escape (every
  * descendant is in the cgroup and counts), its CPU time counted (v1 `cpuacct`, v2 `cpu.stat`), and
- * a sweep that kills whatever is left and removes the cgroup afterwards. cgroup v1 (a `pids` and a `memory` hierarchy) and v2 (one hierarchy whose
- * controllers our own cgroup delegates) are found at runtime. All cgroup file work happens in
+ * a sweep that kills whatever is left and removes the cgroup afterwards. cgroup v1 (a `pids`, a
+ * `memory` and a `cpuacct` hierarchy) and v2 (one hierarchy whose controllers our own cgroup
+ * delegates) are found at runtime. All cgroup file work happens in
  * the launcher or its helper modes (see `_launch.ts`).
  */
 import { SandboxError } from "../errors.ts";
@@ -106,7 +107,7 @@ export async function probeCgroups(launcher: Launcher = null): Promise<CgroupPro
   };
 }
 
-/** Our own cgroup folders: v1 `pids` and `memory`, and the v2 one when it delegates `pids`. */
+/** Our own cgroup folders: v1 `pids`, `memory` and `cpuacct`; v2 the one that may delegate. */
 export function parseCgroupFiles(text: string): {
   v1: { pids: string | null; memory: string | null; cpuacct: string | null };
   v2: string | null;
@@ -156,16 +157,11 @@ export function sandboxCgroup(
 ): SandboxCgroup {
   const name = `${CGROUP_PREFIX}${Deno.pid}-${crypto.randomUUID().slice(0, 13)}`;
   const pids = `${support.pids}/${name}`;
-  const memory = support.memory === null
-    ? null
-    : support.memory === support.pids
-    ? pids
-    : `${support.memory}/${name}`;
-  const cpu = support.cpu === null
-    ? null
-    : support.cpu === support.pids
-    ? pids
-    : `${support.cpu}/${name}`;
+  // A controller's folder for this sandbox: the pids one where they share a hierarchy (v2).
+  const folderIn = (parent: string | null) =>
+    parent === null ? null : parent === support.pids ? pids : `${parent}/${name}`;
+  const memory = folderIn(support.memory);
+  const cpu = folderIn(support.cpu);
   const dirs = [...new Set([pids, ...(memory ? [memory] : []), ...(cpu ? [cpu] : [])])];
   const steps = dirs.map((d) => `mkdir:${d}`);
   steps.push(`${pids}/pids.max=${caps.processes}`);

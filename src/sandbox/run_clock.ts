@@ -15,10 +15,10 @@
  *   more than the CPU time its timeout still leaves it: a run's own time is at least its CPU time,
  *   so a busy loop ends at its timeout, before the CPU limit a process of it has (a second more).
  * Less than a hundredth of the timeout (and 10 ms) ends the clock, as does a run whose CPU time is
- * not counted (no cgroup that counts it: the timeout is then wall-clock time). In all, a run gets at most
- * {@linkcode WAIT_GUARD} times its timeout, whatever it waited. The machine's idle time is first
- * read at a tenth of the timeout (a run that ends sooner costs no reading), and its share over the
- * rest of the timeout stands for the whole.
+ * not counted (no cgroup that counts it: the timeout is then wall-clock time). In all, a run gets
+ * at most {@linkcode WAIT_GUARD} times its timeout, whatever it waited. The machine's idle time is
+ * first read at a tenth of the timeout (a run that ends sooner costs no reading), and its share
+ * over the rest of the timeout stands for the whole.
  */
 
 /**
@@ -54,11 +54,10 @@ export class RunClock {
   readonly #now: () => number;
   readonly #guardAt: number;
   #credited = 0;
-  /** What the last look read (the run's totals are zero at its start), and when. */
-  #last: RunWaits = { waited: 0, cpu: 0, machineIdle: null };
-  #lastAt: number;
-  /** The machine's idle time at the first reading, and when that was. */
-  #first: { idle: number; at: number } | null = null;
+  /** The run's totals at the last look (zero at its start). */
+  #last = { waited: 0, cpu: 0 };
+  /** The machine's idle time at the last reading that had it, and when that was. */
+  #machineSince: { idle: number; at: number } | null = null;
   #sinceLast: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
@@ -78,8 +77,7 @@ export class RunClock {
     this.#read = read;
     this.#expire = expire;
     this.#now = now;
-    this.#lastAt = now();
-    this.#guardAt = this.#lastAt + timeoutMs * WAIT_GUARD;
+    this.#guardAt = now() + timeoutMs * WAIT_GUARD;
     this.#sinceLast = timeoutMs;
     const first = timeoutMs * FIRST_READING;
     this.#timer = setTimeout(() => this.#firstReading(first), first);
@@ -99,7 +97,7 @@ export class RunClock {
   async #firstReading(at: number): Promise<void> {
     const now = await this.#read().catch(() => null);
     if (this.#stopped) return;
-    if (now?.machineIdle != null) this.#first = { idle: now.machineIdle, at: this.#now() };
+    if (now !== null) this.#readMachine(now);
     this.#timer = setTimeout(() => this.#look(), Math.max(0, this.#timeoutMs - at));
   }
 
@@ -108,14 +106,16 @@ export class RunClock {
    * no CPU idle on average, 0 with one or more.
    */
   #busyShare(now: RunWaits): number {
-    if (now.machineIdle === null) return 0;
-    const since = this.#last.machineIdle !== null
-      ? { idle: this.#last.machineIdle, at: this.#lastAt }
-      : this.#first;
+    const since = this.#machineSince;
     const elapsed = since ? this.#now() - since.at : 0;
-    if (!since || elapsed <= 0) return 0;
+    if (now.machineIdle === null || !since || elapsed <= 0) return 0;
     const idleCpus = (now.machineIdle - since.idle) / elapsed;
     return Math.min(1, Math.max(0, 1 - idleCpus));
+  }
+
+  /** Keep the machine's idle time of `now`, where it has it, for the next look's share. */
+  #readMachine(now: RunWaits): void {
+    if (now.machineIdle !== null) this.#machineSince = { idle: now.machineIdle, at: this.#now() };
   }
 
   async #look(): Promise<void> {
@@ -124,7 +124,7 @@ export class RunClock {
     const least = Math.max(10, this.#timeoutMs * LEAST_SHARE);
     let more = 0;
     if (now !== null && now.cpu !== null) {
-      const used = now.cpu - (this.#last.cpu ?? 0);
+      const used = now.cpu - this.#last.cpu;
       const busy = used >= this.#sinceLast * LEAST_SHARE ? this.#busyShare(now) : 0;
       more = Math.min(
         Math.max(now.waited - this.#last.waited, busy * this.#sinceLast, 0),
@@ -132,8 +132,8 @@ export class RunClock {
         this.#timeoutMs - now.cpu,
         this.#guardAt - this.#now(),
       );
-      this.#last = now;
-      this.#lastAt = this.#now();
+      this.#last = { waited: now.waited, cpu: now.cpu };
+      this.#readMachine(now);
     }
     if (more < least) {
       this.#stopped = true;

@@ -143,12 +143,12 @@ static int starts_with(const char *text, const char *prefix) {
   return strncmp(text, prefix, strlen(prefix)) == 0;
 }
 
-/* Whether PATH is a cgroup path: under the cgroup root, no ".." part. */
 static int ends_with(const char *text, const char *suffix) {
   size_t a = strlen(text), b = strlen(suffix);
   return a >= b && strcmp(text + a - b, suffix) == 0;
 }
 
+/* Whether PATH is a cgroup path: under the cgroup root, no ".." part. */
 static int cgroup_path(const char *path) {
   if (!starts_with(path, CGROUP_ROOT)) return 0;
   for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2) {
