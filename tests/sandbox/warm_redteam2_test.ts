@@ -59,6 +59,21 @@ async function processes(): Promise<{ pid: number; ppid: number; uid: number; co
   });
 }
 
+/** Each host process's pid in its innermost pid namespace (`NSpid`, through `sh`: Deno reads
+ * other processes' /proc files only with --allow-all). */
+async function innerPids(): Promise<Map<number, number>> {
+  const { stdout } = await new Deno.Command("sh", {
+    args: ["-c", "grep -H '^NSpid:' /proc/[0-9]*/status 2>/dev/null"],
+    stdout: "piped",
+  }).output();
+  const inner = new Map<number, number>();
+  for (const line of decoder.decode(stdout).split("\n")) {
+    const match = line.match(/^\/proc\/(\d+)\/status:NSpid:\s+([\d\s]+)$/);
+    if (match) inner.set(Number(match[1]), Number(match[2].trim().split(/\s+/).at(-1)));
+  }
+  return inner;
+}
+
 async function waitForFile(path: string, tries = 300): Promise<string> {
   for (let i = 0; i < tries; i++) {
     try {
@@ -83,21 +98,23 @@ Deno.test("warm 2: a program dies with its middle (the uid change had cleared it
 subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", ${reversed}[::-1]])
 signal_number = ctypes.c_int(-1)
 ctypes.CDLL(None).prctl(2, ctypes.byref(signal_number), 0, 0, 0)
-open("ready", "w").write(f"{os.getuid()} {signal_number.value}")
+open("ready", "w").write(f"{os.getuid()} {signal_number.value} {os.getpid()}")
 time.sleep(4)
 open("finished", "w").write("done")
 print("finished")`;
     const running = python(dir, code, { timeoutMs: 8_000 });
-    const [uid, pdeath] = (await waitForFile(`${dir}/ready`)).split(" ").map(Number);
+    const [uid, pdeath, innerPid] = (await waitForFile(`${dir}/ready`)).split(" ").map(Number);
     const all = await processes();
-    // The program, not its own child of the same uid and name: the one whose parent is root's.
+    // The program, not its own child of the same uid and name, nor another test file's process of
+    // that uid: the one whose parent is a root python3 (its middle) and whose pid in its own
+    // namespace is the one it wrote.
+    const inner = await innerPids();
     const program = all.find((p) =>
-      p.uid === uid && p.comm === "python3" &&
-      all.some((parent) => parent.pid === p.ppid && parent.uid === 0)
+      p.uid === uid && p.comm === "python3" && inner.get(p.pid) === innerPid &&
+      all.some((parent) => parent.pid === p.ppid && parent.uid === 0 && parent.comm === "python3")
     );
     assert.ok(program, "the program on the host");
-    const middle = all.find((p) => p.pid === program.ppid);
-    assert.ok(middle && middle.uid === 0 && middle.comm === "python3", JSON.stringify(middle));
+    const middle = all.find((p) => p.pid === program.ppid)!;
     Deno.kill(middle.pid, "SIGKILL");
     const result = await running;
     assert.equal(result.warm, true);
