@@ -2,11 +2,16 @@
  * CPU accounting for the episode figures: this process's own CPU time (`getrusage`, every thread)
  * and its children's, from a cgroup v1 `cpuacct` group the benchmark moves itself into. Process
  * accounting (`RUSAGE_CHILDREN`) would miss the work inside bwrap's PID namespace, whose processes
- * are reaped there; a cgroup counts every descendant, jailed or not, since sandboxes join only the
- * `pids` and `memory` hierarchies. Deno refuses `/sys/fs/cgroup` without `--allow-all`, so a shell
- * started before the move (its own CPU stays outside the group) reads the counter on request.
+ * are reaped there; a cgroup counts every descendant, jailed or not. A sandbox run gets a `cpuacct`
+ * cgroup of its own (its clock reads it), made under the folder its isolation names: the meter
+ * points that at its group while it is open (see {@linkcode CpuMeter.open}), since cpuacct counts
+ * a cgroup's CPU in its parents too, removed or not. Deno refuses `/sys/fs/cgroup` without
+ * `--allow-all`, so a shell started before the move (its own CPU stays outside the group) reads
+ * the counter on request.
  */
 import process from "node:process";
+import type { CgroupSupport } from "../src/sandbox/cgroup.ts";
+import type { IsolationInfo } from "../src/sandbox/sandbox.ts";
 import { LineChild } from "./_lines.ts";
 
 /** CPU used so far, ms. */
@@ -24,6 +29,8 @@ export class CpuMeter {
   readonly #usageFile: string | null;
   readonly #parent: string | null;
   readonly #reader: LineChild | null;
+  /** The runs' cgroup support pointed at the group, and the folder each named before. */
+  readonly #nested: [CgroupSupport, string | null][] = [];
 
   private constructor(
     usageFile: string | null,
@@ -40,9 +47,12 @@ export class CpuMeter {
   /**
    * Make a fresh cpuacct cgroup below this process's own and move this process into it (children
    * started afterwards are counted there; ones already running, such as the fake model server,
-   * stay outside).
+   * stay outside). Sandbox runs of `isolations` (each probed before, when this process was still
+   * outside) make their own cpuacct cgroups in the group until {@linkcode close}: their support is
+   * changed in place, so every sandbox and copy of the isolation that shares it (a worker pool
+   * started later gets a copy) counts its runs here.
    */
-  static async open(): Promise<CpuMeter> {
+  static async open(...isolations: IsolationInfo[]): Promise<CpuMeter> {
     const found = await sh(FIND_CPUACCT);
     const parent = found.trim();
     if (!parent) return new CpuMeter(null, null, null, "no cgroup v1 cpuacct hierarchy mounted");
@@ -57,7 +67,13 @@ export class CpuMeter {
       await reader.close();
       return new CpuMeter(null, null, null, `cannot make a cpuacct cgroup: ${String(error)}`);
     }
-    return new CpuMeter(`${dir}/cpuacct.usage`, parent, reader, null);
+    const meter = new CpuMeter(`${dir}/cpuacct.usage`, parent, reader, null);
+    for (const { cgroup } of isolations) {
+      if (cgroup?.version !== 1 || cgroup.cpu === null) continue;
+      meter.#nested.push([cgroup, cgroup.cpu]);
+      cgroup.cpu = dir;
+    }
+    return meter;
   }
 
   /** CPU used so far. */
@@ -122,6 +138,7 @@ export class CpuMeter {
 
   /** Move this process back to the parent cgroup and remove the one made (children must be gone). */
   async close(): Promise<void> {
+    for (const [cgroup, folder] of this.#nested.splice(0)) cgroup.cpu = folder;
     await this.#reader?.close();
     if (!this.#usageFile || !this.#parent) return;
     const dir = this.#usageFile.slice(0, -"/cpuacct.usage".length);

@@ -81,7 +81,7 @@ export async function benchEpisodes(
   const model = await startFakeModel({ [PLAN]: solvingCalls(patch) });
   // Before the meter too: the independent stall monitor's CPU is not an episode's.
   const machine = MachineStalls.start();
-  const cpu = await CpuMeter.open();
+  const cpu = await CpuMeter.open(env.isolation);
   const cores = navigator.hardwareConcurrency;
   const rows: Row[] = [];
   const pools = new Map<number, WorkerPool>();

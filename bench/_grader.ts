@@ -68,7 +68,7 @@ export async function benchGrader(
     target: { text: "100", metric: "median", op: "==", value: 100 },
     note: missed.length ? `earned reward: ${missed.join(", ")}` : undefined,
   }));
-  const meter = await CpuMeter.open();
+  const meter = await CpuMeter.open(env.isolation);
   try {
     if (meter.unavailable) {
       ctx.log(`grader: CPU figures skipped (${meter.unavailable})`);

@@ -193,7 +193,7 @@ const COMMANDS_PER_EPISODE = 4;
  * with each jail made when it comes; medians over alternating rounds.
  */
 async function benchAheadCost(ctx: BenchContext, ahead: Sandbox, onDemand: Sandbox) {
-  const cpu = await CpuMeter.open();
+  const cpu = await CpuMeter.open(ahead.isolation, onDemand.isolation);
   try {
     if (cpu.unavailable) {
       ctx.log(`sandbox: jails made ahead's CPU skipped: ${cpu.unavailable}`);

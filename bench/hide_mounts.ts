@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   if (!isolation.hideMounts || !isolation.workspaceMounts) {
     throw new Error("No hide step here: it needs root, bwrap and the compiled launcher");
   }
-  const meter = await CpuMeter.open();
+  const meter = await CpuMeter.open(isolation);
   if (meter.unavailable) throw new Error(`Cannot measure the children: ${meter.unavailable}`);
   const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "patchgym-hide-" }));
   const sandboxes = {

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const env = await Environment.open({ tasksDir: TASKS_DIR, workRoot });
   const patch = readFileSync(env.task(TASK).solutionPath!, "utf8");
   const model = await startFakeModel({ solve: solvingCalls(patch) });
-  const meter = await CpuMeter.open();
+  const meter = await CpuMeter.open(env.isolation);
   const pool = new WorkerPool(env, threads);
   try {
     await pool.ready;

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const patch = readFileSync(task.solutionPath!, "utf8");
   const model = await startFakeModel({ solve: solvingCalls(patch) });
   // After the model's process started, which stays out of the children's count.
-  const meter = values.children ? await CpuMeter.open() : null;
+  const meter = values.children ? await CpuMeter.open(env.isolation) : null;
   try {
     const run = async (n: number, tag: string) => {
       let next = 0;
