@@ -69,7 +69,8 @@ export class CpuMeter {
     }
     const meter = new CpuMeter(`${dir}/cpuacct.usage`, parent, reader, null);
     for (const { cgroup } of isolations) {
-      if (cgroup?.version !== 1 || cgroup.cpu === null) continue;
+      // Once each (isolations copied from one another share it).
+      if (cgroup?.version !== 1 || cgroup.cpu === null || cgroup.cpu === dir) continue;
       meter.#nested.push([cgroup, cgroup.cpu]);
       cgroup.cpu = dir;
     }

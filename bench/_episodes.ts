@@ -49,6 +49,12 @@ const LATENCY_MS = 1000;
  */
 const PER_THREAD = { concurrency: 8, episodes: 24 };
 const MAX_CONCURRENCY = 512;
+/**
+ * Latency 0 on all cores, after the points above: a batch this many times longer per thread, whose
+ * orchestrator CPU per episode is what a long run sees once the threads' code is compiled (the
+ * short points still pay much of that compilation; not with `--quick`).
+ */
+const LONG_EPISODES_PER_THREAD = 150;
 /** Latency 1 s on all cores: one wave of this many samples each. */
 const OVERHEAD = [16, 64];
 const FAST_OVERHEAD = [16];
@@ -200,6 +206,7 @@ export async function benchEpisodes(
         pools.delete(workers);
       }
     }
+    if (!fast) rows.push(await longBatch(ctx, cores, (c, e) => run(cores, c, e, 0), oneThreadCpu));
     for (const concurrency of fast ? FAST_OVERHEAD : OVERHEAD) {
       if (cores > 1 && !pools.has(cores)) {
         // `--quick` on more than 2 cores: the all-cores pool starts here, and gets its warm-up wave.
@@ -378,6 +385,33 @@ async function batch(
   await Deno.remove(outDir, { recursive: true });
   await model.holds(); // drop the server's record of this batch
   return { wallMs, episodes, selfMs, childMs, rssBefore, timeouts, ...measured };
+}
+
+/**
+ * The orchestrator's CPU per episode over {@linkcode LONG_EPISODES_PER_THREAD} episodes per thread
+ * at latency 0 on all cores (`run`: a batch of C at once, E in all, on the all-cores pool).
+ */
+async function longBatch(
+  ctx: BenchContext,
+  cores: number,
+  run: (concurrency: number, episodes: number) => Promise<Batch>,
+  oneThreadCpu: number | null,
+): Promise<Row> {
+  const concurrency = Math.min(MAX_CONCURRENCY, PER_THREAD.concurrency * cores);
+  const episodes = LONG_EPISODES_PER_THREAD * cores;
+  const label = `latency 0, ${cores} thread${cores > 1 ? "s" : ""}, C=${concurrency}`;
+  ctx.log(`episodes: ${label}, a long batch of ${episodes} episodes`);
+  const b = await run(concurrency, episodes);
+  return makeRow({
+    section: "4b graded episodes",
+    figure: `orchestrator CPU per episode, ${label}, ${episodes} episodes`,
+    unit: "ms",
+    summary: { median: b.selfMs / episodes, p95: null, n: episodes },
+    baseline: oneThreadCpu === null ? null : { name: "1 thread, short batch", value: oneThreadCpu },
+    target: { text: "<= 5 ms", metric: "median", op: "<=", value: 5 },
+    note:
+      `What a long run costs once the threads' code is compiled: ${LONG_EPISODES_PER_THREAD} episodes per thread (the short batches above: ${PER_THREAD.episodes}, after a warm-up of ${PER_THREAD.concurrency})`,
+  });
 }
 
 function batchRows(
