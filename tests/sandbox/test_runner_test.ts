@@ -103,6 +103,48 @@ Deno.test("runTests() reads per-test unittest outcomes from the report", async (
   assert.equal(run.display, "python3 -m unittest tests.test_calc");
 });
 
+Deno.test("runTests() keeps unittest's output in order with what code under test writes", async () => {
+  // The runner's writes go out at its own flushes (fewer pipe writes for the orchestrator to read):
+  // what the tests write themselves, between them, must still come where it came.
+  const run = await runRepo("unittest", {
+    "tests/__init__.py": "",
+    "tests/test_order.py": `import sys, unittest
+
+
+class OrderTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        sys.stderr.write("SETUP-CLASS\\n")
+
+    @classmethod
+    def tearDownClass(cls):
+        sys.stderr.write("TEARDOWN-CLASS\\n")
+
+    def test_a(self):
+        """First line of a docstring."""
+        sys.stderr.write("BODY-A ")
+
+    def test_b(self):
+        sys.stderr.write("BODY-B ")
+        self.fail("no")
+`,
+  }, ["tests/test_order.py"]);
+  assert.deepEqual(outcomes(run), {
+    "tests/test_order.py::OrderTest::test_a": "passed",
+    "tests/test_order.py::OrderTest::test_b": "failed",
+  });
+  const stderr = run.result.stderr;
+  const order = [
+    "SETUP-CLASS\n",
+    "test_a (tests.test_order.OrderTest.test_a)\nFirst line of a docstring. ... BODY-A ok\n",
+    "test_b (tests.test_order.OrderTest.test_b) ... BODY-B FAIL\n",
+    "TEARDOWN-CLASS\n",
+    "FAIL: test_b (tests.test_order.OrderTest.test_b)",
+    "Ran 2 tests",
+  ].map((part) => stderr.indexOf(part));
+  assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), stderr);
+});
+
 Deno.test("runTests() runs only the selected unittest test", async () => {
   const run = await runRepo(
     "unittest",
