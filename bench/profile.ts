@@ -28,6 +28,7 @@ import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { type WorkspaceMount } from "../src/workspace/workspace.ts";
 import { CpuMeter } from "./_cpu.ts";
 import { CAUSE_OVER_MS, StallMonitor } from "./_stalls.ts";
+import { threadCpu } from "./_threads.ts";
 import { fakeModelName, solvingCalls, startFakeModel } from "./_fake_model.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
@@ -179,45 +180,6 @@ async function main(): Promise<void> {
     await meter?.close();
     await Deno.remove(workRoot, { recursive: true });
   }
-}
-
-/**
- * CPU (ms, user and system) of this process's live threads by kind, from `/proc/self/task`
- * (clock ticks of 10 ms: use batches of a second or more), and their wake-ups (voluntary context
- * switches: the thread slept, and something woke it).
- */
-function threadCpu(): Map<string, { ms: number; wakeUps: number }> {
-  const kinds = new Map<string, { ms: number; wakeUps: number }>();
-  for (const entry of Deno.readDirSync("/proc/self/task")) {
-    let stat: string;
-    try {
-      stat = Deno.readTextFileSync(`/proc/self/task/${entry.name}/stat`);
-    } catch {
-      continue; // Ended meanwhile.
-    }
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    const kind = Number(entry.name) === Deno.pid
-      ? "main thread (episodes, records)"
-      : name.startsWith("worker-")
-      ? "worker threads (the spawner)"
-      : name.startsWith("V8 ")
-      ? "V8 helpers (garbage collection, compilers)"
-      : name.startsWith("tokio-")
-      ? "blocking pool (asynchronous file calls)"
-      : "other threads";
-    let wakeUps = 0;
-    try {
-      const status = Deno.readTextFileSync(`/proc/self/task/${entry.name}/status`);
-      wakeUps = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-    } catch {
-      // Ended meanwhile: its CPU is counted, its wake-ups are not.
-    }
-    const sum = kinds.get(kind) ?? { ms: 0, wakeUps: 0 };
-    kinds.set(kind, { ms: sum.ms + ticks * 10, wakeUps: sum.wakeUps + wakeUps });
-  }
-  return kinds;
 }
 
 /**
