@@ -480,6 +480,13 @@ function arithmetic(op: string, a: PyValue, b: PyValue): PyValue {
   throw new Error(op);
 }
 
+/**
+ * What the parser throws at a name that starts no literal: the usual case for the value side of a
+ * check (`median(xs)`, `self.x`). Made once, since {@linkcode parsePython} only needs to know it
+ * failed, and a new error's stack trace costs more than the whole parse.
+ */
+const NOT_LITERAL = new Error("not a literal");
+
 class Parser {
   i = 0;
   constructor(readonly s: string) {}
@@ -591,7 +598,7 @@ class Parser {
       return numberLiteral(number[0].replaceAll("_", ""));
     }
     const name = /^[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*/.exec(this.s.slice(this.i));
-    if (!name) throw new Error("not a literal");
+    if (!name) throw NOT_LITERAL;
     this.i += name[0].length;
     const word = name[0].replace(/\s/g, "");
     if (word === "True" || word === "False") {
@@ -602,7 +609,7 @@ class Parser {
       return { t: "timezone", us: 0n };
     }
     const last = word.slice(word.lastIndexOf(".") + 1);
-    if (!CONSTRUCTORS.has(last) || !this.eat("(")) throw new Error("not a literal");
+    if (!CONSTRUCTORS.has(last) || !this.eat("(")) throw NOT_LITERAL;
     const args: PyValue[] = [];
     const keywords = new Map<string, PyValue>();
     while (!this.eat(")")) {

@@ -256,17 +256,20 @@ async function gradeCopy(
     for (const [id, outcome] of verdict.outcomes) outcomes.set(originalId(id, names), outcome);
     for (const [id, where] of verdict.where) judged.set(originalId(id, names), where);
     // The test files as the task wrote them, to show failures in their own lines: read only
-    // when something failed.
-    const sources = new Map<string, TestSource>();
-    if (
-      isPythonRunner(task.spec.runner) && (testRun.failures.size > 0 || verdict.failures.size > 0)
-    ) {
-      for (const file of files) {
-        const original = pristineTestText(task, options.snapshot, file);
-        const rewritten = texts.get(file);
-        if (original && rewritten !== undefined) sources.set(file, { original, rewritten });
+    // when an expected test's failure is shown (the canaries' and mutants' fail in every run).
+    let sources: Map<string, TestSource> | undefined;
+    const sourcesOf = () => {
+      if (sources !== undefined) return sources;
+      sources = new Map();
+      if (isPythonRunner(task.spec.runner)) {
+        for (const file of files) {
+          const original = pristineTestText(task, options.snapshot, file);
+          const rewritten = texts.get(file);
+          if (original && rewritten !== undefined) sources.set(file, { original, rewritten });
+        }
       }
-    }
+      return sources;
+    };
     // Most failures are the canaries' and mutants', which no grade shows: each is made readable
     // only when an expected test's (or a collection error's) output is asked for.
     const failed = new Map<string, { id: string; text: string }>();
@@ -278,7 +281,11 @@ async function gradeCopy(
       if (found === undefined) return undefined;
       const file = own.split("::")[0];
       const failing = { file, fn: found.id.split("::").pop()! };
-      const shown = originalText(file, ownTraceback(found.text, sources, names, failing), names);
+      const shown = originalText(
+        file,
+        ownTraceback(found.text, sourcesOf(), names, failing),
+        names,
+      );
       return readableFailure(shown);
     };
     const canary = checkCanaries(

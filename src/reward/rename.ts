@@ -72,9 +72,15 @@ function stringValue(literal: string): string | null {
 export function originalId(id: string, names: TestNames): string {
   const sep = id.indexOf("::");
   if (sep < 0) return id;
-  const file = id.slice(0, sep);
-  return `${file}${originalText(file, id.slice(file.length), names)}`;
+  const fresh = names.get(id.slice(0, sep));
+  if (fresh === undefined || fresh.size === 0) return id;
+  // Fresh names are whole words, so each word of the short tail is looked up: a run's many ids
+  // then need no pattern compiled for this grade's names (see `freshWords`).
+  return `${id.slice(0, sep)}${id.slice(sep).replace(WORD, (word) => fresh.get(word) ?? word)}`;
 }
+
+/** A word: a fresh name is one, never part of one. */
+const WORD = /\w+/g;
 
 /** `text` about tests of `file` (an id's tail, failure output) with their own names back. */
 export function originalText(file: string, text: string, names: TestNames): string {

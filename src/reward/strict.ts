@@ -219,11 +219,12 @@ function scanLine(line: string): { code: string; depth: number } | null {
     if (quote) {
       if (c === "\\") i++;
       else if (c === quote) quote = null;
-    } else if (line.startsWith('"""', i) || line.startsWith("'''", i)) return null;
-    else if (c === '"' || c === "'") quote = c;
-    else if (c === "#") return { code: line.slice(0, i).trimEnd(), depth };
-    else if ("([{".includes(c)) depth++;
-    else if (")]}".includes(c)) depth--;
+    } else if (c === '"' || c === "'") {
+      if (line[i + 1] === c && line[i + 2] === c) return null;
+      quote = c;
+    } else if (c === "#") return { code: line.slice(0, i).trimEnd(), depth };
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
   }
   return quote ? null : { code: line.trimEnd(), depth };
 }

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { existsSync, realpathSync } from "node:fs";
+import { createHmac } from "node:crypto";
 import { join } from "node:path";
 import { EnvironmentFault } from "../../src/errors.ts";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
 import {
   checkSelector,
   compiledReporter,
+  hmacSha256,
   runTests,
   type TestRun,
 } from "../../src/sandbox/test_runner.ts";
@@ -1029,4 +1031,16 @@ Deno.test("PYTHON_BOOTSTRAP compiles the source when another interpreter compile
     await bootstrapRun(SHOW("compiled"), SHOW("source"), "1"),
     "source config <patchgym-reporter>\n",
   );
+});
+
+Deno.test("hmacSha256() matches node:crypto's HMAC-SHA256 for every key length", () => {
+  for (const length of [0, 1, 32, 63, 64, 65, 100]) {
+    const key = crypto.getRandomValues(new Uint8Array(length));
+    for (const payload of ["", "O passed 74657374\n", "é – ✓ 𝄞\n".repeat(100)]) {
+      assert.deepEqual(
+        [...hmacSha256(key, payload)],
+        [...createHmac("sha256", key).update(payload, "utf8").digest()],
+      );
+    }
+  }
 });
