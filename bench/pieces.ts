@@ -91,17 +91,20 @@ async function main(): Promise<void> {
     );
     let call = 0;
     for (const [name, piece] of pieces) {
+      // Whole rounds of AT_ONCE calls: the calls made, which `--calls` rounds up.
       const batch = async (n: number) => {
-        for (let done = 0; done < n; done += AT_ONCE) {
+        let made = 0;
+        for (; made < n; made += AT_ONCE) {
           await Promise.all(Array.from({ length: AT_ONCE }, (_, slot) => piece(slot, call++)));
         }
+        return made;
       };
       await batch(Math.max(AT_ONCE, Math.ceil(calls / 10)));
       const before = threadCpu();
-      await batch(calls);
+      const made = await batch(calls);
       const after = threadCpu();
       const used = (kind: string) =>
-        ((after.get(kind)?.ms ?? 0) - (before.get(kind)?.ms ?? 0)) / calls;
+        ((after.get(kind)?.ms ?? 0) - (before.get(kind)?.ms ?? 0)) / made;
       const caller = used("main thread (episodes, records)");
       const spawner = used("worker threads (the spawner)");
       const v8 = used("V8 helpers (garbage collection, compilers)");

@@ -75,7 +75,7 @@ export function originalId(id: string, names: TestNames): string {
   const fresh = names.get(id.slice(0, sep));
   if (fresh === undefined || fresh.size === 0) return id;
   // Fresh names are whole words, so each word of the short tail is looked up: a run's many ids
-  // then need no pattern compiled for this grade's names (see `freshWords`).
+  // then need no pattern compiled from this grade's names, as `originalText` compiles for text.
   return `${id.slice(0, sep)}${id.slice(sep).replace(WORD, (word) => fresh.get(word) ?? word)}`;
 }
 

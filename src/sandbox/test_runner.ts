@@ -3,9 +3,10 @@
  * machine-readable report written outside the workspace: JUnit from `deno test` and pytest, a
  * small JSON results writer for `unittest`. Text the code under test prints is never parsed.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { dirname, join } from "node:path";
 import { shared } from "../bytes.ts";
+import { hmacSha256 } from "../hmac.ts";
 import { isPythonRunner, type RunnerName } from "../task/spec.ts";
 import { parseJunit, type TestOutcome } from "./junit.ts";
 import {
@@ -1163,25 +1164,6 @@ function verifyMac(keyHex: string, macHex: string, payload: string): boolean {
   if (!/^[0-9a-f]{64}$/.test(macHex)) return false;
   return timingSafeEqual(hmacSha256(fromHex(keyHex), payload), fromHex(macHex));
 }
-
-/**
- * HMAC-SHA256 (RFC 2104) of `payload`'s UTF-8 bytes under `key`, from two SHA-256 hashes:
- * `node:crypto`'s `createHmac` costs twice that in Deno, once per test run.
- */
-export function hmacSha256(key: Uint8Array, payload: string): Uint8Array {
-  const block = key.length > HMAC_BLOCK ? createHash("sha256").update(key).digest() : key;
-  const inner = new Uint8Array(HMAC_BLOCK).fill(0x36);
-  const outer = new Uint8Array(HMAC_BLOCK).fill(0x5c);
-  for (let i = 0; i < block.length; i++) {
-    inner[i] ^= block[i];
-    outer[i] ^= block[i];
-  }
-  const hashed = createHash("sha256").update(inner).update(payload, "utf8").digest();
-  return createHash("sha256").update(outer).update(hashed).digest();
-}
-
-/** SHA-256's block size in bytes. */
-const HMAC_BLOCK = 64;
 
 function fromHexText(hex: string): string {
   try {

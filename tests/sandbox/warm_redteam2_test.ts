@@ -74,6 +74,19 @@ async function innerPids(): Promise<Map<number, number>> {
   return inner;
 }
 
+/**
+ * A host process's working folder, or null (through `readlink`: Deno reads other processes' /proc
+ * files only with --allow-all).
+ */
+async function workingFolder(pid: number): Promise<string | null> {
+  const { stdout, success } = await new Deno.Command("readlink", {
+    args: [`/proc/${pid}/cwd`],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return success ? decoder.decode(stdout).trim() : null;
+}
+
 async function waitForFile(path: string, tries = 300): Promise<string> {
   for (let i = 0; i < tries; i++) {
     try {
@@ -106,13 +119,16 @@ print("finished")`;
     const [uid, pdeath, innerPid] = (await waitForFile(`${dir}/ready`)).split(" ").map(Number);
     const all = await processes();
     // The program, not its own child of the same uid and name, nor another test file's process of
-    // that uid: the one whose parent is a root python3 (its middle) and whose pid in its own
-    // namespace is the one it wrote.
+    // that uid: the one whose parent is a root python3 (its middle), whose pid in its own
+    // namespace is the one it wrote, and whose working folder is this test's.
     const inner = await innerPids();
-    const program = all.find((p) =>
+    const candidates = all.filter((p) =>
       p.uid === uid && p.comm === "python3" && inner.get(p.pid) === innerPid &&
       all.some((parent) => parent.pid === p.ppid && parent.uid === 0 && parent.comm === "python3")
     );
+    const program = (await Promise.all(
+      candidates.map(async (p) => (await workingFolder(p.pid)) === dir ? p : null),
+    )).find((p) => p !== null);
     assert.ok(program, "the program on the host");
     const middle = all.find((p) => p.pid === program.ppid)!;
     Deno.kill(middle.pid, "SIGKILL");
