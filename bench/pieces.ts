@@ -5,7 +5,7 @@
  * that fix. Each piece runs `--calls` times, 4 at a time, after a tenth as many unmeasured; the
  * CPU per call of the caller's thread, the spawner thread and V8's helpers comes from
  * `/proc/self/task` (10 ms ticks: a few hundred calls a piece). Linux, as root with bwrap for the
- * mount (docs/benchmarks.md, "Sixteenth round").
+ * mount (docs/benchmarks.md, "Seventeenth round").
  *
  * `deno run -A bench/pieces.ts --calls 300`
  */
