@@ -1,5 +1,14 @@
 /** This process's CPU by thread, from `/proc/self/task` (Linux): see {@linkcode threadCpu}. */
 
+/** The kinds of thread {@linkcode threadCpu} adds up, as it names them. */
+export const THREAD_KINDS = {
+  main: "main thread (episodes, records)",
+  spawner: "worker threads (the spawner)",
+  v8: "V8 helpers (garbage collection, compilers)",
+  pool: "blocking pool (asynchronous file calls)",
+  other: "other threads",
+} as const;
+
 /**
  * CPU (ms, user and system) of this process's live threads by kind, from `/proc/self/task`
  * (clock ticks of 10 ms: use batches of a second or more), and their wake-ups (voluntary context
@@ -18,14 +27,14 @@ export function threadCpu(): Map<string, { ms: number; wakeUps: number }> {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const ticks = Number(fields[11]) + Number(fields[12]);
     const kind = Number(entry.name) === Deno.pid
-      ? "main thread (episodes, records)"
+      ? THREAD_KINDS.main
       : name.startsWith("worker-")
-      ? "worker threads (the spawner)"
+      ? THREAD_KINDS.spawner
       : name.startsWith("V8 ")
-      ? "V8 helpers (garbage collection, compilers)"
+      ? THREAD_KINDS.v8
       : name.startsWith("tokio-")
-      ? "blocking pool (asynchronous file calls)"
-      : "other threads";
+      ? THREAD_KINDS.pool
+      : THREAD_KINDS.other;
     let wakeUps = 0;
     try {
       const status = Deno.readTextFileSync(`/proc/self/task/${entry.name}/status`);

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { Environment } from "../src/agent/environment.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import { preparedCopy } from "./_grading.ts";
-import { threadCpu } from "./_threads.ts";
+import { THREAD_KINDS, threadCpu } from "./_threads.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
 const AT_ONCE = 4;
@@ -105,9 +105,9 @@ async function main(): Promise<void> {
       const after = threadCpu();
       const used = (kind: string) =>
         ((after.get(kind)?.ms ?? 0) - (before.get(kind)?.ms ?? 0)) / made;
-      const caller = used("main thread (episodes, records)");
-      const spawner = used("worker threads (the spawner)");
-      const v8 = used("V8 helpers (garbage collection, compilers)");
+      const caller = used(THREAD_KINDS.main);
+      const spawner = used(THREAD_KINDS.spawner);
+      const v8 = used(THREAD_KINDS.v8);
       const all = [...after.keys()].reduce((sum, kind) => sum + used(kind), 0);
       console.log(
         `${[caller, spawner, v8, all].map((ms) => ms.toFixed(2).padStart(8)).join(" ")}  ${name}`,
