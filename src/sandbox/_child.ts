@@ -9,6 +9,7 @@
 import { concat } from "../bytes.ts";
 import type { HelperCall } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
+import type { RunServer, ServedRun } from "./_runner.ts";
 import { RunClock, type RunWaits } from "./run_clock.ts";
 import { type WarmRequest, type WarmStart, zygoteFor } from "./_zygote.ts";
 
@@ -98,25 +99,108 @@ export async function runChild(
   spec: ChildSpec,
   helper: HelperCall,
   gate: AheadGate | null = null,
+  server: RunServer | null = null,
 ): Promise<ChildResult> {
   if (spec.ahead) {
     if (!gate) throw new Error("a jail made ahead needs the gate its run comes through");
     return (await runOnce(spec, spec.argv, helper, null, gate))!;
   }
+  const once = (argv: string[], startWarm: ((pid: number) => Promise<WarmStart>) | null) => {
+    const served = server?.start(spec, argv);
+    return served
+      ? runServed(spec, served, helper, startWarm)
+      : runOnce(spec, argv, helper, startWarm);
+  };
   const warm = spec.warm;
   if (warm) {
     const zygote = zygoteFor(warm.zygote);
     if (zygote && !zygote.broken) {
-      const result = await runOnce(
-        spec,
-        warm.argv,
-        helper,
-        (pid) => zygote.start(pid, warm.request),
-      );
+      const result = await once(warm.argv, (pid) => zygote.start(pid, warm.request));
       if (result) return result;
     }
   }
-  return (await runOnce(spec, spec.argv, helper, null))!;
+  return (await once(spec.argv, null))!;
+}
+
+/**
+ * The warm interpreter's part of a run (see `_zygote.ts`): asked at once, with the launcher's pid,
+ * to fork the program into the jail bwrap builds meanwhile; a refusal or a loss kills the run.
+ */
+class WarmPart {
+  refused = false;
+  lost = false;
+  /**
+   * Set once the launcher is reaped: its pid is free, and an answer that comes later (a warm
+   * interpreter that hung, or a `lost` that waited for another run's middle) must not kill
+   * whatever has it now.
+   */
+  reaped = false;
+  readonly answered: Promise<void> | undefined;
+
+  constructor(
+    startWarm: ((pid: number) => Promise<WarmStart>) | null,
+    pid: number,
+    helper: HelperCall,
+  ) {
+    this.answered = startWarm?.(pid).then((start) => {
+      if (typeof start === "object") this.refused = true;
+      else if (start === "lost") this.lost = true;
+      else return;
+      if (!this.reaped) killSandbox(pid, helper);
+    });
+  }
+
+  /** After the run: null when it must start cold (refused); throws when the program was lost. */
+  async outcome(result: ChildResult): Promise<ChildResult | null> {
+    // The answer comes once the program runs, or once the warm interpreter saw bwrap gone.
+    await atMost(this.answered, DRAIN_GRACE_MS);
+    if (this.refused) return null;
+    if (this.lost) {
+      throw new Error(
+        "the warm interpreter ended while it started the run's program (the run was stopped)",
+      );
+    }
+    return result;
+  }
+}
+
+/** The clock of a run whose launcher is `pid` (see `RunClock`): it kills the run at its end. */
+function clockOf(spec: ChildSpec, pid: number, helper: HelperCall, warm: WarmPart) {
+  const clock = {
+    timedOut: false,
+    clock: new RunClock(spec.timeoutMs, () => waitsOf(spec.waited ?? null, helper), () => {
+      if (warm.reaped) return;
+      clock.timedOut = true;
+      killSandbox(pid, helper);
+    }),
+  };
+  return clock;
+}
+
+/** `runOnce` through the thread's run server (see `_runner.ts`): its spawn, pipes and sweep in C. */
+async function runServed(
+  spec: ChildSpec,
+  served: ServedRun,
+  helper: HelperCall,
+  startWarm: ((pid: number) => Promise<WarmStart>) | null,
+): Promise<ChildResult | null> {
+  const pid = await served.pid;
+  const warm = new WarmPart(startWarm, pid, helper);
+  const timing = clockOf(spec, pid, helper, warm);
+  let end;
+  try {
+    end = await served.end;
+  } finally {
+    warm.reaped = true;
+    timing.clock.stop();
+  }
+  return await warm.outcome({
+    ...end,
+    timedOut: timing.timedOut,
+    waitedMs: timing.clock.creditedMs,
+    warm: startWarm !== null,
+    started: true,
+  });
 }
 
 /** Run `argv` as `spec` says; null when `startWarm` said the warm interpreter could not start it. */
@@ -137,18 +221,7 @@ async function runOnce(
     stderr: "piped",
     detached: spec.detached,
   }).spawn();
-  // Asked at once: the warm interpreter looks for the holder while bwrap builds the jail.
-  let refused = false;
-  let lost = false;
-  // Once the child is reaped its pid is free: an answer that comes later (a warm interpreter that
-  // hung, or a `lost` that waited for another run's middle) must not kill whatever has it now.
-  let reaped = false;
-  const warmStart = startWarm?.(child.pid).then((start) => {
-    if (typeof start === "object") refused = true;
-    else if (start === "lost") lost = true;
-    else return;
-    if (!reaped) killSandbox(child.pid, helper);
-  });
+  const warm = new WarmPart(startWarm, child.pid, helper);
   const stdout = new CappedReader(child.stdout, spec.cap);
   let [ready, taken] = [false, false];
   const stderr = new CappedReader(
@@ -178,14 +251,7 @@ async function runOnce(
       child.status.finally(() => clearTimeout(killer));
     }
   }
-  let timedOut = false;
-  const clock = started
-    ? new RunClock(spec.timeoutMs, () => waitsOf(spec.waited ?? null, helper), () => {
-      if (reaped) return;
-      timedOut = true;
-      killSandbox(child.pid, helper);
-    })
-    : null;
+  const timing = started ? clockOf(spec, child.pid, helper, warm) : null;
   // Written beside the clock and the readers, never before them: a child that does not read a
   // stdin larger than a pipe would otherwise hold the run before its timeout even started. A
   // child that exits without reading its stdin must not fail the run.
@@ -197,8 +263,8 @@ async function runOnce(
     })().catch(() => {})
     : undefined;
   const status = await child.status;
-  reaped = true;
-  clock?.stop();
+  warm.reaped = true;
+  timing?.clock.stop();
   // What is left unread by now (a process that left the sandbox holds the pipe) is dropped.
   await atMost(writing, DRAIN_GRACE_MS);
   await writer?.abort().catch(() => {});
@@ -209,23 +275,15 @@ async function runOnce(
   await atMost(reading, DRAIN_GRACE_MS);
   await Promise.all([stdout.cancel(), stderr.cancel()]);
   await reading;
-  // The answer comes once the program runs, or once the warm interpreter saw bwrap gone.
-  await atMost(warmStart, DRAIN_GRACE_MS);
   // A jail made ahead that said it was ready and ended before it said it read its run (killed, or
   // its set-up failed): nothing of the run started. Without the first line, what came on stderr
   // first is not the launcher's protocol, and the run counts as started (never run twice).
   if (gate && ready && !taken) started = false;
-  if (refused) return null;
-  if (lost) {
-    throw new Error(
-      "the warm interpreter ended while it started the run's program (the run was stopped)",
-    );
-  }
-  return {
+  return await warm.outcome({
     code: status.code,
     signal: status.signal ?? null,
-    timedOut,
-    waitedMs: clock?.creditedMs ?? 0,
+    timedOut: timing?.timedOut ?? false,
+    waitedMs: timing?.clock.creditedMs ?? 0,
     stdout: stdout.text(),
     stderr: stderr.text(),
     truncated: stdout.truncated || stderr.truncated,
@@ -233,7 +291,7 @@ async function runOnce(
     sweep,
     warm: startWarm !== null,
     started,
-  };
+  });
 }
 
 /**
@@ -391,16 +449,23 @@ class CappedReader {
   }
 
   text(): string {
-    const decoder = new TextDecoder();
-    const head = decoder.decode(concat(this.#head));
     let tail = concat(this.#tail);
-    if (tail.length > this.#tailCap) {
-      tail = tail.subarray(tail.length - this.#tailCap);
-    }
-    const omitted = this.total - this.#headLength - tail.length;
-    if (omitted <= 0) return head + decoder.decode(tail);
-    return `${head}\n[... ${omitted} bytes omitted: output capped at ${
-      this.#headCap + this.#tailCap
-    } bytes, first and last parts kept ...]\n${decoder.decode(tail)}`;
+    if (tail.length > this.#tailCap) tail = tail.subarray(tail.length - this.#tailCap);
+    return cappedText(concat(this.#head), tail, this.total, this.#headCap + this.#tailCap);
   }
+}
+
+/**
+ * A stream's text from the `head` and `tail` kept of its `total` bytes, with a line that says
+ * how much is left out between them (what a capped read of `cap` bytes keeps).
+ */
+export function cappedText(head: Uint8Array, tail: Uint8Array, total: number, cap: number): string {
+  const decoder = new TextDecoder();
+  const omitted = total - head.length - tail.length;
+  if (omitted <= 0) return decoder.decode(head) + decoder.decode(tail);
+  return `${
+    decoder.decode(head)
+  }\n[... ${omitted} bytes omitted: output capped at ${cap} bytes, first and last parts kept ...]\n${
+    decoder.decode(tail)
+  }`;
 }

@@ -38,6 +38,7 @@ export class HelperProcess {
     }
     const id = String(this.#next++);
     const answered = new Promise<ShOutput>((resolve) => this.#waiting.set(id, resolve));
+    holdWhile(this.#child, true);
     try {
       await this.#writer!.write(this.#encoder.encode(`${[id, mode, ...args].join("\t")}\n`));
     } catch {
@@ -78,6 +79,7 @@ export class HelperProcess {
       this.#broken = true;
       return false;
     }
+    this.#child.unref();
     this.#writer = this.#child.stdin.getWriter();
     this.#read(this.#child.stdout).finally(() => this.#fail());
     this.#child.status.catch(() => {});
@@ -91,6 +93,7 @@ export class HelperProcess {
     this.#writer = null;
     for (const resolve of this.#waiting.values()) resolve(GONE);
     this.#waiting.clear();
+    holdWhile(this.#child, false);
   }
 
   /** Reads answers: `ID STATUS OUTLEN ERRLEN\n`, then the output and the messages. */
@@ -122,6 +125,7 @@ export class HelperProcess {
           const err = buffer.subarray(end + 1 + Number(outLength), total);
           const resolve = this.#waiting.get(id);
           this.#waiting.delete(id);
+          holdWhile(this.#child, this.#waiting.size > 0);
           resolve?.({
             success: status === "0",
             stdout: decoder.decode(out),
@@ -146,6 +150,19 @@ const ANSWER_HEAD = /^(\d{1,20}) (\d{1,3}) (\d{1,4}) (\d{1,4})$/;
 /** The answer a request gets when the server is gone. */
 const GONE: ShOutput = { success: false, stdout: "", stderr: "" };
 
+/**
+ * Whether `child` (a server a thread keeps: `serve`, `runs`, a warm interpreter) keeps the thread
+ * alive: only while a request waits on it, so a command exits once its own work is done.
+ */
+export function holdWhile(child: Deno.ChildProcess | null, waiting: boolean): void {
+  try {
+    if (waiting) child?.ref();
+    else child?.unref();
+  } catch {
+    // Its process has ended and been reaped: nothing holds the thread.
+  }
+}
+
 /** How a thread runs helper modes: through its `serve` process, or one-shot through `sh`. */
 export type HelperCall = (mode: ServedMode, args: string[]) => Promise<ShOutput>;
 
@@ -160,4 +177,10 @@ export function helperFor(launcher: Launcher): HelperCall {
   }
   const chosen = server;
   return (mode, args) => chosen.request(mode, args);
+}
+
+/** Stop this thread's `serve` processes (each starts again on its next request). */
+export function closeHelpers(): void {
+  for (const server of servers.values()) server.close();
+  servers.clear();
 }

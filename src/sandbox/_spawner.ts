@@ -9,8 +9,10 @@
  * one-shot helpers, as before. Private to `src/sandbox/`.
  */
 import { type ChildResult, type ChildSpec, runChild } from "./_child.ts";
-import { helperFor, type ServedMode } from "./_helper.ts";
+import { closeHelpers, helperFor, type ServedMode } from "./_helper.ts";
 import { LAUNCH_FAILED, type Launcher, runHelper, type ShOutput } from "./_launch.ts";
+import { closeRunServers, runServerFor } from "./_runner.ts";
+import { closeIdleZygotes } from "./_zygote.ts";
 
 /** What the owner sends the spawner thread. */
 export type SpawnerRequest =
@@ -75,7 +77,10 @@ export class Spawner {
 
   /** Run one child (see `runChild`); throws when its launcher cannot be spawned. */
   async run(spec: ChildSpec): Promise<ChildResult> {
-    if (hostedHere) return await runChild(spec, helperFor(this.#launcher));
+    const server = runServerFor(this.#launcher);
+    if (hostedHere || server?.takes(spec)) {
+      return await this.#here(() => runChild(spec, helperFor(this.#launcher), null, server));
+    }
     const reply = await this.#send((id) => ({ kind: "run", id, spec }));
     if (!reply) return await runChild(spec, (mode, args) => runHelper(this.#launcher, mode, args));
     return resultOf(reply);
@@ -120,11 +125,31 @@ export class Spawner {
 
   /** Run a helper mode (through the launcher's `serve` process when there is one). */
   async helper(mode: ServedMode, args: string[]): Promise<ShOutput> {
-    if (hostedHere) return await helperFor(this.#launcher)(mode, args);
+    if (hostedHere || runServerFor(this.#launcher)) {
+      return await this.#here(() => helperFor(this.#launcher)(mode, args));
+    }
     const reply = await this.#send((id) => ({ kind: "helper", id, mode, args }));
     if (!reply) return await runHelper(this.#launcher, mode, args);
     if ("ok" in reply && reply.ok && "output" in reply) return reply.output;
     return { success: false, stdout: "", stderr: "ok" in reply && !reply.ok ? reply.message : "" };
+  }
+
+  /**
+   * `work` in this thread, with its servers (`runs`, `serve`, warm interpreters); once this
+   * thread has had none for the idle time, they are stopped, as a spawner thread's end stops its.
+   */
+  async #here<T>(work: () => Promise<T>): Promise<T> {
+    busyHere++;
+    clearTimeout(idleHere);
+    try {
+      return await work();
+    } finally {
+      if (--busyHere === 0) {
+        const timer = setTimeout(closeServersHere, this.#idleMs);
+        Deno.unrefTimer(timer);
+        idleHere = timer;
+      }
+    }
   }
 
   /** The reply to a request, or null when it must run in this thread (no spawner thread). */
@@ -213,6 +238,17 @@ function workerAllowed(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Runs and helper requests under way in this thread itself, and the timer that ends its servers. */
+let busyHere = 0;
+let idleHere: ReturnType<typeof setTimeout> | undefined;
+
+/** Stop the servers this thread keeps (each starts again when needed). */
+function closeServersHere(): void {
+  closeRunServers();
+  closeHelpers();
+  closeIdleZygotes();
 }
 
 /** Set by {@linkcode hostSpawnsHere}: this thread spawns its own children, with a `serve` helper. */

@@ -32,6 +32,7 @@
  */
 import { concat } from "../bytes.ts";
 import { readLines } from "../lines.ts";
+import { holdWhile } from "./_helper.ts";
 import { CHILD_PATH } from "./programs.ts";
 
 /** What a warm run needs from the warm interpreter, as data. */
@@ -445,6 +446,7 @@ export class Zygote {
     const answered = new Promise<WarmStart>((resolve) =>
       this.#waiting.set(id, { resolve, taken: false, forked: false })
     );
+    this.#hold();
     try {
       // Framed by its id and byte length: the warm interpreter reads this request and no more.
       const body = this.#encoder.encode(JSON.stringify({ id, pid: bwrap, ...request }));
@@ -474,7 +476,13 @@ export class Zygote {
   #settle(id: string, answer: WarmStart): void {
     const waiting = this.#waiting.get(id);
     this.#waiting.delete(id);
+    this.#hold();
     waiting?.resolve(answer);
+  }
+
+  /** Its process keeps this thread alive only while a run waits on it. */
+  #hold(): void {
+    holdWhile(this.#child, this.#waiting.size > 0);
   }
 
   /**
@@ -505,6 +513,7 @@ export class Zygote {
       return false;
     }
     const child = this.#child;
+    child.unref();
     this.#writer = child.stdin.getWriter();
     // Its stderr ends with its own process (its middles leave it at once), having said `took`
     // for every request it took, and each middle `forked` before it left: the rest start cold,
@@ -623,4 +632,13 @@ export function zygoteFor(argv: string[], now = performance.now()): Zygote | nul
   }
   zygotes.set(key, zygote);
   return zygote;
+}
+
+/** Stop this thread's warm interpreters that no run waits on; the next run starts a new one. */
+export function closeIdleZygotes(): void {
+  for (const [key, zygote] of zygotes) {
+    if (!zygote.idle) continue;
+    zygote.close();
+    zygotes.delete(key);
+  }
 }

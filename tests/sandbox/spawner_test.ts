@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
-import { Spawner } from "../../src/sandbox/_spawner.ts";
+import { Spawner, spawnerFor } from "../../src/sandbox/_spawner.ts";
 import { probeCgroups, sandboxCgroup } from "../../src/sandbox/cgroup.ts";
 import { pidsWith, testSandbox } from "../_fixtures.ts";
 import { mounted, rootLauncher, skip, withDir } from "./_launcher_fixture.ts";
@@ -237,15 +237,16 @@ Deno.test("HelperProcess.request() runs an argument with a tab or newline as a o
   }
 });
 
-Deno.test("Sandbox.run() under bwrap cannot see the launcher's serve process", async () => {
+Deno.test("Sandbox.run() under bwrap cannot see the launcher's serve or runs process", async () => {
   const sandbox = await testSandbox();
   if (sandbox.isolation.level !== "bwrap") return skip("no bwrap here");
   if (!sandbox.isolation.launcher) return skip("no compiled launcher");
   if (!sandbox.isolation.cgroup) return skip("no cgroups: no sweep, no serve process");
   const ws = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
   try {
-    // The first run starts the serve process (its sweep); the second looks for it.
+    // The first run starts the runs process (and a mount, the serve process); the second looks.
     await sandbox.run({ argv: ["true"], cwd: ws, timeoutMs: 10_000 });
+    await spawnerFor(sandbox.isolation.launcher).helper("kill", ["2147483646"]);
     const result = await sandbox.run({
       argv: [
         "python3",
@@ -256,11 +257,14 @@ Deno.test("Sandbox.run() under bwrap cannot see the launcher's serve process", a
       timeoutMs: 10_000,
     });
     assert.equal(result.exitCode, 0, result.stderr);
-    // As root the jail's first program is the launcher's drop step: itself, never `serve`.
-    assert.doesNotMatch(result.stdout, /\bserve\b/);
+    // As root the jail's first program is the launcher's drop step: itself, never a server.
+    assert.doesNotMatch(result.stdout, /\b(serve|runs)\b/);
     const ps = await new Deno.Command("ps", { args: ["-eo", "args"], stdout: "piped" }).output();
-    const serving = /patchgym_launch serve/.test(new TextDecoder().decode(ps.stdout));
-    assert.ok(serving, "no serve process outside the jail: the test proves nothing");
+    const listed = new TextDecoder().decode(ps.stdout);
+    for (const mode of ["serve", "runs"]) {
+      const serving = new RegExp(`patchgym_launch ${mode}`).test(listed);
+      assert.ok(serving, `no ${mode} process outside the jail: the test proves nothing`);
+    }
   } finally {
     await Deno.remove(ws, { recursive: true });
   }

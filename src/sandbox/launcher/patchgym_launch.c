@@ -105,6 +105,7 @@
 #include <sys/wait.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1604,11 +1605,468 @@ static int serve(void) {
   return 0;
 }
 
+/*
+ * `runs`: the runs of one orchestrator thread, each from its spawn to its last byte, so that the
+ * orchestrator makes no process, pipe or read of its own per run (src/sandbox/_runner.ts). It
+ * reads requests on stdin, each a line "ID KIND LENGTH\n" and LENGTH bytes:
+ *   blob   bytes kept under ID, for a later run's stdin (the reporter's source, the same each run)
+ *   run    NUL-ended fields: the folder, the output cap (bytes per stream, half head, half tail),
+ *          "1" to kill the first process's group once it exits (else "0"), "1" for a piped stdin
+ *          (else "0": /dev/null), the count of blobs and their ids, the count of the arguments and
+ *          the arguments (argv[0] names this launcher), the count of the environment's NAME=VALUE
+ *          and them, the count of the sweep's arguments (`sweep` mode's) and them; the rest is
+ *          stdin, after the blobs
+ * A run's process forks the launcher (this file, in launch mode: it execs nothing else) with the
+ * run's folder, environment and three pipes; says "ID pid PID" once it exec'd (or "ID fail" and
+ * why); writes stdin while it reads both streams with the cap; once the launcher's process exits,
+ * gives stdin half a second more, kills the process group when asked, runs the sweep in itself,
+ * reads for half a second more what is still open, and answers with
+ *   "CODE SIGNAL OUTTOTAL OUTHEAD OUTTAIL ERRTOTAL ERRHEAD ERRTAIL SWEEP SWEEPOUT SWEEPERR\n"
+ * (SIGNAL 0: it exited; SWEEP -1: none) and those bytes: the head and tail kept of stdout, of
+ * stderr, then the sweep's output and messages. Every answer goes as chunks, each one write of
+ * at most PIPE_BUF: "ID more LENGTH\n" and LENGTH bytes, the last "ID end LENGTH\n" and LENGTH
+ * bytes. A run's process that dies without its last chunk is answered "ID fail" by the server.
+ * The timeout and the kill stay with the orchestrator (`kill` mode of `serve`), which knows the
+ * pid. `runs` keeps root's power (the launcher needs it) and execs only itself.
+ */
+#define RUNS_BLOBS 64
+#define RUNS_MAX ((size_t)1 << 30)
+#define RUNS_GRACE_S 0.5
+#define RUNS_READ 16384
+static struct { long id; char *data; size_t length; } run_blobs[RUNS_BLOBS];
+
+/* Writes ID's answer of KIND as chunks of at most PIPE_BUF bytes, the last one KIND. */
+static void runs_answer(const char *id, const char *kind, const char *data, size_t length) {
+  char chunk[PIPE_BUF];
+  for (size_t done = 0;;) {
+    int head = snprintf(chunk, sizeof chunk, "%s more %d\n", id, 0);
+    size_t room = sizeof chunk - (size_t)head - 16;
+    size_t part = length - done > room ? room : length - done;
+    int last = done + part == length;
+    head = snprintf(chunk, sizeof chunk, "%s %s %zu\n", id, last ? kind : "more", part);
+    memcpy(chunk + head, data + done, part);
+    for (size_t at = 0, total = (size_t)head + part; at < total;) {
+      ssize_t n = write(1, chunk + at, total - at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;
+      at += (size_t)n;
+    }
+    done += part;
+    if (last) return;
+  }
+}
+
+static void runs_fail(const char *id, const char *format, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  runs_answer(id, "fail", text, strlen(text));
+}
+
+/* A stream read with a cap: its first HEAD_CAP bytes, and the last TAIL_CAP of the rest. */
+struct capped {
+  char *head, *tail;
+  size_t head_cap, tail_cap, head_length, tail_seen, total;
+};
+
+static void capped_add(struct capped *c, const char *data, size_t n) {
+  c->total += n;
+  size_t room = c->head_cap - c->head_length, take = n < room ? n : room;
+  memcpy(c->head + c->head_length, data, take);
+  c->head_length += take;
+  data += take;
+  n -= take;
+  if (n == 0 || c->tail_cap == 0) return;
+  if (n > c->tail_cap) {
+    c->tail_seen += n - c->tail_cap;
+    data += n - c->tail_cap;
+    n = c->tail_cap;
+  }
+  /* A ring: byte K of what followed the head is at K % TAIL_CAP. */
+  size_t at = c->tail_seen % c->tail_cap, first = c->tail_cap - at < n ? c->tail_cap - at : n;
+  memcpy(c->tail + at, data, first);
+  memcpy(c->tail, data + first, n - first);
+  c->tail_seen += n;
+}
+
+/* The tail kept, in order, into OUT; returns its length. */
+static size_t capped_tail(const struct capped *c, char *out) {
+  if (c->tail_seen <= c->tail_cap) {
+    memcpy(out, c->tail, c->tail_seen);
+    return c->tail_seen;
+  }
+  size_t at = c->tail_seen % c->tail_cap;
+  memcpy(out, c->tail + at, c->tail_cap - at);
+  memcpy(out + c->tail_cap - at, c->tail, at);
+  return c->tail_cap;
+}
+
+/* The next NUL-ended field of a request, or NULL past its end. */
+static char *next_field(char **at, char *end) {
+  if (*at >= end) return NULL;
+  char *field = *at, *nul = memchr(field, '\0', (size_t)(end - field));
+  if (!nul) return NULL;
+  *at = nul + 1;
+  return field;
+}
+
+/* COUNT fields after a count field, as a NULL-ended list (NULL when the request is short). */
+static char **field_list(char **at, char *end) {
+  char *count_text = next_field(at, end);
+  long count = count_text ? strtol(count_text, NULL, 10) : -1;
+  if (count < 0 || count > 1 << 20) return NULL;
+  char **list = calloc((size_t)count + 1, sizeof *list);
+  for (long i = 0; list && i < count; i++) {
+    if (!(list[i] = next_field(at, end))) return NULL;
+  }
+  return list;
+}
+
+static int nonblocking(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+/* Reads what FD has into C; closes it (and sets it to -1) at its end. */
+static void read_into(int *fd, struct capped *c) {
+  char chunk[RUNS_READ];
+  for (;;) {
+    ssize_t n = read(*fd, chunk, sizeof chunk);
+    if (n > 0) {
+      capped_add(c, chunk, (size_t)n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    close(*fd);
+    *fd = -1;
+    return;
+  }
+}
+
+/* One run, in a process of its own (see `runs`); SELF is this launcher's path. */
+static void run_one(const char *id, char *payload, size_t length, const char *self) {
+  char *at = payload, *end = payload + length;
+  char *cwd = next_field(&at, end), *cap_text = next_field(&at, end);
+  char *group_text = next_field(&at, end), *piped_text = next_field(&at, end);
+  char **blob_ids = field_list(&at, end), **args = field_list(&at, end);
+  char **env = field_list(&at, end), **sweep_args = field_list(&at, end);
+  if (!cwd || !cap_text || !group_text || !piped_text || !blob_ids || !args || !args[0] || !env ||
+      !sweep_args) {
+    runs_fail(id, "patchgym: a malformed run request");
+    return;
+  }
+  /* What stdin gets: the blobs named, then the rest of the request. */
+  size_t parts = 0;
+  while (blob_ids[parts]) parts++;
+  struct iovec *input = calloc(parts + 1, sizeof *input);
+  if (!input) _exit(1);
+  for (size_t i = 0; i < parts; i++) {
+    long wanted = strtol(blob_ids[i], NULL, 10);
+    int found = 0;
+    for (int k = 0; k < RUNS_BLOBS && !found; k++) {
+      if (run_blobs[k].data && run_blobs[k].id == wanted) {
+        input[i] = (struct iovec){run_blobs[k].data, run_blobs[k].length};
+        found = 1;
+      }
+    }
+    if (!found) {
+      runs_fail(id, "patchgym: the run names a blob the server does not have");
+      return;
+    }
+  }
+  input[parts++] = (struct iovec){at, (size_t)(end - at)};
+  int piped = strcmp(piped_text, "1") == 0;
+  size_t cap = (size_t)strtoull(cap_text, NULL, 10);
+  struct capped streams[2];
+  for (int s = 0; s < 2; s++) {
+    streams[s] = (struct capped){malloc(cap / 2 + cap % 2 + 1), malloc(cap / 2 + 1),
+                                 cap / 2 + cap % 2, cap / 2, 0, 0, 0};
+    if (!streams[s].head || !streams[s].tail) _exit(1);
+  }
+  int in[2] = {-1, -1}, out[2], err[2], check[2];
+  if ((piped && pipe2(in, O_CLOEXEC) != 0) || pipe2(out, O_CLOEXEC) != 0 ||
+      pipe2(err, O_CLOEXEC) != 0 || pipe2(check, O_CLOEXEC) != 0) {
+    runs_fail(id, "patchgym: cannot make the run's pipes: %s", strerror(errno));
+    return;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    runs_fail(id, "patchgym: cannot fork the run: %s", strerror(errno));
+    return;
+  }
+  if (pid == 0) {
+    /* What a spawn gives: default signals, none blocked, the three pipes and nothing else. */
+    for (int sig = 1; sig < NSIG; sig++) signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int stdin_fd = piped ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int error = 0;
+    if (stdin_fd < 0 || dup2(stdin_fd, 0) != 0 || dup2(out[1], 1) != 1 || dup2(err[1], 2) != 2 ||
+        dup3(check[1], 3, O_CLOEXEC) != 3) {
+      error = errno;
+    } else if (chdir(cwd) != 0) {
+      error = errno;
+    } else {
+#ifdef SYS_close_range
+      syscall(SYS_close_range, 4U, ~0U, 0U);
+#endif
+      execve(self, args, env);
+      error = errno;
+    }
+    int report = fcntl(3, F_GETFD) >= 0 ? 3 : check[1];
+    if (write(report, &error, sizeof error) < 0) {}
+    _exit(127);
+  }
+  close(out[1]);
+  close(err[1]);
+  close(check[1]);
+  if (piped) close(in[0]);
+  int error = 0;
+  ssize_t said;
+  while ((said = read(check[0], &error, sizeof error)) < 0 && errno == EINTR) {}
+  close(check[0]);
+  if (said > 0) {
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+    runs_fail(id, "cannot run %s in %s: %s", self, cwd, strerror(error));
+    return;
+  }
+  char line[64];
+  int line_length = snprintf(line, sizeof line, "%d", (int)pid);
+  runs_answer(id, "pid", line, (size_t)line_length);
+  int fds[3] = {out[0], err[0], piped ? in[1] : -1};
+  for (int i = 0; i < 3; i++) if (fds[i] >= 0) nonblocking(fds[i]);
+#ifdef SYS_pidfd_open
+  int exit_fd = (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+  int exit_fd = -1;
+#endif
+  size_t part = 0, offset = 0;
+  int status = 0, exited = 0, swept = 0;
+  double write_until = 0, read_until = 0;
+  char *sweep_text = NULL, *sweep_errors = NULL;
+  size_t sweep_length = 0, sweep_err_length = 0;
+  int sweep_status = -1;
+  for (;;) {
+    struct pollfd polls[4];
+    int count = 0, order[4];
+    for (int i = 0; i < 3; i++) {
+      if (fds[i] < 0) continue;
+      polls[count] = (struct pollfd){fds[i], i == 2 ? POLLOUT : POLLIN, 0};
+      order[count++] = i;
+    }
+    if (!exited && exit_fd >= 0) {
+      polls[count] = (struct pollfd){exit_fd, POLLIN, 0};
+      order[count++] = 3;
+    }
+    int wait_ms = -1;
+    if (exited) {
+      double left = (swept ? read_until : write_until) - monotonic_s();
+      wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+    } else if (exit_fd < 0) {
+      wait_ms = 20;
+    }
+    if (!exited || (!swept && fds[2] >= 0) || (swept && (fds[0] >= 0 || fds[1] >= 0))) {
+      if (poll(polls, (nfds_t)count, wait_ms) < 0 && errno != EINTR) _exit(1);
+    }
+    for (int k = 0; k < count; k++) {
+      int i = order[k];
+      if (i == 3 || !polls[k].revents) continue;
+      if (i < 2) {
+        read_into(&fds[i], &streams[i]);
+        continue;
+      }
+      /* stdin: what is left of it, as far as the pipe takes it. */
+      while (part < parts) {
+        ssize_t n = write(fds[2], (char *)input[part].iov_base + offset, input[part].iov_len - offset);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) break;
+        if (n < 0) {
+          part = parts; /* It stopped reading: the run goes on without the rest. */
+          break;
+        }
+        offset += (size_t)n;
+        if (offset == input[part].iov_len) part++, offset = 0;
+      }
+      if (part == parts) {
+        close(fds[2]);
+        fds[2] = -1;
+      }
+    }
+    if (!exited) {
+      pid_t done;
+      while ((done = waitpid(pid, &status, WNOHANG)) < 0 && errno == EINTR) {}
+      if (done == pid) {
+        exited = 1;
+        write_until = monotonic_s() + RUNS_GRACE_S;
+      }
+      continue;
+    }
+    if (!swept && (fds[2] < 0 || monotonic_s() >= write_until)) {
+      if (fds[2] >= 0) close(fds[2]);
+      fds[2] = -1;
+      /* What it left behind dies with it: its process group, else its cgroup (the sweep). */
+      if (strcmp(group_text, "1") == 0) kill(-pid, SIGKILL);
+      int sweep_count = 0;
+      while (sweep_args[sweep_count]) sweep_count++;
+      if (sweep_count > 0) {
+        char **sweep_argv = calloc((size_t)sweep_count + 3, sizeof *sweep_argv);
+        FILE *sweep_out = open_memstream(&sweep_text, &sweep_length);
+        FILE *sweep_err = open_memstream(&sweep_errors, &sweep_err_length);
+        if (!sweep_argv || !sweep_out || !sweep_err) _exit(1);
+        sweep_argv[0] = "patchgym_launch";
+        sweep_argv[1] = "sweep";
+        for (int i = 0; i < sweep_count; i++) sweep_argv[i + 2] = sweep_args[i];
+        sweep_status = sweep(sweep_count + 2, sweep_argv, sweep_out, sweep_err);
+        fclose(sweep_out);
+        fclose(sweep_err);
+      }
+      swept = 1;
+      read_until = monotonic_s() + RUNS_GRACE_S;
+    }
+    if (swept && ((fds[0] < 0 && fds[1] < 0) || monotonic_s() >= read_until)) break;
+  }
+  char head[256];
+  int head_length = snprintf(
+      head, sizeof head, "%d %d %zu %zu %zu %zu %zu %zu %d %zu %zu\n",
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+      WIFSIGNALED(status) ? WTERMSIG(status) : 0, streams[0].total, streams[0].head_length,
+      streams[0].tail_seen < streams[0].tail_cap ? streams[0].tail_seen : streams[0].tail_cap,
+      streams[1].total, streams[1].head_length,
+      streams[1].tail_seen < streams[1].tail_cap ? streams[1].tail_seen : streams[1].tail_cap,
+      sweep_status, sweep_text ? sweep_length : 0, sweep_errors ? sweep_err_length : 0);
+  size_t total = (size_t)head_length + 2 * cap + 4 + sweep_length + sweep_err_length;
+  char *answer_bytes = malloc(total), *to = answer_bytes;
+  if (!answer_bytes) _exit(1);
+  memcpy(to, head, (size_t)head_length);
+  to += head_length;
+  for (int s = 0; s < 2; s++) {
+    memcpy(to, streams[s].head, streams[s].head_length);
+    to += streams[s].head_length;
+    to += capped_tail(&streams[s], to);
+  }
+  if (sweep_text) memcpy(to, sweep_text, sweep_length), to += sweep_length;
+  if (sweep_errors) memcpy(to, sweep_errors, sweep_err_length), to += sweep_err_length;
+  runs_answer(id, "end", answer_bytes, (size_t)(to - answer_bytes));
+}
+
+/* The request loop of `runs`: blobs kept here, each run in a process of its own. */
+static int runs(void) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) return 0;
+  /* No process of the same user may read its memory or descriptors. */
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return 1;
+  signal(SIGPIPE, SIG_IGN);
+  static char self[PATH_MAX];
+  ssize_t self_length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (self_length <= 0) return 1;
+  self[self_length] = '\0';
+  static struct { pid_t pid; char id[24]; } pending[SERVE_PENDING];
+  size_t room = SERVE_LINE, used = 0;
+  char *buffer = malloc(room);
+  if (!buffer) return 1;
+  int running = 0;
+  for (;;) {
+    struct pollfd input = {0, POLLIN, 0};
+    int ready = poll(&input, 1, running > 0 ? 50 : -1);
+    int status;
+    pid_t done;
+    while ((done = waitpid(-1, &status, WNOHANG)) > 0) {
+      for (int i = 0; i < SERVE_PENDING; i++) {
+        if (pending[i].pid != done) continue;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+          runs_fail(pending[i].id, "patchgym: the run's process died");
+        }
+        pending[i].pid = 0;
+        running--;
+        break;
+      }
+    }
+    if (ready <= 0) continue;
+    ssize_t n = read(0, buffer + used, room - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return 0;
+    used += (size_t)n;
+    for (;;) {
+      char *newline = memchr(buffer, '\n', used < 64 ? used : 64);
+      if (!newline) {
+        if (used >= 64) return 0; /* Not a request of ours: stop. */
+        break;
+      }
+      char id[24], kind[8];
+      unsigned long long length;
+      int consumed = 0;
+      *newline = '\0';
+      if (sscanf(buffer, "%23[0-9] %7[a-z] %llu%n", id, kind, &length, &consumed) != 3 ||
+          buffer + consumed != newline || length > RUNS_MAX) {
+        return 0;
+      }
+      size_t whole = (size_t)(newline - buffer) + 1 + (size_t)length;
+      if (used < whole) {
+        *newline = '\n';
+        if (whole > room) {
+          char *grown = realloc(buffer, whole);
+          if (!grown) return 1;
+          buffer = grown;
+          room = whole;
+        }
+        break;
+      }
+      char *payload = newline + 1;
+      if (strcmp(kind, "blob") == 0) {
+        int slot = -1;
+        for (int k = 0; k < RUNS_BLOBS && slot < 0; k++) if (!run_blobs[k].data) slot = k;
+        if (slot < 0) return 0; /* More blobs than any orchestrator sends. */
+        run_blobs[slot].data = malloc((size_t)length + 1);
+        if (!run_blobs[slot].data) return 1;
+        memcpy(run_blobs[slot].data, payload, (size_t)length);
+        run_blobs[slot].length = (size_t)length;
+        run_blobs[slot].id = strtol(id, NULL, 10);
+      } else if (strcmp(kind, "run") == 0) {
+        int slot = -1;
+        for (int i = 0; i < SERVE_PENDING && slot < 0; i++) if (pending[i].pid == 0) slot = i;
+        pid_t pid = slot < 0 ? -1 : fork();
+        if (pid == 0) {
+          /*
+           * It holds the answers' pipe itself: a run under way ends, is swept and is answered as
+           * any other, whether the server is still there or not.
+           */
+          run_one(id, payload, (size_t)length, self);
+          _exit(0);
+        }
+        if (pid < 0) {
+          runs_fail(id, "patchgym: the run server cannot fork");
+        } else {
+          pending[slot].pid = pid;
+          memcpy(pending[slot].id, id, sizeof id);
+          running++;
+        }
+      } else {
+        return 0;
+      }
+      memmove(buffer, buffer + whole, used - whole);
+      used -= whole;
+      /* A buffer grown for one large request goes back to its size once it is read. */
+      if (room > SERVE_LINE && used <= SERVE_LINE) {
+        char *shrunk = realloc(buffer, SERVE_LINE);
+        if (shrunk) buffer = shrunk, room = SERVE_LINE;
+      }
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "serve") == 0) {
     close_inherited();
     return serve();
+  }
+  if (strcmp(mode, "runs") == 0) {
+    close_inherited();
+    return runs();
   }
   if (strcmp(mode, "sweep") == 0 || strcmp(mode, "mount-workspace") == 0 ||
       strcmp(mode, "umount") == 0 || strcmp(mode, "kill") == 0 || strcmp(mode, "waited") == 0) {

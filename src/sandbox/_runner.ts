@@ -1,0 +1,351 @@
+/**
+ * The compiled launcher's `runs` mode as one long-lived process per thread: each run's spawn,
+ * stdin, capped reads of both streams, wait, group kill and cgroup sweep happen there, in C, and
+ * the thread sends one request and reads one answer (see `patchgym_launch.c`). Without it every run
+ * cost the orchestrator a spawn (whose wait for the child's exec blocks a thread: hence the
+ * spawner thread), three pipes and a read per write of the child, all on its own CPU. The run's
+ * clock, its kill and the warm interpreter's part stay here (`_child.ts`): they need the pid, which
+ * the server says first. Bytes that never change (`shared`, the reporter's source) are sent once
+ * and named after that. A run the server cannot take (it could not start, or it ended) runs as
+ * before. Private to `src/sandbox/`.
+ */
+import { concat } from "../bytes.ts";
+import { holdWhile } from "./_helper.ts";
+import type { ShOutput } from "./_launch.ts";
+import { cappedText, type ChildSpec } from "./_child.ts";
+import { CHILD_PATH } from "./programs.ts";
+
+/** What the server says of a run once it ended: its status and output, before the clock's part. */
+export interface ServedEnd {
+  code: number;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  outputBytes: number;
+  sweep: ShOutput | null;
+}
+
+/** A run the server started. */
+export interface ServedRun {
+  /** The launcher's pid once it exec'd; rejects when it could not be started. */
+  pid: Promise<number>;
+  /** The run's end; rejects when the server ended before it answered. */
+  end: Promise<ServedEnd>;
+}
+
+/** How many blobs a server keeps at most (its table holds 64). */
+const MOST_BLOBS = 32;
+/** Bytes an answer's chunk holds at most (a write to a pipe is atomic up to this). */
+const PIPE_BUF = 4096;
+/** A chunk's first line (see `runs_answer`). */
+const CHUNK_HEAD = /^(\d{1,20}) (pid|more|end|fail) (\d{1,4})$/;
+
+interface Pending {
+  /** The run's output cap, per stream. */
+  cap: number;
+  parts: Uint8Array[];
+  pid(pid: number): void;
+  end(end: ServedEnd): void;
+  fail(message: string): void;
+}
+
+/** The launcher's `runs` process, started on the first run. */
+export class RunServer {
+  readonly #launcher: string;
+  #child: Deno.ChildProcess | null = null;
+  #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  #broken = false;
+  #next = 1;
+  readonly #waiting = new Map<string, Pending>();
+  /** Bytes sent once, by their buffer: the blob's id. */
+  readonly #blobs = new WeakMap<ArrayBufferLike, number>();
+  #blobCount = 0;
+  readonly #encoder = new TextEncoder();
+
+  constructor(launcher: string) {
+    this.#launcher = launcher;
+  }
+
+  /** Whether the server is gone (or never started): runs go the other way. */
+  get broken(): boolean {
+    return this.#broken;
+  }
+
+  /** The server's pid once it started (it may have ended since); null before. */
+  get pid(): number | null {
+    return this.#child?.pid ?? null;
+  }
+
+  /**
+   * Whether runs like `spec` are the server's: the launcher's own, cold and warm, in the caller's
+   * process group (`detached` is Deno's), and not made ahead (those wait for their run on stdin).
+   */
+  takes(spec: ChildSpec): boolean {
+    const launcher = (argv: string[] | undefined) => !argv || argv[0] === this.#launcher;
+    return launcher(spec.argv) && launcher(spec.warm?.argv) && !spec.detached && !spec.ahead;
+  }
+
+  /**
+   * Start `spec`'s run with `argv` (whose first element is this launcher); null when the server
+   * cannot take it, and the run goes the other way.
+   */
+  start(spec: ChildSpec, argv: string[]): ServedRun | null {
+    if (this.#broken || !this.takes(spec) || argv[0] !== this.#launcher || !this.#start()) {
+      return null;
+    }
+    const id = String(this.#next++);
+    const pid = Promise.withResolvers<number>();
+    const end = Promise.withResolvers<ServedEnd>();
+    // A run that fails before its pid never started: its end is never awaited.
+    end.promise.catch(() => {});
+    let started = false;
+    this.#waiting.set(id, {
+      cap: spec.cap,
+      parts: [],
+      pid: (value) => (started = true, pid.resolve(value)),
+      end: end.resolve,
+      fail: (message) => {
+        const error = new Error(message);
+        if (!started) pid.reject(error);
+        end.reject(error);
+      },
+    });
+    holdWhile(this.#child, true);
+    const blobs: number[] = [];
+    const inline: Uint8Array[] = [];
+    for (const part of spec.stdin ?? []) {
+      const blob = this.#blob(part);
+      // Blobs first, then the rest: a blob after an inline part goes inline.
+      if (blob !== null && inline.length === 0) blobs.push(blob);
+      else inline.push(part);
+    }
+    const fields = [
+      spec.cwd,
+      String(spec.cap),
+      spec.killGroup ? "1" : "0",
+      spec.stdin ? "1" : "0",
+      ...counted(blobs.map(String)),
+      ...counted(argv),
+      ...counted(environment(spec.env)),
+      ...counted(spec.sweep ?? []),
+    ];
+    const head = this.#encoder.encode(fields.map((field) => `${field}\0`).join(""));
+    const payload = concat([head, ...inline]);
+    this.#send(concat([this.#encoder.encode(`${id} run ${payload.length}\n`), payload]), id);
+    return { pid: pid.promise, end: end.promise };
+  }
+
+  /** Stop the server (it also stops when this thread ends); runs under way still answer. */
+  close(): void {
+    this.#broken = true;
+    this.#writer?.close().catch(() => {});
+    this.#writer = null;
+  }
+
+  /** The id of `part` as a blob the server has (sent now, the first time), or null: inline. */
+  #blob(part: Uint8Array): number | null {
+    const buffer = part.buffer;
+    // Only bytes that never change once made (`shared`), whole.
+    if (!(buffer instanceof SharedArrayBuffer) || part.byteLength !== buffer.byteLength) {
+      return null;
+    }
+    const known = this.#blobs.get(buffer);
+    if (known !== undefined) return known;
+    if (this.#blobCount >= MOST_BLOBS) return null;
+    const id = this.#next++;
+    this.#blobCount++;
+    this.#blobs.set(buffer, id);
+    this.#send(concat([this.#encoder.encode(`${id} blob ${part.length}\n`), part.slice()]));
+    return id;
+  }
+
+  /** Send a request; where it cannot go (the server ended), the run waiting for `id` fails. */
+  #send(bytes: Uint8Array, id: string | null = null): void {
+    this.#writer!.write(bytes).catch(() => {
+      this.close();
+      const pending = id === null ? undefined : this.#waiting.get(id);
+      this.#waiting.delete(id ?? "");
+      pending?.fail("the run server ended");
+    });
+  }
+
+  #start(): boolean {
+    if (this.#child) return !this.#broken;
+    try {
+      this.#child = new Deno.Command(this.#launcher, {
+        args: ["runs"],
+        cwd: "/",
+        clearEnv: true,
+        env: { PATH: CHILD_PATH },
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+    } catch {
+      this.#broken = true;
+      return false;
+    }
+    this.#child.unref();
+    this.#writer = this.#child.stdin.getWriter();
+    // Runs under way are still answered (their processes hold the pipe); new ones go the other way.
+    this.#read(this.#child.stdout).finally(() => this.#fail());
+    this.#child.status.then(() => this.close(), () => this.close());
+    return true;
+  }
+
+  #fail(): void {
+    this.#broken = true;
+    this.#writer?.close().catch(() => {});
+    this.#writer = null;
+    for (const pending of this.#waiting.values()) pending.fail("the run server ended");
+    this.#waiting.clear();
+    holdWhile(this.#child, false);
+  }
+
+  /** Reads answers, in chunks: `ID KIND LENGTH\n` and LENGTH bytes (see `runs_answer`). */
+  async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer: Uint8Array = new Uint8Array(0);
+    // One buffer read into again and again (see `CappedReader` in `_child.ts`).
+    const reader = stream.getReader({ mode: "byob" });
+    let room = new ArrayBuffer(16 * PIPE_BUF);
+    try {
+      while (true) {
+        const { done, value } = await reader.read(new Uint8Array(room));
+        if (done || !value) return;
+        room = value.buffer as ArrayBuffer;
+        const chunk = value.slice();
+        buffer = buffer.length === 0 ? chunk : concat([buffer, chunk]);
+        while (true) {
+          const end = buffer.subarray(0, 48).indexOf(10);
+          // Not an answer of the server's: stop trusting the pipe (every run waiting fails).
+          if (end < 0) {
+            if (buffer.length >= 48) return;
+            break;
+          }
+          const head = decoder.decode(buffer.subarray(0, end)).match(CHUNK_HEAD);
+          if (!head) return;
+          const [, id, kind, length] = head;
+          const total = end + 1 + Number(length);
+          if (buffer.length < total) break;
+          const body = buffer.subarray(end + 1, total);
+          buffer = buffer.subarray(total);
+          const pending = this.#waiting.get(id);
+          if (!pending) continue;
+          if (kind === "more") {
+            pending.parts.push(body);
+            continue;
+          }
+          if (kind === "pid") {
+            pending.pid(Number(decoder.decode(body)));
+            continue;
+          }
+          this.#waiting.delete(id);
+          holdWhile(this.#child, this.#waiting.size > 0);
+          const whole = concat([...pending.parts, body]);
+          if (kind === "fail") pending.fail(decoder.decode(whole));
+          else pending.end(endOf(whole, pending.cap, decoder));
+        }
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+  }
+}
+
+/** `env` as NAME=VALUE, in the order of the names (as Deno gives a child its environment). */
+function environment(env: Record<string, string>): string[] {
+  return Object.keys(env).sort((a, b) => a < b ? -1 : a > b ? 1 : 0).map((name) =>
+    `${name}=${env[name]}`
+  );
+}
+
+/** A count, then the fields. */
+function counted(fields: string[]): string[] {
+  return [String(fields.length), ...fields];
+}
+
+/** A run's end from the server's answer (see `run_one`); `cap`: the run's, per stream. */
+function endOf(bytes: Uint8Array, cap: number, decoder: TextDecoder): ServedEnd {
+  const line = bytes.indexOf(10);
+  const numbers = decoder.decode(bytes.subarray(0, line)).split(" ").map(Number);
+  const [code, signal, outTotal, outHead, outTail, errTotal, errHead, errTail, sweep] = numbers;
+  const [sweepOut, sweepErr] = numbers.slice(9);
+  let at = line + 1;
+  const take = (length: number) => bytes.subarray(at, at += length);
+  const stdout = cappedText(take(outHead), take(outTail), outTotal, cap);
+  const stderr = cappedText(take(errHead), take(errTail), errTotal, cap);
+  const [sweepText, sweepErrors] = [take(sweepOut), take(sweepErr)];
+  return {
+    code,
+    signal: signal === 0 ? null : SIGNALS[signal] ?? `SIG${signal}`,
+    stdout,
+    stderr,
+    truncated: outTotal > cap || errTotal > cap,
+    outputBytes: outTotal + errTotal,
+    sweep: sweep < 0 ? null : {
+      success: sweep === 0,
+      stdout: decoder.decode(sweepText),
+      stderr: decoder.decode(sweepErrors),
+    },
+  };
+}
+
+/** Linux's signal numbers, by the names Deno gives a child's status. */
+const SIGNALS: Record<number, string> = Object.fromEntries(
+  [
+    "SIGHUP",
+    "SIGINT",
+    "SIGQUIT",
+    "SIGILL",
+    "SIGTRAP",
+    "SIGABRT",
+    "SIGBUS",
+    "SIGFPE",
+    "SIGKILL",
+    "SIGUSR1",
+    "SIGSEGV",
+    "SIGUSR2",
+    "SIGPIPE",
+    "SIGALRM",
+    "SIGTERM",
+    "SIGSTKFLT",
+    "SIGCHLD",
+    "SIGCONT",
+    "SIGSTOP",
+    "SIGTSTP",
+    "SIGTTIN",
+    "SIGTTOU",
+    "SIGURG",
+    "SIGXCPU",
+    "SIGXFSZ",
+    "SIGVTALRM",
+    "SIGPROF",
+    "SIGWINCH",
+    "SIGIO",
+    "SIGPWR",
+    "SIGSYS",
+  ].map((name, i) => [i + 1, name]),
+);
+
+const servers = new Map<string, RunServer>();
+/**
+ * This thread's run server for `launcher` (made once per launcher), or null: there is none (the
+ * `sh` fallback), or it could not start or ended, and runs go the other way.
+ */
+export function runServerFor(launcher: string | null): RunServer | null {
+  if (!launcher) return null;
+  let server = servers.get(launcher);
+  if (!server) {
+    server = new RunServer(launcher);
+    servers.set(launcher, server);
+  }
+  return server.broken ? null : server;
+}
+
+/** Stop this thread's run servers (each starts again on its next run; runs under way end first). */
+export function closeRunServers(): void {
+  for (const server of servers.values()) server.close();
+  servers.clear();
+}

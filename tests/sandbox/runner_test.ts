@@ -1,0 +1,183 @@
+/**
+ * The launcher's `runs` server (`src/sandbox/_runner.ts`): a run through it gives what a run
+ * spawned by Deno gives, byte for byte; it starts nothing but the launcher, leaks none of its pipes
+ * into a run, and a run it cannot finish fails instead of waiting for ever.
+ */
+import assert from "node:assert/strict";
+import { realpathSync } from "node:fs";
+import { shared } from "../../src/bytes.ts";
+import { type ChildSpec, runChild } from "../../src/sandbox/_child.ts";
+import { helperFor } from "../../src/sandbox/_helper.ts";
+import { RunServer } from "../../src/sandbox/_runner.ts";
+import { CHILD_PATH } from "../../src/sandbox/programs.ts";
+import { compiledLauncher } from "./_launcher_fixture.ts";
+
+const encoder = new TextEncoder();
+
+/** A `python3 -c CODE` run through `launcher`, outside any jail, in a scratch folder. */
+function python(launcher: string, cwd: string, code: string, more: Partial<ChildSpec> = {}) {
+  return {
+    argv: [launcher, "--", "python3", "-c", code],
+    cwd,
+    env: { PATH: CHILD_PATH, ZED: "last", ALPHA: "first", "WITH=": "x" },
+    stdin: null,
+    cap: 1000,
+    timeoutMs: 20_000,
+    detached: false,
+    killGroup: true,
+    sweep: null,
+    ...more,
+  } satisfies ChildSpec;
+}
+
+/** Run `fn` with the compiled launcher, a server of it, and a scratch folder; all gone after. */
+async function withServer(
+  fn: (launcher: string, server: RunServer, cwd: string) => Promise<void>,
+): Promise<void> {
+  const launcher = await compiledLauncher();
+  if (!launcher) return;
+  const server = new RunServer(launcher);
+  const cwd = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-runs-" }));
+  try {
+    await fn(launcher, server, cwd);
+  } finally {
+    server.close();
+    await Deno.remove(cwd, { recursive: true });
+  }
+}
+
+Deno.test("a run through the runs server gives what a run Deno spawns gives, byte for byte", async () => {
+  await withServer(async (launcher, server, cwd) => {
+    const helper = helperFor(launcher);
+    const cases: [string, ChildSpec][] = [
+      // Over the cap on stdout (head, tail and the line between), some stderr, an exit code.
+      [
+        "flood",
+        python(
+          launcher,
+          cwd,
+          "import sys\nfor i in range(3000): print(i)\nsys.stderr.write('é' * 7)\nsys.exit(3)",
+        ),
+      ],
+      // Exactly the cap, odd, so the head takes one byte more than the tail.
+      ["exact", python(launcher, cwd, "print('x' * 998)", { cap: 999 })],
+      // stdin in parts, bytes that never change (sent once as a blob) before and after others.
+      [
+        "stdin",
+        python(
+          launcher,
+          cwd,
+          "import sys, os\nd = sys.stdin.buffer.read()\nprint(len(d), d[:20], d[-20:])\n" +
+            "print(sorted(os.listdir('/proc/self/fd')), os.getcwd(), sorted(os.environ.items()))",
+          {
+            stdin: [
+              shared(encoder.encode("constant ".repeat(20_000))),
+              encoder.encode("per run\0 bytes"),
+              shared(encoder.encode("after")),
+            ],
+          },
+        ),
+      ],
+      // Killed by a signal: Deno's code and name for it.
+      ["signal", python(launcher, cwd, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)")],
+      // Nothing on stdin but its end; the environment as the program sees it.
+      ["environment", python(launcher, cwd, "import os\nprint(open('/proc/self/environ').read())")],
+    ];
+    for (const [name, spec] of cases) {
+      const served = await runChild(spec, helper, null, server);
+      const spawned = await runChild(spec, helper, null, null);
+      assert.deepEqual(served, spawned, name);
+    }
+    const flood = await runChild(cases[0][1], helper, null, server);
+    assert.equal(flood.code, 3);
+    assert.ok(flood.truncated);
+    assert.match(
+      flood.stdout,
+      /^0\n1\n[^]*bytes omitted: output capped at 1000 bytes[^]*\n2999\n$/,
+    );
+    const killed = await runChild(cases[3][1], helper, null, server);
+    assert.deepEqual([killed.code, killed.signal], [137, "SIGKILL"]);
+  });
+});
+
+Deno.test("a run the runs server cannot start throws, as a spawn that fails does", async () => {
+  await withServer(async (launcher, server, cwd) => {
+    const spec = python(launcher, `${cwd}/missing`, "pass");
+    const helper = helperFor(launcher);
+    await assert.rejects(runChild(spec, helper, null, server), /No such file or directory/);
+    await assert.rejects(runChild(spec, helper, null, null));
+  });
+});
+
+Deno.test("the runs server execs only the launcher, whatever a request names", async () => {
+  // The attack: a request whose argv[0] is another program. The server runs its own file, in
+  // launch mode, with that argv: `-c` is no step of the launcher's, so nothing runs.
+  const launcher = await compiledLauncher();
+  if (!launcher) return;
+  const child = new Deno.Command(launcher, {
+    args: ["runs"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const fields = ["/", "1000", "0", "0", "0", "3", "/usr/bin/python3", "-c", "print('pwned')"]
+    .concat(["1", `PATH=${CHILD_PATH}`, "0"]);
+  const payload = encoder.encode(fields.map((field) => `${field}\0`).join(""));
+  const writer = child.stdin.getWriter();
+  await writer.write(encoder.encode(`7 run ${payload.length}\n`));
+  await writer.write(payload);
+  await writer.close();
+  const answer = new TextDecoder().decode((await child.output()).stdout);
+  assert.match(answer, /^7 pid \d+\n/);
+  assert.doesNotMatch(answer, /pwned/);
+  assert.match(answer, /7 end \d+\n125 0 /);
+});
+
+/** The parent of process `pid` (Deno reads no /proc in tests that do not need it: `ps`). */
+async function parentOf(pid: number): Promise<number> {
+  const ps = await new Deno.Command("ps", {
+    args: ["-o", "ppid=", "-p", String(pid)],
+    stdout: "piped",
+  })
+    .output();
+  return Number(new TextDecoder().decode(ps.stdout).trim());
+}
+
+/** A run through `server` that says it started and then sleeps `seconds`: its pid, its end. */
+async function sleeper(launcher: string, server: RunServer, cwd: string, seconds: number) {
+  const spec = python(
+    launcher,
+    cwd,
+    `import time\nprint('up', flush=True)\ntime.sleep(${seconds})`,
+  );
+  const served = server.start(spec, spec.argv)!;
+  return { spec, pid: await served.pid, end: served.end };
+}
+
+Deno.test("runs under way are answered after their server died; later runs are not its", async () => {
+  await withServer(async (launcher, server, cwd) => {
+    const { spec, pid, end } = await sleeper(launcher, server, cwd, 1);
+    assert.ok(pid > 0);
+    Deno.kill(server.pid!, "SIGKILL");
+    // The run's own process holds the answers' pipe: the run ends as it would have.
+    const ended = await end;
+    assert.deepEqual([ended.code, ended.stdout], [0, "up\n"]);
+    assert.ok(server.broken);
+    assert.equal(server.start(spec, spec.argv), null);
+  });
+});
+
+Deno.test("a run whose process in the server dies is answered as failed, never waited on", async () => {
+  await withServer(async (launcher, server, cwd) => {
+    const { pid, end } = await sleeper(launcher, server, cwd, 60);
+    const handler = await parentOf(pid);
+    assert.equal(await parentOf(handler), server.pid);
+    Deno.kill(handler, "SIGKILL");
+    await assert.rejects(end, /the run's process died/);
+    // The launcher it had started is not left running: kill it (a jail's sweep would).
+    Deno.kill(pid, "SIGKILL");
+    // The server still serves.
+    const next = await sleeper(launcher, server, cwd, 0);
+    assert.equal((await next.end).stdout, "up\n");
+  });
+});
