@@ -6,7 +6,13 @@
  * permissions), which starts them, reads their capped output and returns the result by message;
  * the thread ends after 10 s without work, so it does not keep the process alive. Where no
  * worker can start (no read permission for its module), children run in the caller's thread with
- * one-shot helpers, as before. Private to `src/sandbox/`.
+ * one-shot helpers, as before.
+ *
+ * With a compiled launcher, runs go to this thread's `runs` server instead (`_runner.ts`), which
+ * spawns them in C, and helper requests to this thread's `serve` process: nothing is spawned here
+ * per run, so no spawner thread is needed but for what the server does not take (jails made ahead,
+ * children that are not the launcher's). Those servers stop after the same idle time. Private to
+ * `src/sandbox/`.
  */
 import { type ChildResult, type ChildSpec, runChild } from "./_child.ts";
 import { closeHelpers, helperFor, type ServedMode } from "./_helper.ts";

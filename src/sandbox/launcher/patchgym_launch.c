@@ -67,6 +67,8 @@
  *                                   and the machine's idle time (see `waited`)
  *   serve                           the five modes above them but probes (sweep, mount-workspace,
  *                                   umount, kill, waited) on request, for as long as stdin is open
+ *   runs                            runs on request, each from its spawn (of this file, in launch
+ *                                   mode) to its sweep, with capped output (see `runs`)
  * Paths of cgroup steps must lie under /sys/fs/cgroup/ without a ".." part. A workspace is
  * mounted only on a folder of this process's user that no one else may write, named by its real
  * path (no symlink on the way, and the folder opened still at that path), and only a tmpfs is
