@@ -7,9 +7,10 @@
  * running episodes, or, when there is no such thread, in the caller's. Private to `src/sandbox/`.
  */
 import { concat } from "../bytes.ts";
+import { cappedText } from "./_capped.ts";
 import type { HelperCall } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
-import type { RunServer, ServedRun } from "./_runner.ts";
+import { type RunServer, type ServedRun, ServerGone } from "./_runner.ts";
 import { RunClock, type RunWaits } from "./run_clock.ts";
 import { type WarmRequest, type WarmStart, zygoteFor } from "./_zygote.ts";
 
@@ -108,7 +109,7 @@ export async function runChild(
   const once = (argv: string[], startWarm: ((pid: number) => Promise<WarmStart>) | null) => {
     const served = server?.start(spec, argv);
     return served
-      ? runServed(spec, served, helper, startWarm)
+      ? runServed(spec, argv, served, helper, startWarm)
       : runOnce(spec, argv, helper, startWarm);
   };
   const warm = spec.warm;
@@ -180,20 +181,26 @@ function clockOf(spec: ChildSpec, pid: number, helper: HelperCall, warm: WarmPar
 /** `runOnce` through the thread's run server (see `_runner.ts`): its spawn, pipes and sweep in C. */
 async function runServed(
   spec: ChildSpec,
+  argv: string[],
   served: ServedRun,
   helper: HelperCall,
   startWarm: ((pid: number) => Promise<WarmStart>) | null,
 ): Promise<ChildResult | null> {
-  const pid = await served.pid;
+  let pid;
+  try {
+    pid = await served.pid;
+  } catch (error) {
+    // The server ended before it took the run: nothing of it started, so it is spawned here.
+    if (error instanceof ServerGone) return await runOnce(spec, argv, helper, startWarm);
+    throw error;
+  }
   const warm = new WarmPart(startWarm, pid, helper);
   const timing = clockOf(spec, pid, helper, warm);
-  let end;
-  try {
-    end = await served.end;
-  } finally {
-    warm.reaped = true;
-    timing.clock.stop();
-  }
+  // Its end comes after the stdin grace, the sweep and the drain: the clock stops at its exit.
+  await served.exited;
+  warm.reaped = true;
+  timing.clock.stop();
+  const end = await served.end;
   return await warm.outcome({
     ...end,
     timedOut: timing.timedOut,
@@ -453,19 +460,4 @@ class CappedReader {
     if (tail.length > this.#tailCap) tail = tail.subarray(tail.length - this.#tailCap);
     return cappedText(concat(this.#head), tail, this.total, this.#headCap + this.#tailCap);
   }
-}
-
-/**
- * A stream's text from the `head` and `tail` kept of its `total` bytes, with a line that says
- * how much is left out between them (what a capped read of `cap` bytes keeps).
- */
-export function cappedText(head: Uint8Array, tail: Uint8Array, total: number, cap: number): string {
-  const decoder = new TextDecoder();
-  const omitted = total - head.length - tail.length;
-  if (omitted <= 0) return decoder.decode(head) + decoder.decode(tail);
-  return `${
-    decoder.decode(head)
-  }\n[... ${omitted} bytes omitted: output capped at ${cap} bytes, first and last parts kept ...]\n${
-    decoder.decode(tail)
-  }`;
 }

@@ -12,7 +12,8 @@
 import { concat } from "../bytes.ts";
 import { holdWhile } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
-import { cappedText, type ChildSpec } from "./_child.ts";
+import { cappedText } from "./_capped.ts";
+import type { ChildSpec } from "./_child.ts";
 import { CHILD_PATH } from "./programs.ts";
 
 /** What the server says of a run once it ended: its status and output, before the clock's part. */
@@ -28,8 +29,13 @@ export interface ServedEnd {
 
 /** A run the server started. */
 export interface ServedRun {
-  /** The launcher's pid once it exec'd; rejects when it could not be started. */
+  /**
+   * The launcher's pid once it exec'd; rejects when it could not be started (with
+   * {@linkcode ServerGone} when the server ended before it took the run).
+   */
   pid: Promise<number>;
+  /** Settles once the launcher's process is reaped (or the run failed): its pid is free. */
+  exited: Promise<void>;
   /** The run's end; rejects when the server ended before it answered. */
   end: Promise<ServedEnd>;
 }
@@ -39,15 +45,20 @@ const MOST_BLOBS = 32;
 /** Bytes an answer's chunk holds at most (a write to a pipe is atomic up to this). */
 const PIPE_BUF = 4096;
 /** A chunk's first line (see `runs_answer`). */
-const CHUNK_HEAD = /^(\d{1,20}) (pid|more|end|fail) (\d{1,4})$/;
+const CHUNK_HEAD = /^(\d{1,20}) (pid|exit|more|end|fail) (\d{1,4})$/;
+
+/** The server ended before it took a run: nothing of the run started, and it may go another way. */
+export class ServerGone extends Error {}
 
 interface Pending {
   /** The run's output cap, per stream. */
   cap: number;
   parts: Uint8Array[];
   pid(pid: number): void;
+  exit(): void;
   end(end: ServedEnd): void;
-  fail(message: string): void;
+  /** `gone`: the server ended (rather than said the run failed). */
+  fail(message: string, gone?: boolean): void;
 }
 
 /** The launcher's `runs` process, started on the first run. */
@@ -96,6 +107,7 @@ export class RunServer {
     }
     const id = String(this.#next++);
     const pid = Promise.withResolvers<number>();
+    const exited = Promise.withResolvers<void>();
     const end = Promise.withResolvers<ServedEnd>();
     // A run that fails before its pid never started: its end is never awaited.
     end.promise.catch(() => {});
@@ -104,11 +116,12 @@ export class RunServer {
       cap: spec.cap,
       parts: [],
       pid: (value) => (started = true, pid.resolve(value)),
-      end: end.resolve,
-      fail: (message) => {
-        const error = new Error(message);
-        if (!started) pid.reject(error);
-        end.reject(error);
+      exit: exited.resolve,
+      end: (value) => (exited.resolve(), end.resolve(value)),
+      fail: (message, gone = false) => {
+        if (!started) pid.reject(gone ? new ServerGone(message) : new Error(message));
+        exited.resolve();
+        end.reject(new Error(message));
       },
     });
     holdWhile(this.#child, true);
@@ -130,10 +143,18 @@ export class RunServer {
       ...counted(environment(spec.env)),
       ...counted(spec.sweep ?? []),
     ];
+    // A NUL in a field would end it early and shift every field after it (an argument could name
+    // the environment, or the sweep, of a root process). A spawn refuses one: so does a run here.
+    if (fields.some((field) => field.includes("\0"))) {
+      this.#waiting.get(id)!.fail("a NUL in an argument, the environment or the folder");
+      this.#waiting.delete(id);
+      holdWhile(this.#child, this.#waiting.size > 0);
+      return { pid: pid.promise, exited: exited.promise, end: end.promise };
+    }
     const head = this.#encoder.encode(fields.map((field) => `${field}\0`).join(""));
     const payload = concat([head, ...inline]);
     this.#send(concat([this.#encoder.encode(`${id} run ${payload.length}\n`), payload]), id);
-    return { pid: pid.promise, end: end.promise };
+    return { pid: pid.promise, exited: exited.promise, end: end.promise };
   }
 
   /** Stop the server (it also stops when this thread ends); runs under way still answer. */
@@ -166,7 +187,7 @@ export class RunServer {
       this.close();
       const pending = id === null ? undefined : this.#waiting.get(id);
       this.#waiting.delete(id ?? "");
-      pending?.fail("the run server ended");
+      pending?.fail("the run server ended", true);
     });
   }
 
@@ -198,7 +219,7 @@ export class RunServer {
     this.#broken = true;
     this.#writer?.close().catch(() => {});
     this.#writer = null;
-    for (const pending of this.#waiting.values()) pending.fail("the run server ended");
+    for (const pending of this.#waiting.values()) pending.fail("the run server ended", true);
     this.#waiting.clear();
     holdWhile(this.#child, false);
   }
@@ -239,6 +260,10 @@ export class RunServer {
           }
           if (kind === "pid") {
             pending.pid(Number(decoder.decode(body)));
+            continue;
+          }
+          if (kind === "exit") {
+            pending.exit();
             continue;
           }
           this.#waiting.delete(id);

@@ -181,3 +181,46 @@ Deno.test("a run whose process in the server dies is answered as failed, never w
     assert.equal((await next.end).stdout, "up\n");
   });
 });
+
+Deno.test("a NUL in a run's argument never shifts the request's fields: the run is refused", async () => {
+  // The attack (found by a second reader): an argument the model chooses (a deno_test selector's
+  // filter) held NULs; joined NUL-ended, the rest of it became the environment and the sweep of
+  // the launcher, still root. A spawn refuses a NUL; the server's request must too.
+  await withServer(async (launcher, server, cwd) => {
+    const marker = `${cwd}/ran`;
+    const injected = `x\0 1\0INJECTED=yes\0 0\0 rest`;
+    const spec = python(launcher, cwd, `open(${JSON.stringify(marker)}, 'w')`, {
+      argv: [launcher, "--", "python3", "-c", `open(${JSON.stringify(marker)}, 'w')`, injected],
+    });
+    const helper = helperFor(launcher);
+    const served = await runChild(spec, helper, null, server).then(() => null, (e) => e);
+    const spawned = await runChild(spec, helper, null, null).then(() => null, (e) => e);
+    assert.ok(served instanceof Error, "the run through the server was not refused");
+    assert.ok(spawned instanceof Error);
+    assert.throws(() => Deno.statSync(marker), Deno.errors.NotFound);
+    // The server is fine after it: the next run runs.
+    const next = await runChild(python(launcher, cwd, "print('ok')"), helper, null, server);
+    assert.equal(next.stdout, "ok\n");
+  });
+});
+
+Deno.test("a run's clock stops when its launcher exits, not when its output ends", async () => {
+  // Found by a second reader: the server answers after the stdin grace, the sweep and the drain
+  // of what a left-behind process still holds; a clock stopped only then timed out a run that
+  // had exited in time (and could kill its pid, free by then).
+  await withServer(async (launcher, server, cwd) => {
+    const spec = python(
+      launcher,
+      cwd,
+      "import os, time\nif os.fork() == 0:\n    time.sleep(2)\n    os._exit(0)\nprint('bye')",
+      { timeoutMs: 300, killGroup: false },
+    );
+    const helper = helperFor(launcher);
+    const served = await runChild(spec, helper, null, server);
+    const spawned = await runChild(spec, helper, null, null);
+    assert.deepEqual([served.timedOut, served.code, served.stdout], [false, 0, "bye\n"]);
+    assert.deepEqual(served, spawned);
+    // What was left behind holds nothing of the scratch folder once it is gone.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+  });
+});

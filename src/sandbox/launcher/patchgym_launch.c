@@ -1620,8 +1620,8 @@ static int serve(void) {
  *          stdin, after the blobs
  * A run's process forks the launcher (this file, in launch mode: it execs nothing else) with the
  * run's folder, environment and three pipes; says "ID pid PID" once it exec'd (or "ID fail" and
- * why); writes stdin while it reads both streams with the cap; once the launcher's process exits,
- * gives stdin half a second more, kills the process group when asked, runs the sweep in itself,
+ * why); writes stdin while it reads both streams with the cap; once the launcher's process exits
+ * and is reaped, says "ID exit", gives stdin half a second more, kills the process group when asked, runs the sweep in itself,
  * reads for half a second more what is still open, and answers with
  *   "CODE SIGNAL OUTTOTAL OUTHEAD OUTTAIL ERRTOTAL ERRHEAD ERRTAIL SWEEP SWEEPOUT SWEEPERR\n"
  * (SIGNAL 0: it exited; SWEEP -1: none) and those bytes: the head and tail kept of stdout, of
@@ -1904,6 +1904,8 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
       if (done == pid) {
         exited = 1;
         write_until = monotonic_s() + RUNS_GRACE_S;
+        /* Said at once: the orchestrator's clock stops, and its pid is never killed again. */
+        runs_answer(id, "exit", "", 0);
       }
       continue;
     }
