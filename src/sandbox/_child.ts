@@ -200,7 +200,15 @@ async function runServed(
   await served.exited;
   warm.reaped = true;
   timing.clock.stop();
-  const end = await served.end;
+  let end;
+  try {
+    end = await served.end;
+  } catch (error) {
+    // Its process in the server died unanswered: what it started may still run, with no sweep to
+    // end it. The cgroup's sweep ends everything in it, whatever its pids are by now.
+    if (spec.sweep) await helper("sweep", spec.sweep).catch(() => {});
+    throw error;
+  }
   return await warm.outcome({
     ...end,
     timedOut: timing.timedOut,

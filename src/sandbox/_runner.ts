@@ -268,9 +268,10 @@ export class RunServer {
           }
           this.#waiting.delete(id);
           holdWhile(this.#child, this.#waiting.size > 0);
-          const whole = concat([...pending.parts, body]);
-          if (kind === "fail") pending.fail(decoder.decode(whole));
-          else pending.end(endOf(whole, pending.cap, decoder));
+          // A failure is one chunk of its own (the server's, after a run's process that died
+          // part way through its answer): what came before it is not part of it.
+          if (kind === "fail") pending.fail(decoder.decode(body));
+          else pending.end(endOf(concat([...pending.parts, body]), pending.cap, decoder));
         }
       }
     } finally {

@@ -9,8 +9,10 @@ import { shared } from "../../src/bytes.ts";
 import { type ChildSpec, runChild } from "../../src/sandbox/_child.ts";
 import { helperFor } from "../../src/sandbox/_helper.ts";
 import { RunServer } from "../../src/sandbox/_runner.ts";
+import { probeCgroups, sandboxCgroup } from "../../src/sandbox/cgroup.ts";
 import { CHILD_PATH } from "../../src/sandbox/programs.ts";
-import { compiledLauncher } from "./_launcher_fixture.ts";
+import { pidsWith } from "../_fixtures.ts";
+import { compiledLauncher, rootLauncher, skip } from "./_launcher_fixture.ts";
 
 const encoder = new TextEncoder();
 
@@ -222,5 +224,43 @@ Deno.test("a run's clock stops when its launcher exits, not when its output ends
     assert.deepEqual(served, spawned);
     // What was left behind holds nothing of the scratch folder once it is gone.
     await new Promise((resolve) => setTimeout(resolve, 2_200));
+  });
+});
+
+Deno.test("a run whose process in the server dies leaves nothing running in its cgroup", async () => {
+  const launcher = await rootLauncher();
+  if (!launcher) return;
+  const cgroups = await probeCgroups(launcher);
+  if (!cgroups.support) return skip(`no per-sandbox cgroups here (${cgroups.reason})`);
+  await withServer(async (_, server, cwd) => {
+    const cgroup = sandboxCgroup(
+      cgroups.support!,
+      { processes: 8, memoryBytes: 1 << 28 },
+      launcher,
+    );
+    const token = `patchgym-runs-${crypto.randomUUID()}`;
+    const spec = python(launcher, cwd, "import time\ntime.sleep(600)", {
+      argv: [
+        launcher,
+        ...cgroup.steps,
+        "--",
+        "python3",
+        "-c",
+        "import time\ntime.sleep(600)",
+        token,
+      ],
+      sweep: cgroup.sweepArgs,
+    });
+    const running = runChild(spec, helperFor(launcher), null, server);
+    let sleeper: number | undefined;
+    for (let i = 0; sleeper === undefined; i++) {
+      assert.ok(i < 1000, "the run never started");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      sleeper = (await pidsWith(token))[0];
+    }
+    // The launcher execs python3 itself: its parent is the run's process in the server.
+    Deno.kill(await parentOf(sleeper), "SIGKILL");
+    await assert.rejects(running, /the run's process died/);
+    assert.deepEqual(await pidsWith(token), []);
   });
 });
