@@ -10,7 +10,7 @@ import { concat } from "../bytes.ts";
 import { cappedText } from "./_capped.ts";
 import type { HelperCall } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
-import { type RunServer, type ServedRun, ServerGone } from "./_runner.ts";
+import { type RunServer, type ServedAhead, type ServedRun, ServerGone } from "./_runner.ts";
 import { RunClock, type RunWaits } from "./run_clock.ts";
 import { type WarmRequest, type WarmStart, zygoteFor } from "./_zygote.ts";
 
@@ -104,6 +104,8 @@ export async function runChild(
 ): Promise<ChildResult> {
   if (spec.ahead) {
     if (!gate) throw new Error("a jail made ahead needs the gate its run comes through");
+    const served = server?.ahead(spec);
+    if (served) return await runServedAhead(spec, served, helper, gate);
     return (await runOnce(spec, spec.argv, helper, null, gate))!;
   }
   const once = (argv: string[], startWarm: ((pid: number) => Promise<WarmStart>) | null) => {
@@ -200,15 +202,7 @@ async function runServed(
   await served.exited;
   warm.reaped = true;
   timing.clock.stop();
-  let end;
-  try {
-    end = await served.end;
-  } catch (error) {
-    // Its process in the server died unanswered: what it started may still run, with no sweep to
-    // end it. The cgroup's sweep ends everything in it, whatever its pids are by now.
-    if (spec.sweep) await helper("sweep", spec.sweep).catch(() => {});
-    throw error;
-  }
+  const { markers: _, ...end } = await servedEnd(spec, served, helper);
   return await warm.outcome({
     ...end,
     timedOut: timing.timedOut,
@@ -216,6 +210,60 @@ async function runServed(
     warm: startWarm !== null,
     started: true,
   });
+}
+
+/** A served run's end (see `runServed`). */
+async function servedEnd(spec: ChildSpec, served: ServedRun, helper: HelperCall) {
+  try {
+    return await served.end;
+  } catch (error) {
+    // Its process in the server died unanswered: what it started may still run, with no sweep to
+    // end it. The cgroup's sweep ends everything in it, whatever its pids are by now.
+    if (spec.sweep) await helper("sweep", spec.sweep).catch(() => {});
+    throw error;
+  }
+}
+
+/** A jail made ahead through the thread's run server: `runOnce` with a gate, its parts in C. */
+async function runServedAhead(
+  spec: ChildSpec,
+  served: ServedAhead,
+  helper: HelperCall,
+  gate: AheadGate,
+): Promise<ChildResult> {
+  let pid;
+  try {
+    pid = await served.pid;
+  } catch (error) {
+    if (error instanceof ServerGone) return (await runOnce(spec, spec.argv, helper, null, gate))!;
+    throw error;
+  }
+  served.ready.then(() => gate.ready());
+  // The run (or word that none will come) before the clock starts.
+  const run = await Promise.race([gate.run, served.exited.then(() => "exited" as const)]);
+  let started = run instanceof Uint8Array;
+  served.go(started ? run as Uint8Array : null);
+  // Not needed: its stdin closes with nothing on it, and its launcher ends once it reads that.
+  // Never killed while bwrap may still be making it (see `runOnce`).
+  const killer = run === null
+    ? setTimeout(() => killSandbox(pid, helper), CANCEL_GRACE_MS)
+    : undefined;
+  const warm = new WarmPart(null, pid, helper);
+  const timing = started ? clockOf(spec, pid, helper, warm) : null;
+  await served.exited;
+  warm.reaped = true;
+  timing?.clock.stop();
+  clearTimeout(killer);
+  const { markers, ...end } = await servedEnd(spec, served, helper);
+  // Ready, and ended before it said it read its run: nothing of the run started (see `runOnce`).
+  if (markers.ready && !markers.taken) started = false;
+  return {
+    ...end,
+    timedOut: timing?.timedOut ?? false,
+    waitedMs: timing?.clock.creditedMs ?? 0,
+    warm: false,
+    started,
+  };
 }
 
 /** Run `argv` as `spec` says; null when `startWarm` said the warm interpreter could not start it. */

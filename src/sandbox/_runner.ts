@@ -25,6 +25,8 @@ export interface ServedEnd {
   truncated: boolean;
   outputBytes: number;
   sweep: ShOutput | null;
+  /** What a jail made ahead said first on stderr (taken off it): that it was ready, that it read its run. */
+  markers: { ready: boolean; taken: boolean };
 }
 
 /** A run the server started. */
@@ -40,12 +42,20 @@ export interface ServedRun {
   end: Promise<ServedEnd>;
 }
 
+/** A jail made ahead that the server started (`spec.ahead`; the launcher's `await` step). */
+export interface ServedAhead extends ServedRun {
+  /** Settles once the jail is made and waits for its run. */
+  ready: Promise<void>;
+  /** Give the jail its run, or null: none is needed (its stdin closes with nothing on it). Once. */
+  go(run: Uint8Array | null): void;
+}
+
 /** How many blobs a server keeps at most (its table holds 64). */
 const MOST_BLOBS = 32;
 /** Bytes an answer's chunk holds at most (a write to a pipe is atomic up to this). */
 const PIPE_BUF = 4096;
 /** A chunk's first line (see `runs_answer`). */
-const CHUNK_HEAD = /^(\d{1,20}) (pid|exit|more|end|fail) (\d{1,4})$/;
+const CHUNK_HEAD = /^(\d{1,20}) (pid|ready|exit|more|end|fail) (\d{1,4})$/;
 
 /** The server ended before it took a run: nothing of the run started, and it may go another way. */
 export class ServerGone extends Error {}
@@ -55,6 +65,7 @@ interface Pending {
   cap: number;
   parts: Uint8Array[];
   pid(pid: number): void;
+  ready(): void;
   exit(): void;
   end(end: ServedEnd): void;
   /** `gone`: the server ended (rather than said the run failed). */
@@ -93,8 +104,17 @@ export class RunServer {
    * process group (`detached` is Deno's), and not made ahead (those wait for their run on stdin).
    */
   takes(spec: ChildSpec): boolean {
+    return this.#launchers(spec) && !spec.ahead;
+  }
+
+  /** Whether jails made ahead like `spec` are the server's (the launcher's own, no stdin). */
+  takesAhead(spec: ChildSpec): boolean {
+    return this.#launchers(spec) && spec.ahead === true && spec.stdin === null && !spec.warm;
+  }
+
+  #launchers(spec: ChildSpec): boolean {
     const launcher = (argv: string[] | undefined) => !argv || argv[0] === this.#launcher;
-    return launcher(spec.argv) && launcher(spec.warm?.argv) && !spec.detached && !spec.ahead;
+    return launcher(spec.argv) && launcher(spec.warm?.argv) && !spec.detached;
   }
 
   /**
@@ -102,9 +122,37 @@ export class RunServer {
    * cannot take it, and the run goes the other way.
    */
   start(spec: ChildSpec, argv: string[]): ServedRun | null {
-    if (this.#broken || !this.takes(spec) || argv[0] !== this.#launcher || !this.#start()) {
-      return null;
-    }
+    if (!this.takes(spec) || argv[0] !== this.#launcher) return null;
+    return this.#begin("run", spec, argv);
+  }
+
+  /** Start `spec`'s jail made ahead; null when the server cannot take it. */
+  ahead(spec: ChildSpec): ServedAhead | null {
+    if (!this.takesAhead(spec)) return null;
+    const ready = Promise.withResolvers<void>();
+    const served = this.#begin("ahead", spec, spec.argv, ready.resolve);
+    if (!served) return null;
+    const { id } = served;
+    let given = false;
+    return {
+      ...served,
+      ready: ready.promise,
+      go: (run) => {
+        if (given || !this.#writer) return;
+        given = true;
+        const bytes = run ?? new Uint8Array(0);
+        this.#send(concat([this.#encoder.encode(`${id} go ${bytes.length}\n`), bytes]));
+      },
+    };
+  }
+
+  #begin(
+    kind: "run" | "ahead",
+    spec: ChildSpec,
+    argv: string[],
+    ready: () => void = () => {},
+  ): (ServedRun & { id: string }) | null {
+    if (this.#broken || !this.#start()) return null;
     const id = String(this.#next++);
     const pid = Promise.withResolvers<number>();
     const exited = Promise.withResolvers<void>();
@@ -116,6 +164,7 @@ export class RunServer {
       cap: spec.cap,
       parts: [],
       pid: (value) => (started = true, pid.resolve(value)),
+      ready,
       exit: exited.resolve,
       end: (value) => (exited.resolve(), end.resolve(value)),
       fail: (message, gone = false) => {
@@ -137,7 +186,8 @@ export class RunServer {
       spec.cwd,
       String(spec.cap),
       spec.killGroup ? "1" : "0",
-      spec.stdin ? "1" : "0",
+      // A jail made ahead reads its run on stdin.
+      spec.stdin || kind === "ahead" ? "1" : "0",
       ...counted(blobs.map(String)),
       ...counted(argv),
       ...counted(environment(spec.env)),
@@ -149,12 +199,12 @@ export class RunServer {
       this.#waiting.get(id)!.fail("a NUL in an argument, the environment or the folder");
       this.#waiting.delete(id);
       holdWhile(this.#child, this.#waiting.size > 0);
-      return { pid: pid.promise, exited: exited.promise, end: end.promise };
+      return { id, pid: pid.promise, exited: exited.promise, end: end.promise };
     }
     const head = this.#encoder.encode(fields.map((field) => `${field}\0`).join(""));
     const payload = concat([head, ...inline]);
-    this.#send(concat([this.#encoder.encode(`${id} run ${payload.length}\n`), payload]), id);
-    return { pid: pid.promise, exited: exited.promise, end: end.promise };
+    this.#send(concat([this.#encoder.encode(`${id} ${kind} ${payload.length}\n`), payload]), id);
+    return { id, pid: pid.promise, exited: exited.promise, end: end.promise };
   }
 
   /** Stop the server (it also stops when this thread ends); runs under way still answer. */
@@ -266,6 +316,10 @@ export class RunServer {
             pending.exit();
             continue;
           }
+          if (kind === "ready") {
+            pending.ready();
+            continue;
+          }
           this.#waiting.delete(id);
           holdWhile(this.#child, this.#waiting.size > 0);
           // A failure is one chunk of its own (the server's, after a run's process that died
@@ -297,7 +351,7 @@ function endOf(bytes: Uint8Array, cap: number, decoder: TextDecoder): ServedEnd 
   const line = bytes.indexOf(10);
   const numbers = decoder.decode(bytes.subarray(0, line)).split(" ").map(Number);
   const [code, signal, outTotal, outHead, outTail, errTotal, errHead, errTail, sweep] = numbers;
-  const [sweepOut, sweepErr] = numbers.slice(9);
+  const [sweepOut, sweepErr, ready, taken] = numbers.slice(9);
   let at = line + 1;
   const take = (length: number) => bytes.subarray(at, at += length);
   const stdout = cappedText(take(outHead), take(outTail), outTotal, cap);
@@ -315,6 +369,7 @@ function endOf(bytes: Uint8Array, cap: number, decoder: TextDecoder): ServedEnd 
       stdout: decoder.decode(sweepText),
       stderr: decoder.decode(sweepErrors),
     },
+    markers: { ready: ready === 1, taken: taken === 1 },
   };
 }
 

@@ -98,14 +98,20 @@ export class Spawner {
    */
   ahead(spec: ChildSpec): AheadChild {
     const { promise: ready, resolve: seen } = Promise.withResolvers<void>();
-    const worker = hostedHere ? null : this.#start();
+    const server = runServerFor(this.#launcher);
+    const here = hostedHere || (server?.takesAhead(spec) ?? false);
+    const worker = here ? null : this.#start();
     if (!worker) {
-      // Here: this thread's own helpers (a pool worker's `serve`, else one-shot processes).
+      // Here: this thread's run server and helpers (a pool worker's, or any thread's with the
+      // compiled launcher), else one-shot processes.
       const { promise: run, resolve: go } = Promise.withResolvers<Uint8Array | null>();
-      const helper = hostedHere
+      const helper = here
         ? helperFor(this.#launcher)
         : (mode: ServedMode, args: string[]) => runHelper(this.#launcher, mode, args);
-      const result = runChild(spec, helper, { run, ready: () => seen() });
+      const gate = { run, ready: () => seen() };
+      const result = here
+        ? this.#here(() => runChild(spec, helper, gate, server))
+        : runChild(spec, helper, gate);
       return { result, ready, go, cancel: () => go(null) };
     }
     const id = this.#next++;

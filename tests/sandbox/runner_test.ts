@@ -264,3 +264,34 @@ Deno.test("a run whose process in the server dies leaves nothing running in its 
     assert.deepEqual(await pidsWith(token), []);
   });
 });
+
+Deno.test("a jail made ahead through the runs server gives what one Deno spawns gives", async () => {
+  await withServer(async (launcher, server, cwd) => {
+    const helper = helperFor(launcher);
+    const spec: ChildSpec = {
+      ...python(launcher, cwd, ""),
+      argv: [launcher, "await", "--"],
+      ahead: true,
+    };
+    const run = (code: string) =>
+      encoder.encode(
+        [`PATH=${CHILD_PATH}`, "", "--", "python3", "-c", code].map((f) => `${f}\0`).join(""),
+      );
+    const cases: [string, Uint8Array | null][] = [
+      ["a run", run("import sys\nprint('out')\nsys.stderr.write('err')\nsys.exit(4)")],
+      // The launcher's own markers, printed by the program: output like any other.
+      ["markers", run("import sys\nsys.stderr.write('patchgym: ready\\npatchgym: run\\nx')")],
+      ["no run", null],
+    ];
+    for (const [name, bytes] of cases) {
+      const results = [];
+      for (const via of [server, null]) {
+        let ready = false;
+        const gate = { run: Promise.resolve(bytes), ready: () => (ready = true, undefined) };
+        results.push({ ...await runChild(spec, helper, gate, via), ready });
+      }
+      assert.deepEqual(results[0], results[1], name);
+      assert.equal(results[0].ready, true, name);
+    }
+  });
+});

@@ -1731,25 +1731,85 @@ static int nonblocking(int fd) {
   return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
-/* Reads what FD has into C; closes it (and sets it to -1) at its end. */
-static void read_into(int *fd, struct capped *c) {
+/*
+ * The markers a jail made ahead says first on stderr (`await_run`): READY, then TAKEN, taken off
+ * the output as the orchestrator's reader did (src/sandbox/_child.ts, `CappedReader`): from the first
+ * byte that is not the next marker on, everything is output. NEXT: the marker still expected (2:
+ * none); HELD: the start of the stream while it may still be that marker.
+ */
+struct markers {
+  int next, ready, taken;
+  char held[32];
+  size_t held_length;
+  const char *id;
+};
+
+static void markers_take(struct markers *m, struct capped *c, const char *data, size_t n) {
+  static const char *const list[2] = {READY, TAKEN};
+  char start[RUNS_READ + sizeof m->held];
+  while (m->next < 2 && n > 0) {
+    size_t length = m->held_length + n;
+    if (length > sizeof start) length = sizeof start;
+    memcpy(start, m->held, m->held_length);
+    memcpy(start + m->held_length, data, length - m->held_length);
+    const char *marker = list[m->next];
+    size_t marker_length = strlen(marker), compared = length < marker_length ? length : marker_length;
+    int same = memcmp(start, marker, compared) == 0;
+    if (same && length < marker_length) {
+      memcpy(m->held, start, length);
+      m->held_length = length;
+      return;
+    }
+    size_t from_data = length - m->held_length; /* what of DATA START holds */
+    m->held_length = 0;
+    if (!same) {
+      m->next = 2;
+      capped_add(c, start, length);
+      data += from_data;
+      n -= from_data;
+      break;
+    }
+    if (m->next++ == 0) {
+      m->ready = 1;
+      runs_answer(m->id, "ready", "", 0);
+    } else {
+      m->taken = 1;
+    }
+    /* What follows the marker: the rest of DATA (the held part was the marker's start). */
+    size_t after = length - marker_length;
+    data += from_data - after;
+    n -= from_data - after;
+  }
+  if (n > 0) capped_add(c, data, n);
+}
+
+/* Reads what FD has into C (through M, where it is given); closes it (-1) at its end. */
+static void read_into(int *fd, struct capped *c, struct markers *m) {
   char chunk[RUNS_READ];
   for (;;) {
     ssize_t n = read(*fd, chunk, sizeof chunk);
     if (n > 0) {
-      capped_add(c, chunk, (size_t)n);
+      if (m) markers_take(m, c, chunk, (size_t)n);
+      else capped_add(c, chunk, (size_t)n);
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) return;
     close(*fd);
     *fd = -1;
+    /* A start held as a marker's, at the end: output after all. */
+    if (m && m->held_length > 0) capped_add(c, m->held, m->held_length);
+    if (m) m->held_length = 0;
     return;
   }
 }
 
-/* One run, in a process of its own (see `runs`); SELF is this launcher's path. */
-static void run_one(const char *id, char *payload, size_t length, const char *self) {
+/*
+ * One run, in a process of its own (see `runs`); SELF is this launcher's path. CONTROL >= 0: a jail
+ * made ahead, whose run (its stdin) comes on CONTROL, whole once it closes: nothing, when none is
+ * needed after all (stdin then closes with nothing on it).
+ */
+static void run_one(const char *id, char *payload, size_t length, const char *self, int control) {
   char *at = payload, *end = payload + length;
   char *cwd = next_field(&at, end), *cap_text = next_field(&at, end);
   char *group_text = next_field(&at, end), *piped_text = next_field(&at, end);
@@ -1841,6 +1901,10 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
   runs_answer(id, "pid", line, (size_t)line_length);
   int fds[3] = {out[0], err[0], piped ? in[1] : -1};
   for (int i = 0; i < 3; i++) if (fds[i] >= 0) nonblocking(fds[i]);
+  struct markers marks = {control >= 0 ? 0 : 2, 0, 0, {0}, 0, id};
+  char *run_bytes = NULL;
+  size_t run_length = 0, run_room = 0;
+  if (control >= 0) parts = 0; /* Nothing to write before the run comes. */
 #ifdef SYS_pidfd_open
   int exit_fd = (int)syscall(SYS_pidfd_open, pid, 0);
 #else
@@ -1853,12 +1917,17 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
   size_t sweep_length = 0, sweep_err_length = 0;
   int sweep_status = -1;
   for (;;) {
-    struct pollfd polls[4];
-    int count = 0, order[4];
+    struct pollfd polls[5];
+    int count = 0, order[5];
     for (int i = 0; i < 3; i++) {
-      if (fds[i] < 0) continue;
+      /* A jail made ahead's stdin waits for its run. */
+      if (fds[i] < 0 || (i == 2 && control >= 0)) continue;
       polls[count] = (struct pollfd){fds[i], i == 2 ? POLLOUT : POLLIN, 0};
       order[count++] = i;
+    }
+    if (control >= 0) {
+      polls[count] = (struct pollfd){control, POLLIN, 0};
+      order[count++] = 4;
     }
     if (!exited && exit_fd >= 0) {
       polls[count] = (struct pollfd){exit_fd, POLLIN, 0};
@@ -1878,7 +1947,29 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
       int i = order[k];
       if (i == 3 || !polls[k].revents) continue;
       if (i < 2) {
-        read_into(&fds[i], &streams[i]);
+        read_into(&fds[i], &streams[i], i == 1 && marks.next < 2 ? &marks : NULL);
+        continue;
+      }
+      if (i == 4) {
+        /* The run, to its end: then stdin gets it (or, with none, closes). */
+        if (run_length == run_room) {
+          run_room = run_room ? run_room * 2 : 65536;
+          if (run_room > AWAIT_MAX * 2 || !(run_bytes = realloc(run_bytes, run_room))) _exit(1);
+        }
+        ssize_t n = read(control, run_bytes + run_length, run_room - run_length);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n > 0) {
+          run_length += (size_t)n;
+          continue;
+        }
+        close(control);
+        control = -1;
+        input[0] = (struct iovec){run_bytes, run_length};
+        parts = run_length > 0 ? 1 : 0;
+        if (parts == 0 && fds[2] >= 0) {
+          close(fds[2]);
+          fds[2] = -1;
+        }
         continue;
       }
       /* stdin: what is left of it, as far as the pipe takes it. */
@@ -1904,6 +1995,13 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
       if (done == pid) {
         exited = 1;
         write_until = monotonic_s() + RUNS_GRACE_S;
+        /* Ended before its run came: nothing is written to it. */
+        if (control >= 0) {
+          close(control);
+          control = -1;
+          if (fds[2] >= 0) close(fds[2]);
+          fds[2] = -1;
+        }
         /* Said at once: the orchestrator's clock stops, and its pid is never killed again. */
         runs_answer(id, "exit", "", 0);
       }
@@ -1933,15 +2031,18 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
     }
     if (swept && ((fds[0] < 0 && fds[1] < 0) || monotonic_s() >= read_until)) break;
   }
+  /* A start still held as a marker's, its stream not ended: output after all. */
+  if (marks.held_length > 0) capped_add(&streams[1], marks.held, marks.held_length);
   char head[256];
   int head_length = snprintf(
-      head, sizeof head, "%d %d %zu %zu %zu %zu %zu %zu %d %zu %zu\n",
+      head, sizeof head, "%d %d %zu %zu %zu %zu %zu %zu %d %zu %zu %d %d\n",
       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
       WIFSIGNALED(status) ? WTERMSIG(status) : 0, streams[0].total, streams[0].head_length,
       streams[0].tail_seen < streams[0].tail_cap ? streams[0].tail_seen : streams[0].tail_cap,
       streams[1].total, streams[1].head_length,
       streams[1].tail_seen < streams[1].tail_cap ? streams[1].tail_seen : streams[1].tail_cap,
-      sweep_status, sweep_text ? sweep_length : 0, sweep_errors ? sweep_err_length : 0);
+      sweep_status, sweep_text ? sweep_length : 0, sweep_errors ? sweep_err_length : 0,
+      marks.ready, marks.taken);
   size_t total = (size_t)head_length + 2 * cap + 4 + sweep_length + sweep_err_length;
   char *answer_bytes = malloc(total), *to = answer_bytes;
   if (!answer_bytes) _exit(1);
@@ -1968,7 +2069,7 @@ static int runs(void) {
   ssize_t self_length = readlink("/proc/self/exe", self, sizeof self - 1);
   if (self_length <= 0) return 1;
   self[self_length] = '\0';
-  static struct { pid_t pid; char id[24]; } pending[SERVE_PENDING];
+  static struct { pid_t pid; char id[24]; int control; } pending[SERVE_PENDING];
   size_t room = SERVE_LINE, used = 0;
   char *buffer = malloc(room);
   if (!buffer) return 1;
@@ -1984,6 +2085,8 @@ static int runs(void) {
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
           runs_fail(pending[i].id, "patchgym: the run's process died");
         }
+        if (pending[i].control > 0) close(pending[i].control);
+        pending[i].control = 0;
         pending[i].pid = 0;
         running--;
         break;
@@ -2029,23 +2132,47 @@ static int runs(void) {
         memcpy(run_blobs[slot].data, payload, (size_t)length);
         run_blobs[slot].length = (size_t)length;
         run_blobs[slot].id = strtol(id, NULL, 10);
-      } else if (strcmp(kind, "run") == 0) {
+      } else if (strcmp(kind, "go") == 0) {
+        /* A jail made ahead's run (nothing: none is needed), handed to its process whole. */
+        for (int i = 0; i < SERVE_PENDING; i++) {
+          if (pending[i].pid == 0 || pending[i].control <= 0 || strcmp(pending[i].id, id) != 0) {
+            continue;
+          }
+          for (size_t at = 0; at < (size_t)length;) {
+            ssize_t n = write(pending[i].control, payload + at, (size_t)length - at);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            at += (size_t)n;
+          }
+          close(pending[i].control);
+          pending[i].control = 0;
+          break;
+        }
+      } else if (strcmp(kind, "run") == 0 || strcmp(kind, "ahead") == 0) {
         int slot = -1;
         for (int i = 0; i < SERVE_PENDING && slot < 0; i++) if (pending[i].pid == 0) slot = i;
+        int control[2] = {-1, -1};
+        if (kind[0] == 'a' && slot >= 0 && pipe2(control, O_CLOEXEC) != 0) slot = -1;
         pid_t pid = slot < 0 ? -1 : fork();
         if (pid == 0) {
+          /* Only its own run's control pipe: another's would never see its end. */
+          for (int i = 0; i < SERVE_PENDING; i++) if (pending[i].control > 0) close(pending[i].control);
+          if (control[1] >= 0) close(control[1]);
           /*
            * It holds the answers' pipe itself: a run under way ends, is swept and is answered as
            * any other, whether the server is still there or not.
            */
-          run_one(id, payload, (size_t)length, self);
+          run_one(id, payload, (size_t)length, self, control[0]);
           _exit(0);
         }
+        if (control[0] >= 0) close(control[0]);
         if (pid < 0) {
+          if (control[1] >= 0) close(control[1]);
           runs_fail(id, "patchgym: the run server cannot fork");
         } else {
           pending[slot].pid = pid;
           memcpy(pending[slot].id, id, sizeof id);
+          pending[slot].control = control[1] >= 0 ? control[1] : 0;
           running++;
         }
       } else {
