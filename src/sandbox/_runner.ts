@@ -101,7 +101,7 @@ export class RunServer {
 
   /**
    * Whether runs like `spec` are the server's: the launcher's own, cold and warm, in the caller's
-   * process group (`detached` is Deno's), and not made ahead (those wait for their run on stdin).
+   * process group (`detached` is Deno's), and not made ahead (those are {@linkcode ahead}'s).
    */
   takes(spec: ChildSpec): boolean {
     return this.#launchers(spec) && !spec.ahead;

@@ -10,9 +10,9 @@
  *
  * With a compiled launcher, runs go to this thread's `runs` server instead (`_runner.ts`), which
  * spawns them in C, and helper requests to this thread's `serve` process: nothing is spawned here
- * per run, so no spawner thread is needed but for what the server does not take (jails made ahead,
- * children that are not the launcher's). Those servers stop after the same idle time. Private to
- * `src/sandbox/`.
+ * per run (nor per jail made ahead), so no spawner thread is needed but for what the server does
+ * not take (children that are not the launcher's). Those servers stop after the same idle time.
+ * Private to `src/sandbox/`.
  */
 import { type ChildResult, type ChildSpec, runChild } from "./_child.ts";
 import { closeHelpers, helperFor, type ServedMode } from "./_helper.ts";

@@ -1618,14 +1618,21 @@ static int serve(void) {
  *          the arguments (argv[0] names this launcher), the count of the environment's NAME=VALUE
  *          and them, the count of the sweep's arguments (`sweep` mode's) and them; the rest is
  *          stdin, after the blobs
+ *   ahead  a run's fields, for a jail made ahead (the launcher's `await` step): its stdin waits
+ *          for a `go` of the same ID, and its process says "ID ready" once the launcher says it is
+ *          ready on stderr; that line and the one after it ("patchgym: run") are taken off stderr
+ *          and reported at the end (see `markers_take`)
+ *   go     the run of the jail made ahead ID (the bytes `await` reads), handed to its process on a
+ *          pipe of its own and then closed; empty: none is needed (stdin closes with nothing)
  * A run's process forks the launcher (this file, in launch mode: it execs nothing else) with the
  * run's folder, environment and three pipes; says "ID pid PID" once it exec'd (or "ID fail" and
  * why); writes stdin while it reads both streams with the cap; once the launcher's process exits
  * and is reaped, says "ID exit", gives stdin half a second more, kills the process group when asked, runs the sweep in itself,
  * reads for half a second more what is still open, and answers with
- *   "CODE SIGNAL OUTTOTAL OUTHEAD OUTTAIL ERRTOTAL ERRHEAD ERRTAIL SWEEP SWEEPOUT SWEEPERR\n"
- * (SIGNAL 0: it exited; SWEEP -1: none) and those bytes: the head and tail kept of stdout, of
- * stderr, then the sweep's output and messages. Every answer goes as chunks, each one write of
+ *   "CODE SIGNAL OUTTOTAL OUTHEAD OUTTAIL ERRTOTAL ERRHEAD ERRTAIL SWEEP SWEEPOUT SWEEPERR READY
+ *   TAKEN\n" (SIGNAL 0: it exited; SWEEP -1: none; READY, TAKEN: the markers of `ahead`, 0 or 1)
+ * and those bytes: the head and tail kept of stdout, of stderr, then the sweep's output and
+ * messages. Every answer goes as chunks, each one write of
  * at most PIPE_BUF: "ID more LENGTH\n" and LENGTH bytes, the last "ID end LENGTH\n" and LENGTH
  * bytes. A run's process that dies without its last chunk is answered "ID fail" by the server.
  * The timeout and the kill stay with the orchestrator (`kill` mode of `serve`), which knows the
