@@ -1627,16 +1627,17 @@ static int serve(void) {
  * A run's process forks the launcher (this file, in launch mode: it execs nothing else) with the
  * run's folder, environment and three pipes; says "ID pid PID" once it exec'd (or "ID fail" and
  * why); writes stdin while it reads both streams with the cap; once the launcher's process exits
- * and is reaped, says "ID exit", gives stdin half a second more, kills the process group when asked, runs the sweep in itself,
- * reads for half a second more what is still open, and answers with
+ * and is reaped, says "ID exit", gives stdin half a second more, kills the process group when
+ * asked, runs the sweep in itself, reads for half a second more what is still open, and answers
+ * with
  *   "CODE SIGNAL OUTTOTAL OUTHEAD OUTTAIL ERRTOTAL ERRHEAD ERRTAIL SWEEP SWEEPOUT SWEEPERR READY
  *   TAKEN\n" (SIGNAL 0: it exited; SWEEP -1: none; READY, TAKEN: the markers of `ahead`, 0 or 1)
  * and those bytes: the head and tail kept of stdout, of stderr, then the sweep's output and
- * messages. Every answer goes as chunks, each one write of
- * at most PIPE_BUF: "ID more LENGTH\n" and LENGTH bytes, the last "ID end LENGTH\n" and LENGTH
- * bytes. A run's process that dies without its last chunk is answered "ID fail" by the server.
- * The timeout and the kill stay with the orchestrator (`kill` mode of `serve`), which knows the
- * pid. `runs` keeps root's power (the launcher needs it) and execs only itself.
+ * messages. Every answer goes as chunks, each one write of at most PIPE_BUF: "ID more LENGTH\n" and
+ * LENGTH bytes, the last "ID end LENGTH\n" and LENGTH bytes. A run's process that dies without its
+ * last chunk is answered "ID fail" by the server. The timeout and the kill stay with the
+ * orchestrator (`kill` mode of `serve`), which knows the pid. `runs` keeps root's power (the
+ * launcher needs it) and execs only itself.
  */
 #define RUNS_BLOBS 64
 #define RUNS_MAX ((size_t)1 << 30)
