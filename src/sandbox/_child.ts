@@ -456,7 +456,8 @@ class CappedReader {
     try {
       while (true) {
         const { done, value } = await this.#reader.read(new Uint8Array(buffer));
-        if (done || !value) return;
+        // Ended, or cancelled after the grace period: a start held as a marker's is output.
+        if (done || !value) break;
         buffer = value.buffer as ArrayBuffer;
         // Copied out: the buffer is read into again.
         if (value.length > 0) this.#take(value.slice());

@@ -295,3 +295,22 @@ Deno.test("a jail made ahead through the runs server gives what one Deno spawns 
     }
   });
 });
+
+Deno.test("stderr that ends inside a marker is output, through the runs server or spawned", async () => {
+  // Found by a second reader: the spawned reader dropped a start held as a marker's when its
+  // stream ended there; the server's kept it. Both keep it now (it is the program's output).
+  await withServer(async (launcher, server, cwd) => {
+    const helper = helperFor(launcher);
+    for (const text of ["patchgym: ready\\npatchgym: ru", "patchgym: re"]) {
+      const code = `import sys\nsys.stderr.write('${text}')\nsys.stderr.flush()\nsys.stdin.read()`;
+      const spec: ChildSpec = { ...python(launcher, cwd, code), ahead: true };
+      const results = [];
+      for (const via of [server, null]) {
+        const gate = { run: Promise.resolve(encoder.encode("x")), ready: () => {} };
+        results.push(await runChild(spec, helper, gate, via));
+      }
+      assert.deepEqual(results[0], results[1], text);
+      assert.equal(results[0].stderr, text.endsWith("ru") ? "patchgym: ru" : "patchgym: re");
+    }
+  });
+});
