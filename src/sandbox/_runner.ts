@@ -413,12 +413,13 @@ const SIGNALS: Record<number, string> = Object.fromEntries(
 const servers = new Map<string, RunServer>();
 /**
  * This thread's run server for `launcher` (made once per launcher), or null: there is none (the
- * `sh` fallback), or it could not start or ended, and runs go the other way.
+ * `sh` fallback), or it ended, and runs go the other way. One that could not start (out of open
+ * files, say) is tried again at the next run.
  */
 export function runServerFor(launcher: string | null): RunServer | null {
   if (!launcher) return null;
   let server = servers.get(launcher);
-  if (!server) {
+  if (!server || (server.broken && server.pid === null)) {
     server = new RunServer(launcher);
     servers.set(launcher, server);
   }

@@ -19,6 +19,7 @@ import { closeHelpers, helperFor, type ServedMode } from "./_helper.ts";
 import { LAUNCH_FAILED, type Launcher, runHelper, type ShOutput } from "./_launch.ts";
 import { closeRunServers, runServerFor } from "./_runner.ts";
 import { closeIdleZygotes } from "./_zygote.ts";
+import { roomForThread } from "../threads.ts";
 
 /** What the owner sends the spawner thread. */
 export type SpawnerRequest =
@@ -177,6 +178,11 @@ export class Spawner {
   #start(): Worker | null {
     if (this.#worker) return this.#worker;
     if (this.#failed || !workerAllowed()) return null;
+    // Out of open files (a server at its limit), a new worker would end the process: this request
+    // runs here, and a later one starts the thread.
+    if (MODULE.protocol === "file:" && !roomForThread(decodeURIComponent(MODULE.pathname))) {
+      return null;
+    }
     let worker: Worker;
     try {
       worker = new Worker(MODULE, { type: "module", name: "patchgym-spawner" });

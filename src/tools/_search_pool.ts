@@ -13,6 +13,7 @@
 import { Worker } from "node:worker_threads";
 import type { MatchAnswer, MatchRequest, SearchAnswer, SearchRequest } from "./_search_engine.ts";
 import { searchWorkerSource } from "./_search_worker.ts";
+import { roomForThread } from "../threads.ts";
 
 /** Searches running at once; more wait for a free worker. */
 const MAX_WORKERS = 4;
@@ -24,13 +25,16 @@ const waiting: (() => void)[] = [];
 
 /**
  * Run `request` in a worker; `"timeout"` when it did not finish within `timeoutMs` (the worker is
- * then terminated). Throws when the search itself failed (a bug or an I/O error).
+ * then terminated). Throws when the search itself failed (a bug or an I/O error), or when a new
+ * worker was needed and the process is out of open files: `room` is a folder of the orchestrator's
+ * it may read, to check (see `roomForThread`).
  */
 export function runSearch(
   request: SearchRequest,
   timeoutMs: number,
+  room: string,
 ): Promise<SearchAnswer | "timeout"> {
-  return runInWorker(request, timeoutMs);
+  return runInWorker(request, timeoutMs, room);
 }
 
 /**
@@ -40,17 +44,25 @@ export function runSearch(
 export function runMatch(
   request: MatchRequest,
   timeoutMs: number,
+  room: string,
 ): Promise<MatchAnswer | "timeout"> {
-  return runInWorker(request, timeoutMs);
+  return runInWorker(request, timeoutMs, room);
 }
 
 async function runInWorker<A>(
   request: SearchRequest | MatchRequest,
   timeoutMs: number,
+  room: string,
 ): Promise<A | "timeout"> {
   while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
-  const worker = idle.pop() ?? new Worker(source ??= searchWorkerSource(), { eval: true });
+  let worker = idle.pop();
+  if (!worker && !roomForThread(room)) {
+    running--;
+    waiting.shift()?.();
+    throw new Error("the process is out of open files (no thread could start); try again");
+  }
+  worker ??= new Worker(source ??= searchWorkerSource(), { eval: true });
   worker.ref();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {

@@ -36,10 +36,14 @@ export const listFilesTool = defineTool({
       // backtrack for minutes on one long name (`*a*a*a*a*b`), and this thread serves every
       // episode of the process.
       const glob = globToRegExp(input.glob);
-      const outcome = await runMatch({
-        paths: found.map((entry) => entry.path),
-        glob: { source: glob.source, flags: glob.flags },
-      }, limits.searchTimeoutMs);
+      const outcome = await runMatch(
+        {
+          paths: found.map((entry) => entry.path),
+          glob: { source: glob.source, flags: glob.flags },
+        },
+        limits.searchTimeoutMs,
+        ctx.workspace.scratch,
+      );
       if (outcome === "timeout") {
         return fail(
           "timeout",

@@ -46,15 +46,19 @@ export const searchTool = defineTool({
     }
     const glob = input.glob ? globToRegExp(input.glob) : null;
     const timeoutMs = limitsOf(ctx).searchTimeoutMs;
-    const outcome = await runSearch({
-      abs: target.abs,
-      rel: target.rel,
-      isDir: target.isDir,
-      source,
-      flags,
-      glob: glob && { source: glob.source, flags: glob.flags },
-      maxResults: input.max_results,
-    }, timeoutMs);
+    const outcome = await runSearch(
+      {
+        abs: target.abs,
+        rel: target.rel,
+        isDir: target.isDir,
+        source,
+        flags,
+        glob: glob && { source: glob.source, flags: glob.flags },
+        maxResults: input.max_results,
+      },
+      timeoutMs,
+      ctx.workspace.scratch,
+    );
     if (outcome === "timeout") {
       return fail(
         "timeout",
