@@ -65,21 +65,11 @@ export class HelperProcess {
 
   #start(): boolean {
     if (this.#child) return true;
-    try {
-      this.#child = new Deno.Command(this.#launcher, {
-        args: ["serve"],
-        cwd: "/",
-        clearEnv: true,
-        env: { PATH: CHILD_PATH },
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-    } catch {
+    this.#child = startServer(this.#launcher, "serve");
+    if (!this.#child) {
       this.#broken = true;
       return false;
     }
-    this.#child.unref();
     this.#writer = this.#child.stdin.getWriter();
     this.#read(this.#child.stdout).finally(() => this.#fail());
     this.#child.status.catch(() => {});
@@ -87,10 +77,8 @@ export class HelperProcess {
   }
 
   #fail(): void {
-    this.#broken = true;
     // The server then reads the end of its input and exits.
-    this.#writer?.close().catch(() => {});
-    this.#writer = null;
+    this.close();
     for (const resolve of this.#waiting.values()) resolve(GONE);
     this.#waiting.clear();
     holdWhile(this.#child, false);
@@ -99,45 +87,18 @@ export class HelperProcess {
   /** Reads answers: `ID STATUS OUTLEN ERRLEN\n`, then the output and the messages. */
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
-    let buffer: Uint8Array = new Uint8Array(0);
-    // One buffer read into again and again (see `CappedReader` in `_child.ts`); an answer fits.
-    const reader = stream.getReader({ mode: "byob" });
-    let room = new ArrayBuffer(PIPE_BUF);
-    try {
-      while (true) {
-        const { done, value } = await reader.read(new Uint8Array(room));
-        if (done || !value) return;
-        room = value.buffer as ArrayBuffer;
-        // Copied out: the buffer is read into again.
-        const chunk = value.slice();
-        buffer = buffer.length === 0 ? chunk : concat([buffer, chunk]);
-        while (true) {
-          const end = buffer.indexOf(10);
-          if (end < 0) break;
-          const head = decoder.decode(buffer.subarray(0, end)).match(ANSWER_HEAD);
-          // Not an answer of the server's (which are one write each): stop trusting the pipe, and
-          // every request waiting on it runs one-shot, rather than parse on or wait for ever.
-          if (!head) return;
-          const [, id, status, outLength, errLength] = head;
-          const total = end + 1 + Number(outLength) + Number(errLength);
-          if (buffer.length < total) break;
-          const out = buffer.subarray(end + 1, end + 1 + Number(outLength));
-          const err = buffer.subarray(end + 1 + Number(outLength), total);
-          const resolve = this.#waiting.get(id);
-          this.#waiting.delete(id);
-          holdWhile(this.#child, this.#waiting.size > 0);
-          resolve?.({
-            success: status === "0",
-            stdout: decoder.decode(out),
-            stderr: decoder.decode(err),
-          });
-          buffer = buffer.subarray(total);
-        }
-      }
-    } finally {
-      // Stopped reading (untrusted bytes, or the end): let go of the pipe.
-      reader.cancel().catch(() => {});
-    }
+    const length = ([, , , out, err]: RegExpMatchArray) => Number(out) + Number(err);
+    await readFrames(stream, ANSWER_HEAD, length, PIPE_BUF, (head, body) => {
+      const [, id, status, outLength] = head;
+      const resolve = this.#waiting.get(id);
+      this.#waiting.delete(id);
+      holdWhile(this.#child, this.#waiting.size > 0);
+      resolve?.({
+        success: status === "0",
+        stdout: decoder.decode(body.subarray(0, Number(outLength))),
+        stderr: decoder.decode(body.subarray(Number(outLength))),
+      });
+    });
   }
 }
 
@@ -162,6 +123,79 @@ export function holdWhile(child: Deno.ChildProcess | null, waiting: boolean): vo
     // Its process has ended and been reaped: nothing holds the thread.
   }
 }
+
+/**
+ * Start the launcher's long-lived `mode` (`serve`, `runs`): with no environment but the children's
+ * PATH, its answers on stdout, not keeping the thread alive (see {@linkcode holdWhile}). Null when
+ * it cannot be spawned.
+ */
+export function startServer(launcher: string, mode: "serve" | "runs"): Deno.ChildProcess | null {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(launcher, {
+      args: [mode],
+      cwd: "/",
+      clearEnv: true,
+      env: { PATH: CHILD_PATH },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+  } catch {
+    return null;
+  }
+  child.unref();
+  return child;
+}
+
+/**
+ * Read a server's answers from `stream`, each a head line of at most 48 bytes that matches `head`
+ * and then `length(head)` bytes, handing each to `take`; `room`: the bytes read at once. Returns at
+ * the end of the stream, or at the first bytes that are no answer (the pipe is no longer trusted:
+ * what waits on it fails), letting go of the pipe.
+ */
+export async function readFrames(
+  stream: ReadableStream<Uint8Array>,
+  head: RegExp,
+  length: (head: RegExpMatchArray) => number,
+  room: number,
+  take: (head: RegExpMatchArray, body: Uint8Array) => void,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer: Uint8Array = new Uint8Array(0);
+  // One buffer read into again and again (see `CappedReader` in `_child.ts`).
+  const reader = stream.getReader({ mode: "byob" });
+  let into = new ArrayBuffer(room);
+  try {
+    while (true) {
+      const { done, value } = await reader.read(new Uint8Array(into));
+      if (done || !value) return;
+      into = value.buffer as ArrayBuffer;
+      // Copied out: the buffer is read into again.
+      const chunk = value.slice();
+      buffer = buffer.length === 0 ? chunk : concat([buffer, chunk]);
+      while (true) {
+        const end = buffer.subarray(0, HEAD_MOST).indexOf(10);
+        if (end < 0) {
+          if (buffer.length >= HEAD_MOST) return;
+          break;
+        }
+        const match = decoder.decode(buffer.subarray(0, end)).match(head);
+        if (!match) return;
+        const total = end + 1 + length(match);
+        if (buffer.length < total) break;
+        const body = buffer.subarray(end + 1, total);
+        buffer = buffer.subarray(total);
+        take(match, body);
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** The longest head line of an answer, its newline included. */
+const HEAD_MOST = 48;
 
 /** How a thread runs helper modes: through its `serve` process, or one-shot through `sh`. */
 export type HelperCall = (mode: ServedMode, args: string[]) => Promise<ShOutput>;

@@ -10,11 +10,10 @@
  * before. Private to `src/sandbox/`.
  */
 import { concat } from "../bytes.ts";
-import { holdWhile } from "./_helper.ts";
+import { holdWhile, readFrames, startServer } from "./_helper.ts";
 import type { ShOutput } from "./_launch.ts";
 import { cappedText } from "./_capped.ts";
 import type { ChildSpec } from "./_child.ts";
-import { CHILD_PATH } from "./programs.ts";
 
 /** What the server says of a run once it ended: its status and output, before the clock's part. */
 export interface ServedEnd {
@@ -243,21 +242,11 @@ export class RunServer {
 
   #start(): boolean {
     if (this.#child) return !this.#broken;
-    try {
-      this.#child = new Deno.Command(this.#launcher, {
-        args: ["runs"],
-        cwd: "/",
-        clearEnv: true,
-        env: { PATH: CHILD_PATH },
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-    } catch {
+    this.#child = startServer(this.#launcher, "runs");
+    if (!this.#child) {
       this.#broken = true;
       return false;
     }
-    this.#child.unref();
     this.#writer = this.#child.stdin.getWriter();
     // Runs under way are still answered (their processes hold the pipe); new ones go the other way.
     this.#read(this.#child.stdout).finally(() => this.#fail());
@@ -266,9 +255,7 @@ export class RunServer {
   }
 
   #fail(): void {
-    this.#broken = true;
-    this.#writer?.close().catch(() => {});
-    this.#writer = null;
+    this.close();
     for (const pending of this.#waiting.values()) pending.fail("the run server ended", true);
     this.#waiting.clear();
     holdWhile(this.#child, false);
@@ -277,60 +264,23 @@ export class RunServer {
   /** Reads answers, in chunks: `ID KIND LENGTH\n` and LENGTH bytes (see `runs_answer`). */
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
-    let buffer: Uint8Array = new Uint8Array(0);
-    // One buffer read into again and again (see `CappedReader` in `_child.ts`).
-    const reader = stream.getReader({ mode: "byob" });
-    let room = new ArrayBuffer(16 * PIPE_BUF);
-    try {
-      while (true) {
-        const { done, value } = await reader.read(new Uint8Array(room));
-        if (done || !value) return;
-        room = value.buffer as ArrayBuffer;
-        const chunk = value.slice();
-        buffer = buffer.length === 0 ? chunk : concat([buffer, chunk]);
-        while (true) {
-          const end = buffer.subarray(0, 48).indexOf(10);
-          // Not an answer of the server's: stop trusting the pipe (every run waiting fails).
-          if (end < 0) {
-            if (buffer.length >= 48) return;
-            break;
-          }
-          const head = decoder.decode(buffer.subarray(0, end)).match(CHUNK_HEAD);
-          if (!head) return;
-          const [, id, kind, length] = head;
-          const total = end + 1 + Number(length);
-          if (buffer.length < total) break;
-          const body = buffer.subarray(end + 1, total);
-          buffer = buffer.subarray(total);
-          const pending = this.#waiting.get(id);
-          if (!pending) continue;
-          if (kind === "more") {
-            pending.parts.push(body);
-            continue;
-          }
-          if (kind === "pid") {
-            pending.pid(Number(decoder.decode(body)));
-            continue;
-          }
-          if (kind === "exit") {
-            pending.exit();
-            continue;
-          }
-          if (kind === "ready") {
-            pending.ready();
-            continue;
-          }
-          this.#waiting.delete(id);
-          holdWhile(this.#child, this.#waiting.size > 0);
-          // A failure is one chunk of its own (the server's, after a run's process that died
-          // part way through its answer): what came before it is not part of it.
-          if (kind === "fail") pending.fail(decoder.decode(body));
-          else pending.end(endOf(concat([...pending.parts, body]), pending.cap, decoder));
-        }
+    const length = ([, , , bytes]: RegExpMatchArray) => Number(bytes);
+    await readFrames(stream, CHUNK_HEAD, length, 16 * PIPE_BUF, ([, id, kind], body) => {
+      const pending = this.#waiting.get(id);
+      if (!pending) return;
+      if (kind === "more") pending.parts.push(body);
+      else if (kind === "pid") pending.pid(Number(decoder.decode(body)));
+      else if (kind === "exit") pending.exit();
+      else if (kind === "ready") pending.ready();
+      else {
+        this.#waiting.delete(id);
+        holdWhile(this.#child, this.#waiting.size > 0);
+        // A failure is one chunk of its own (the server's, after a run's process that died part
+        // way through its answer): what came before it is not part of it.
+        if (kind === "fail") pending.fail(decoder.decode(body));
+        else pending.end(endOf(concat([...pending.parts, body]), pending.cap, decoder));
       }
-    } finally {
-      reader.cancel().catch(() => {});
-    }
+    });
   }
 }
 

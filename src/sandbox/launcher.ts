@@ -13,12 +13,12 @@ import { ALLOWED_PROGRAMS, CHILD_PATH, RUNNER_PROGRAMS } from "./programs.ts";
 
 /**
  * What the spawner thread (`_spawner.ts`) reads to load its modules: this folder of patchgym's own
- * source and the layer-0 files of `src/` it imports, `lines.ts` and `bytes.ts` (none for a
- * compiled binary, whose modules are embedded). Without it, children start from the caller's
- * thread.
+ * source and the layer-0 files of `src/` its modules import, `lines.ts`, `bytes.ts` and
+ * `threads.ts` (none for a compiled binary, whose modules are embedded). Without it, children
+ * start from the caller's thread.
  */
 export const SPAWNER_MODULE_READS: string[] = import.meta.url.startsWith("file:")
-  ? [".", "../lines.ts", "../bytes.ts"].map((path) =>
+  ? [".", "../lines.ts", "../bytes.ts", "../threads.ts"].map((path) =>
     decodeURIComponent(new URL(path, import.meta.url).pathname).replace(/\/$/, "")
   )
   : [];

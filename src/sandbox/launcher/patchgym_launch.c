@@ -1537,6 +1537,40 @@ static int serve_privileges(void) {
  * loop remembers which, and answers for a child that died without answering (status 1), so no
  * request waits forever.
  */
+/* A process of `serve`'s or `runs`' answering one request: its pid (0: a free slot), the
+ * request's id, and (`runs`, a jail made ahead) the write end of its run's control pipe. */
+struct served_child {
+  pid_t pid;
+  char id[24];
+  int control;
+};
+
+/*
+ * Reap the processes of `pending` that ended; each that died without answering is answered for
+ * by `died`. Returns how many ended.
+ */
+static int reap_served(struct served_child *pending, void (*died)(const char *id)) {
+  int status, ended = 0;
+  pid_t done;
+  while ((done = waitpid(-1, &status, WNOHANG)) > 0) {
+    for (int i = 0; i < SERVE_PENDING; i++) {
+      if (pending[i].pid != done) continue;
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) died(pending[i].id);
+      if (pending[i].control > 0) close(pending[i].control);
+      pending[i].control = 0;
+      pending[i].pid = 0;
+      ended++;
+      break;
+    }
+  }
+  return ended;
+}
+
+static void helper_died(const char *id) {
+  const char *said = "patchgym: the helper's process died";
+  answer(id, 1, "", 0, said, strlen(said));
+}
+
 static int serve(void) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
@@ -1544,28 +1578,14 @@ static int serve(void) {
   if (serve_privileges() != 0) return 1;
   signal(SIGPIPE, SIG_IGN);
   static char buffer[SERVE_LINE];
-  static struct { pid_t pid; char id[24]; } pending[SERVE_PENDING];
+  static struct served_child pending[SERVE_PENDING];
   size_t used = 0;
   int open_input = 1, running = 0;
   while (open_input) {
     struct pollfd input = {0, POLLIN, 0};
     /* Children are looked after every 50 ms while there are any; otherwise it sleeps on stdin. */
     int ready = poll(&input, 1, running > 0 ? 50 : -1);
-    /* Children that ended: those that died without answering get an answer here. */
-    int status;
-    pid_t done;
-    while ((done = waitpid(-1, &status, WNOHANG)) > 0) {
-      for (int i = 0; i < SERVE_PENDING; i++) {
-        if (pending[i].pid != done) continue;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-          const char *said = "patchgym: the helper's process died";
-          answer(pending[i].id, 1, "", 0, said, strlen(said));
-        }
-        pending[i].pid = 0;
-        running--;
-        break;
-      }
-    }
+    running -= reap_served(pending, helper_died);
     if (ready <= 0) continue;
     ssize_t n = read(0, buffer + used, sizeof buffer - used);
     if (n < 0 && errno == EINTR) continue;
@@ -2078,6 +2098,10 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
 }
 
 /* The request loop of `runs`: blobs kept here, each run in a process of its own. */
+static void run_died(const char *id) {
+  runs_fail(id, "patchgym: the run's process died");
+}
+
 static int runs(void) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
@@ -2088,7 +2112,7 @@ static int runs(void) {
   ssize_t self_length = readlink("/proc/self/exe", self, sizeof self - 1);
   if (self_length <= 0) return 1;
   self[self_length] = '\0';
-  static struct { pid_t pid; char id[24]; int control; } pending[SERVE_PENDING];
+  static struct served_child pending[SERVE_PENDING];
   size_t room = SERVE_LINE, used = 0;
   char *buffer = malloc(room);
   if (!buffer) return 1;
@@ -2114,21 +2138,7 @@ static int runs(void) {
       while (read(ended_fd, said, sizeof said) > 0) {}
     }
     ready = ready > 0 && inputs[0].revents ? 1 : 0;
-    int status;
-    pid_t done;
-    while ((done = waitpid(-1, &status, WNOHANG)) > 0) {
-      for (int i = 0; i < SERVE_PENDING; i++) {
-        if (pending[i].pid != done) continue;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-          runs_fail(pending[i].id, "patchgym: the run's process died");
-        }
-        if (pending[i].control > 0) close(pending[i].control);
-        pending[i].control = 0;
-        pending[i].pid = 0;
-        running--;
-        break;
-      }
-    }
+    running -= reap_served(pending, run_died);
     if (ready <= 0) continue;
     ssize_t n = read(0, buffer + used, room - used);
     if (n < 0 && errno == EINTR) continue;
