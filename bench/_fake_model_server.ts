@@ -3,7 +3,11 @@
  * neither its CPU time, memory nor file descriptors count as the environment's. Every chat
  * completion answers after the delay named in the model (`fake-<plan>-delay-<ms>`) with the next
  * call of that plan, chosen by the number of assistant messages in the request. The plans arrive
- * as one JSON argument: `{"<plan>": [{"name": tool, "arguments": {...}}, ...]}`.
+ * as one JSON argument: `{"<plan>": [{"name": tool, "arguments": {...}}, ...]}`. Asked for them,
+ * it answers with token ids and log-probabilities shaped as vLLM's (`return_token_ids`: the
+ * prompt's ids at the top, the completion's in the choice; `logprobs`: one entry per completion
+ * token), a token per 4 bytes of the request's messages and of the call, as a trainer's server
+ * sends them and the environment has to read them.
  *
  * Protocol on stdio, one JSON line each: it prints `{port, timerLateMs}` once listening; a
  * `holds` line on stdin is answered with `{holds}` (ms each reply was held since the last ask);
@@ -57,7 +61,13 @@ async function handle(request: Request): Promise<Response> {
     return new Response("not found", { status: 404 });
   }
   const arrived = performance.now();
-  const body = await request.json() as { model?: string; messages?: { role: string }[] };
+  const text = await request.text();
+  const body = JSON.parse(text) as {
+    model?: string;
+    messages?: { role: string }[];
+    return_token_ids?: boolean;
+    logprobs?: boolean;
+  };
   const [, planName = "", delayText = "0"] = /^fake-(.+)-delay-(\d+)$/.exec(body.model ?? "") ?? [];
   const plan = PLANS[planName];
   if (!plan) return new Response(`unknown plan "${planName}"`, { status: 400 });
@@ -68,8 +78,14 @@ async function handle(request: Request): Promise<Response> {
     await hold(arrived, delay);
     holds.push(performance.now() - arrived);
   }
+  const args = JSON.stringify(call.arguments);
+  const completion = Math.max(1, Math.ceil((call.name.length + args.length) / 4));
+  const prompt = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+  const ids = (n: number, from: number) =>
+    Array.from({ length: n }, (_, i) => (from + i * 7919) % 151_000);
   return Response.json({
     id: `chatcmpl-${turn}`,
+    ...(body.return_token_ids ? { prompt_token_ids: ids(prompt, 11) } : {}),
     object: "chat.completion",
     created: 0,
     model: body.model,
@@ -81,11 +97,24 @@ async function handle(request: Request): Promise<Response> {
         tool_calls: [{
           id: `call_${turn}`,
           type: "function",
-          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          function: { name: call.name, arguments: args },
         }],
       },
+      ...(body.logprobs
+        ? {
+          logprobs: {
+            content: Array.from({ length: completion }, (_, i) => ({
+              token: "tok",
+              logprob: -0.01 * (i % 50),
+              bytes: [116, 111, 107],
+              top_logprobs: [],
+            })),
+          },
+        }
+        : {}),
+      ...(body.return_token_ids ? { token_ids: ids(completion, 13) } : {}),
       finish_reason: "tool_calls",
     }],
-    usage: { prompt_tokens: 1000 + 200 * turn, completion_tokens: 30 },
+    usage: { prompt_tokens: prompt, completion_tokens: completion },
   });
 }

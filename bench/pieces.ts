@@ -1,8 +1,10 @@
 /**
  * What the pieces of a graded episode cost the orchestrator, by thread: sandboxed runs of `true`
  * and `python3 -c pass` (with and without 130 KB of stdin), a workspace mount and unmount, a
- * `runTests` of `--task`'s visible and hidden tests on a copy with its fix, and an `env.grade` of
- * that fix. Each piece runs `--calls` times, 4 at a time, after a tenth as many unmeasured; the
+ * workspace made and removed, an episode's last model request (to the fake model of
+ * `_fake_model.ts`, its answer at once), a `runTests` of `--task`'s visible and hidden tests on a
+ * copy with its fix, an `env.grade` of that fix, and a whole graded episode that solves the task
+ * (the fake model's four calls), its record made as JSON. Each piece runs `--calls` times, 4 at a time, after a tenth as many unmeasured; the
  * CPU per call of the caller's thread, the spawner thread and V8's helpers comes from
  * `/proc/self/task` (10 ms ticks: a few hundred calls a piece). Linux, as root with bwrap for the
  * mount (docs/benchmarks.md, "Seventeenth round").
@@ -13,9 +15,13 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Environment } from "../src/agent/environment.ts";
+import { OpenAIPolicy } from "../src/policy/openai.ts";
+import type { PolicyRequest } from "../src/policy/types.ts";
+import { runSample } from "../src/rollout/sample.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import { preparedCopy } from "./_grading.ts";
 import { THREAD_KINDS, threadCpu } from "./_threads.ts";
+import { fakeModelName, solvingCalls, startFakeModel } from "./_fake_model.ts";
 
 const TASKS_DIR = fileURLToPath(new URL("../tasks", import.meta.url));
 const AT_ONCE = 4;
@@ -39,7 +45,34 @@ async function main(): Promise<void> {
   const copies = await Promise.all(
     Array.from({ length: AT_ONCE }, () => preparedCopy(env, task, patch)),
   );
+  const model = await startFakeModel({ solve: solvingCalls(patch) });
   try {
+    const policy = () =>
+      new OpenAIPolicy({
+        baseUrl: model.baseUrl,
+        model: fakeModelName("solve", 0),
+        maxRetries: 0,
+        fetch: model.fetch,
+      });
+    const episode = async (call: number, seen?: PolicyRequest[]) => {
+      const chosen = policy();
+      const next = chosen.next.bind(chosen);
+      if (seen) chosen.next = (request) => (seen.push(request), next(request));
+      const record = await runSample(env, task, chosen, {
+        run_id: "pieces",
+        episode_id: `episode-${call}`,
+        task_id: task.spec.id,
+        sample: call,
+        group_id: "pieces",
+      });
+      if (!record.reward?.resolved) throw new Error(`not resolved: ${record.stop_reason}`);
+      return JSON.stringify(record);
+    };
+    // One episode's requests, to send its last one again and again.
+    const requests: PolicyRequest[] = [];
+    await episode(-1, requests);
+    const lastRequest = requests.at(-1)!;
+    const asker = policy();
     const sandbox = env.sandbox;
     const stdin = new Uint8Array(130_000);
     const mount = sandbox.workspaceMount(1 << 26, 10_000);
@@ -73,6 +106,12 @@ async function main(): Promise<void> {
           Deno.removeSync(dir);
         }] as [string, (slot: number, call: number) => Promise<unknown>]]
         : []),
+      ["a workspace made and removed", async () => {
+        const workspace = env.newWorkspace(task, { background: true });
+        await workspace.ready;
+        await workspace.remove();
+      }],
+      ["an episode's last model request", () => asker.next(lastRequest)],
       [`runTests of ${task.spec.id}'s tests`, (slot) =>
         runTests(sandbox, {
           runner: task.spec.runner,
@@ -82,6 +121,7 @@ async function main(): Promise<void> {
           ...copies[slot].testRun,
         })],
       [`env.grade of its fix`, () => env.grade(task, patch)],
+      ["a whole graded episode and its record's JSON", (_slot, call) => episode(call)],
     ];
     console.log(`per call, ${AT_ONCE} at a time, ${calls} calls a piece (ms of CPU):`);
     console.log(
@@ -114,6 +154,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    await model.close();
     for (const copy of copies) await copy.remove();
     await Deno.remove(workRoot, { recursive: true });
   }

@@ -9,6 +9,7 @@
  */
 import { formatIssue } from "../zod_issues.ts";
 import { z } from "zod";
+import { integerArray } from "../number_arrays.ts";
 import { PolicyError } from "../errors.ts";
 import { baseUrlOf, type HttpOptions, httpOptions, postJson } from "./_http.ts";
 import { assistantTurn } from "./assistant_turn.ts";
@@ -51,6 +52,28 @@ const ToolCallSchema = z.object({
   }),
 });
 
+const TokenIds = integerArray("integer token ids");
+
+/** Per generated token, its log-probability (`logprobs.content`), checked in one loop as well. */
+const TokenLogprobs = z.custom<{ logprob: number }[]>(
+  (value) =>
+    Array.isArray(value) &&
+    value.every((entry) =>
+      typeof entry === "object" && entry !== null && typeof entry.logprob === "number"
+    ),
+  { message: "expected an array of objects with a number logprob" },
+);
+
+/** SGLang's `[logprob, token_id, text]` per generated token, checked as {@linkcode TokenIds}. */
+const SglangLogprobs = z.custom<[number, number, ...unknown[]][]>(
+  (value) =>
+    Array.isArray(value) &&
+    value.every((entry) =>
+      Array.isArray(entry) && typeof entry[0] === "number" && Number.isInteger(entry[1])
+    ),
+  { message: "expected an array of [logprob, token id, ...] entries" },
+);
+
 const ResponseSchema = z.object({
   choices: z.array(z.object({
     message: z.object({
@@ -61,20 +84,19 @@ const ResponseSchema = z.object({
     }),
     finish_reason: z.string().nullish(),
     logprobs: z.object({
-      content: z.array(z.object({ logprob: z.number() })).nullish(),
+      content: TokenLogprobs.nullish(),
     }).nullish(),
     /** vLLM (and SGLang releases that took over its name): completion token ids. */
-    token_ids: z.array(z.number().int()).nullish(),
+    token_ids: TokenIds.nullish(),
     /** SGLang: prompt token ids per choice. */
-    prompt_token_ids: z.array(z.number().int()).nullish(),
+    prompt_token_ids: TokenIds.nullish(),
     /** SGLang: `output_token_logprobs` as `[logprob, token_id, text]` per generated token. */
     meta_info: z.looseObject({
-      output_ids: z.array(z.number().int()).nullish(),
-      output_token_logprobs: z.array(z.tuple([z.number(), z.number().int()]).rest(z.unknown()))
-        .nullish(),
+      output_ids: TokenIds.nullish(),
+      output_token_logprobs: SglangLogprobs.nullish(),
     }).nullish(),
   })).min(1),
-  prompt_token_ids: z.array(z.number().int()).nullish(),
+  prompt_token_ids: TokenIds.nullish(),
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
 });
 

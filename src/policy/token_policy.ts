@@ -10,6 +10,7 @@
  */
 import { formatIssue } from "../zod_issues.ts";
 import { z } from "zod";
+import { integerArray, numberArray } from "../number_arrays.ts";
 import { PolicyError } from "../errors.ts";
 import type { ToolSchema } from "../tools/registry.ts";
 import { baseUrlOf, type HttpOptions, httpOptions, postJson } from "./_http.ts";
@@ -36,14 +37,17 @@ export interface TokenPolicyOptions {
   fetch?: typeof fetch;
 }
 
-const TokenizeSchema = z.object({ tokens: z.array(z.number().int()) });
+const TokenIds = integerArray("integer token ids");
+
+const TokenizeSchema = z.object({ tokens: TokenIds });
 
 const CompletionSchema = z.object({
   choices: z.array(z.object({
     text: z.string(),
     finish_reason: z.string().nullish(),
-    token_ids: z.array(z.number().int()).nullish(),
-    logprobs: z.object({ token_logprobs: z.array(z.number().nullable()) }).nullish(),
+    token_ids: TokenIds.nullish(),
+    logprobs: z.object({ token_logprobs: numberArray("log-probabilities", { nullable: true }) })
+      .nullish(),
   })).min(1),
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
 });

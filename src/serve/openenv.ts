@@ -18,6 +18,7 @@
  * what ties HTTP requests together).
  */
 import { z } from "zod";
+import { NUMBER_ARRAYS_JSON_SCHEMA } from "../number_arrays.ts";
 import { VERSION } from "../version.ts";
 import {
   AssistantMessageSchema,
@@ -103,9 +104,9 @@ const StateSchema = z.looseObject({
 /** OpenEnv's `SchemaResponse`: JSON schemas of the action, the observation and the state. */
 export function schemas(): Record<string, unknown> {
   return {
-    action: z.toJSONSchema(ActionSchema, { io: "input" }),
-    observation: z.toJSONSchema(ObservationSchema),
-    state: z.toJSONSchema(StateSchema),
+    action: z.toJSONSchema(ActionSchema, { io: "input", ...NUMBER_ARRAYS_JSON_SCHEMA }),
+    observation: z.toJSONSchema(ObservationSchema, NUMBER_ARRAYS_JSON_SCHEMA),
+    state: z.toJSONSchema(StateSchema, NUMBER_ARRAYS_JSON_SCHEMA),
   };
 }
 

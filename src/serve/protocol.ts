@@ -4,6 +4,7 @@
  * OpenEnv's shapes, HTTP bodies (`serve --http`); see `EpisodeServer` for the answers.
  */
 import { z } from "zod";
+import { integerArray, numberArray } from "../number_arrays.ts";
 import { formatIssue } from "../zod_issues.ts";
 import { MAX_TOOL_CALLS } from "../policy/assistant_turn.ts";
 
@@ -33,14 +34,14 @@ export const AssistantMessageSchema = z.object({
 /** An assistant message as received. */
 export type AssistantMessageInput = z.infer<typeof AssistantMessageSchema>;
 
-const TokenIds = z.array(z.number().int().min(0));
+const TokenIds = integerArray("token ids (integers from 0)", { min: 0 });
 
 /** What the trainer's generation gave besides the message: token ids, logprobs, usage. */
 export const GenerationSchema = z.object({
   tokens: z.object({
     prompt_ids: TokenIds.nullish(),
     completion_ids: TokenIds.nullish(),
-    logprobs: z.array(z.number()).nullish(),
+    logprobs: numberArray("log-probabilities").nullish(),
   }).nullish(),
   usage: z.object({
     prompt_tokens: z.number().int().min(0),

@@ -9,6 +9,7 @@
  * writer that adds a field stays readable; the fields listed are checked with their types.
  */
 import { z } from "zod";
+import { integerArray, numberArray } from "../number_arrays.ts";
 import type { ChatMessage, TurnTokens } from "../policy/types.ts";
 import type { Task } from "../task/spec.ts";
 import type { ToolSchema } from "../tools/registry.ts";
@@ -73,6 +74,9 @@ export interface Submission {
 const counts = z.object({ passed: z.number().int(), total: z.number().int() });
 const nullableString = z.string().nullable();
 
+const TokenIds = integerArray("integer token ids");
+const Logprobs = numberArray("log-probabilities");
+
 const toolCallSchema = z.object({
   id: z.string(),
   type: z.literal("function"),
@@ -134,18 +138,18 @@ const turnSchema = z.object({
   }).nullable(),
   dropped_tool_calls: z.number().int(),
   tokens: z.object({
-    prompt_ids: z.array(z.number().int()).nullable(),
-    completion_ids: z.array(z.number().int()).nullable(),
-    logprobs: z.array(z.number()).nullable(),
+    prompt_ids: TokenIds.nullable(),
+    completion_ids: TokenIds.nullable(),
+    logprobs: Logprobs.nullable(),
   }).nullable(),
 });
 
 const segmentSchema = z.object({
   first_turn: z.number().int(),
-  prompt_ids: z.array(z.number().int()),
-  response_ids: z.array(z.number().int()),
-  loss_mask: z.array(z.number().int().min(0).max(1)),
-  rollout_logprobs: z.array(z.number()).nullable(),
+  prompt_ids: TokenIds,
+  response_ids: TokenIds,
+  loss_mask: integerArray("0s and 1s", { min: 0, max: 1 }),
+  rollout_logprobs: Logprobs.nullable(),
 }).refine(
   (s) =>
     s.loss_mask.length === s.response_ids.length &&

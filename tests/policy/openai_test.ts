@@ -356,6 +356,34 @@ Deno.test("OpenAIPolicy.next() rejects a completion without choices as malformed
   );
 });
 
+Deno.test("OpenAIPolicy.next() rejects token ids and log-probabilities of the wrong shape", async () => {
+  const message = { role: "assistant", content: "ok" };
+  const bodies = [
+    { prompt_token_ids: [1, 2.5], choices: [{ message }] },
+    { choices: [{ message, token_ids: [1, "2"] }] },
+    { choices: [{ message, token_ids: "1 2" }] },
+    { choices: [{ message, logprobs: { content: [{ logprob: -1 }, { logprob: "x" }] } }] },
+    { choices: [{ message, logprobs: { content: [null] } }] },
+    { choices: [{ message, meta_info: { output_token_logprobs: [[-0.5, 7.5, "o"]] } }] },
+  ];
+  await withPolicy(
+    bodies.map((body) => ({ status: 200, body })),
+    {},
+    async (policy) => {
+      const shown: string[] = [];
+      for (const _ of bodies) shown.push((await policyError(policy.next(request()))).message);
+      assert.deepEqual(shown.map((m) => m.replace(/^Malformed chat completion from \S+: /, "")), [
+        "prompt_token_ids: expected an array of integer token ids",
+        "choices[0].token_ids: expected an array of integer token ids",
+        "choices[0].token_ids: expected an array of integer token ids",
+        "choices[0].logprobs.content: expected an array of objects with a number logprob",
+        "choices[0].logprobs.content: expected an array of objects with a number logprob",
+        "choices[0].meta_info.output_token_logprobs: expected an array of [logprob, token id, ...] entries",
+      ]);
+    },
+  );
+});
+
 Deno.test("OpenAIPolicy.next() stops when the episode signal is already aborted", async () => {
   await withPolicy([{ content: "never sent" }], {}, async (policy, fake) => {
     const error = await policyError(
