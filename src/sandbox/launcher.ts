@@ -79,7 +79,10 @@ export async function buildLauncher(options: { cache?: string } = {}): Promise<L
     return { path: null, reason: `cannot read the launcher's source: ${String(error)}` };
   }
   const bytes = new TextEncoder().encode(source);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  // The build's own script counts: a launcher built another way is another launcher.
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${COMPILE_SCRIPT}\n${source}`)),
+  );
   const hash = [...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
   const dir = join(root, hash);
   const path = join(dir, BINARY_NAME);
@@ -93,18 +96,27 @@ export async function buildLauncher(options: { cache?: string } = {}): Promise<L
   return { path };
 }
 
-/** Compile `source` into `dir` (made 0755); null on success, else why not. */
-async function compile(dir: string, source: Uint8Array): Promise<string | null> {
-  const script = `set -e
+/**
+ * How the launcher is built: linked statically where the C library allows it (the launcher is
+ * exec'd twice per run, outside the jail and in it, and a static one skips the dynamic loader:
+ * 400 against 550 us of CPU per exec here), else dynamically. `$1`: the folder; the source on stdin.
+ */
+const COMPILE_SCRIPT = `set -e
 umask 022
 cc=
 for c in cc gcc clang; do if command -v "$c" >/dev/null 2>&1; then cc=$c; break; fi; done
 [ -n "$cc" ] || { echo "no C compiler (cc, gcc or clang) on PATH" >&2; exit 1; }
 mkdir -p "$1"
 t="$1/.build.$$"
-trap 'rm -f "$t"' EXIT
-"$cc" -std=c11 -O2 -Wall -o "$t" -x c -
+trap 'rm -f "$t" "$t.c"' EXIT
+cat > "$t.c"
+"$cc" -std=c11 -O2 -Wall -static -o "$t" -x c "$t.c" 2>/dev/null ||
+  "$cc" -std=c11 -O2 -Wall -o "$t" -x c "$t.c"
 mv -f "$t" "$1/${BINARY_NAME}"`;
+
+/** Compile `source` into `dir` (made 0755); null on success, else why not. */
+async function compile(dir: string, source: Uint8Array): Promise<string | null> {
+  const script = COMPILE_SCRIPT;
   try {
     const child = new Deno.Command("sh", {
       args: ["-c", script, "sh", dir],
