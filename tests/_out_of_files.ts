@@ -50,8 +50,7 @@ const search = () =>
       glob: null,
       maxResults: 10,
     },
-    10_000,
-    folder,
+    { timeoutMs: 10_000, room: folder },
   ).then((answer) => answer === "timeout" ? answer : answer.total);
 const work = mode === "spawner" ? echo : search;
 

@@ -54,20 +54,27 @@ Deno.test("roomForThread() is true where its folder cannot be opened at all", ()
 // Attack: on 5bcca98 a server at its open-file limit (`serve --http` under half-open connections)
 // started its spawner thread for a run, and Deno panicked building the thread's runtime: the
 // process ended with every episode it held (CI, `serve_http_test.ts`).
-Deno.test("Spawner out of open files runs the child in its caller's thread and the process lives", {
-  ignore: !existsProgram("prlimit"),
-}, async () => {
-  const result = await outOfFiles("spawner");
-  assert.equal(result.threadFull, false, "a spawner thread started with no open files left");
-  assert.match(String(result.full), /^(ok|threw) /);
-  assert.equal(result.freed, 'ok "one\\n"');
-  assert.equal(result.threadFreed, true, "with files again, the run did not use the thread");
-});
+Deno.test(
+  "Spawner.run() out of open files runs the child in its caller's thread; the process lives",
+  {
+    ignore: !existsProgram("prlimit"),
+  },
+  async () => {
+    const result = await outOfFiles("spawner");
+    assert.equal(result.threadFull, false, "a spawner thread started with no open files left");
+    assert.match(String(result.full), /^(ok|threw) /);
+    assert.equal(result.freed, 'ok "one\\n"');
+    assert.equal(result.threadFreed, true, "with files again, the run did not use the thread");
+  },
+);
 
-Deno.test("a search out of open files fails alone, the process lives, and the next one runs", {
+Deno.test("runSearch() out of open files fails alone, the process lives, and the next one runs", {
   ignore: !existsProgram("prlimit"),
 }, async () => {
   const result = await outOfFiles("search");
-  assert.match(String(result.full), /^threw the process is out of open files/);
+  assert.match(
+    String(result.full),
+    /^threw Cannot start a search thread: the process is out of open files/,
+  );
   assert.equal(result.freed, "ok 1");
 });

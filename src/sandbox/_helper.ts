@@ -87,17 +87,20 @@ export class HelperProcess {
   /** Reads answers: `ID STATUS OUTLEN ERRLEN\n`, then the output and the messages. */
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
-    const length = ([, , , out, err]: RegExpMatchArray) => Number(out) + Number(err);
-    await readFrames(stream, ANSWER_HEAD, length, PIPE_BUF, (head, body) => {
-      const [, id, status, outLength] = head;
-      const resolve = this.#waiting.get(id);
-      this.#waiting.delete(id);
-      holdWhile(this.#child, this.#waiting.size > 0);
-      resolve?.({
-        success: status === "0",
-        stdout: decoder.decode(body.subarray(0, Number(outLength))),
-        stderr: decoder.decode(body.subarray(Number(outLength))),
-      });
+    await readFrames(stream, {
+      head: ANSWER_HEAD,
+      length: ([, , , out, err]) => Number(out) + Number(err),
+      room: PIPE_BUF,
+      take: ([, id, status, outLength], body) => {
+        const resolve = this.#waiting.get(id);
+        this.#waiting.delete(id);
+        holdWhile(this.#child, this.#waiting.size > 0);
+        resolve?.({
+          success: status === "0",
+          stdout: decoder.decode(body.subarray(0, Number(outLength))),
+          stderr: decoder.decode(body.subarray(Number(outLength))),
+        });
+      },
     });
   }
 }
@@ -148,19 +151,28 @@ export function startServer(launcher: string, mode: "serve" | "runs"): Deno.Chil
   return child;
 }
 
+/** How a server's answers are framed (see {@linkcode readFrames}). */
+export interface Frames {
+  /** The head line of an answer (at most 48 bytes, its newline included). */
+  head: RegExp;
+  /** The length of what follows the head line. */
+  length(head: RegExpMatchArray): number;
+  /** The bytes read at once. */
+  room: number;
+  /** Called with each answer. */
+  take(head: RegExpMatchArray, body: Uint8Array): void;
+}
+
 /**
- * Read a server's answers from `stream`, each a head line of at most 48 bytes that matches `head`
- * and then `length(head)` bytes, handing each to `take`; `room`: the bytes read at once. Returns at
- * the end of the stream, or at the first bytes that are no answer (the pipe is no longer trusted:
- * what waits on it fails), letting go of the pipe.
+ * Read a server's answers from `stream`, as `frames` says they are framed. Returns at the end of
+ * the stream, or at the first bytes that are no answer (the pipe is no longer trusted: what waits
+ * on it fails), letting go of the pipe.
  */
 export async function readFrames(
   stream: ReadableStream<Uint8Array>,
-  head: RegExp,
-  length: (head: RegExpMatchArray) => number,
-  room: number,
-  take: (head: RegExpMatchArray, body: Uint8Array) => void,
+  frames: Frames,
 ): Promise<void> {
+  const { head, length, room, take } = frames;
   const decoder = new TextDecoder();
   let buffer: Uint8Array = new Uint8Array(0);
   // One buffer read into again and again (see `CappedReader` in `_child.ts`).

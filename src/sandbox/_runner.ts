@@ -264,22 +264,26 @@ export class RunServer {
   /** Reads answers, in chunks: `ID KIND LENGTH\n` and LENGTH bytes (see `runs_answer`). */
   async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
-    const length = ([, , , bytes]: RegExpMatchArray) => Number(bytes);
-    await readFrames(stream, CHUNK_HEAD, length, 16 * PIPE_BUF, ([, id, kind], body) => {
-      const pending = this.#waiting.get(id);
-      if (!pending) return;
-      if (kind === "more") pending.parts.push(body);
-      else if (kind === "pid") pending.pid(Number(decoder.decode(body)));
-      else if (kind === "exit") pending.exit();
-      else if (kind === "ready") pending.ready();
-      else {
-        this.#waiting.delete(id);
-        holdWhile(this.#child, this.#waiting.size > 0);
-        // A failure is one chunk of its own (the server's, after a run's process that died part
-        // way through its answer): what came before it is not part of it.
-        if (kind === "fail") pending.fail(decoder.decode(body));
-        else pending.end(endOf(concat([...pending.parts, body]), pending.cap, decoder));
-      }
+    await readFrames(stream, {
+      head: CHUNK_HEAD,
+      length: ([, , , bytes]) => Number(bytes),
+      room: 16 * PIPE_BUF,
+      take: ([, id, kind], body) => {
+        const pending = this.#waiting.get(id);
+        if (!pending) return;
+        if (kind === "more") pending.parts.push(body);
+        else if (kind === "pid") pending.pid(Number(decoder.decode(body)));
+        else if (kind === "exit") pending.exit();
+        else if (kind === "ready") pending.ready();
+        else {
+          this.#waiting.delete(id);
+          holdWhile(this.#child, this.#waiting.size > 0);
+          // A failure is one chunk of its own (the server's, after a run's process that died part
+          // way through its answer): what came before it is not part of it.
+          if (kind === "fail") pending.fail(decoder.decode(body));
+          else pending.end(endOf(concat([...pending.parts, body]), pending.cap, decoder));
+        }
+      },
     });
   }
 }

@@ -23,18 +23,27 @@ const idle: Worker[] = [];
 let running = 0;
 const waiting: (() => void)[] = [];
 
+/** How a search or a match runs (see {@linkcode runSearch}). */
+export interface SearchOptions {
+  /** How long it may take before its worker is terminated. */
+  timeoutMs: number;
+  /**
+   * A folder of the orchestrator's that this process may read, opened to check there is room for a
+   * new worker's files (see `roomForThread`).
+   */
+  room: string;
+}
+
 /**
- * Run `request` in a worker; `"timeout"` when it did not finish within `timeoutMs` (the worker is
- * then terminated). Throws when the search itself failed (a bug or an I/O error), or when a new
- * worker was needed and the process is out of open files: `room` is a folder of the orchestrator's
- * it may read, to check (see `roomForThread`).
+ * Run `request` in a worker; `"timeout"` when it did not finish within `options.timeoutMs` (the
+ * worker is then terminated). Throws when the search itself failed (a bug or an I/O error), or when
+ * a new worker was needed and the process is out of open files.
  */
 export function runSearch(
   request: SearchRequest,
-  timeoutMs: number,
-  room: string,
+  options: SearchOptions,
 ): Promise<SearchAnswer | "timeout"> {
-  return runInWorker(request, timeoutMs, room);
+  return runInWorker(request, options);
 }
 
 /**
@@ -43,24 +52,23 @@ export function runSearch(
  */
 export function runMatch(
   request: MatchRequest,
-  timeoutMs: number,
-  room: string,
+  options: SearchOptions,
 ): Promise<MatchAnswer | "timeout"> {
-  return runInWorker(request, timeoutMs, room);
+  return runInWorker(request, options);
 }
 
 async function runInWorker<A>(
   request: SearchRequest | MatchRequest,
-  timeoutMs: number,
-  room: string,
+  options: SearchOptions,
 ): Promise<A | "timeout"> {
+  const { timeoutMs, room } = options;
   while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   let worker = idle.pop();
   if (!worker && !roomForThread(room)) {
     running--;
     waiting.shift()?.();
-    throw new Error("the process is out of open files (no thread could start); try again");
+    throw new Error("Cannot start a search thread: the process is out of open files; try again");
   }
   worker ??= new Worker(source ??= searchWorkerSource(), { eval: true });
   worker.ref();

@@ -41,8 +41,7 @@ export const listFilesTool = defineTool({
           paths: found.map((entry) => entry.path),
           glob: { source: glob.source, flags: glob.flags },
         },
-        limits.searchTimeoutMs,
-        ctx.workspace.scratch,
+        { timeoutMs: limits.searchTimeoutMs, room: ctx.workspace.scratch },
       );
       if (outcome === "timeout") {
         return fail(

@@ -56,8 +56,7 @@ export const searchTool = defineTool({
         glob: glob && { source: glob.source, flags: glob.flags },
         maxResults: input.max_results,
       },
-      timeoutMs,
-      ctx.workspace.scratch,
+      { timeoutMs, room: ctx.workspace.scratch },
     );
     if (outcome === "timeout") {
       return fail(
