@@ -58,6 +58,83 @@ Deno.test("buildLauncher() builds once into a cache folder only its owner can wr
   assert.match(path, /\/patchgym\/launcher\/[0-9a-f]{32}\/patchgym_launch$/);
 });
 
+/** Whether the ELF file at `path` names a dynamic loader (a `PT_INTERP` program header). */
+function dynamicallyLinked(path: string): boolean {
+  const bytes = Deno.readFileSync(path);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const start = Number(view.getBigUint64(0x20, true));
+  const size = view.getUint16(0x36, true);
+  const count = view.getUint16(0x38, true);
+  for (let i = 0; i < count; i++) if (view.getUint32(start + i * size, true) === 3) return true;
+  return false;
+}
+
+/** The first of `names` on PATH, or null. */
+function onPath(...names: string[]): string | null {
+  for (const name of names) {
+    for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+      try {
+        if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
+      } catch {
+        // Not there.
+      }
+    }
+  }
+  return null;
+}
+
+Deno.test("buildLauncher() links the launcher dynamically where it cannot link it statically", async () => {
+  const compiler = onPath("cc", "gcc", "clang");
+  if (!compiler || !(await launcher())) return;
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-cc-" });
+  try {
+    // A compiler whose C library has no static archive (as on many distributions by default).
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.writeTextFile(
+      `${dir}/bin/cc`,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = -static ] && { echo "no static libc" >&2; exit 1; }; done\nexec ${compiler} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const source = `import { buildLauncher } from ${
+      JSON.stringify(new URL("../../src/sandbox/launcher.ts", import.meta.url).href)
+    };\nconsole.log(JSON.stringify(await buildLauncher({ cache: ${
+      JSON.stringify(`${dir}/cache`)
+    } })));`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-config", source],
+      env: { PATH: `${dir}/bin:${Deno.env.get("PATH") ?? ""}` },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(out.stdout).trim();
+    const built = JSON.parse(said || "{}") as { path?: string | null; reason?: string };
+    assert.ok(built.path, `no launcher: ${built.reason ?? new TextDecoder().decode(out.stderr)}`);
+    assert.equal(dynamicallyLinked(built.path), true);
+    assert.equal((await run(built.path, ["tag:0a1b", "--", "echo", "ok"])).stdout, "ok\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("buildLauncher() links the launcher statically where the C library allows it", async () => {
+  const path = await launcher();
+  const compiler = onPath("cc", "gcc", "clang");
+  if (!path || !compiler) return;
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-cc-" });
+  try {
+    await Deno.writeTextFile(`${dir}/a.c`, "int main(void) { return 0; }\n");
+    const probe = await new Deno.Command(compiler, {
+      args: ["-static", "-o", `${dir}/a`, `${dir}/a.c`],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (!probe.success) return skip("this C library cannot link statically");
+    assert.equal(dynamicallyLinked(path), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("buildLauncher() makes a launcher that refuses every program but bwrap and the allowlist", async () => {
   const path = await launcher();
   if (!path) return;
