@@ -372,6 +372,46 @@ Deno.test("EpisodeServer.request() tells a field of the wrong type from a missin
   });
 });
 
+Deno.test("EpisodeServer.request() refuses a step whose token ids or log-probabilities are malformed", async () => {
+  // Abuse: ids and log-probabilities are checked in one loop (src/number_arrays.ts), not through
+  // zod's per-element parse; negative, fractional, unsafe or non-numeric ids, non-finite or
+  // non-numeric log-probabilities, and non-arrays are refused all the same, and nothing of the step
+  // runs.
+  await withServer({}, async (server) => {
+    const { episode_id } = await server.request({ op: "reset", task_id: "py-median-even" });
+    const bad = [
+      { prompt_ids: [1, -2] },
+      { prompt_ids: [1, 2.5] },
+      { completion_ids: [Number.MAX_SAFE_INTEGER + 1] },
+      { completion_ids: ["3"] },
+      { prompt_ids: { length: 1, 0: 1 } },
+      { logprobs: [-0.1, "x"] },
+      { logprobs: [-0.1, null] },
+    ];
+    for (const tokens of bad) {
+      const answer = await server.request({ op: "step", episode_id, message: INSPECT, tokens });
+      assert.equal(code(answer), "bad_request", JSON.stringify(tokens));
+      assert.match(
+        (answer.error as { message: string }).message,
+        /^tokens\.(prompt_ids|completion_ids|logprobs): expected an array of (token ids \(integers from 0\)|log-probabilities)/,
+        JSON.stringify(tokens),
+      );
+    }
+    const state = await server.request({ op: "state", episode_id });
+    assert.equal(state.step_count, 0, JSON.stringify(state));
+    // A long prompt's ids go through.
+    const ids = Array.from({ length: 20_000 }, (_, i) => i);
+    const ok = await server.request({
+      op: "step",
+      episode_id,
+      message: INSPECT,
+      tokens: { prompt_ids: ids, completion_ids: [1], logprobs: [-0.5] },
+    });
+    assert.equal(code(ok), undefined, JSON.stringify(ok).slice(0, 300));
+    assert.equal((await server.request({ op: "state", episode_id })).step_count, 1);
+  });
+});
+
 Deno.test("EpisodeServer.handle() keeps lone surrogates out of observations and records", async () => {
   // Attack: "\ud800" escapes, from the client's JSON or the model's own argument text, decoded to
   // lone surrogates that came back in the tool's output and the record; Python then cannot encode
