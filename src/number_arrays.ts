@@ -51,6 +51,12 @@ export function numberArray<N extends boolean = false>(
   return schema;
 }
 
+/** Token ids as models and records give them. */
+export const TOKEN_IDS = integerArray("integer token ids");
+
+/** Log-probabilities, one per token. */
+export const LOGPROBS = numberArray("log-probabilities");
+
 /** Options of `z.toJSONSchema` for schemas holding these arrays; other custom schemas still throw. */
 export const NUMBER_ARRAYS_JSON_SCHEMA = {
   unrepresentable: "any",

@@ -23,7 +23,8 @@ export function roomForThread(path: string): boolean {
   } catch (error) {
     // EMFILE (per process) and ENFILE (the whole machine): no room. Anything else says nothing
     // about open files.
-    return !/\(os error 2[34]\)/.test(String(error));
+    const code = (error as { code?: unknown }).code;
+    return code !== "EMFILE" && code !== "ENFILE";
   } finally {
     for (const file of opened) file.close();
   }

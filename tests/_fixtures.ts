@@ -6,8 +6,24 @@ import { type Task, type TaskSpec, TaskSpecSchema } from "../src/task/spec.ts";
 import { executeTool } from "../src/tools/registry.ts";
 import { type ToolContext, toolContext, type ToolResult } from "../src/tools/types.ts";
 import type { EpisodeSetup } from "../src/agent/episode.ts";
+import type { ChildSpec } from "../src/sandbox/_child.ts";
 import { snapshotDir } from "../src/workspace/snapshot.ts";
 import { createWorkspace, type Workspace } from "../src/workspace/workspace.ts";
+
+/** A spawner's child that prints `word` in `cwd` (no sandbox: the spawner's own machinery). */
+export function echoSpec(word: string, cwd: string): ChildSpec {
+  return {
+    argv: ["echo", word],
+    cwd,
+    env: { PATH: "/usr/bin:/bin" },
+    stdin: null,
+    cap: 1024,
+    timeoutMs: 10_000,
+    detached: true,
+    killGroup: true,
+    sweep: null,
+  };
+}
 
 /** A repeatable stand-in for the secure random source of `reward/canary.ts`. */
 export function seeded(seed: number): (n: number) => number {

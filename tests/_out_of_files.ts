@@ -9,6 +9,7 @@
 import { Spawner } from "../src/sandbox/_spawner.ts";
 import { runSearch } from "../src/tools/_search_pool.ts";
 import { roomForThread } from "../src/threads.ts";
+import { echoSpec } from "./_fixtures.ts";
 
 const [mode, folder] = Deno.args;
 const held: Deno.FsFile[] = [];
@@ -27,18 +28,7 @@ async function outcome(work: () => Promise<unknown>): Promise<string> {
 }
 
 const spawner = new Spawner(null, { idleMs: 100 });
-const echo = () =>
-  spawner.run({
-    argv: ["echo", "one"],
-    cwd: folder,
-    env: { PATH: "/usr/bin:/bin" },
-    stdin: null,
-    cap: 1024,
-    timeoutMs: 10_000,
-    detached: true,
-    killGroup: true,
-    sweep: null,
-  }).then((result) => result.stdout);
+const echo = () => spawner.run(echoSpec("one", folder)).then((result) => result.stdout);
 const search = () =>
   runSearch(
     {

@@ -9,7 +9,7 @@
  */
 import { formatIssue } from "../zod_issues.ts";
 import { z } from "zod";
-import { integerArray } from "../number_arrays.ts";
+import { TOKEN_IDS } from "../number_arrays.ts";
 import { PolicyError } from "../errors.ts";
 import { baseUrlOf, type HttpOptions, httpOptions, postJson } from "./_http.ts";
 import { assistantTurn } from "./assistant_turn.ts";
@@ -52,24 +52,22 @@ const ToolCallSchema = z.object({
   }),
 });
 
-const TokenIds = integerArray("integer token ids");
-
 /** Per generated token, its log-probability (`logprobs.content`), checked in one loop as well. */
 const TokenLogprobs = z.custom<{ logprob: number }[]>(
   (value) =>
     Array.isArray(value) &&
     value.every((entry) =>
-      typeof entry === "object" && entry !== null && typeof entry.logprob === "number"
+      typeof entry === "object" && entry !== null && Number.isFinite(entry.logprob)
     ),
   { message: "expected an array of objects with a number logprob" },
 );
 
-/** SGLang's `[logprob, token_id, text]` per generated token, checked as {@linkcode TokenIds}. */
+/** SGLang's `[logprob, token_id, text]` per generated token, checked in one loop as well. */
 const SglangLogprobs = z.custom<[number, number, ...unknown[]][]>(
   (value) =>
     Array.isArray(value) &&
     value.every((entry) =>
-      Array.isArray(entry) && typeof entry[0] === "number" && Number.isInteger(entry[1])
+      Array.isArray(entry) && Number.isFinite(entry[0]) && Number.isSafeInteger(entry[1])
     ),
   { message: "expected an array of [logprob, token id, ...] entries" },
 );
@@ -87,16 +85,16 @@ const ResponseSchema = z.object({
       content: TokenLogprobs.nullish(),
     }).nullish(),
     /** vLLM (and SGLang releases that took over its name): completion token ids. */
-    token_ids: TokenIds.nullish(),
+    token_ids: TOKEN_IDS.nullish(),
     /** SGLang: prompt token ids per choice. */
-    prompt_token_ids: TokenIds.nullish(),
+    prompt_token_ids: TOKEN_IDS.nullish(),
     /** SGLang: `output_token_logprobs` as `[logprob, token_id, text]` per generated token. */
     meta_info: z.looseObject({
-      output_ids: TokenIds.nullish(),
+      output_ids: TOKEN_IDS.nullish(),
       output_token_logprobs: SglangLogprobs.nullish(),
     }).nullish(),
   })).min(1),
-  prompt_token_ids: TokenIds.nullish(),
+  prompt_token_ids: TOKEN_IDS.nullish(),
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
 });
 

@@ -10,7 +10,7 @@
  */
 import { formatIssue } from "../zod_issues.ts";
 import { z } from "zod";
-import { integerArray, numberArray } from "../number_arrays.ts";
+import { numberArray, TOKEN_IDS } from "../number_arrays.ts";
 import { PolicyError } from "../errors.ts";
 import type { ToolSchema } from "../tools/registry.ts";
 import { baseUrlOf, type HttpOptions, httpOptions, postJson } from "./_http.ts";
@@ -37,15 +37,13 @@ export interface TokenPolicyOptions {
   fetch?: typeof fetch;
 }
 
-const TokenIds = integerArray("integer token ids");
-
-const TokenizeSchema = z.object({ tokens: TokenIds });
+const TokenizeSchema = z.object({ tokens: TOKEN_IDS });
 
 const CompletionSchema = z.object({
   choices: z.array(z.object({
     text: z.string(),
     finish_reason: z.string().nullish(),
-    token_ids: TokenIds.nullish(),
+    token_ids: TOKEN_IDS.nullish(),
     logprobs: z.object({ token_logprobs: numberArray("log-probabilities", { nullable: true }) })
       .nullish(),
   })).min(1),

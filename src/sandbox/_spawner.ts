@@ -51,6 +51,8 @@ export interface AheadChild {
 }
 
 const MODULE = new URL("./_spawner_worker.ts", import.meta.url);
+/** The spawner thread's module as a file path, or null where it is not a file. */
+const MODULE_PATH = MODULE.protocol === "file:" ? decodeURIComponent(MODULE.pathname) : null;
 /**
  * How long the spawner thread waits without work before it ends: a new one costs loading its
  * modules and starting the launcher's `serve` process again (the bench's 1 s model left gaps of
@@ -180,9 +182,7 @@ export class Spawner {
     if (this.#failed || !workerAllowed()) return null;
     // Out of open files (a server at its limit), a new worker would end the process: this request
     // runs here, and a later one starts the thread.
-    if (MODULE.protocol === "file:" && !roomForThread(decodeURIComponent(MODULE.pathname))) {
-      return null;
-    }
+    if (MODULE_PATH !== null && !roomForThread(MODULE_PATH)) return null;
     let worker: Worker;
     try {
       worker = new Worker(MODULE, { type: "module", name: "patchgym-spawner" });
@@ -249,10 +249,9 @@ const notStarted: ChildResult = {
 
 /** Whether this process may start the spawner thread (it needs to read its module). */
 function workerAllowed(): boolean {
-  if (MODULE.protocol !== "file:") return true;
+  if (MODULE_PATH === null) return true;
   try {
-    const path = decodeURIComponent(MODULE.pathname);
-    return Deno.permissions.querySync({ name: "read", path }).state === "granted";
+    return Deno.permissions.querySync({ name: "read", path: MODULE_PATH }).state === "granted";
   } catch {
     return false;
   }

@@ -4,7 +4,7 @@
  * OpenEnv's shapes, HTTP bodies (`serve --http`); see `EpisodeServer` for the answers.
  */
 import { z } from "zod";
-import { integerArray, numberArray } from "../number_arrays.ts";
+import { integerArray, LOGPROBS } from "../number_arrays.ts";
 import { formatIssue } from "../zod_issues.ts";
 import { MAX_TOOL_CALLS } from "../policy/assistant_turn.ts";
 
@@ -41,7 +41,7 @@ export const GenerationSchema = z.object({
   tokens: z.object({
     prompt_ids: TokenIds.nullish(),
     completion_ids: TokenIds.nullish(),
-    logprobs: numberArray("log-probabilities").nullish(),
+    logprobs: LOGPROBS.nullish(),
   }).nullish(),
   usage: z.object({
     prompt_tokens: z.number().int().min(0),

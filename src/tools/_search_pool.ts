@@ -64,46 +64,49 @@ async function runInWorker<A>(
   const { timeoutMs, room } = options;
   while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
-  let worker = idle.pop();
-  if (!worker && !roomForThread(room)) {
-    running--;
-    waiting.shift()?.();
-    throw new Error("Cannot start a search thread: the process is out of open files; try again");
-  }
-  worker ??= new Worker(source ??= searchWorkerSource(), { eval: true });
-  worker.ref();
+  let worker: Worker | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
+    const chosen = worker = idle.pop() ?? newWorker(room);
+    chosen.ref();
     const reply = await new Promise<
       { ok: true; answer: A } | { ok: false; message: string } | "timeout"
     >((resolve, reject) => {
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
       const onError = (error: Error) => {
-        worker.off("message", resolve);
+        chosen.off("message", resolve);
         reject(error);
       };
-      worker.once("message", (value) => {
-        worker.off("error", onError);
+      chosen.once("message", (value) => {
+        chosen.off("error", onError);
         resolve(value);
       });
-      worker.once("error", onError);
-      worker.postMessage(request);
+      chosen.once("error", onError);
+      chosen.postMessage(request);
     });
     if (reply === "timeout") {
-      worker.removeAllListeners();
-      void worker.terminate();
+      chosen.removeAllListeners();
+      void chosen.terminate();
       return "timeout";
     }
-    worker.unref();
-    idle.push(worker);
+    chosen.unref();
+    idle.push(chosen);
     if (!reply.ok) throw new Error(`Search failed: ${reply.message}`);
     return reply.answer;
   } catch (error) {
-    if (!idle.includes(worker)) void worker.terminate();
+    if (worker && !idle.includes(worker)) void worker.terminate();
     throw error;
   } finally {
     clearTimeout(timer);
     running--;
     waiting.shift()?.();
   }
+}
+
+/** A new search worker; throws when the process has no room for its files (see `roomForThread`). */
+function newWorker(room: string): Worker {
+  if (!roomForThread(room)) {
+    throw new Error("Cannot start a search thread: the process is out of open files; try again");
+  }
+  return new Worker(source ??= searchWorkerSource(), { eval: true });
 }

@@ -9,7 +9,7 @@
  * writer that adds a field stays readable; the fields listed are checked with their types.
  */
 import { z } from "zod";
-import { integerArray, numberArray } from "../number_arrays.ts";
+import { integerArray, LOGPROBS, TOKEN_IDS } from "../number_arrays.ts";
 import type { ChatMessage, TurnTokens } from "../policy/types.ts";
 import type { Task } from "../task/spec.ts";
 import type { ToolSchema } from "../tools/registry.ts";
@@ -74,9 +74,6 @@ export interface Submission {
 const counts = z.object({ passed: z.number().int(), total: z.number().int() });
 const nullableString = z.string().nullable();
 
-const TokenIds = integerArray("integer token ids");
-const Logprobs = numberArray("log-probabilities");
-
 const toolCallSchema = z.object({
   id: z.string(),
   type: z.literal("function"),
@@ -138,18 +135,18 @@ const turnSchema = z.object({
   }).nullable(),
   dropped_tool_calls: z.number().int(),
   tokens: z.object({
-    prompt_ids: TokenIds.nullable(),
-    completion_ids: TokenIds.nullable(),
-    logprobs: Logprobs.nullable(),
+    prompt_ids: TOKEN_IDS.nullable(),
+    completion_ids: TOKEN_IDS.nullable(),
+    logprobs: LOGPROBS.nullable(),
   }).nullable(),
 });
 
 const segmentSchema = z.object({
   first_turn: z.number().int(),
-  prompt_ids: TokenIds,
-  response_ids: TokenIds,
+  prompt_ids: TOKEN_IDS,
+  response_ids: TOKEN_IDS,
   loss_mask: integerArray("0s and 1s", { min: 0, max: 1 }),
-  rollout_logprobs: Logprobs.nullable(),
+  rollout_logprobs: LOGPROBS.nullable(),
 }).refine(
   (s) =>
     s.loss_mask.length === s.response_ids.length &&

@@ -7,6 +7,7 @@
 /// <reference lib="deno.worker" />
 import { type IsolationInfo, Sandbox, spawnOnThisThread } from "../../src/sandbox/sandbox.ts";
 import { Spawner } from "../../src/sandbox/_spawner.ts";
+import { echoSpec } from "../_fixtures.ts";
 import type { Launcher } from "../../src/sandbox/_launch.ts";
 
 self.onmessage = async (
@@ -14,17 +15,7 @@ self.onmessage = async (
 ) => {
   spawnOnThisThread();
   const spawner = new Spawner(event.data.launcher);
-  const child = await spawner.run({
-    argv: ["echo", "here"],
-    cwd: event.data.cwd,
-    env: { PATH: "/usr/bin:/bin" },
-    stdin: null,
-    cap: 1024,
-    timeoutMs: 10_000,
-    detached: true,
-    killGroup: true,
-    sweep: null,
-  });
+  const child = await spawner.run(echoSpec("here", event.data.cwd));
   const helper = await spawner.helper("kill", ["2147483646"]);
   const sandbox = new Sandbox({ isolation: event.data.isolation });
   const cleanups: (() => Promise<void>)[] = [];

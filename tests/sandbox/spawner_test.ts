@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { HelperProcess } from "../../src/sandbox/_helper.ts";
 import { Spawner, spawnerFor } from "../../src/sandbox/_spawner.ts";
 import { probeCgroups, sandboxCgroup } from "../../src/sandbox/cgroup.ts";
-import { pidsWith, testSandbox } from "../_fixtures.ts";
+import { echoSpec, pidsWith, testSandbox } from "../_fixtures.ts";
 import { mounted, rootLauncher, skip, withDir } from "./_launcher_fixture.ts";
 
 /** Send `lines` to a fresh `serve` process, close its stdin, return what it answered. */
@@ -274,17 +274,7 @@ Deno.test("Spawner ends its idle thread and starts a new one for the next run", 
   const sandbox = await testSandbox();
   const spawner = new Spawner(sandbox.isolation.launcher ?? null, { idleMs: 100 });
   const ws = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-spawner-" }));
-  const echo = (word: string) => ({
-    argv: ["echo", word],
-    cwd: ws,
-    env: { PATH: "/usr/bin:/bin" },
-    stdin: null,
-    cap: 1024,
-    timeoutMs: 10_000,
-    detached: true,
-    killGroup: true,
-    sweep: null,
-  });
+  const echo = (word: string) => echoSpec(word, ws);
   try {
     assert.equal((await spawner.run(echo("one"))).stdout, "one\n");
     assert.ok(spawner.threadRunning);
