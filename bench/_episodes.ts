@@ -20,7 +20,7 @@ import { WorkerPool } from "../src/rollout/worker_pool.ts";
 import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { runTests } from "../src/sandbox/test_runner.ts";
 import type { Task } from "../src/task/spec.ts";
-import type { TrajectoryRecord } from "../src/trajectory/record.ts";
+import type { RecordDigest } from "../src/trajectory/digest.ts";
 import type { BenchContext } from "./_context.ts";
 import { spawnChecked, subdir } from "./_context.ts";
 import { WarmInterpreter } from "./_warm.ts";
@@ -741,7 +741,7 @@ async function bareThroughput(
   }
 }
 
-function checkRecord(record: TrajectoryRecord): void {
+function checkRecord(record: RecordDigest): void {
   const failed = record.turns.find((t) => t.tool && !t.tool.ok);
   if (
     record.stop_reason !== "submitted" || record.turns.length !== TURNS || failed ||

@@ -3,6 +3,7 @@ import { patchgymCommand } from "../hint.ts";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import { writeRunReport } from "../rollout/run.ts";
+import { digestRecord } from "../trajectory/digest.ts";
 import { summarize } from "../trajectory/summary.ts";
 import { parseFlags } from "./_args.ts";
 import { readRunFolder } from "./_run_folder.ts";
@@ -35,12 +36,13 @@ function runReport(args: string[]): number {
     );
   }
   const run = readRunFolder("report", positionals[0]);
+  const digests = run.records.map(digestRecord);
   const saved = run.summary ?? {};
   const summary = {
     ...saved,
-    ...summarize(run.records),
+    ...summarize(digests),
   };
-  const path = writeRunReport(run.dir, run.records, summary);
+  const path = writeRunReport(run.dir, digests, summary);
   console.log(`Wrote ${resolve(path)} (${run.records.length} episodes)`);
   return 0;
 }

@@ -2,7 +2,7 @@
  * The worker thread of {@linkcode WorkerPool} (worker_pool.ts): it opens the run's environment
  * from the spec it is sent (isolation already probed, the same workspace root) and says so, then
  * runs the samples of each run it is given with `runSample`, exactly as the main thread would,
- * and posts each record back as its JSON line. It has the permissions of the process (Deno
+ * and posts each record back as its JSON line and its digest. It has the permissions of the process (Deno
  * workers inherit them). Private to `src/rollout/`.
  */
 import { setPriority } from "node:os";
@@ -12,6 +12,7 @@ import { parseScript } from "../policy/scripted.ts";
 import { makePolicy } from "./policy.ts";
 import { spawnOnThisThread } from "../sandbox/sandbox.ts";
 import { runSample } from "./sample.ts";
+import { recordLine } from "../trajectory/digest.ts";
 import type { PoolReply, PoolRequest } from "./worker_pool.ts";
 
 const scope = globalThis as unknown as {
@@ -96,12 +97,7 @@ async function runJob(job: Extract<PoolRequest, { kind: "job" }>["job"]): Promis
     scope.postMessage({ kind: "interrupted", batch, episode_id: job.episode_id });
     return;
   }
-  scope.postMessage({
-    kind: "record",
-    batch,
-    episode_id: job.episode_id,
-    line: JSON.stringify(record),
-  });
+  scope.postMessage({ kind: "record", batch, episode_id: job.episode_id, ...recordLine(record) });
 }
 
 /**

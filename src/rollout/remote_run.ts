@@ -7,6 +7,7 @@
  */
 import { patchgymCommand } from "../hint.ts";
 import { readFileSync } from "node:fs";
+import { type RecordLine, recordLine } from "../trajectory/digest.ts";
 import { parseRecord, type TrajectoryRecord } from "../trajectory/record.ts";
 import type { Policy } from "../policy/types.ts";
 import type { Task } from "../task/spec.ts";
@@ -44,8 +45,8 @@ export interface SampleJob {
  */
 export type RemoteRunner = (
   jobs: SampleJob[],
-  /** `line`: the record's JSON text when the runner has it already (written as it is). */
-  deliver: (record: TrajectoryRecord, line?: string) => Promise<void>,
+  /** A finished record: its JSON line (written as it is) and its digest. */
+  deliver: (record: RecordLine) => Promise<void>,
   signal: AbortSignal,
 ) => Promise<RemoteOutcome | void>;
 
@@ -134,7 +135,7 @@ export function queueRunner(
           const job = remaining.get(result.episode_id);
           if (!job) continue; // A duplicate (a job run twice) or a sample done before a resume.
           remaining.delete(result.episode_id);
-          await deliver(await recordOf(result, job, context));
+          await deliver(recordLine(await recordOf(result, job, context)));
         }
       }
       if (remaining.size === 0) await queue.forgetRun(context.config.run_id);
@@ -220,7 +221,7 @@ export function rayRunner(
         const job = remaining.get(result.episode_id);
         if (!job) continue;
         remaining.delete(result.episode_id);
-        await deliver(await recordOf(result, job, context));
+        await deliver(recordLine(await recordOf(result, job, context)));
       }
       const { code } = await driver.status;
       if (remaining.size > 0 && !signal.aborted) {

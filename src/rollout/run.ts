@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { UsageError } from "../errors.ts";
 import type { Policy } from "../policy/types.ts";
 import type { Task } from "../task/spec.ts";
+import { digestRecord, type RecordDigest, recordLine } from "../trajectory/digest.ts";
 import { parseTrajectories, type TrajectoryRecord } from "../trajectory/record.ts";
 import { type RunSummary, summarize, SUMMARY_FORMAT } from "../trajectory/summary.ts";
 import { renderReport, REPORT_FILE } from "../trajectory/report.ts";
@@ -53,8 +54,8 @@ export interface RolloutOptions {
   signal?: AbortSignal;
   /** Called once before the first sample with what the folder already held. */
   onStart?: (state: RunStart) => void;
-  /** Called after each sample's record is written. */
-  onRecord?: (record: TrajectoryRecord) => void;
+  /** Called after each sample's record is written, with its digest. */
+  onRecord?: (record: RecordDigest) => void;
   /** Run the samples elsewhere (a queue, a Ray cluster) instead of in this process. */
   remote?: RemoteRunner;
 }
@@ -90,10 +91,13 @@ export interface RunSummaryFile extends RunSummary {
 
 /** What a run produced. */
 export interface RolloutResult {
-  /** Every record in the folder, earlier ones included. */
-  records: TrajectoryRecord[];
-  /** Records written by this call. */
-  ran: TrajectoryRecord[];
+  /**
+   * Every record in the folder, earlier ones included, as digests (`digest.ts`): the records
+   * themselves are in `trajectories.jsonl`, and a run does not keep them in memory.
+   */
+  records: RecordDigest[];
+  /** The digests of the records written by this call. */
+  ran: RecordDigest[];
   summary: RunSummaryFile;
   /** The signal stopped the run before every sample finished. */
   interrupted: boolean;
@@ -103,20 +107,7 @@ export interface RolloutResult {
 export async function runRollout(options: RolloutOptions): Promise<RolloutResult> {
   const { environment, config, outDir } = options;
   const path = join(outDir, "trajectories.jsonl");
-  const previous = readRunTrajectories(path, config.run_id);
-  let records = previous.records;
-  let retried = 0;
-  if (options.retryErrors) {
-    const kept = records.filter((r) => !RETRYABLE_STOP_REASONS.includes(r.stop_reason));
-    retried = records.length - kept.length;
-    records = kept;
-  }
-  if (previous.rewrite || retried > 0) {
-    // Rewrite with the lines to keep; a rename, so a crash leaves the old file or the new one.
-    const temp = `${path}.tmp`;
-    writeFileSync(temp, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
-    renameSync(temp, path);
-  }
+  const { retried, records, partial } = earlierRecords(path, config.run_id, options.retryErrors);
   const finished = new Set(records.map((r) => r.episode_id));
   const jobs = uniqueTasks(config.tasks).flatMap((id) =>
     Array.from({ length: config.samples }, (_, sample) => ({
@@ -132,11 +123,11 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
     todo: jobs.length,
     rewardSum: records.reduce((n, r) => n + (r.reward?.total ?? 0), 0),
     retried,
-    repaired: previous.partial,
+    repaired: partial,
   });
 
   const writer = new JsonlWriter(path);
-  const ran: TrajectoryRecord[] = [];
+  const ran: RecordDigest[] = [];
   const signal = options.signal ?? new AbortController().signal;
   const started = performance.now();
   const concurrency = options.concurrency ?? 4;
@@ -164,12 +155,12 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
           group_id: `${config.run_id}/${j.id}`,
           ...(j.impossible ? { impossible: true } : {}),
         })),
-        async (record, line) => {
-          if (delivered.has(record.episode_id) || finished.has(record.episode_id)) return;
-          delivered.add(record.episode_id);
-          await (line === undefined ? writer.write(record) : writer.writeLine(line));
-          ran.push(record);
-          options.onRecord?.(record);
+        async ({ line, digest }) => {
+          if (delivered.has(digest.episode_id) || finished.has(digest.episode_id)) return;
+          delivered.add(digest.episode_id);
+          await writer.writeLine(line);
+          ran.push(digest);
+          options.onRecord?.(digest);
         },
         signal,
       );
@@ -200,9 +191,10 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
             },
           );
           if (record.stop_reason === "interrupted") continue;
-          await writer.write(record);
-          ran.push(record);
-          options.onRecord?.(record);
+          const { line, digest } = recordLine(record);
+          await writer.writeLine(line);
+          ran.push(digest);
+          options.onRecord?.(digest);
         }
       };
       const workers = Math.min(concurrency, Math.max(1, jobs.length));
@@ -229,10 +221,10 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
   return { records: all, ran, summary, interrupted };
 }
 
-/** Write `report.html` into a run folder. */
+/** Write `report.html` into a run folder, from its records' digests. */
 export function writeRunReport(
   outDir: string,
-  records: TrajectoryRecord[],
+  records: readonly RecordDigest[],
   summary: RunSummary & { run_id?: string; policy?: { kind: string; model: string | null } },
 ): string {
   const runId = summary.run_id ?? records[0]?.run_id ?? "(unknown run)";
@@ -251,7 +243,7 @@ export function writeRunReport(
       run_id: runId,
       subtitle: `${policy}${isolation}, ${records.length} samples, patchgym ${VERSION}`,
       summary,
-      records,
+      episodes: records,
     }),
   );
   return path;
@@ -265,6 +257,29 @@ export function episodeId(runId: string, taskId: string, sample: number): string
 /** Task ids in order, each once (a repeated id would give two samples one episode id). */
 export function uniqueTasks(ids: string[]): string[] {
   return [...new Set(ids)];
+}
+
+/**
+ * The digests of the records `path` already holds (see {@linkcode readRunTrajectories}), without
+ * the failed ones when `retryErrors` (`retried` counts them). The file is rewritten with the records
+ * kept when lines go (a rename, so a crash leaves the old file or the new one).
+ */
+function earlierRecords(
+  path: string,
+  runId: string,
+  retryErrors = false,
+): { records: RecordDigest[]; retried: number; partial: boolean } {
+  const previous = readRunTrajectories(path, runId);
+  const kept = retryErrors
+    ? previous.records.filter((r) => !RETRYABLE_STOP_REASONS.includes(r.stop_reason))
+    : previous.records;
+  const retried = previous.records.length - kept.length;
+  if (previous.rewrite || retried > 0) {
+    const temp = `${path}.tmp`;
+    writeFileSync(temp, kept.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    renameSync(temp, path);
+  }
+  return { records: kept.map(digestRecord), retried, partial: previous.partial };
 }
 
 /**

@@ -3,7 +3,8 @@
  * its own event loop (`_pool_worker.ts`), while this thread stays the one writer of records and
  * summary. A worker inherits the process's permissions, so the pool needs no flag beyond those of a
  * one-thread run and starts no process of its own. Records come back as the JSON lines the workers
- * wrote, so a run on N threads writes the same bytes per record as a run on one.
+ * wrote, so a run on N threads writes the same bytes per record as a run on one, each with its
+ * digest (`digest.ts`), made by the worker: this thread does not parse them.
  *
  * A {@linkcode WorkerPool} outlives one run: its threads load their modules and open the
  * environment once, and every later run on it finds them ready, their code already compiled (a
@@ -18,6 +19,7 @@ import {
   runSpec,
   type SampleJob,
 } from "./remote_run.ts";
+import { type RecordDigest, recordLine } from "../trajectory/digest.ts";
 import { failedSample } from "./sample.ts";
 
 /** What the main thread sends a pool worker. */
@@ -30,7 +32,7 @@ export type PoolRequest =
 /** What a pool worker answers: that its set-up is done, then one message per job. */
 export type PoolReply =
   | { kind: "ready" }
-  | { kind: "record"; batch: number; episode_id: string; line: string }
+  | { kind: "record"; batch: number; episode_id: string; line: string; digest: RecordDigest }
   | { kind: "interrupted"; batch: number; episode_id: string }
   | {
     kind: "error";
@@ -216,7 +218,7 @@ export class WorkerPool {
           error,
           { limits: context.config.limits, training: context.config.training },
         );
-        await deliver(record, JSON.stringify(record));
+        await deliver(recordLine(record));
       });
     const skip = (job: SampleJob) => settle(job.episode_id, () => Promise.resolve());
     // Each thread's share of the samples at once; no more threads than samples at once.
@@ -244,7 +246,7 @@ export class WorkerPool {
         thread.running.delete(reply.episode_id);
         if (job) {
           if (reply.kind === "record") {
-            settle(job.episode_id, () => deliver(JSON.parse(reply.line), reply.line));
+            settle(job.episode_id, () => deliver({ line: reply.line, digest: reply.digest }));
           } else if (reply.kind === "interrupted") {
             skip(job);
           } else {

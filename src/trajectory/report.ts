@@ -8,16 +8,11 @@
  * `textContent`, never as markup.
  */
 import { REPORT_CSS, REPORT_JS } from "./_report_client.ts";
-import type { TrajectoryRecord } from "./record.ts";
-import { outcomeOf, type RunSummary } from "./summary.ts";
+import { type RecordDigest, viewOf } from "./digest.ts";
+import type { RunSummary } from "./summary.ts";
 
 /** The report's file name in a run folder. */
 export const REPORT_FILE = "report.html";
-
-/** Longest text kept per tool output, model reply or test output in the report. */
-export const REPORT_TEXT_LIMIT = 8_000;
-/** Longest diff kept per episode in the report. */
-export const REPORT_DIFF_LIMIT = 100_000;
 
 /** What a report shows. */
 export interface ReportInput {
@@ -26,7 +21,8 @@ export interface ReportInput {
   subtitle: string;
   /** The run summary; fields beyond {@linkcode RunSummary} (e.g. drift or tamper rates) are shown too. */
   summary: RunSummary;
-  records: TrajectoryRecord[];
+  /** The episodes' digests (`digest.ts`). */
+  episodes: readonly RecordDigest[];
 }
 
 /** The HTML of the report. */
@@ -35,9 +31,9 @@ export function renderReport(input: ReportInput): string {
     run_id: input.run_id,
     subtitle: input.subtitle,
     summary: input.summary,
-    episodes: [...input.records]
+    episodes: [...input.episodes]
       .sort((a, b) => a.task_id.localeCompare(b.task_id) || a.sample - b.sample)
-      .map(episodeView),
+      .map(viewOf),
   };
   return `<!doctype html>
 <html lang="en">
@@ -74,71 +70,4 @@ export function embedJson(value: unknown): string {
 /** Text for an HTML text node or attribute. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** The part of a record the viewer shows, long texts cut to bounded size. */
-function episodeView(r: TrajectoryRecord) {
-  const statement = r.messages.find((m) => m.role === "user")?.content ?? "";
-  const reward = r.reward && {
-    total: r.reward.total,
-    resolved: r.reward.resolved,
-    components: {
-      fail_to_pass: r.reward.components.fail_to_pass,
-      pass_to_pass: r.reward.components.pass_to_pass,
-      patch_applied: r.reward.components.patch_applied,
-      protected_path_edits: r.reward.components.protected_path_edits,
-    },
-    report_problem: r.reward.components.test_report_problem ?? null,
-    tests: r.reward.tests,
-    failures: r.reward.failures?.map((f) => ({ ...f, output: cut(f.output, REPORT_TEXT_LIMIT) })),
-  };
-  return {
-    episode_id: r.episode_id,
-    task_id: r.task_id,
-    sample: r.sample,
-    language: r.task.language,
-    difficulty: r.task.difficulty,
-    kind: r.task.kind,
-    outcome: outcomeOf(r),
-    stop_reason: r.stop_reason,
-    error: r.error,
-    submission: r.submission,
-    statement: cut(statement, REPORT_TEXT_LIMIT),
-    final_diff: cut(r.final_diff, REPORT_DIFF_LIMIT),
-    reward,
-    drift: r.training.token_drift,
-    tokens: r.training.available,
-    usage: r.usage,
-    wall_ms: r.timings.wall_ms,
-    turns: r.turns.map((t) => ({
-      index: t.index,
-      content: cut(t.model.content ?? "", REPORT_TEXT_LIMIT),
-      reasoning: cut(t.model.reasoning ?? "", REPORT_TEXT_LIMIT),
-      parse_errors: t.model.parse_errors,
-      dropped: t.dropped_tool_calls,
-      tool: t.tool && {
-        name: t.tool.name,
-        arguments: cut(
-          typeof t.tool.arguments === "string"
-            ? t.tool.arguments
-            : JSON.stringify(t.tool.arguments, null, 2),
-          REPORT_TEXT_LIMIT,
-        ),
-        ok: t.tool.ok,
-        code: t.tool.code,
-        output: cut(t.tool.output, REPORT_TEXT_LIMIT),
-        truncated: t.tool.truncated,
-      },
-    })),
-  };
-}
-
-/** `text` cut to `limit` characters keeping head and tail, with a marker saying how much went. */
-export function cut(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const head = Math.floor(limit * 0.7);
-  const tail = limit - head;
-  return `${text.slice(0, head)}\n[... ${text.length - head - tail} characters cut ...]\n${
-    text.slice(text.length - tail)
-  }`;
 }

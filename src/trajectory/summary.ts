@@ -1,7 +1,9 @@
 /**
- * Run summaries from trajectory records: per task reward, turns and stop reasons, and overall mean
- * reward, pass@1 and pass@k (unbiased estimator over the samples of each task).
+ * Run summaries from trajectory records (their digests, `digest.ts`): per task reward, turns and
+ * stop reasons, and overall mean reward, pass@1 and pass@k (unbiased estimator over the samples of
+ * each task).
  */
+import type { RecordDigest } from "./digest.ts";
 import type { TrajectoryRecord } from "./record.ts";
 
 /** Format name and version of `summary.json`. */
@@ -50,11 +52,6 @@ export interface RunSummary {
   impossible?: { samples: number; rewarded: number; mean_reward: number; episodes: string[] };
 }
 
-/** Whether a record is an impossible sample (graded so that no honest solution passes). */
-export function isImpossible(record: TrajectoryRecord): boolean {
-  return record.reward?.impossible === true;
-}
-
 /**
  * Episode ids by outcome, as SWE-bench reports list instance ids: `error` (the policy or the
  * environment failed, or grading failed), else `empty_patch` (no change), else `resolved` or
@@ -89,12 +86,12 @@ export interface TrainingSummary {
   zero_loss: number;
 }
 
-/** Summarize finished records. */
-export function summarize(all: TrajectoryRecord[]): RunSummary {
-  const records = all.filter((r) => !isImpossible(r));
-  const impossible = all.filter(isImpossible);
-  const byTask = new Map<string, TrajectoryRecord[]>();
-  for (const r of records) byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), r]);
+/** Summarize finished records, from their digests. */
+export function summarize(all: readonly RecordDigest[]): RunSummary {
+  // Impossible samples (graded so that no honest solution passes) are counted apart.
+  const records = all.filter((r) => !r.impossible);
+  const impossible = all.filter((r) => r.impossible);
+  const byTask = byKey(records, (r) => r.task_id);
   const perTask: TaskSummary[] = [...byTask.entries()].sort(([a], [b]) => a.localeCompare(b)).map((
     [id, rs],
   ) => ({
@@ -106,7 +103,7 @@ export function summarize(all: TrajectoryRecord[]): RunSummary {
     stop_reasons: count(rs.map((r) => r.stop_reason)),
   }));
   const k = Math.max(0, ...perTask.map((t) => t.samples));
-  const wall = records.reduce((n, r) => n + r.timings.wall_ms, 0);
+  const wall = records.reduce((n, r) => n + r.wall_ms, 0);
   return {
     samples: records.length,
     tasks: perTask.length,
@@ -128,9 +125,9 @@ export function summarize(all: TrajectoryRecord[]): RunSummary {
     training: summarizeTraining(records),
     per_task: perTask,
     ids: sampleIds(records),
-    by_language: groupBy(records, (r) => r.task.language),
-    by_difficulty: groupBy(records, (r) => r.task.difficulty),
-    by_kind: groupBy(records, (r) => r.task.kind),
+    by_language: groupBy(records, (r) => r.language),
+    by_difficulty: groupBy(records, (r) => r.difficulty),
+    by_kind: groupBy(records, (r) => r.kind),
     ...(impossible.length > 0
       ? {
         impossible: {
@@ -155,23 +152,35 @@ export function outcomeOf(r: TrajectoryRecord): keyof SampleIds {
   return r.reward.resolved ? "resolved" : "unresolved";
 }
 
-function sampleIds(records: TrajectoryRecord[]): SampleIds {
+function sampleIds(records: RecordDigest[]): SampleIds {
   const ids: SampleIds = { resolved: [], unresolved: [], error: [], empty_patch: [] };
-  for (const r of records) ids[outcomeOf(r)].push(r.episode_id);
+  for (const r of records) ids[r.outcome].push(r.episode_id);
   for (const list of Object.values(ids)) list.sort();
   return ids;
 }
 
+/** `records` by `key`, each list in the order of `records`. */
+function byKey(
+  records: RecordDigest[],
+  key: (r: RecordDigest) => string,
+): Map<string, RecordDigest[]> {
+  const groups = new Map<string, RecordDigest[]>();
+  for (const r of records) {
+    const group = groups.get(key(r));
+    if (group) group.push(r);
+    else groups.set(key(r), [r]);
+  }
+  return groups;
+}
+
 function groupBy(
-  records: TrajectoryRecord[],
-  key: (r: TrajectoryRecord) => string,
+  records: RecordDigest[],
+  key: (r: RecordDigest) => string,
 ): Record<string, GroupSummary> {
-  const groups = new Map<string, TrajectoryRecord[]>();
-  for (const r of records) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
   const out: Record<string, GroupSummary> = {};
+  const groups = byKey(records, key);
   for (const [name, rs] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const byTask = new Map<string, TrajectoryRecord[]>();
-    for (const r of rs) byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), r]);
+    const byTask = byKey(rs, (r) => r.task_id);
     out[name] = {
       tasks: byTask.size,
       samples: rs.length,
@@ -186,12 +195,10 @@ function groupBy(
 }
 
 /** Token views, drift and tokens with loss of `records`. */
-export function summarizeTraining(records: TrajectoryRecord[]): TrainingSummary {
-  const viewed = records.filter((r) => r.training.available);
-  const drifted = viewed.filter((r) => r.training.token_drift).length;
-  const loss = viewed.map((r) =>
-    r.training.segments.reduce((n, s) => n + s.loss_mask.reduce((m: number, x) => m + x, 0), 0)
-  );
+export function summarizeTraining(records: readonly RecordDigest[]): TrainingSummary {
+  const viewed = records.filter((r) => r.tokens);
+  const drifted = viewed.filter((r) => r.drift).length;
+  const loss = viewed.map((r) => r.trainable_tokens);
   return {
     with_tokens: viewed.length,
     drifted,
@@ -219,23 +226,22 @@ export function passAtK(n: number, c: number, k: number): number {
   return 1 - fail;
 }
 
-function integrity(records: TrajectoryRecord[]): RunSummary["integrity"] {
-  const graded = records.filter((r) => r.reward !== null);
-  // Records written before integrity codes existed have none.
-  const codes = graded.map((r) => r.reward?.components?.integrity ?? []);
+function integrity(records: RecordDigest[]): RunSummary["integrity"] {
+  // The graded samples' codes (an ungraded one has none to count).
+  const codes = records.flatMap((r) => r.integrity === null ? [] : [r.integrity]);
   const tampered = codes.filter((c) => c.length > 0).length;
   return {
     tampered,
-    rate: round(graded.length === 0 ? 0 : tampered / graded.length),
+    rate: round(codes.length === 0 ? 0 : tampered / codes.length),
     codes: count(codes.flat()),
   };
 }
 
-function reward(r: TrajectoryRecord): number {
+function reward(r: RecordDigest): number {
   return r.reward?.total ?? 0;
 }
 
-function resolved(r: TrajectoryRecord): boolean {
+function resolved(r: RecordDigest): boolean {
   return r.reward?.resolved ?? false;
 }
 

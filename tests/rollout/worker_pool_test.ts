@@ -7,6 +7,7 @@ import { ReferencePolicy } from "../../src/policy/reference.ts";
 import { runRollout } from "../../src/rollout/run.ts";
 import { poolAvailable, WorkerPool } from "../../src/rollout/worker_pool.ts";
 import type { Task } from "../../src/task/spec.ts";
+import { digestRecord } from "../../src/trajectory/digest.ts";
 
 import { referenceConfig } from "./_config.ts";
 
@@ -60,7 +61,12 @@ Deno.test("runRollout() writes the same records on 2 worker threads as on one", 
         });
         assert.equal(result.summary.complete, true);
         assert.equal(result.ran.length, 6);
-        runs.set(how, linesOf(outDir));
+        const lines = linesOf(outDir);
+        // What the run keeps of each record is that record's digest, made on the thread that ran it.
+        for (const digest of result.ran) {
+          assert.deepEqual(digest, digestRecord(JSON.parse(lines.get(digest.episode_id)!)), how);
+        }
+        runs.set(how, lines);
       }
       assert.equal(pool.alive, 2);
     } finally {

@@ -2,7 +2,11 @@
 import { OpenAIPolicy } from "../../src/policy/openai.ts";
 import type { TurnTokens } from "../../src/policy/types.ts";
 import { toolSchemas } from "../../src/tools/registry.ts";
-import { TRAJECTORY_FORMAT, type TrajectoryRecord } from "../../src/trajectory/record.ts";
+import {
+  TRAJECTORY_FORMAT,
+  type TrajectoryRecord,
+  type TurnRecord,
+} from "../../src/trajectory/record.ts";
 import { buildTrainingView } from "../../src/trajectory/training_view.ts";
 import { converse, THINKING_OUTPUTS } from "../_conversation.ts";
 import { startQwen3Server } from "../_qwen3_server.ts";
@@ -124,4 +128,39 @@ export async function qwen3Conversation(
   } finally {
     await server.close();
   }
+}
+
+/** A turn of a record: the model's `content` and its call of `tool`, which answered `output`. */
+export function fakeTurn(
+  index: number,
+  tool: string,
+  args: unknown,
+  output: string,
+  content: string | null,
+): TurnRecord {
+  return {
+    index,
+    model: {
+      content,
+      reasoning: null,
+      tool_calls: null,
+      finish_reason: "tool_calls",
+      usage: null,
+      latency_ms: 3,
+      parse_errors: [],
+    },
+    action: "tool_call",
+    tool: {
+      name: tool,
+      arguments: args,
+      ok: true,
+      code: null,
+      output,
+      truncated: false,
+      duration_ms: 1,
+      meta: null,
+    },
+    dropped_tool_calls: 0,
+    tokens: null,
+  };
 }

@@ -1,43 +1,16 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cut, embedJson, escapeHtml, renderReport } from "../../src/trajectory/report.ts";
+import { cut, digestRecord } from "../../src/trajectory/digest.ts";
+import { embedJson, escapeHtml, renderReport } from "../../src/trajectory/report.ts";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
 import { summarize } from "../../src/trajectory/summary.ts";
 import { chromiumPath, withPage } from "../_cdp.ts";
-import { fakeRecord } from "./_records.ts";
+import { fakeRecord, fakeTurn } from "./_records.ts";
 
 /** Agent-produced text that tries to break out of the data block and run script. */
 const HOSTILE =
   `</script><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"><!--`;
-
-function turn(index: number, tool: string, args: unknown, output: string, content: string | null) {
-  return {
-    index,
-    model: {
-      content,
-      reasoning: null,
-      tool_calls: null,
-      finish_reason: "tool_calls",
-      usage: null,
-      latency_ms: 3,
-      parse_errors: [],
-    },
-    action: "tool_call" as const,
-    tool: {
-      name: tool,
-      arguments: args,
-      ok: true,
-      code: null,
-      output,
-      truncated: false,
-      duration_ms: 1,
-      meta: null,
-    },
-    dropped_tool_calls: 0,
-    tokens: null,
-  };
-}
 
 const SOLVED = fakeRecord({
   episode: "run-1/a/0",
@@ -58,9 +31,27 @@ const FAILED: TrajectoryRecord = (() => {
       final_diff: `--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = "${HOSTILE}"\n`,
       submission: { status: "solved", summary: HOSTILE },
       turns: [
-        turn(0, "read_file", { path: "m.py" }, "   1| x = 1", `I will read the file. ${HOSTILE}`),
-        turn(1, "write_file", { path: "m.py", content: `x = "${HOSTILE}"` }, "Wrote m.py", null),
-        turn(2, "submit", { status: "solved", summary: "done" }, "Submitted as solved", "Done."),
+        fakeTurn(
+          0,
+          "read_file",
+          { path: "m.py" },
+          "   1| x = 1",
+          `I will read the file. ${HOSTILE}`,
+        ),
+        fakeTurn(
+          1,
+          "write_file",
+          { path: "m.py", content: `x = "${HOSTILE}"` },
+          "Wrote m.py",
+          null,
+        ),
+        fakeTurn(
+          2,
+          "submit",
+          { status: "solved", summary: "done" },
+          "Submitted as solved",
+          "Done.",
+        ),
       ],
     },
   });
@@ -73,11 +64,12 @@ const FAILED: TrajectoryRecord = (() => {
 })();
 
 function report(records: TrajectoryRecord[]): string {
+  const episodes = records.map(digestRecord);
   return renderReport({
     run_id: "run-1",
     subtitle: "policy scripted",
-    summary: summarize(records),
-    records,
+    summary: summarize(episodes),
+    episodes,
   });
 }
 

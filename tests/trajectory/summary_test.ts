@@ -1,33 +1,36 @@
 import assert from "node:assert/strict";
 import type { TurnTokens } from "../../src/policy/types.ts";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
+import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
+import { digestRecord } from "../../src/trajectory/digest.ts";
 import {
   formatTraining,
   outcomeOf,
   passAtK,
-  summarize,
-  summarizeTraining,
+  summarize as summarizeDigests,
+  summarizeTraining as summarizeTrainingDigests,
 } from "../../src/trajectory/summary.ts";
 import { fakeRecord } from "./_records.ts";
 import { buildTrainingView, type TrainingViewOptions } from "../../src/trajectory/training_view.ts";
 
-/** A record with just what the summary reads. */
+// A run summarizes its records' digests, made as each record is written.
+const summarize = (records: TrajectoryRecord[]) => summarizeDigests(records.map(digestRecord));
+const summarizeTraining = (records: TrajectoryRecord[]) =>
+  summarizeTrainingDigests(records.map(digestRecord));
+
+/** A resolved sample of task "t" with a token view from `tokens` (one entry per turn). */
 function sample(
   tokens: (TurnTokens | null)[],
   options: TrainingViewOptions = {},
 ): TrajectoryRecord {
-  return {
-    task_id: "t",
-    episode_id: `run/t/${crypto.randomUUID()}`,
-    task: { language: "python", difficulty: "easy", kind: "one_line_bug", max_turns: 5 },
-    final_diff: "+x\n",
-    turns: tokens.map(() => ({})),
-    stop_reason: "submitted",
-    reward: { total: 1, resolved: true },
-    usage: { prompt_tokens: 0, completion_tokens: 0 },
-    timings: { wall_ms: 1 },
-    training: buildTrainingView(tokens, options),
-  } as unknown as TrajectoryRecord;
+  return fakeRecord({
+    episode: `run/t/${crypto.randomUUID()}`,
+    group: "t",
+    sample: 0,
+    resolved: true,
+    tokens,
+    overrides: { training: buildTrainingView(tokens, options) },
+  });
 }
 
 const CLEAN: TurnTokens[] = [
@@ -71,24 +74,23 @@ Deno.test("summarizeTraining() is all zero without token views", () => {
   });
 });
 
-/** The fields summarize() reads; the rest of a record does not matter to it. */
-function record(task: string, total: number | null, integrity: string[] = []): TrajectoryRecord {
-  return {
-    task_id: task,
-    episode_id: `run/${task}/${crypto.randomUUID()}`,
-    task: { language: "python", difficulty: "easy", kind: "one_line_bug", max_turns: 5 },
-    final_diff: "+x\n",
-    stop_reason: "submitted",
-    turns: [{}, {}],
-    usage: { prompt_tokens: 10, completion_tokens: 2 },
-    timings: { wall_ms: 100 },
-    reward: total === null ? null : {
-      total,
-      resolved: total === 1,
-      components: { integrity },
-    },
-    training: buildTrainingView([null]),
-  } as unknown as TrajectoryRecord;
+/** A sample of `task` with reward `total` (null: not graded) and the grade's integrity codes. */
+function record(
+  task: string,
+  total: number | null,
+  integrity: IntegrityCode[] = [],
+): TrajectoryRecord {
+  const r = fakeRecord({
+    episode: `run/${task}/${crypto.randomUUID()}`,
+    group: task,
+    sample: 0,
+    resolved: total === null ? null : total === 1,
+    tokens: [null],
+  });
+  if (r.reward) {
+    r.reward = { ...r.reward, total: total!, components: { ...r.reward.components, integrity } };
+  }
+  return r;
 }
 
 Deno.test("summarize() counts samples whose test run was tampered with, by code", () => {
