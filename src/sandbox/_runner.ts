@@ -173,21 +173,14 @@ export class RunServer {
       },
     });
     holdWhile(this.#child, true);
-    const blobs: number[] = [];
-    const inline: Uint8Array[] = [];
-    for (const part of spec.stdin ?? []) {
-      const blob = this.#blob(part);
-      // Blobs first, then the rest: a blob after an inline part goes inline.
-      if (blob !== null && inline.length === 0) blobs.push(blob);
-      else inline.push(part);
-    }
+    const { order, inline } = stdinParts(spec.stdin ?? [], (part) => this.#blob(part));
     const fields = [
       spec.cwd,
       String(spec.cap),
       spec.killGroup ? "1" : "0",
       // A jail made ahead reads its run on stdin.
       spec.stdin || kind === "ahead" ? "1" : "0",
-      ...counted(blobs.map(String)),
+      ...counted(order),
       ...counted(argv),
       ...counted(environment(spec.env)),
       ...counted(spec.sweep ?? []),
@@ -201,8 +194,8 @@ export class RunServer {
       return { id, pid: pid.promise, exited: exited.promise, end: end.promise };
     }
     const head = this.#encoder.encode(fields.map((field) => `${field}\0`).join(""));
-    const payload = concat([head, ...inline]);
-    this.#send(concat([this.#encoder.encode(`${id} ${kind} ${payload.length}\n`), payload]), id);
+    const length = inline.reduce((sum, part) => sum + part.length, head.length);
+    this.#send(concat([this.#encoder.encode(`${id} ${kind} ${length}\n`), head, ...inline]), id);
     return { id, pid: pid.promise, exited: exited.promise, end: end.promise };
   }
 
@@ -363,6 +356,26 @@ const SIGNALS: Record<number, string> = Object.fromEntries(
     "SIGSYS",
   ].map((name, i) => [i + 1, name]),
 );
+
+/**
+ * `stdin` as a run request names it (see `runs` in `patchgym_launch.c`): `order`, each part's blob
+ * id (`blob`: the server's id for a part it keeps, or null) and "-" once, where the request's own
+ * bytes go, and those bytes, `inline`. They are one piece, so a part that could be a blob but lies
+ * between two that cannot goes inline too. A Python test run's stdin is a small head of its own
+ * and then the reporter, the same every run: the head goes inline, the reporter is named.
+ */
+export function stdinParts(
+  stdin: readonly Uint8Array[],
+  blob: (part: Uint8Array) => number | null,
+): { order: string[]; inline: Uint8Array[] } {
+  const ids = stdin.map(blob);
+  const first = ids.includes(null) ? ids.indexOf(null) : ids.length;
+  const last = ids.includes(null) ? ids.lastIndexOf(null) : ids.length - 1;
+  return {
+    order: [...ids.slice(0, first), "-", ...ids.slice(last + 1)].map(String),
+    inline: stdin.slice(first, last + 1),
+  };
+}
 
 const servers = new Map<string, RunServer>();
 /**

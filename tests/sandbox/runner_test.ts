@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import { shared } from "../../src/bytes.ts";
 import { type ChildSpec, runChild } from "../../src/sandbox/_child.ts";
 import { helperFor } from "../../src/sandbox/_helper.ts";
-import { RunServer } from "../../src/sandbox/_runner.ts";
+import { RunServer, stdinParts } from "../../src/sandbox/_runner.ts";
 import { probeCgroups, sandboxCgroup } from "../../src/sandbox/cgroup.ts";
 import { CHILD_PATH } from "../../src/sandbox/programs.ts";
 import { pidsWith } from "../_fixtures.ts";
@@ -122,7 +122,7 @@ Deno.test("the runs server execs only the launcher, whatever a request names", a
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  const fields = ["/", "1000", "0", "0", "0", "3", "/usr/bin/python3", "-c", "print('pwned')"]
+  const fields = ["/", "1000", "0", "0", "1", "-", "3", "/usr/bin/python3", "-c", "print('pwned')"]
     .concat(["1", `PATH=${CHILD_PATH}`, "0"]);
   const payload = encoder.encode(fields.map((field) => `${field}\0`).join(""));
   const writer = child.stdin.getWriter();
@@ -133,6 +133,45 @@ Deno.test("the runs server execs only the launcher, whatever a request names", a
   assert.match(answer, /^7 pid \d+\n/);
   assert.doesNotMatch(answer, /pwned/);
   assert.match(answer, /7 end \d+\n125 0 /);
+});
+
+Deno.test("stdinParts() names every blob around the run's own bytes, which go once and in one piece", () => {
+  const part = (n: number) => new Uint8Array(n);
+  const [head, code, source, tail] = [part(1), part(2), part(3), part(4)];
+  const blobs = new Map<Uint8Array, number>([[code, 7], [source, 8]]);
+  const named = (stdin: Uint8Array[]) => stdinParts(stdin, (p) => blobs.get(p) ?? null);
+  // A Python test run's: its own head, then the reporter's code and source, the same every run.
+  assert.deepEqual(named([head, code, source]), { order: ["-", "7", "8"], inline: [head] });
+  assert.deepEqual(named([code, head, source]), { order: ["7", "-", "8"], inline: [head] });
+  // Bytes that could be a blob between two that cannot go with them.
+  assert.deepEqual(named([code, head, source, tail]), {
+    order: ["7", "-"],
+    inline: [head, source, tail],
+  });
+  assert.deepEqual(named([code, source]), { order: ["7", "8", "-"], inline: [] });
+  assert.deepEqual(named([]), { order: ["-"], inline: [] });
+});
+
+Deno.test("the runs server refuses a request whose stdin names its own bytes never or twice", async () => {
+  // The attack: a request that leaves the run's bytes out, or hands them on twice.
+  const launcher = await compiledLauncher();
+  if (!launcher) return;
+  for (const parts of [["0"], ["2", "-", "-"]]) {
+    const child = new Deno.Command(launcher, {
+      args: ["runs"],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const fields = ["/", "1000", "0", "1", ...parts, "2", launcher, "--", "0", "0"];
+    const payload = encoder.encode(fields.map((field) => `${field}\0`).join("") + "input");
+    const writer = child.stdin.getWriter();
+    await writer.write(encoder.encode(`9 run ${payload.length}\n`));
+    await writer.write(payload);
+    await writer.close();
+    const answer = new TextDecoder().decode((await child.output()).stdout);
+    assert.match(answer, /^9 fail \d+\npatchgym: a malformed run request/, parts.join(" "));
+  }
 });
 
 /** The parent of process `pid` (Deno reads no /proc in tests that do not need it: `ps`). */

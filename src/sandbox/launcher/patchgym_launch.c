@@ -1635,10 +1635,11 @@ static int serve(void) {
  *   blob   bytes kept under ID, for a later run's stdin (the reporter's source, the same each run)
  *   run    NUL-ended fields: the folder, the output cap (bytes per stream, half head, half tail),
  *          "1" to kill the first process's group once it exits (else "0"), "1" for a piped stdin
- *          (else "0": /dev/null), the count of blobs and their ids, the count of the arguments and
- *          the arguments (argv[0] names this launcher), the count of the environment's NAME=VALUE
- *          and them, the count of the sweep's arguments (`sweep` mode's) and them; the rest is
- *          stdin, after the blobs
+ *          (else "0": /dev/null), the count of stdin's parts and each part: a blob's id, or "-"
+ *          (once) for the rest of the request, the count of the arguments and the arguments
+ *          (argv[0] names this launcher), the count of the environment's NAME=VALUE and them, the
+ *          count of the sweep's arguments (`sweep` mode's) and them; the rest is the part of stdin
+ *          that "-" stands for
  *   ahead  a run's fields, for a jail made ahead (the launcher's `await` step): its stdin waits
  *          for a `go` of the same ID, and its process says "ID ready" once the launcher says it is
  *          ready on stderr; that line and the one after it ("patchgym: run") are taken off stderr
@@ -1849,12 +1850,17 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
     runs_fail(id, "patchgym: a malformed run request");
     return;
   }
-  /* What stdin gets: the blobs named, then the rest of the request. */
-  size_t parts = 0;
+  /* What stdin gets: the blobs named, in order, and the rest of the request where "-" stands. */
+  size_t parts = 0, rests = 0;
   while (blob_ids[parts]) parts++;
   struct iovec *input = calloc(parts + 1, sizeof *input);
   if (!input) _exit(1);
   for (size_t i = 0; i < parts; i++) {
+    if (strcmp(blob_ids[i], "-") == 0) {
+      input[i] = (struct iovec){at, (size_t)(end - at)};
+      rests++;
+      continue;
+    }
     long wanted = strtol(blob_ids[i], NULL, 10);
     int found = 0;
     for (int k = 0; k < RUNS_BLOBS && !found; k++) {
@@ -1868,7 +1874,10 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
       return;
     }
   }
-  input[parts++] = (struct iovec){at, (size_t)(end - at)};
+  if (rests != 1) {
+    runs_fail(id, "patchgym: a malformed run request");
+    return;
+  }
   int piped = strcmp(piped_text, "1") == 0;
   size_t cap = (size_t)strtoull(cap_text, NULL, 10);
   struct capped streams[2];
