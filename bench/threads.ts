@@ -7,7 +7,9 @@
  * first use and kept for the next batches of the same key (its start-up printed apart), with `s`
  * its threads keep a spawner thread each; without `p`, the way `runRollout` runs it alone. Run:
  * `deno run -A bench/threads.ts 1:8:16,p2:16:16,1:8:48,p2:16:48,ps2:16:16,ps2:16:48`
- * (Linux only; alternate the batches compared, since the machine drifts).
+ * (Linux only; alternate the batches compared, since the machine drifts). Under
+ * `--v8-flags=--expose-gc` it also prints what the run's result keeps in this thread's heap per
+ * episode (collected before the batch and after it, the result still held).
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
@@ -36,6 +38,14 @@ function threadCpu(): Map<string, number> {
     out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * tick);
   }
   return out;
+}
+
+/** This thread's heap in use once collected, bytes; null without `--expose-gc`. */
+function collected(): number | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return null;
+  gc();
+  return Deno.memoryUsage().heapUsed;
 }
 
 function cpuMs(since: ReturnType<typeof process.cpuUsage>): number {
@@ -70,10 +80,11 @@ async function main(plan: string): Promise<void> {
       }
       const outDir = await Deno.makeTempDir({ dir: workRoot, prefix: "out-" });
       const n = Number(episodes);
+      const heapBefore = collected();
       const threadsBefore = threadCpu();
       const before = process.cpuUsage();
       const started = performance.now();
-      await runRollout({
+      const result = await runRollout({
         environment: env,
         outDir,
         config: fakeRunConfig({
@@ -100,6 +111,12 @@ async function main(plan: string): Promise<void> {
       });
       const wall = performance.now() - started;
       const cpu = cpuMs(before);
+      const heapAfter = collected();
+      const kept = heapBefore === null || heapAfter === null
+        ? ""
+        : `, heap kept ${
+          ((heapAfter - heapBefore) / n / 1024).toFixed(1)
+        } KB/episode (${result.ran.length} held)`;
       const threads = [...threadCpu()]
         .map(([name, ms]) => [name, (ms - (threadsBefore.get(name) ?? 0)) / n] as const)
         .filter(([, ms]) => ms >= 0.1)
@@ -108,7 +125,7 @@ async function main(plan: string): Promise<void> {
       console.log(
         `${point}: ${((n * 1000) / wall).toFixed(2)} ep/s, orchestrator CPU ${
           (cpu / n).toFixed(1)
-        } ms/episode (by thread: ${threads})`,
+        } ms/episode (by thread: ${threads})${kept}`,
       );
       await Deno.remove(outDir, { recursive: true });
     }

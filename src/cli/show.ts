@@ -3,7 +3,7 @@ import { patchgymCommand } from "../hint.ts";
 import { UsageError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
 import type { TrajectoryRecord } from "../trajectory/record.ts";
-import { outcomeOf } from "../trajectory/summary.ts";
+import { outcomeOf } from "../trajectory/digest.ts";
 import { parseFlags } from "./_args.ts";
 import { readRunFolder } from "./_run_folder.ts";
 

@@ -224,26 +224,26 @@ export async function runRollout(options: RolloutOptions): Promise<RolloutResult
 /** Write `report.html` into a run folder, from its records' digests. */
 export function writeRunReport(
   outDir: string,
-  records: readonly RecordDigest[],
+  episodes: readonly RecordDigest[],
   summary: RunSummary & { run_id?: string; policy?: { kind: string; model: string | null } },
 ): string {
-  const runId = summary.run_id ?? records[0]?.run_id ?? "(unknown run)";
+  const runId = summary.run_id ?? episodes[0]?.run_id ?? "(unknown run)";
   const policy = summary.policy
     ? `policy ${summary.policy.kind}${summary.policy.model ? ` (${summary.policy.model})` : ""}`
-    : records[0]
-    ? `policy ${records[0].policy.name}${
-      records[0].policy.model ? ` (${records[0].policy.model})` : ""
+    : episodes[0]
+    ? `policy ${episodes[0].policy.name}${
+      episodes[0].policy.model ? ` (${episodes[0].policy.model})` : ""
     }`
     : "no samples";
-  const isolation = records[0] ? `, isolation ${records[0].isolation}` : "";
+  const isolation = episodes[0] ? `, isolation ${episodes[0].isolation}` : "";
   const path = join(outDir, REPORT_FILE);
   writeFileSync(
     path,
     renderReport({
       run_id: runId,
-      subtitle: `${policy}${isolation}, ${records.length} samples, patchgym ${VERSION}`,
+      subtitle: `${policy}${isolation}, ${episodes.length} samples, patchgym ${VERSION}`,
       summary,
-      episodes: records,
+      episodes,
     }),
   );
   return path;

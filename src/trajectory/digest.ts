@@ -7,7 +7,24 @@
  * it. A digest is made where the record is, and travels beside its JSON line.
  */
 import type { TrajectoryRecord } from "./record.ts";
-import { outcomeOf } from "./summary.ts";
+
+/**
+ * How a sample ended, as SWE-bench reports list instance ids: `error` (the policy or the
+ * environment failed, or grading failed), else `empty_patch` (no change), else `resolved` or
+ * `unresolved`.
+ */
+export type Outcome = "resolved" | "unresolved" | "error" | "empty_patch";
+
+/** How `r` ended (see {@linkcode Outcome}). */
+export function outcomeOf(r: TrajectoryRecord): Outcome {
+  if (
+    r.reward === null || r.stop_reason === "policy_error" || r.stop_reason === "environment_error"
+  ) {
+    return "error";
+  }
+  if (r.final_diff.trim() === "") return "empty_patch";
+  return r.reward.resolved ? "resolved" : "unresolved";
+}
 
 /** Longest text kept per tool output, model reply or test output in the report. */
 export const REPORT_TEXT_LIMIT = 8_000;
@@ -97,9 +114,13 @@ export interface RecordDigest extends EpisodeView {
   trainable_tokens: number;
 }
 
-/** The digest of `record` (see the module comment). */
+/**
+ * The digest of `record` (see the module comment), a copy of its own: a text cut from a record's
+ * (or any of its texts, which may be a part of a longer one) would otherwise keep the whole text
+ * in memory as long as the digest.
+ */
 export function digestRecord(record: TrajectoryRecord): RecordDigest {
-  return {
+  return structuredClone({
     ...episodeView(record),
     run_id: record.run_id,
     policy: { name: record.policy.name, model: record.policy.model },
@@ -113,7 +134,7 @@ export function digestRecord(record: TrajectoryRecord): RecordDigest {
         0,
       )
       : 0,
-  };
+  });
 }
 
 /** The view part of a digest: what the report embeds, as a record made it. */

@@ -3,8 +3,7 @@
  * stop reasons, and overall mean reward, pass@1 and pass@k (unbiased estimator over the samples of
  * each task).
  */
-import type { RecordDigest } from "./digest.ts";
-import type { TrajectoryRecord } from "./record.ts";
+import type { Outcome, RecordDigest } from "./digest.ts";
 
 /** Format name and version of `summary.json`. */
 export const SUMMARY_FORMAT = "patchgym.summary.v1";
@@ -57,12 +56,7 @@ export interface RunSummary {
  * environment failed, or grading failed), else `empty_patch` (no change), else `resolved` or
  * `unresolved`.
  */
-export interface SampleIds {
-  resolved: string[];
-  unresolved: string[];
-  error: string[];
-  empty_patch: string[];
-}
+export type SampleIds = Record<Outcome, string[]>;
 
 /** Results of the samples of one language, difficulty or kind. */
 export interface GroupSummary {
@@ -139,17 +133,6 @@ export function summarize(all: readonly RecordDigest[]): RunSummary {
       }
       : {}),
   };
-}
-
-/** Which of {@linkcode SampleIds}' lists a record belongs to. */
-export function outcomeOf(r: TrajectoryRecord): keyof SampleIds {
-  if (
-    r.reward === null || r.stop_reason === "policy_error" || r.stop_reason === "environment_error"
-  ) {
-    return "error";
-  }
-  if (r.final_diff.trim() === "") return "empty_patch";
-  return r.reward.resolved ? "resolved" : "unresolved";
 }
 
 function sampleIds(records: RecordDigest[]): SampleIds {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  cut,
   digestRecord,
   recordLine,
   REPORT_DIFF_LIMIT,
@@ -49,7 +50,7 @@ Deno.test("digestRecord() keeps what the summary counts and drops the conversati
   assert.ok(bytes < 2 * (REPORT_DIFF_LIMIT + 4 * REPORT_TEXT_LIMIT), `${bytes} bytes`);
   assert.ok(JSON.stringify(record).length > 10 * bytes);
   assert.ok(!("messages" in digest) && !("training" in digest));
-  assert.equal(digest.turns[0].tool?.output.length! < REPORT_TEXT_LIMIT + 100, true);
+  assert.ok((digest.turns[0].tool?.output.length ?? 0) < REPORT_TEXT_LIMIT + 100);
 });
 
 Deno.test("digestRecord() tells an ungraded sample, an impossible one and a record from before integrity codes", () => {
@@ -76,12 +77,34 @@ Deno.test("recordLine() is the record's JSON as a one-thread run writes it, and 
   const record = fakeRecord({ episode: "e", group: "g", sample: 3, resolved: false, tokens: [] });
   const { line, digest } = recordLine(record);
   assert.equal(line, JSON.stringify(record));
+  // The report embeds what it embedded when it was made from records: these fields, in order.
   const view = viewOf(digest);
-  for (
-    const key of ["run_id", "policy", "isolation", "impossible", "integrity", "trainable_tokens"]
-  ) {
-    assert.ok(!(key in view), key);
-  }
+  assert.deepEqual(Object.keys(view), [
+    "episode_id",
+    "task_id",
+    "sample",
+    "language",
+    "difficulty",
+    "kind",
+    "outcome",
+    "stop_reason",
+    "error",
+    "submission",
+    "statement",
+    "final_diff",
+    "reward",
+    "drift",
+    "tokens",
+    "usage",
+    "wall_ms",
+    "turns",
+  ]);
   assert.equal(view.sample, 3);
   assert.equal(view.statement, "Fix e");
+});
+
+Deno.test("cut() keeps head and tail and says how much went", () => {
+  assert.equal(cut("abc", 5), "abc");
+  const text = cut("x".repeat(50) + "y".repeat(50), 20);
+  assert.match(text, /^x{14}\n\[\.\.\. 80 characters cut \.\.\.\]\ny{6}$/);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cut, digestRecord } from "../../src/trajectory/digest.ts";
+import { digestRecord } from "../../src/trajectory/digest.ts";
 import { embedJson, escapeHtml, renderReport } from "../../src/trajectory/report.ts";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
 import { summarize } from "../../src/trajectory/summary.ts";
@@ -88,12 +88,6 @@ Deno.test("renderReport() is one self-contained page: two script elements, no re
   assert.ok(!/<img/i.test(html));
   assert.ok(!/(src|href)="(https?:)?\/\//i.test(html), "no remote resources");
   assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
-});
-
-Deno.test("cut() keeps head and tail and says how much went", () => {
-  assert.equal(cut("abc", 5), "abc");
-  const text = cut("x".repeat(50) + "y".repeat(50), 20);
-  assert.match(text, /^x{14}\n\[\.\.\. 80 characters cut \.\.\.\]\ny{6}$/);
 });
 
 const browser = chromiumPath();

@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import type { TurnTokens } from "../../src/policy/types.ts";
 import type { TrajectoryRecord } from "../../src/trajectory/record.ts";
 import type { IntegrityCode } from "../../src/sandbox/test_runner.ts";
-import { digestRecord } from "../../src/trajectory/digest.ts";
+import { digestRecord, outcomeOf } from "../../src/trajectory/digest.ts";
 import {
   formatTraining,
-  outcomeOf,
   passAtK,
   summarize as summarizeDigests,
   summarizeTraining as summarizeTrainingDigests,
@@ -185,4 +184,11 @@ Deno.test("summarize() lists episode ids by outcome and breaks results down", ()
   assert.equal(summary.by_difficulty.hard.samples, 1);
   assert.equal(summary.by_kind.feature.resolved, 0);
   assert.equal(summary.pass_at_k?.k, 2);
+  assert.deepEqual(summary.tokens, { prompt: 40, completion: 12 });
+  assert.deepEqual(summary.wall_ms, { total_sample: 20, mean_sample: 5 });
+  assert.deepEqual(summary.per_task.map((t) => [t.task_id, t.samples, t.resolved, t.mean_turns]), [
+    ["task-a", 2, 1, 0],
+    ["task-b", 1, 0, 0],
+    ["task-c", 1, 0, 0],
+  ]);
 });
