@@ -2,8 +2,8 @@
  * The worker thread of {@linkcode WorkerPool} (worker_pool.ts): it opens the run's environment
  * from the spec it is sent (isolation already probed, the same workspace root) and says so, then
  * runs the samples of each run it is given with `runSample`, exactly as the main thread would,
- * and posts each record back as its JSON line and its digest. It has the permissions of the process (Deno
- * workers inherit them). Private to `src/rollout/`.
+ * and posts each record back as its JSON line and its digest. It has the permissions of the process
+ * (Deno workers inherit them). Private to `src/rollout/`.
  */
 import { setPriority } from "node:os";
 import { Environment } from "../agent/environment.ts";

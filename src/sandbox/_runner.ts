@@ -369,11 +369,13 @@ export function stdinParts(
   blob: (part: Uint8Array) => number | null,
 ): { order: string[]; inline: Uint8Array[] } {
   const ids = stdin.map(blob);
-  const first = ids.includes(null) ? ids.indexOf(null) : ids.length;
-  const last = ids.includes(null) ? ids.lastIndexOf(null) : ids.length - 1;
+  // The inline piece: from the first part that is no blob to the last (none: empty, at the end).
+  const none = !ids.includes(null);
+  const from = none ? ids.length : ids.indexOf(null);
+  const to = none ? ids.length : ids.lastIndexOf(null) + 1;
   return {
-    order: [...ids.slice(0, first), "-", ...ids.slice(last + 1)].map(String),
-    inline: stdin.slice(first, last + 1),
+    order: [...ids.slice(0, from), "-", ...ids.slice(to)].map(String),
+    inline: stdin.slice(from, to),
   };
 }
 

@@ -116,10 +116,9 @@ mv -f "$t" "$1/${BINARY_NAME}"`;
 
 /** Compile `source` into `dir` (made 0755); null on success, else why not. */
 async function compile(dir: string, source: Uint8Array): Promise<string | null> {
-  const script = COMPILE_SCRIPT;
   try {
     const child = new Deno.Command("sh", {
-      args: ["-c", script, "sh", dir],
+      args: ["-c", COMPILE_SCRIPT, "sh", dir],
       stdin: "piped",
       stdout: "null",
       stderr: "piped",

@@ -7,6 +7,7 @@
  * it. A digest is made where the record is, and travels beside its JSON line.
  */
 import type { TrajectoryRecord } from "./record.ts";
+import { countLoss } from "./training_view.ts";
 
 /**
  * How a sample ended, as SWE-bench reports list instance ids: `error` (the policy or the
@@ -129,10 +130,7 @@ export function digestRecord(record: TrajectoryRecord): RecordDigest {
     // Records written before integrity codes existed have none.
     integrity: record.reward === null ? null : record.reward.components?.integrity ?? [],
     trainable_tokens: record.training.available
-      ? record.training.segments.reduce(
-        (n, s) => n + s.loss_mask.reduce((m: number, x) => m + x, 0),
-        0,
-      )
+      ? record.training.segments.reduce((n, s) => n + countLoss(s), 0)
       : 0,
   });
 }

@@ -10,7 +10,7 @@
  * SkyRL `skyrl/train/generators/base.py` at a9564572 (Aug 2026).
  */
 import { foldReasoning } from "../policy/reasoning.ts";
-import { noTokensReason } from "./training_view.ts";
+import { countLoss, noTokensReason } from "./training_view.ts";
 import type { AssistantMessage, ChatMessage, ChatToolCall } from "../policy/types.ts";
 import type { TrajectoryRecord } from "./record.ts";
 import type { TrainingSegment } from "./training_view.ts";
@@ -276,10 +276,6 @@ function pickSegments(
   const withLoss = record.training.segments.filter((s) => countLoss(s) > 0);
   if (which === "all" || withLoss.length <= 1) return { segments: withLoss, dropped: 0 };
   return { segments: withLoss.slice(-1), dropped: withLoss.length - 1 };
-}
-
-function countLoss(segment: TrainingSegment): number {
-  return segment.loss_mask.reduce((n: number, m) => n + m, 0);
 }
 
 function rowFields(

@@ -23,6 +23,11 @@ export interface TrainingSegment {
   rollout_logprobs: number[] | null;
 }
 
+/** Tokens with loss in `segment` (its mask's 1s). */
+export function countLoss(segment: TrainingSegment): number {
+  return segment.loss_mask.reduce((n: number, m) => n + m, 0);
+}
+
 /** The training view recorded in a trajectory. */
 export interface TrainingView {
   available: boolean;

@@ -111,25 +111,38 @@ Deno.test("a run the runs server cannot start throws, as a spawn that fails does
   });
 });
 
-Deno.test("the runs server execs only the launcher, whatever a request names", async () => {
-  // The attack: a request whose argv[0] is another program. The server runs its own file, in
-  // launch mode, with that argv: `-c` is no step of the launcher's, so nothing runs.
-  const launcher = await compiledLauncher();
-  if (!launcher) return;
+/**
+ * What a `runs` server of `launcher` answers to one run request `id` of `fields` (NUL-ended) and
+ * then `rest` (its stdin), written by hand as an attacker would, and the end of its input.
+ */
+async function rawRequest(
+  launcher: string,
+  id: string,
+  fields: string[],
+  rest = "",
+): Promise<string> {
   const child = new Deno.Command(launcher, {
     args: ["runs"],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  const fields = ["/", "1000", "0", "0", "1", "-", "3", "/usr/bin/python3", "-c", "print('pwned')"]
-    .concat(["1", `PATH=${CHILD_PATH}`, "0"]);
-  const payload = encoder.encode(fields.map((field) => `${field}\0`).join(""));
+  const payload = encoder.encode(fields.map((field) => `${field}\0`).join("") + rest);
   const writer = child.stdin.getWriter();
-  await writer.write(encoder.encode(`7 run ${payload.length}\n`));
+  await writer.write(encoder.encode(`${id} run ${payload.length}\n`));
   await writer.write(payload);
   await writer.close();
-  const answer = new TextDecoder().decode((await child.output()).stdout);
+  return new TextDecoder().decode((await child.output()).stdout);
+}
+
+Deno.test("the runs server execs only the launcher, whatever a request names", async () => {
+  // The attack: a request whose argv[0] is another program. The server runs its own file, in
+  // launch mode, with that argv: `-c` is no step of the launcher's, so nothing runs.
+  const launcher = await compiledLauncher();
+  if (!launcher) return;
+  const fields = ["/", "1000", "0", "0", "1", "-", "3", "/usr/bin/python3", "-c", "print('pwned')"]
+    .concat(["1", `PATH=${CHILD_PATH}`, "0"]);
+  const answer = await rawRequest(launcher, "7", fields);
   assert.match(answer, /^7 pid \d+\n/);
   assert.doesNotMatch(answer, /pwned/);
   assert.match(answer, /7 end \d+\n125 0 /);
@@ -157,19 +170,8 @@ Deno.test("the runs server refuses a request whose stdin names its own bytes nev
   const launcher = await compiledLauncher();
   if (!launcher) return;
   for (const parts of [["0"], ["2", "-", "-"]]) {
-    const child = new Deno.Command(launcher, {
-      args: ["runs"],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
     const fields = ["/", "1000", "0", "1", ...parts, "2", launcher, "--", "0", "0"];
-    const payload = encoder.encode(fields.map((field) => `${field}\0`).join("") + "input");
-    const writer = child.stdin.getWriter();
-    await writer.write(encoder.encode(`9 run ${payload.length}\n`));
-    await writer.write(payload);
-    await writer.close();
-    const answer = new TextDecoder().decode((await child.output()).stdout);
+    const answer = await rawRequest(launcher, "9", fields, "input");
     assert.match(answer, /^9 fail \d+\npatchgym: a malformed run request/, parts.join(" "));
   }
 });

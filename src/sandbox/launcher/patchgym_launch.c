@@ -1532,11 +1532,6 @@ static int serve_privileges(void) {
   return syscall(SYS_capset, &header, data) == 0 ? 0 : -1;
 }
 
-/*
- * The request loop of `serve`. Every request but an emptied cgroup's sweep runs in a child; the
- * loop remembers which, and answers for a child that died without answering (status 1), so no
- * request waits forever.
- */
 /* A process of `serve`'s or `runs`' answering one request: its pid (0: a free slot), the
  * request's id, and (`runs`, a jail made ahead) the write end of its run's control pipe. */
 struct served_child {
@@ -1571,6 +1566,11 @@ static void helper_died(const char *id) {
   answer(id, 1, "", 0, said, strlen(said));
 }
 
+/*
+ * The request loop of `serve`. Every request but an emptied cgroup's sweep runs in a child; the
+ * loop remembers which, and answers for a child that died without answering (status 1), so no
+ * request waits forever.
+ */
 static int serve(void) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
@@ -2106,11 +2106,11 @@ static void run_one(const char *id, char *payload, size_t length, const char *se
   runs_answer(id, "end", answer_bytes, (size_t)(to - answer_bytes));
 }
 
-/* The request loop of `runs`: blobs kept here, each run in a process of its own. */
 static void run_died(const char *id) {
   runs_fail(id, "patchgym: the run's process died");
 }
 
+/* The request loop of `runs`: blobs kept here, each run in a process of its own. */
 static int runs(void) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
