@@ -152,3 +152,17 @@ export async function mountsUnder(dir: string): Promise<string[]> {
   }).output();
   return new TextDecoder().decode(out.stdout).split("\n").filter((m) => m.startsWith(`${dir}/`));
 }
+
+/** The first of `names` found on this process's PATH, as a path, or null: none is there. */
+export function programOnPath(...names: string[]): string | null {
+  for (const name of names) {
+    for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+      try {
+        if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
+      } catch {
+        // Not there.
+      }
+    }
+  }
+  return null;
+}

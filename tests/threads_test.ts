@@ -1,17 +1,8 @@
 import assert from "node:assert/strict";
 import { roomForThread } from "../src/threads.ts";
+import { programOnPath } from "./_fixtures.ts";
 
 const FIXTURE = new URL("./_out_of_files.ts", import.meta.url).pathname;
-
-function existsProgram(name: string): boolean {
-  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
-    try {
-      return Deno.statSync(`${dir}/${name}`).isFile;
-    } catch {
-      return false;
-    }
-  });
-}
 
 /** `tests/_out_of_files.ts MODE` under an open-file limit of 128: what it printed. */
 async function outOfFiles(mode: string): Promise<Record<string, unknown>> {
@@ -39,7 +30,7 @@ async function outOfFiles(mode: string): Promise<Record<string, unknown>> {
 }
 
 Deno.test("roomForThread() is false while the process is out of open files, true again after", {
-  ignore: !existsProgram("prlimit"),
+  ignore: !programOnPath("prlimit"),
 }, async () => {
   assert.deepEqual(
     await outOfFiles("probe").then(({ full, freed }) => ({ full, freed })),
@@ -57,7 +48,7 @@ Deno.test("roomForThread() is true where its folder cannot be opened at all", ()
 Deno.test(
   "Spawner.run() out of open files runs the child in its caller's thread; the process lives",
   {
-    ignore: !existsProgram("prlimit"),
+    ignore: !programOnPath("prlimit"),
   },
   async () => {
     const result = await outOfFiles("spawner");
@@ -69,7 +60,7 @@ Deno.test(
 );
 
 Deno.test("runSearch() out of open files fails alone, the process lives, and the next one runs", {
-  ignore: !existsProgram("prlimit"),
+  ignore: !programOnPath("prlimit"),
 }, async () => {
   const result = await outOfFiles("search");
   assert.match(

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { concat } from "../../src/bytes.ts";
 import { launcherEnv, makeWorkRoot, patchgymArgv, removeWorkRoot, ROOT } from "./_run.ts";
+import { programOnPath } from "../_fixtures.ts";
 import { permissionFlags, planPermissions } from "../../src/cli/permissions.ts";
 
 /** A running `serve --http` child. */
@@ -334,7 +335,7 @@ Deno.test("serveCommand() --http answers a refused upload 503 after reading it, 
 
 Deno.test({
   name: "serveCommand() --http survives EMFILE under a low open-file limit and keeps its episodes",
-  ignore: !existsProgram("prlimit"),
+  ignore: !programOnPath("prlimit"),
   async fn() {
     // Attack: on e48e987, with the open-file limit at 1,024, ~1,000 half-open connections made
     // accept() fail with EMFILE; the error escaped and the server exited 1, losing its episodes.
@@ -390,7 +391,7 @@ Deno.test({
 Deno.test({
   name:
     "serveCommand() --http --cert --key serves HTTPS with the same tokens, and nothing in clear",
-  ignore: !existsProgram("openssl"),
+  ignore: !programOnPath("openssl"),
   async fn() {
     const dir = Deno.makeTempDirSync({ prefix: "patchgym-tls-" });
     try {
@@ -440,14 +441,6 @@ Deno.test({
     }
   },
 });
-
-function existsProgram(name: string): boolean {
-  try {
-    return new Deno.Command("sh", { args: ["-c", `command -v ${name}`] }).outputSync().success;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("serveCommand() --http keeps each token's episode ids its own: no probing, no squatting", async () => {
   // Attack (red team): episode ids were one namespace for all tokens. Token B could reset with

@@ -15,6 +15,7 @@ import {
   probeIsolation,
   Sandbox,
 } from "../../src/sandbox/sandbox.ts";
+import { programOnPath } from "../_fixtures.ts";
 import { mounted } from "./_launcher_fixture.ts";
 
 function skip(reason: string): void {
@@ -69,22 +70,8 @@ function dynamicallyLinked(path: string): boolean {
   return false;
 }
 
-/** The first of `names` on PATH, or null. */
-function onPath(...names: string[]): string | null {
-  for (const name of names) {
-    for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-      try {
-        if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
-      } catch {
-        // Not there.
-      }
-    }
-  }
-  return null;
-}
-
 Deno.test("buildLauncher() links the launcher dynamically where it cannot link it statically", async () => {
-  const compiler = onPath("cc", "gcc", "clang");
+  const compiler = programOnPath("cc", "gcc", "clang");
   if (!compiler || !(await launcher())) return;
   const dir = await Deno.makeTempDir({ prefix: "patchgym-cc-" });
   try {
@@ -118,7 +105,7 @@ Deno.test("buildLauncher() links the launcher dynamically where it cannot link i
 
 Deno.test("buildLauncher() links the launcher statically where the C library allows it", async () => {
   const path = await launcher();
-  const compiler = onPath("cc", "gcc", "clang");
+  const compiler = programOnPath("cc", "gcc", "clang");
   if (!path || !compiler) return;
   const dir = await Deno.makeTempDir({ prefix: "patchgym-cc-" });
   try {
