@@ -155,6 +155,20 @@ export const ISOLATION_REQUIREMENTS = ["none", "jail", "full"] as const;
 export type IsolationRequirement = typeof ISOLATION_REQUIREMENTS[number];
 
 /**
+ * What caps a sandbox's processes without cgroups, or null: RLIMIT_NPROC, which the kernel counts
+ * per uid in a user namespace. As root each sandbox has a uid of its own; without root a jail with
+ * the compiled launcher sets it inside its own user namespace (counted there, Linux 5.14 and
+ * later); otherwise every process of this user counts against it, patchgym's and any other.
+ */
+function processCap(info: IsolationInfo): string | null {
+  if (!info.rlimits || (info.hostRoot && !info.users)) return null;
+  if (info.hostRoot) return "per sandbox uid by RLIMIT_NPROC";
+  return info.level === "bwrap" && info.launcher
+    ? "per jail by RLIMIT_NPROC (its own user namespace's processes)"
+    : "by RLIMIT_NPROC on all of this user's processes";
+}
+
+/**
  * The guarantees children do not get on this machine, one line each for people (the rollout's first
  * lines, its summary, `doctor`); empty when everything holds.
  */
@@ -174,7 +188,7 @@ export function missingGuarantees(info: IsolationInfo): string[] {
   if (!info.cgroup) {
     missing.push(
       `no per-sandbox cgroups (${info.cgroupReason ?? "unavailable"}): processes are capped ${
-        info.rlimits && (!info.hostRoot || info.users) ? "per uid by RLIMIT_NPROC" : "by nothing"
+        processCap(info) ?? "by nothing"
       } and memory only per process (RLIMIT_AS)`,
     );
   } else if (!info.cgroup.memory) {
@@ -244,8 +258,8 @@ export function guarantees(info: IsolationInfo): { mode: string; holds: string[]
         info.cgroup.memory ? " and memory cap" : ""
       } (cgroup v${info.cgroup.version}); every process of a run is killed afterwards`,
     );
-  } else if (info.rlimits && (!info.hostRoot || info.users)) {
-    holds.push("processes capped per uid (RLIMIT_NPROC); memory per process (RLIMIT_AS)");
+  } else if (processCap(info)) {
+    holds.push(`processes capped ${processCap(info)}; memory per process (RLIMIT_AS)`);
   }
   if (info.rlimits) {
     holds.push("rlimits: CPU seconds, file size, open files, address space, no core dumps");
@@ -486,8 +500,8 @@ const SECCOMP_FD = 5;
 
 /**
  * What runs first in the jail, before the program. With the compiled launcher (bound into the jail
- * as `file`): a process group of its own (`pgrp`) and, as root, the drop to the sandbox's `uid`
- * for good (`drop:`). The jail stays in the orchestrator's session: a session of its own is a
+ * as `file`): a process group of its own (`pgrp`), the `steps` that must be taken inside the jail,
+ * and, as root, the drop to the sandbox's `uid` for good (`drop:`). The jail stays in the orchestrator's session: a session of its own is a
  * scheduling group of its own where the kernel's autogroup is on (most distributions), which
  * weighs as much as the whole orchestrator whatever the jail's niceness, so a few hundred jails
  * took the orchestrator's cores (its event loop waited for a core 12 of 26 s at C=256, on this
@@ -500,11 +514,12 @@ function jailFirst(
   launcher: Launcher,
   mounts: MountPlan,
   uid: number | null,
+  steps: string[] = [],
 ): { argv: string[]; file?: string; setpriv: boolean; newSession: boolean } {
   if (launcher) {
     const drop = uid === null ? [] : [`drop:${uid}`];
     return {
-      argv: [launcher, "pgrp", ...drop, "--"],
+      argv: [launcher, "pgrp", ...steps, ...drop, "--"],
       file: launcher,
       setpriv: false,
       newSession: false,
@@ -842,12 +857,20 @@ export class Sandbox {
       }, this.#launcher)
       : null;
     const rlimits = this.isolation.rlimits ? this.#rlimitSteps(program, request, extra) : [];
+    // Without root, a jail is a user namespace of its own, and the kernel counts a process cap
+    // set inside it against that namespace's processes only (Linux 5.14 and later): the jail's
+    // own cap. Set before bwrap, it counted every process of the user, patchgym's threads and
+    // every other program's included, so a user with more than the cap running elsewhere (a
+    // trainer's threads) could start no jail at all.
+    const inJail = jailed && this.#launcher !== null && user === null
+      ? rlimits.filter((step) => step.startsWith("nproc:"))
+      : [];
     // As root, the places the sandbox writes become its uid's (symlinks themselves, never what
     // they point to), and nothing else is. A jail made ahead does it when its run comes.
     const owned = user && !wait ? chownSteps(request, user.uid) : [];
     const steps = [
       ...(cgroup?.steps ?? []),
-      ...rlimits,
+      ...rlimits.filter((step) => !inJail.includes(step)),
       ...owned,
       ...(jailed ? jailSteps(this.#launcher) : []),
       ...this.#hideSteps(how),
@@ -860,7 +883,7 @@ export class Sandbox {
     };
     const argv = launchArgv(this.#launcher, {
       ...plan,
-      ...this.#wrap(request, how, wait ? "await" : undefined),
+      ...this.#wrap(request, how, { last: wait ? "await" : undefined, inJail }),
     });
     const warmSpec = warmCode === null ? null : this.#warmSpec(warmCode, request, how, {
       plan,
@@ -964,7 +987,7 @@ export class Sandbox {
       zygote: this.#zygoteArgv(code, request.warmModules ?? []),
       argv: launchArgv(this.#launcher, {
         ...run.plan,
-        ...this.#wrap(request, how, `hold:${nonce}`),
+        ...this.#wrap(request, how, { last: `hold:${nonce}` }),
       }),
       request: {
         nonce,
@@ -1042,13 +1065,15 @@ export class Sandbox {
    * sandbox's uid) without a jail, `bwrap ... [setpriv] program args` with one (`setpriv` only as
    * root, to the sandbox's uid). `last`, with the compiled launcher: the jail's launcher ends with
    * that step instead of the drop and the program (`hold:NONCE` for a warm run, `await` for a jail
-   * made ahead, which gets both with its run).
+   * made ahead, which gets both with its run). `inJail`: the launcher's steps in the jail, before
+   * the program (the compiled launcher only).
    */
   #wrap(
     request: RunRequest,
     how: { jailed: boolean; filter: string | null; user: UserLease | null },
-    last?: string,
+    options: { last?: string; inJail?: string[] } = {},
   ): Pick<LaunchPlan, "command" | "drop" | "setsid"> {
+    const { last, inJail = [] } = options;
     const [program, ...args] = request.argv;
     const command = [this.#program(program), ...args];
     if (!how.jailed) {
@@ -1056,7 +1081,7 @@ export class Sandbox {
     }
     // A jail made ahead drops to its uid when its run comes.
     const uid = last === "await" ? null : how.user?.uid ?? null;
-    const first = jailFirst(this.#launcher, this.isolation.mounts!, uid);
+    const first = jailFirst(this.#launcher, this.isolation.mounts!, uid, inJail);
     const jail = jailArgs(this.isolation.mounts!, this.#limits, {
       cwd: request.cwd,
       writable: request.writable ?? [],

@@ -748,6 +748,58 @@ Deno.test("Sandbox.run() applies rlimits", async () => {
   });
 });
 
+Deno.test("Sandbox.run() under bwrap counts a jail's process cap against the jail, not the user's other processes", async () => {
+  const isolation = await probeIsolation();
+  if (isolation.level !== "bwrap" || !isolation.rlimits || !isolation.launcher) {
+    return skip("needs bwrap, rlimits and the compiled launcher");
+  }
+  const processes = 24;
+  const sandbox = new Sandbox({ isolation, limits: { processes } });
+  // This user runs more threads than one jail may have processes, elsewhere (a trainer's threads).
+  const busy = new Deno.Command("python3", {
+    args: [
+      "-c",
+      `import sys, threading\nfor _ in range(${
+        processes + 8
+      }): threading.Thread(target=sys.stdin.read, daemon=True).start()\nprint("ready", flush=True)\nsys.stdin.read()`,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+  }).spawn();
+  const writer = busy.stdin.getWriter();
+  try {
+    const reader = busy.stdout.getReader();
+    const { value } = await reader.read();
+    reader.releaseLock();
+    assert.match(new TextDecoder().decode(value), /ready/);
+    await withWorkspace(async (ws) => {
+      // Without root a jail is a user namespace of its own, whose processes are what its cap
+      // counts: set before bwrap, the cap counted the user's threads and no jail could start.
+      const forks = await sandbox.run({
+        argv: python(
+          "import os\nkids = [os.fork() or os._exit(0) for _ in range(8)]\nfor k in kids: os.waitpid(k, 0)\nprint('forked', len(kids))",
+        ),
+        cwd: ws,
+        timeoutMs: 10_000,
+      });
+      assert.equal(forks.exitCode, 0, forks.stderr);
+      assert.equal(forks.stdout.trim(), "forked 8");
+      // And the cap still holds inside the jail.
+      const token = `patchgym-bomb-${crypto.randomUUID()}`;
+      const bomb = await settled(
+        sandbox.run({ argv: python(FORK_BOMB(token)), cwd: ws, timeoutMs: 1500 }),
+        () => pidsWith(token),
+      );
+      assert.match(bomb.stdout, /fork refused/, bomb.stderr);
+      assert.deepEqual(await aliveOf(await pidsWith(token)), [], "a bomb process survived");
+    });
+  } finally {
+    await writer.close().catch(() => {});
+    await busy.status;
+    await busy.stdout.cancel().catch(() => {});
+  }
+});
+
 Deno.test("isAllowedProgram() accepts bare allowlisted names only", () => {
   assert.equal(isAllowedProgram("python3"), true);
   assert.equal(isAllowedProgram("deno"), true);
