@@ -569,10 +569,28 @@ export function runnerProblem(
   if (!check) {
     check = checkRunner(sandbox, runner, scratch);
     checks.set(runner, check);
-    // A check that could not run at all is tried again next time.
-    check.then((p) => p?.startsWith("cannot check") && checks.delete(runner));
+    // A check that could not run at all, or whose jail could not start (a shortage that may
+    // pass), is tried again next time.
+    check.then((p) =>
+      (p?.startsWith("cannot check") || p?.startsWith(JAIL_FAILED)) && checks.delete(runner)
+    );
   }
   return check.then((p) => p?.startsWith("cannot check") ? null : p);
+}
+
+/** How {@linkcode runnerProblem} begins when the check's jail could not start. */
+const JAIL_FAILED = "the jail could not start";
+
+/** {@linkcode runnerProblem} when bwrap said `said` and made no jail. */
+function jailFailed(said: string): string {
+  // EAGAIN from clone(): the process cap, which the sh launcher sets before bwrap, where the
+  // kernel counts every process and thread of the user (docs/sandbox.md, "Known limits").
+  const cap = said.includes("Resource temporarily unavailable")
+    ? "; this user's processes and threads reached its process limit (RLIMIT_NPROC): without root and without the compiled launcher the limit counts all of them, patchgym's and every other program's (docs/sandbox.md)"
+    : "";
+  return `${JAIL_FAILED} on this machine (${said.slice(0, 200)})${cap}; run "${
+    patchgymCommand("doctor")
+  }"`;
 }
 
 async function checkRunner(sandbox: Sandbox, runner: RunnerName, scratch: string) {
@@ -584,6 +602,8 @@ async function checkRunner(sandbox: Sandbox, runner: RunnerName, scratch: string
     const result = await sandbox.run({ argv, cwd, timeoutMs: 30_000, maxOutputBytes: 4096 });
     if (result.exitCode === 0 || result.timedOut) return null;
     const last = result.stderr.trim().split("\n").filter(Boolean).pop() ?? "";
+    // bwrap's own words: the jail failed, not the runner (nothing but the check runs in it).
+    if (last.startsWith("bwrap: ")) return jailFailed(last);
     return `${needs} is not available in the sandbox on this machine: "${
       argv.join(" ")
     }" exited ${result.exitCode}${

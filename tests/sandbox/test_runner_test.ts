@@ -6,6 +6,7 @@ import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
 import {
   checkSelector,
   compiledReporter,
+  runnerProblem,
   runTests,
   type TestRun,
 } from "../../src/sandbox/test_runner.ts";
@@ -1035,4 +1036,54 @@ Deno.test("PYTHON_BOOTSTRAP compiles the source when another interpreter compile
     await bootstrapRun(SHOW("compiled"), SHOW("source"), "1"),
     "source config <patchgym-reporter>\n",
   );
+});
+
+/** A sandbox whose runs answer `answers` in turn (the runner check's only run), counting them. */
+function answeringSandbox(answers: { exitCode: number; stderr: string }[]) {
+  const seen = { runs: 0 };
+  const sandbox = {
+    run: () => Promise.resolve({ ...answers[seen.runs++], timedOut: false, stdout: "" }),
+  } as unknown as Sandbox;
+  return { sandbox, seen };
+}
+
+Deno.test("runnerProblem() says a jail that could not start, names the process limit, and checks again", async () => {
+  const scratch = await Deno.makeTempDir({ prefix: "patchgym-check-" });
+  try {
+    const { sandbox, seen } = answeringSandbox([
+      {
+        exitCode: 1,
+        stderr: "bwrap: Creating new namespace failed: Resource temporarily unavailable\n",
+      },
+      { exitCode: 0, stderr: "" },
+    ]);
+    const problem = await runnerProblem(sandbox, "unittest", scratch);
+    assert.match(
+      problem ?? "",
+      /^the jail could not start on this machine \(bwrap: Creating new namespace/,
+    );
+    assert.match(problem!, /process limit \(RLIMIT_NPROC\)/);
+    assert.doesNotMatch(problem!, /install it/);
+    // A shortage may pass: the next run's check runs again, and finds python3.
+    assert.equal(await runnerProblem(sandbox, "unittest", scratch), null);
+    assert.equal(seen.runs, 2);
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+});
+
+Deno.test("runnerProblem() keeps a missing runner's answer for the sandbox's life", async () => {
+  const scratch = await Deno.makeTempDir({ prefix: "patchgym-check-" });
+  try {
+    const { sandbox, seen } = answeringSandbox([
+      { exitCode: 1, stderr: "ModuleNotFoundError: No module named 'unittest'\n" },
+      { exitCode: 0, stderr: "" },
+    ]);
+    const problem = await runnerProblem(sandbox, "unittest", scratch);
+    assert.match(problem ?? "", /^python3 is not available in the sandbox on this machine/);
+    assert.equal(await runnerProblem(sandbox, "unittest", scratch), problem);
+    assert.equal(seen.runs, 1);
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
 });
