@@ -501,14 +501,15 @@ const SECCOMP_FD = 5;
 /**
  * What runs first in the jail, before the program. With the compiled launcher (bound into the jail
  * as `file`): a process group of its own (`pgrp`), the `steps` that must be taken inside the jail,
- * and, as root, the drop to the sandbox's `uid` for good (`drop:`). The jail stays in the orchestrator's session: a session of its own is a
- * scheduling group of its own where the kernel's autogroup is on (most distributions), which
- * weighs as much as the whole orchestrator whatever the jail's niceness, so a few hundred jails
- * took the orchestrator's cores (its event loop waited for a core 12 of 26 s at C=256, on this
- * project's 2-core machine). What the session gave stays: the launcher gives up the terminal
- * first (`noctty`), and `pgrp` keeps the jail's signals to its group inside it. With the sh
- * fallback, bwrap makes the session (`newSession`), and as root `setpriv` drops (a heavier
- * program: about 5 ms more per run, measured on this project's machine).
+ * and, as root, the drop to the sandbox's `uid` for good (`drop:`). The jail stays in the
+ * orchestrator's session: a session of its own is a scheduling group of its own where the kernel's
+ * autogroup is on (most distributions), which weighs as much as the whole orchestrator whatever
+ * the jail's niceness, so a few hundred jails took the orchestrator's cores (its event loop waited
+ * for a core 12 of 26 s at C=256, on this project's 2-core machine). What the session gave stays:
+ * the launcher gives up the terminal first (`noctty`), and `pgrp` keeps the jail's signals to its
+ * group inside it. With the sh fallback, bwrap makes the session (`newSession`), and as root
+ * `setpriv` drops (a heavier program: about 5 ms more per run, measured on this project's
+ * machine).
  */
 function jailFirst(
   launcher: Launcher,
