@@ -862,16 +862,17 @@ export class Sandbox {
     // set inside it against that namespace's processes only (Linux 5.14 and later): the jail's
     // own cap. Set before bwrap, it counted every process of the user, patchgym's threads and
     // every other program's included, so a user with more than the cap running elsewhere (a
-    // trainer's threads) could start no jail at all.
-    const inJail = jailed && this.#launcher !== null && user === null
-      ? rlimits.filter((step) => step.startsWith("nproc:"))
-      : [];
+    // trainer's threads) could start no jail at all. The jail's launcher caps bwrap's pid 1 as
+    // well (`jailnproc:`), which was forked before it.
+    const ownCap = jailed && this.#launcher !== null && user === null;
+    const cap = (step: string) => step.startsWith("nproc:");
+    const inJail = ownCap ? rlimits.filter(cap).map((step) => `jail${step}`) : [];
     // As root, the places the sandbox writes become its uid's (symlinks themselves, never what
     // they point to), and nothing else is. A jail made ahead does it when its run comes.
     const owned = user && !wait ? chownSteps(request, user.uid) : [];
     const steps = [
       ...(cgroup?.steps ?? []),
-      ...rlimits.filter((step) => !inJail.includes(step)),
+      ...rlimits.filter((step) => !(ownCap && cap(step))),
       ...owned,
       ...(jailed ? jailSteps(this.#launcher) : []),
       ...this.#hideSteps(how),

@@ -209,6 +209,16 @@ Deno.test("buildLauncher() makes a launcher that sets rlimits and hands passwd, 
   assert.equal(fds.stdout, "users\ngroups\n\u0000\u007fA");
 });
 
+Deno.test("buildLauncher() makes a launcher whose jailnproc step runs only as a jail's first program", async () => {
+  const path = await launcher();
+  if (!path) return;
+  // Here its parent is this test, not a jail's pid 1, whose limit it would lower as well.
+  const out = await run(path, ["jailnproc:64", "--", "true"]);
+  assert.equal(out.code, 125);
+  assert.match(out.stderr, /not a jail's first program \(its parent is not pid 1\)/);
+  // In a jail it caps itself and pid 1: tests/sandbox/nproc_redteam_test.ts.
+});
+
 Deno.test("buildLauncher() makes a launcher whose nice step lowers the priority of all it starts, and only within 0 to 19", async () => {
   const path = await launcher();
   if (!path) return;

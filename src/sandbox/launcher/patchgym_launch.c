@@ -15,6 +15,8 @@
  *   ulimit:F=N           soft and hard limit in `ulimit -F` units: t seconds, f and c 512-byte
  *                        blocks, n descriptors, v KiB
  *   nproc:N              RLIMIT_NPROC
+ *   jailnproc:N          RLIMIT_NPROC of this process and of its parent, the jail's pid 1 (as a
+ *                        jail's first program only: its parent must be pid 1)
  *   nice:N               scheduling niceness N (0 to 19), for it and all it starts
  *   chown:UID:DIR        chown -R -P -h UID:UID DIR (links themselves, never what they point to);
  *                        DIR must be this user's or a sandbox uid's, not writable by group or
@@ -208,6 +210,21 @@ static long long number(const char *step, const char *text) {
 static void set_limit(const char *step, int resource, rlim_t value) {
   struct rlimit limit = {value, value};
   if (setrlimit(resource, &limit) != 0) fail("step \"%s\" failed: %s", step, strerror(errno));
+}
+
+/*
+ * `jailnproc:N`, in a jail without root: the kernel counts RLIMIT_NPROC in the jail's own user
+ * namespace, but bwrap's pid 1 (this process's parent, of the jail's uid, forked before any cap)
+ * keeps the user's limit, and code in the jail that could make it fork (by tracing it, where no
+ * seccomp filter refuses ptrace) would go past the cap: it gets the cap too.
+ */
+static void jail_nproc_step(const char *step, rlim_t value) {
+  if (getppid() != 1) fail("step \"%s\": not a jail's first program (its parent is not pid 1)", step);
+  struct rlimit limit = {value, value};
+  if (prlimit(1, RLIMIT_NPROC, &limit, NULL) != 0) {
+    fail("step \"%s\" failed for pid 1: %s", step, strerror(errno));
+  }
+  set_limit(step, RLIMIT_NPROC, value);
 }
 
 static void ulimit_step(const char *step, const char *spec) {
@@ -837,6 +854,8 @@ static int run_steps(int argc, char **argv, int i, int awaited) {
       }
     } else if (starts_with(a, "nproc:")) {
       set_limit(a, RLIMIT_NPROC, (rlim_t)number(a, a + 6));
+    } else if (starts_with(a, "jailnproc:")) {
+      jail_nproc_step(a, (rlim_t)number(a, a + 10));
     } else if (starts_with(a, "chown:")) {
       if (awaited) chown_apart(a, a + 6);
       else chown_step(a, a + 6);
