@@ -111,7 +111,9 @@ Deno.test("warm 2: a program dies with its middle (the uid change had cleared it
 subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", ${reversed}[::-1]])
 signal_number = ctypes.c_int(-1)
 ctypes.CDLL(None).prctl(2, ctypes.byref(signal_number), 0, 0, 0)
-open("ready", "w").write(f"{os.getuid()} {signal_number.value} {os.getpid()}")
+# Whole or not at all: the test reads it as soon as it is there.
+with open("ready.part", "w") as f: f.write(f"{os.getuid()} {signal_number.value} {os.getpid()}")
+os.replace("ready.part", "ready")
 time.sleep(4)
 open("finished", "w").write("done")
 print("finished")`;
