@@ -1,5 +1,5 @@
 /** Shared test fixtures: temp task repositories, workspaces and tool contexts, cleaned up after. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { probeIsolation, Sandbox } from "../src/sandbox/sandbox.ts";
 import { type Task, type TaskSpec, TaskSpecSchema } from "../src/task/spec.ts";
@@ -51,6 +51,24 @@ let runnerPromise: Promise<Sandbox> | null = null;
 export function testSandbox(): Promise<Sandbox> {
   runnerPromise ??= probeIsolation().then((isolation) => new Sandbox({ isolation }));
   return runnerPromise;
+}
+
+/**
+ * Run `fn` with a fresh workspace folder `ws` (its real path, so the jail's bind checks take it) in
+ * a temp folder `base` of its own (named with `prefix`), removed afterwards.
+ */
+export async function withWorkspace(
+  fn: (ws: string, base: string) => Promise<void>,
+  prefix = "patchgym-ws-",
+): Promise<void> {
+  const base = realpathSync(await Deno.makeTempDir({ prefix }));
+  try {
+    const ws = join(base, "ws");
+    mkdirSync(ws);
+    await fn(ws, base);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
 }
 
 /** A task spec for tests, overriding any field. */

@@ -4,27 +4,16 @@
  * unprivileged user.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { LAUNCH_SCRIPT } from "../../src/sandbox/_launch.ts";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { withWorkspace } from "../_fixtures.ts";
 
 const isolation = await probeIsolation();
 const jailed = isolation.level === "bwrap";
 
 function skip(reason: string): void {
   console.warn(`skipped: ${reason}`);
-}
-
-async function withWorkspace(fn: (ws: string) => Promise<void>): Promise<void> {
-  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-redteam-" }));
-  try {
-    const ws = join(base, "ws");
-    mkdirSync(ws);
-    await fn(ws);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
 }
 
 /** Lists the jailed program's descriptors and tries to use fds 7 and 47 of its parent. */

@@ -3,7 +3,6 @@
  * unprivileged user (CI runs this file both ways). Each test says which attack it guards.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import {
   missingGuarantees,
@@ -12,17 +11,7 @@ import {
   Sandbox,
   unmetRequirement,
 } from "../../src/sandbox/sandbox.ts";
-
-async function withWorkspace(fn: (ws: string) => Promise<void>): Promise<void> {
-  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-jail-" }));
-  try {
-    const ws = join(base, "ws");
-    mkdirSync(ws);
-    await fn(ws);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
-}
+import { withWorkspace } from "../_fixtures.ts";
 
 /** The host's core_pattern (through `cat`: Deno reads /proc/sys only with --allow-all). */
 async function corePattern(): Promise<string> {

@@ -6,23 +6,10 @@
  * launcher now caps pid 1 too. As root pid 1 is root's, out of the program's reach.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, realpathSync } from "node:fs";
-import { join } from "node:path";
 import { type IsolationInfo, probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
-import { pidsWith } from "../_fixtures.ts";
+import { pidsWith, withWorkspace } from "../_fixtures.ts";
 
 const CAP = 24;
-
-async function withWorkspace(fn: (ws: string) => Promise<void>): Promise<void> {
-  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-redteam-" }));
-  try {
-    const ws = join(base, "ws");
-    mkdirSync(ws);
-    await fn(ws);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
-}
 
 async function jailed(): Promise<IsolationInfo | null> {
   const isolation = await probeIsolation();

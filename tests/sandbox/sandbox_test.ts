@@ -11,19 +11,7 @@ import {
   type RunResult,
   Sandbox,
 } from "../../src/sandbox/sandbox.ts";
-import { FORK_BOMB, pidsWith, testSandbox } from "../_fixtures.ts";
-
-/** Run `fn` with a fresh workspace folder (real path) inside a temp folder. */
-async function withWorkspace(fn: (ws: string, base: string) => Promise<void>): Promise<void> {
-  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-sandbox-" }));
-  try {
-    const ws = join(base, "ws");
-    mkdirSync(ws);
-    await fn(ws, base);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
-}
+import { FORK_BOMB, pidsWith, testSandbox, withWorkspace } from "../_fixtures.ts";
 
 /**
  * A temp folder outside /tmp: under bwrap /tmp is a private tmpfs, so a folder there is invisible
