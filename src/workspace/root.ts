@@ -9,7 +9,8 @@
  * rejection) the folder is removed with everything in it: in-flight workspaces, scoring copies and
  * test report folders.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { RunError } from "../errors.ts";
 import { removeTreeSync } from "./remove.ts";
 
 /** Format of the `.owner` file. */
@@ -55,10 +56,29 @@ let exitHookInstalled = false;
 export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot {
   const unmount = options.unmount ?? unmountUnder;
   Deno.mkdirSync(parent, { recursive: true });
-  const swept = sweepDeadRoots(parent, unmount);
   const token = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
   const dir = join(Deno.realPathSync(parent), `proc-${Deno.pid}-${token}`);
-  Deno.mkdirSync(dir, { mode: 0o700 });
+  try {
+    Deno.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    throw new RunError(
+      `Cannot make this process's folder in ${parent}: ${(error as Error).message} (${
+        ownerOf(dirname(dir))
+      }); pass --work-dir DIR, a folder of your own`,
+      { cause: error },
+    );
+  }
+  // The folder is this process's user's: every folder above it must be that user's or root's.
+  // (No uid only on Windows, where patchgym does not run.)
+  const uid = Deno.lstatSync(dir).uid ?? undefined;
+  const unsafe = uid === undefined ? null : unsafeAbove(dir, uid);
+  if (unsafe) {
+    removeQuietly(dir);
+    throw new RunError(
+      `Will not work in ${parent}: ${unsafe}, so another user could move this process's folder and put a link in its place; pass --work-dir DIR, a folder of your own`,
+    );
+  }
+  const swept = sweepDeadRoots(parent, uid, unmount);
   const lock = Deno.openSync(join(dir, OWNER_FILE), { read: true, write: true, createNew: true });
   // Blocking: a sweeper may hold the lock for a moment while it reads the (still empty) mark.
   lock.lockSync(true);
@@ -85,10 +105,12 @@ export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot
 
 /**
  * Remove the folders under `parent` whose owner has died: those with an `.owner` mark of
- * {@linkcode OWNER_FORMAT} that no process holds locked. Returns their paths.
+ * {@linkcode OWNER_FORMAT} that no process holds locked, and that belong to `uid` (this process's
+ * user; every one when undefined). Returns their paths.
  */
 export function sweepDeadRoots(
   parent: string,
+  uid: number | undefined,
   unmount: (dir: string) => void = unmountUnder,
 ): string[] {
   const removed: string[] = [];
@@ -101,6 +123,8 @@ export function sweepDeadRoots(
   for (const entry of entries) {
     if (!entry.isDirectory || !FOLDER.test(entry.name)) continue;
     const dir = join(parent, entry.name);
+    // Another user's folder is that user's to remove: its tree may change while it is walked.
+    if (uid !== undefined && ownerUid(dir) !== uid) continue;
     let file: Deno.FsFile;
     try {
       file = Deno.openSync(join(dir, OWNER_FILE), { read: true });
@@ -118,6 +142,49 @@ export function sweepDeadRoots(
     }
   }
   return removed;
+}
+
+/**
+ * Why the folders above `dir` (a real path) are not safe for `uid`'s folder, or null: each must be
+ * root's or `uid`'s, and writable by no one else unless sticky (as /tmp, where no one but the
+ * owner of an entry, or of the folder, may move it). The walk up stops at the first folder this
+ * process may not look at (its permission flags name the work root, not /tmp): the work root
+ * itself, the one a user other than root could have made, is always looked at.
+ */
+function unsafeAbove(dir: string, uid: number): string | null {
+  for (let up = dirname(dir);; up = dirname(up)) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(up);
+    } catch (error) {
+      if (up !== dirname(dir) && error instanceof Deno.errors.NotCapable) return null;
+      throw error;
+    }
+    const mode = (info.mode ?? 0) & 0o7777;
+    if (info.uid !== 0 && info.uid !== uid) return `${up} belongs to uid ${info.uid}`;
+    if ((mode & 0o022) !== 0 && (mode & 0o1000) === 0) {
+      return `${up} may be written by others (mode ${mode.toString(8)}) and is not sticky`;
+    }
+    if (up === "/") return null;
+  }
+}
+
+/** Whose `dir` is and its mode, for messages. */
+function ownerOf(dir: string): string {
+  try {
+    const info = Deno.lstatSync(dir);
+    return `it belongs to uid ${info.uid}, mode ${((info.mode ?? 0) & 0o7777).toString(8)}`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function ownerUid(path: string): number | null {
+  try {
+    return Deno.lstatSync(path).uid;
+  } catch {
+    return null;
+  }
 }
 
 /**

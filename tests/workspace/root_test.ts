@@ -71,7 +71,7 @@ Deno.test("sweepDeadRoots() removes a dead process's folder and keeps a live one
     mkdirSync(join(parent, "proc-1-0123456789ab"));
     mkdirSync(join(parent, "someone-else"));
     writeFileSync(join(parent, "someone-else", ".owner"), "{}");
-    assert.deepEqual(sweepDeadRoots(parent), [deadDir]);
+    assert.deepEqual(sweepDeadRoots(parent, Deno.lstatSync(parent).uid!), [deadDir]);
     assert.equal(existsSync(deadDir), false);
     assert.equal(existsSync(join(liveDir, "work.txt")), true);
     assert.equal(existsSync(join(parent, "proc-1-0123456789ab")), true);
@@ -96,7 +96,7 @@ Deno.test("claimRoot() sweeps first and its release() removes the folder with it
     assert.equal(mark.format, "patchgym.owner.v1");
     assert.equal(mark.pid, Deno.pid);
     // This process is alive: another sweep leaves its folder alone.
-    assert.deepEqual(sweepDeadRoots(parent), []);
+    assert.deepEqual(sweepDeadRoots(parent, Deno.lstatSync(parent).uid!), []);
     mkdirSync(join(owned.dir, "ws-1/src"), { recursive: true });
     writeFileSync(join(owned.dir, "ws-1/src/a.py"), "x = 1\n");
     owned.release();
@@ -328,4 +328,116 @@ Deno.test("exitOnSignal() leaves nothing mounted when a workspace mount lands af
     await new Deno.Command(launcher, { args: ["umount-under", parent] }).output();
     await Deno.remove(parent, { recursive: true });
   }
+});
+
+/** Whether this process runs as root (through `id -u`: `Deno.uid()` needs --allow-sys). */
+async function asRoot(): Promise<boolean> {
+  const { stdout } = await new Deno.Command("id", { args: ["-u"], stdout: "piped" }).output();
+  return new TextDecoder().decode(stdout).trim() === "0";
+}
+
+/** A temp folder (real path) for `fn`, removed afterwards with whatever it holds. */
+async function withBase(fn: (base: string) => Promise<void> | void): Promise<void> {
+  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-root-" }));
+  try {
+    await fn(base);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+Deno.test("claimRoot() refuses a shared root that another user owns, who could swap this process's folder for a link (as root)", async () => {
+  // The attack: another user makes /tmp/patchgym before root's patchgym does. As the folder's
+  // owner it may rename what is in it: it moves root's folder away and puts a link to any folder
+  // in its place, and root's release at exit empties that folder (its workspaces went there too).
+  if (!await asRoot()) return console.warn("skipped: needs root to give the root to another user");
+  await withBase((base) => {
+    const parent = join(base, "shared");
+    mkdirSync(parent);
+    Deno.chownSync(parent, 65534, 65534);
+    const victim = join(base, "victim");
+    mkdirSync(victim);
+    writeFileSync(join(victim, "precious"), "x");
+    let owned: ReturnType<typeof claimRoot> | null = null;
+    let refusal = "";
+    try {
+      owned = claimRoot(parent);
+    } catch (error) {
+      refusal = String(error);
+    }
+    if (owned) {
+      Deno.renameSync(owned.dir, join(parent, "moved"));
+      Deno.symlinkSync(victim, owned.dir);
+      owned.release();
+    }
+    assert.ok(
+      existsSync(join(victim, "precious")),
+      "the release emptied the folder the link led to",
+    );
+    assert.equal(owned, null, "claimed a folder in another user's root");
+    assert.match(refusal, new RegExp(`${parent} belongs to uid 65534`));
+    assert.match(refusal, /--work-dir/);
+    // Nothing of this process's was left in it.
+    assert.deepEqual([...Deno.readDirSync(parent)], []);
+  });
+});
+
+Deno.test("claimRoot() takes a root only its owner (or root) may write, or a sticky one such as /tmp", async () => {
+  await withBase((base) => {
+    // Writable by anyone and not sticky: anyone could move this process's folder.
+    const open = join(base, "open");
+    mkdirSync(open);
+    Deno.chmodSync(open, 0o777);
+    assert.throws(
+      () => claimRoot(open),
+      /open may be written by others \(mode 777\) and is not sticky/,
+    );
+    assert.deepEqual([...Deno.readDirSync(open)], []);
+    // Inside such a folder: the same, for the folder above.
+    const inner = join(open, "inner");
+    mkdirSync(inner);
+    assert.throws(() => claimRoot(inner), /open may be written by others/);
+    // Sticky, as /tmp: others may make folders of their own there, but not move this one's.
+    const sticky = join(base, "sticky");
+    mkdirSync(sticky);
+    Deno.chmodSync(sticky, 0o1777);
+    const owned = claimRoot(sticky);
+    assert.ok(existsSync(owned.dir));
+    owned.release();
+    // Its own, writable by its owner only: the usual case.
+    const own = join(base, "own");
+    const claimed = claimRoot(own);
+    assert.ok(existsSync(claimed.dir));
+    claimed.release();
+  });
+});
+
+Deno.test("claimRoot() says whose a root it cannot write is, and to name another (not as root)", async () => {
+  if (await asRoot()) return console.warn("skipped: root may write any folder");
+  await withBase((base) => {
+    const closed = join(base, "closed");
+    mkdirSync(closed);
+    Deno.chmodSync(closed, 0o555);
+    try {
+      assert.throws(
+        () => claimRoot(closed),
+        /Cannot make this process's folder in .*closed.*: Permission denied.*--work-dir/,
+      );
+    } finally {
+      Deno.chmodSync(closed, 0o755);
+    }
+  });
+});
+
+Deno.test("sweepDeadRoots() leaves a dead process's folder that another user owns (as root)", async () => {
+  if (!await asRoot()) return console.warn("skipped: needs root to give a folder to another user");
+  await withBase(async (base) => {
+    const owner = spawnOwner(base);
+    const dir = await owner.dir();
+    await owner.stop();
+    // Its owner's to remove: root never walks a tree another user may change under it.
+    Deno.chownSync(dir, 65534, 65534);
+    assert.deepEqual(sweepDeadRoots(base, 0), []);
+    assert.ok(existsSync(dir));
+  });
 });
