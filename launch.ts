@@ -7,12 +7,13 @@
 import { fileURLToPath } from "node:url";
 import { LAUNCHER_ENV } from "./src/cli/_launcher.ts";
 import { permissionFlags, planPermissions } from "./src/cli/permissions.ts";
-import { buildLauncher, LAUNCHER_PATH_ENV } from "./src/sandbox/launcher.ts";
+import { buildLauncher, LAUNCHER_PATH_ENV, ownId, ownUid } from "./src/sandbox/launcher.ts";
 import {
   buildProgramFolder,
   programEntries,
   PROGRAMS_PATH_ENV,
 } from "./src/sandbox/program_folder.ts";
+import { unsafeRoot, unsafeRootMessage } from "./src/workspace/root.ts";
 
 /** Run `main.ts ARGS` with computed permissions; resolves with its exit code. */
 export async function launch(args: string[]): Promise<number> {
@@ -34,6 +35,15 @@ export async function launch(args: string[]): Promise<number> {
     env,
     bundledTasks: fileURLToPath(new URL("./tasks", import.meta.url)),
   });
+  // The whole path of the workspace root, which main.ts may look at only from the root down.
+  const uid = ownUid();
+  const unsafe = plan.workRoot && uid !== null
+    ? unsafeRoot(plan.workRoot, { uid, gid: ownId("g") ?? undefined })
+    : null;
+  if (unsafe) {
+    console.error(unsafeRootMessage(plan.workRoot!, unsafe));
+    return 1;
+  }
   // Children start through the compiled launcher (built here once: this process may run programs),
   // so main.ts may run only it; without a compiler, through sh, which can start anything.
   const launcher = await buildLauncher();

@@ -190,6 +190,8 @@ export interface PermissionPlan {
    * (`env build`), git.
    */
   run?: string[];
+  /** The workspace root the command works under, if it has one (absolute). */
+  workRoot?: string;
 }
 
 /** Where the command runs and what it sees. */
@@ -237,7 +239,8 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     plan.read.push(abs(tasksDir));
     // main.ts looks for ./tasks before the bundled ones; it may look, whatever it finds.
     plan.read.push(abs("tasks"));
-    readWrite(flag("work-dir") ?? DEFAULT_WORK_ROOT);
+    plan.workRoot = abs(flag("work-dir") ?? DEFAULT_WORK_ROOT);
+    readWrite(plan.workRoot);
     readWrite(LEASE_DIR);
     plan.read.push(...SYSTEM_READ);
     // Built dependency environments: read to find them (the jail mounts them read-only).
@@ -402,6 +405,7 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     net: unique(plan.net),
   };
   if (run.length > 0) out.run = unique(run);
+  if (plan.workRoot) out.workRoot = plan.workRoot;
   return out;
 }
 

@@ -153,22 +153,33 @@ function trusted(path: string): boolean {
   }
 }
 
-let uid: number | null | undefined;
-/** This process's uid: `Deno.uid()`, else (no --allow-sys, as in launch.ts) from `id -u`. */
-export function ownUid(): number | null {
-  if (uid !== undefined) return uid;
+const ids = new Map<"u" | "g", number | null>();
+/**
+ * This process's uid (`u`) or gid (`g`): `Deno.uid()` or `Deno.gid()`, else (no --allow-sys, as in
+ * launch.ts) from `id -u` or `id -g`; null when neither answers.
+ */
+export function ownId(kind: "u" | "g"): number | null {
+  const known = ids.get(kind);
+  if (known !== undefined) return known;
+  let id: number | null;
   try {
-    uid = Deno.uid();
+    id = kind === "u" ? Deno.uid() : Deno.gid();
   } catch {
     try {
-      const out = new Deno.Command("id", { args: ["-u"], stderr: "null" }).outputSync();
+      const out = new Deno.Command("id", { args: [`-${kind}`], stderr: "null" }).outputSync();
       const text = new TextDecoder().decode(out.stdout).trim();
-      uid = out.success && /^\d+$/.test(text) ? Number(text) : null;
+      id = out.success && /^\d+$/.test(text) ? Number(text) : null;
     } catch {
-      uid = null;
+      id = null;
     }
   }
-  return uid;
+  ids.set(kind, id);
+  return id;
+}
+
+/** This process's uid (see {@linkcode ownId}). */
+export function ownUid(): number | null {
+  return ownId("u");
 }
 
 /**

@@ -55,30 +55,33 @@ let exitHookInstalled = false;
  */
 export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot {
   const unmount = options.unmount ?? unmountUnder;
-  Deno.mkdirSync(parent, { recursive: true });
+  // 0755 whatever the umask: a root made here is writable by its owner only.
+  Deno.mkdirSync(parent, { recursive: true, mode: 0o755 });
+  // Resolved once: the check, the sweep and the folder all use this path.
+  const real = Deno.realPathSync(parent);
   const token = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
-  const dir = join(Deno.realPathSync(parent), `proc-${Deno.pid}-${token}`);
+  const dir = join(real, `proc-${Deno.pid}-${token}`);
   try {
     Deno.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     throw new RunError(
       `Cannot make this process's folder in ${parent}: ${(error as Error).message} (${
-        ownerOf(dirname(dir))
+        ownerOf(real)
       }); pass --work-dir DIR, a folder of your own`,
       { cause: error },
     );
   }
-  // The folder is this process's user's: every folder above it must be that user's or root's.
+  // The folder is this process's user's (its group too, unless the root hands down its own).
   // (No uid only on Windows, where patchgym does not run.)
-  const uid = Deno.lstatSync(dir).uid ?? undefined;
-  const unsafe = uid === undefined ? null : unsafeAbove(dir, uid);
+  const made = Deno.lstatSync(dir);
+  const uid = made.uid ?? undefined;
+  const gid = (Deno.lstatSync(real).mode ?? 0) & 0o2000 ? undefined : made.gid ?? undefined;
+  const unsafe = uid === undefined ? null : unsafeRoot(parent, { uid, gid });
   if (unsafe) {
     removeQuietly(dir);
-    throw new RunError(
-      `Will not work in ${parent}: ${unsafe}, so another user could move this process's folder and put a link in its place; pass --work-dir DIR, a folder of your own`,
-    );
+    throw new RunError(unsafeRootMessage(parent, unsafe));
   }
-  const swept = sweepDeadRoots(parent, uid, unmount);
+  const swept = sweepDeadRoots(real, uid, unmount);
   const lock = Deno.openSync(join(dir, OWNER_FILE), { read: true, write: true, createNew: true });
   // Blocking: a sweeper may hold the lock for a moment while it reads the (still empty) mark.
   lock.lockSync(true);
@@ -100,7 +103,7 @@ export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot
     globalThis.addEventListener("error", onFatal);
     globalThis.addEventListener("unhandledrejection", onFatal);
   }
-  return { dir, parent: Deno.realPathSync(parent), swept, release: () => releaseClaim(claim) };
+  return { dir, parent: real, swept, release: () => releaseClaim(claim) };
 }
 
 /**
@@ -144,29 +147,63 @@ export function sweepDeadRoots(
   return removed;
 }
 
+/** Why a process will not work in `path`, for people: `unsafe` from {@linkcode unsafeRoot}. */
+export function unsafeRootMessage(path: string, unsafe: string): string {
+  return `Will not work in ${path}: ${unsafe}, so another user could move this process's folder and put a link in its place; pass --work-dir DIR, a folder of your own`;
+}
+
+/** Who this process is, for {@linkcode unsafeRoot}: its uid, and its group where known. */
+export interface RootUser {
+  uid: number;
+  /** A folder writable by this group is still safe (a user's own group, umask 002). */
+  gid?: number;
+}
+
 /**
- * Why the folders above `dir` (a real path) are not safe for `uid`'s folder, or null: each must be
- * root's or `uid`'s, and writable by no one else unless sticky (as /tmp, where no one but the
- * owner of an entry, or of the folder, may move it). The walk up stops at the first folder this
- * process may not look at (its permission flags name the work root, not /tmp): the work root
- * itself, the one a user other than root could have made, is always looked at.
+ * Why `path` (absolute) is not safe to work in for `user`, or null: every folder on it, from `/`,
+ * and on what each link in it leads to, must be root's or the user's and writable by no one else
+ * (the user's own group aside) unless sticky, as /tmp is, where no one but an entry's owner (or the
+ * folder's) may move it; every link on it must be root's or the user's. A part not made yet is
+ * made by this process, as its own. A folder Deno's permission flags do not let this process look
+ * at is passed over (the orchestrator may read its work root, not /tmp): `launch.ts`, which may
+ * read everything, checks the whole path before it starts the orchestrator.
  */
-function unsafeAbove(dir: string, uid: number): string | null {
-  for (let up = dirname(dir);; up = dirname(up)) {
+export function unsafeRoot(path: string, user: RootUser, depth = 0): string | null {
+  if (depth > 16) return `${path} goes through too many links`;
+  let at = "/";
+  for (const part of ["", ...path.split("/").filter((p) => p !== "" && p !== ".")]) {
+    if (part === "..") {
+      at = dirname(at);
+      continue;
+    }
+    const next = part === "" ? "/" : join(at, part);
     let info: Deno.FileInfo;
     try {
-      info = Deno.lstatSync(up);
+      info = Deno.lstatSync(next);
     } catch (error) {
-      if (up !== dirname(dir) && error instanceof Deno.errors.NotCapable) return null;
-      throw error;
+      if (error instanceof Deno.errors.NotFound) return null;
+      if (!(error instanceof Deno.errors.NotCapable)) throw error;
+      at = next;
+      continue;
+    }
+    const owner = info.uid ?? 0;
+    if (owner !== 0 && owner !== user.uid) {
+      return `${next} ${info.isSymlink ? "is a link of" : "belongs to"} uid ${owner}`;
+    }
+    if (info.isSymlink) {
+      const led = unsafeRoot(Deno.realPathSync(next), user, depth + 1);
+      if (led) return led;
+      at = Deno.realPathSync(next);
+      continue;
     }
     const mode = (info.mode ?? 0) & 0o7777;
-    if (info.uid !== 0 && info.uid !== uid) return `${up} belongs to uid ${info.uid}`;
-    if ((mode & 0o022) !== 0 && (mode & 0o1000) === 0) {
-      return `${up} may be written by others (mode ${mode.toString(8)}) and is not sticky`;
+    const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && info.gid !== user.gid);
+    if (others && (mode & 0o1000) === 0) {
+      return `${next} may be written by others (mode ${mode.toString(8)}) and is not sticky`;
     }
-    if (up === "/") return null;
+    at = next;
   }
+  return null;
 }
 
 /** Whose `dir` is and its mode, for messages. */

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildLauncher, LAUNCHER_PATH_ENV } from "../../src/sandbox/launcher.ts";
-import { claimRoot, sweepDeadRoots } from "../../src/workspace/root.ts";
+import { claimRoot, sweepDeadRoots, unsafeRoot } from "../../src/workspace/root.ts";
+import { launch } from "../../launch.ts";
 import {
   childEnv,
   listTree,
@@ -439,5 +440,56 @@ Deno.test("sweepDeadRoots() leaves a dead process's folder that another user own
     Deno.chownSync(dir, 65534, 65534);
     assert.deepEqual(sweepDeadRoots(base, 0), []);
     assert.ok(existsSync(dir));
+  });
+});
+
+Deno.test("claimRoot() refuses a root reached through another user's link (as root)", async () => {
+  // The attack: another user's link, in a folder anyone may write, leads root's root where that
+  // user chose, and was read again after the check (the sweep, `--keep-workspaces`' folder).
+  if (!await asRoot()) return console.warn("skipped: needs root to give a link to another user");
+  await withBase((base) => {
+    // Sticky, as /tmp: the folder holding the link is not what lets the link in.
+    const open = join(base, "open");
+    mkdirSync(open);
+    Deno.chmodSync(open, 0o1777);
+    const safe = join(base, "safe");
+    mkdirSync(safe, { mode: 0o700 });
+    const link = join(open, "root");
+    Deno.symlinkSync(safe, link);
+    new Deno.Command("chown", { args: ["-h", "65534:65534", link] }).outputSync();
+    assert.throws(() => claimRoot(link), /is a link of uid 65534/);
+    assert.deepEqual([...Deno.readDirSync(safe)], []);
+  });
+});
+
+Deno.test("unsafeRoot() takes a folder its user's own group may write, and no other group's", () => {
+  const base = realpathSync(Deno.makeTempDirSync({ prefix: "patchgym-root-" }));
+  try {
+    const shared = join(base, "shared");
+    mkdirSync(shared);
+    Deno.chmodSync(shared, 0o775);
+    const info = Deno.lstatSync(shared);
+    // umask 002 with a group of the user's own (Debian's default for people).
+    assert.equal(unsafeRoot(shared, { uid: info.uid!, gid: info.gid! }), null);
+    assert.match(
+      unsafeRoot(shared, { uid: info.uid!, gid: info.gid! + 1 }) ?? "",
+      /shared may be written by others \(mode 775\) and is not sticky/,
+    );
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("launch() refuses a work root inside another user's folder before main.ts starts (as root)", async () => {
+  // The orchestrator may look at its work root only from the root down (its --allow-read names
+  // the root): the folders above it are checked here, where everything may be read.
+  if (!await asRoot()) return console.warn("skipped: needs root to give a folder to another user");
+  await withBase(async (base) => {
+    const theirs = join(base, "theirs");
+    mkdirSync(theirs);
+    Deno.chownSync(theirs, 65534, 65534);
+    const work = join(theirs, "work");
+    assert.equal(await launch(["doctor", "--work-dir", work]), 1);
+    assert.equal(existsSync(work), false, "main.ts started and made the root");
   });
 });
