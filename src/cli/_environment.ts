@@ -102,7 +102,7 @@ export function openEnvironment(
       1024 ** 2,
     ) * 1024 ** 2,
   };
-  const owned = claimRoot(resolve(values["work-dir"] ?? DEFAULT_WORK_ROOT), {
+  const owned = claimRoot(resolve(values["work-dir"] || DEFAULT_WORK_ROOT), {
     unmount: launcherUnmount(),
   });
   if (!options.drainOnSigterm) exitOnSignal("SIGTERM");

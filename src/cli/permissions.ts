@@ -6,7 +6,7 @@
  * or any host but the model endpoint's.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_WORK_ROOT } from "../agent/environment.ts";
 import { NETWORK_ENV } from "../env/build.ts";
@@ -241,6 +241,9 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     plan.read.push(abs("tasks"));
     plan.workRoot = abs(flag("work-dir") ?? DEFAULT_WORK_ROOT);
     readWrite(plan.workRoot);
+    // main.ts works in the root's real path (a link on the way, such as a home under /data).
+    const real = realPathAhead(plan.workRoot);
+    if (real !== plan.workRoot) readWrite(real);
     readWrite(LEASE_DIR);
     plan.read.push(...SYSTEM_READ);
     // Built dependency environments: read to find them (the jail mounts them read-only).
@@ -407,6 +410,22 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
   if (run.length > 0) out.run = unique(run);
   if (plan.workRoot) out.workRoot = plan.workRoot;
   return out;
+}
+
+/**
+ * The real path `path` has or will have once made: its nearest existing folder's real path, and
+ * the rest as it is; `path` itself where that cannot be read.
+ */
+function realPathAhead(path: string): string {
+  let rest = "";
+  for (let at = path;; at = dirname(at)) {
+    try {
+      return join(Deno.realPathSync(at), rest);
+    } catch {
+      if (at === dirname(at)) return path;
+      rest = join(basename(at), rest);
+    }
+  }
 }
 
 /** The interpreter `env build` installs for: the first `python3` on the children's PATH. */

@@ -161,47 +161,54 @@ export interface RootUser {
 
 /**
  * Why `path` (absolute) is not safe to work in for `user`, or null: every folder on it, from `/`,
- * and on what each link in it leads to, must be root's or the user's and writable by no one else
- * (the user's own group aside) unless sticky, as /tmp is, where no one but an entry's owner (or the
- * folder's) may move it; every link on it must be root's or the user's. A part not made yet is
- * made by this process, as its own. A folder Deno's permission flags do not let this process look
- * at is passed over (the orchestrator may read its work root, not /tmp): `launch.ts`, which may
- * read everything, checks the whole path before it starts the orchestrator.
+ * must be root's or the user's and writable by no one else (the user's own group aside) unless
+ * sticky, as /tmp is, where no one but an entry's owner (or the folder's) may move it; every link
+ * on it must be root's or the user's, and is followed one step at a time, each step checked the
+ * same way. Only the last part may be missing (this process makes it, as its own): a missing
+ * folder above it could be made by anyone in between. A folder Deno's permission flags do not let
+ * this process look at is passed over (the orchestrator may read its work root, not /tmp):
+ * `launch.ts`, which may read everything, checks the whole path before it starts the
+ * orchestrator.
  */
-export function unsafeRoot(path: string, user: RootUser, depth = 0): string | null {
-  if (depth > 16) return `${path} goes through too many links`;
+export function unsafeRoot(path: string, user: RootUser): string | null {
+  const parts = (p: string) => p.split("/").filter((part) => part !== "" && part !== ".");
+  const pending = parts(path);
   let at = "/";
-  for (const part of ["", ...path.split("/").filter((p) => p !== "" && p !== ".")]) {
-    if (part === "..") {
-      at = dirname(at);
-      continue;
-    }
-    const next = part === "" ? "/" : join(at, part);
-    let info: Deno.FileInfo;
+  let links = 0;
+  for (let next = "/"; next !== "";) {
+    let info: Deno.FileInfo | null = null;
     try {
       info = Deno.lstatSync(next);
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return null;
+      if (error instanceof Deno.errors.NotFound) {
+        return pending.length === 0 ? null : `${next} does not exist: make it first`;
+      }
       if (!(error instanceof Deno.errors.NotCapable)) throw error;
+    }
+    if (info) {
+      const owner = info.uid ?? 0;
+      if (owner !== 0 && owner !== user.uid) {
+        return `${next} ${info.isSymlink ? "is a link of" : "belongs to"} uid ${owner}`;
+      }
+      if (info.isSymlink) {
+        if (++links > 40) return `${path} goes through too many links`;
+        const target = Deno.readLinkSync(next);
+        pending.unshift(...parts(target));
+        at = target.startsWith("/") ? "/" : at;
+      } else {
+        const mode = (info.mode ?? 0) & 0o7777;
+        const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && info.gid !== user.gid);
+        if (others && (mode & 0o1000) === 0) {
+          return `${next} may be written by others (mode ${mode.toString(8)}) and is not sticky`;
+        }
+        at = next;
+      }
+    } else {
       at = next;
-      continue;
     }
-    const owner = info.uid ?? 0;
-    if (owner !== 0 && owner !== user.uid) {
-      return `${next} ${info.isSymlink ? "is a link of" : "belongs to"} uid ${owner}`;
-    }
-    if (info.isSymlink) {
-      const led = unsafeRoot(Deno.realPathSync(next), user, depth + 1);
-      if (led) return led;
-      at = Deno.realPathSync(next);
-      continue;
-    }
-    const mode = (info.mode ?? 0) & 0o7777;
-    const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && info.gid !== user.gid);
-    if (others && (mode & 0o1000) === 0) {
-      return `${next} may be written by others (mode ${mode.toString(8)}) and is not sticky`;
-    }
-    at = next;
+    const part = pending.shift();
+    next = part === undefined ? "" : part === ".." ? dirname(at) : join(at, part);
+    if (part === "..") at = dirname(at);
   }
   return null;
 }

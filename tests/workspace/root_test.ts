@@ -493,3 +493,52 @@ Deno.test("launch() refuses a work root inside another user's folder before main
     assert.equal(existsSync(work), false, "main.ts started and made the root");
   });
 });
+
+Deno.test("unsafeRoot() refuses a path whose folder above the root is missing, which anyone could make in between", () => {
+  // The attack: `--work-dir /tmp/a/w` with /tmp/a missing passed launch.ts's check; another user
+  // made /tmp/a (sticky /tmp lets anyone) before main.ts made w, which cannot look at /tmp/a, and
+  // root's release at exit emptied the folder a link put in place of root's folder led to.
+  const base = realpathSync(Deno.makeTempDirSync({ prefix: "patchgym-root-" }));
+  try {
+    const user = { uid: Deno.lstatSync(base).uid! };
+    assert.match(unsafeRoot(join(base, "a", "w"), user) ?? "", /a does not exist: make it first/);
+    // The root itself may be missing: this process makes it, and then may look at it.
+    assert.equal(unsafeRoot(join(base, "w"), user), null);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("unsafeRoot() follows links one step at a time: root's link through another user's link is refused (as root)", async () => {
+  // The attack: root's link leads to another user's link, which a whole-path resolution passed
+  // over; that user may point it elsewhere once the check is done.
+  if (!await asRoot()) return console.warn("skipped: needs root to give a link to another user");
+  await withBase((base) => {
+    const open = join(base, "open");
+    mkdirSync(open);
+    Deno.chmodSync(open, 0o1777);
+    const safe = join(base, "safe");
+    mkdirSync(safe, { mode: 0o755 });
+    const theirs = join(open, "pg");
+    Deno.symlinkSync(safe, theirs);
+    new Deno.Command("chown", { args: ["-h", "65534:65534", theirs] }).outputSync();
+    const ours = join(base, "pg");
+    Deno.symlinkSync("open/pg", ours);
+    assert.match(
+      unsafeRoot(join(ours, "w"), { uid: 0, gid: 0 }) ?? "",
+      /pg is a link of uid 65534/,
+    );
+    // A dangling link says so, and does not throw.
+    Deno.symlinkSync(join(base, "gone"), join(base, "dangling"));
+    assert.match(unsafeRoot(join(base, "dangling", "w"), { uid: 0 }) ?? "", /gone does not exist/);
+  });
+});
+
+Deno.test("launch() works in a root reached through this user's own link (a home under /data)", async () => {
+  // Honest: main.ts works in the root's real path, which its flags now name too.
+  await withBase(async (base) => {
+    mkdirSync(join(base, "data", "home"), { recursive: true });
+    Deno.symlinkSync(join(base, "data", "home"), join(base, "home"));
+    assert.equal(await launch(["doctor", "--work-dir", join(base, "home", "pg")]), 0);
+  });
+});
