@@ -9,7 +9,7 @@
  * rejection) the folder is removed with everything in it: in-flight workspaces, scoring copies and
  * test report folders.
  */
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { RunError } from "../errors.ts";
 import { removeTreeSync } from "./remove.ts";
 
@@ -76,7 +76,7 @@ export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot
   const made = Deno.lstatSync(dir);
   const uid = made.uid ?? undefined;
   const gid = (Deno.lstatSync(real).mode ?? 0) & 0o2000 ? undefined : made.gid ?? undefined;
-  const unsafe = uid === undefined ? null : unsafeRoot(parent, { uid, gid });
+  const unsafe = uid === undefined ? null : unsafeRoot(resolve(parent), { uid, gid });
   if (unsafe) {
     removeQuietly(dir);
     throw new RunError(unsafeRootMessage(parent, unsafe));
@@ -190,11 +190,13 @@ export function unsafeRoot(path: string, user: RootUser): string | null {
       if (owner !== 0 && owner !== user.uid) {
         return `${next} ${info.isSymlink ? "is a link of" : "belongs to"} uid ${owner}`;
       }
-      if (info.isSymlink) {
+      const target = info.isSymlink ? readLinkIfAllowed(next) : null;
+      if (target !== null) {
         if (++links > 40) return `${path} goes through too many links`;
-        const target = Deno.readLinkSync(next);
         pending.unshift(...parts(target));
         at = target.startsWith("/") ? "/" : at;
+      } else if (info.isSymlink) {
+        at = next;
       } else {
         const mode = (info.mode ?? 0) & 0o7777;
         const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && info.gid !== user.gid);
@@ -211,6 +213,16 @@ export function unsafeRoot(path: string, user: RootUser): string | null {
     if (part === "..") at = dirname(at);
   }
   return null;
+}
+
+/** Where link `path` leads, or null where this process's flags do not let it read the link. */
+function readLinkIfAllowed(path: string): string | null {
+  try {
+    return Deno.readLinkSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return null;
+    throw error;
+  }
 }
 
 /** Whose `dir` is and its mode, for messages. */
