@@ -7,7 +7,8 @@
 import { fileURLToPath } from "node:url";
 import { LAUNCHER_ENV } from "./src/cli/_launcher.ts";
 import { permissionFlags, planPermissions } from "./src/cli/permissions.ts";
-import { buildLauncher, LAUNCHER_PATH_ENV, ownId, ownUid } from "./src/sandbox/launcher.ts";
+import { buildLauncher, LAUNCHER_PATH_ENV } from "./src/sandbox/launcher.ts";
+import { ownId } from "./src/own_id.ts";
 import {
   buildProgramFolder,
   programEntries,
@@ -36,7 +37,7 @@ export async function launch(args: string[]): Promise<number> {
     bundledTasks: fileURLToPath(new URL("./tasks", import.meta.url)),
   });
   // The whole path of the workspace root, which main.ts may look at only from the root down.
-  const uid = ownUid();
+  const uid = ownId("u");
   const unsafe = plan.workRoot && uid !== null
     ? unsafeRoot(plan.workRoot, { uid, gid: ownId("g") ?? undefined })
     : null;

@@ -60,10 +60,11 @@ export const ALLOWED_ENV = [
 export const FALLBACK_LAUNCHER = "sh";
 
 /**
- * The one system call Deno guards that the orchestrator makes: a rollout pool's worker thread
- * lowers its own priority to its children's (`_pool_worker.ts`).
+ * The system calls Deno guards that the orchestrator makes: a rollout pool's worker thread lowers
+ * its own priority to its children's (`_pool_worker.ts`), and the workspace root is checked for
+ * this process's user (`claimRoot`).
  */
-export const SYS_FLAG = "--allow-sys=setPriority";
+export const SYS_FLAG = "--allow-sys=setPriority,uid,gid";
 
 /** System paths read to derive the jail's mount plan (real paths of programs and libraries). */
 export const SYSTEM_READ = [

@@ -8,6 +8,7 @@
  * `_launch.ts` is the fallback.
  */
 import { join } from "node:path";
+import { ownId } from "../own_id.ts";
 import { findProgram } from "./mounts.ts";
 import { ALLOWED_PROGRAMS, CHILD_PATH, RUNNER_PROGRAMS } from "./programs.ts";
 
@@ -18,7 +19,7 @@ import { ALLOWED_PROGRAMS, CHILD_PATH, RUNNER_PROGRAMS } from "./programs.ts";
  * start from the caller's thread.
  */
 export const SPAWNER_MODULE_READS: string[] = import.meta.url.startsWith("file:")
-  ? [".", "../lines.ts", "../bytes.ts", "../threads.ts"].map((path) =>
+  ? [".", "../lines.ts", "../bytes.ts", "../threads.ts", "../own_id.ts"].map((path) =>
     decodeURIComponent(new URL(path, import.meta.url).pathname).replace(/\/$/, "")
   )
   : [];
@@ -151,30 +152,6 @@ function trusted(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-const ids = new Map<"u" | "g", number | null>();
-/**
- * This process's uid (`u`) or gid (`g`): `Deno.uid()` or `Deno.gid()`, else (no --allow-sys, as in
- * launch.ts) from `id -u` or `id -g`; null when neither answers.
- */
-export function ownId(kind: "u" | "g"): number | null {
-  const known = ids.get(kind);
-  if (known !== undefined) return known;
-  let id: number | null;
-  try {
-    id = kind === "u" ? Deno.uid() : Deno.gid();
-  } catch {
-    try {
-      const out = new Deno.Command("id", { args: [`-${kind}`], stderr: "null" }).outputSync();
-      const text = new TextDecoder().decode(out.stdout).trim();
-      id = out.success && /^\d+$/.test(text) ? Number(text) : null;
-    } catch {
-      id = null;
-    }
-  }
-  ids.set(kind, id);
-  return id;
 }
 
 /** This process's uid (see {@linkcode ownId}). */

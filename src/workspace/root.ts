@@ -11,6 +11,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { RunError } from "../errors.ts";
+import { ownId } from "../own_id.ts";
 import { removeTreeSync } from "./remove.ts";
 
 /** Format of the `.owner` file. */
@@ -55,9 +56,26 @@ let exitHookInstalled = false;
  */
 export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot {
   const unmount = options.unmount ?? unmountUnder;
-  // 0755 whatever the umask: a root made here is writable by its owner only.
-  Deno.mkdirSync(parent, { recursive: true, mode: 0o755 });
-  // Resolved once: the check, the sweep and the folder all use this path.
+  // Who this process is, from the process itself (a folder in the root could be swapped for one
+  // of another user's before it was looked at), and the root checked before anything is made in
+  // it: after the root is made, once more, since another user could have made it in between.
+  const uid = ownId("u");
+  const gid = ownId("g") ?? undefined;
+  const check = () => {
+    const unsafe = uid === null ? null : unsafeRoot(resolve(parent), { uid, gid });
+    if (unsafe) throw new RunError(unsafeRootMessage(parent, unsafe));
+  };
+  check();
+  try {
+    // 0755 whatever the umask: a root made here is writable by its owner only.
+    Deno.mkdirSync(parent, { recursive: true, mode: 0o755 });
+  } catch (error) {
+    throw new RunError(`Cannot make the workspace root ${parent}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  check();
+  // Resolved once: the sweep, the folder and `--keep-workspaces` all use this path.
   const real = Deno.realPathSync(parent);
   const token = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
   const dir = join(real, `proc-${Deno.pid}-${token}`);
@@ -71,17 +89,7 @@ export function claimRoot(parent: string, options: ClaimOptions = {}): OwnedRoot
       { cause: error },
     );
   }
-  // The folder is this process's user's (its group too, unless the root hands down its own).
-  // (No uid only on Windows, where patchgym does not run.)
-  const made = Deno.lstatSync(dir);
-  const uid = made.uid ?? undefined;
-  const gid = (Deno.lstatSync(real).mode ?? 0) & 0o2000 ? undefined : made.gid ?? undefined;
-  const unsafe = uid === undefined ? null : unsafeRoot(resolve(parent), { uid, gid });
-  if (unsafe) {
-    removeQuietly(dir);
-    throw new RunError(unsafeRootMessage(parent, unsafe));
-  }
-  const swept = sweepDeadRoots(real, uid, unmount);
+  const swept = sweepDeadRoots(real, uid ?? undefined, unmount);
   const lock = Deno.openSync(join(dir, OWNER_FILE), { read: true, write: true, createNew: true });
   // Blocking: a sweeper may hold the lock for a moment while it reads the (still empty) mark.
   lock.lockSync(true);
@@ -183,7 +191,8 @@ export function unsafeRoot(path: string, user: RootUser): string | null {
       if (error instanceof Deno.errors.NotFound) {
         return pending.length === 0 ? null : `${next} does not exist: make it first`;
       }
-      if (!(error instanceof Deno.errors.NotCapable)) throw error;
+      // Not a folder on the way, or one this user may not search: nothing to work in.
+      if (!(error instanceof Deno.errors.NotCapable)) return `${next}: ${(error as Error).message}`;
     }
     if (info) {
       const owner = info.uid ?? 0;
@@ -197,6 +206,8 @@ export function unsafeRoot(path: string, user: RootUser): string | null {
         at = target.startsWith("/") ? "/" : at;
       } else if (info.isSymlink) {
         at = next;
+      } else if (!info.isDirectory) {
+        return `${next} is not a folder`;
       } else {
         const mode = (info.mode ?? 0) & 0o7777;
         const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && info.gid !== user.gid);

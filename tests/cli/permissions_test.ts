@@ -263,8 +263,9 @@ function assertScoped(flags: readonly string[]): void {
   for (const arg of flags.filter((a) => a.startsWith("--allow-"))) {
     assert.ok(arg.includes("="), `"${arg}" grants everything; give it a list`);
     assert.ok(!/^--allow-(ffi|import)/.test(arg), `"${arg}" is not needed by patchgym`);
-    // Of the system calls Deno guards, only a thread's own priority (a pool worker's).
-    if (arg.startsWith("--allow-sys")) assert.equal(arg, "--allow-sys=setPriority");
+    // Of the system calls Deno guards, only a thread's own priority (a pool worker's) and who
+    // this process is (the workspace root's check).
+    if (arg.startsWith("--allow-sys")) assert.equal(arg, "--allow-sys=setPriority,uid,gid");
   }
   assert.ok(flags.includes("--no-prompt"));
 }

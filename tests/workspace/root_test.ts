@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { buildLauncher, LAUNCHER_PATH_ENV } from "../../src/sandbox/launcher.ts";
 import { claimRoot, sweepDeadRoots, unsafeRoot } from "../../src/workspace/root.ts";
 import { launch } from "../../launch.ts";
@@ -541,4 +541,64 @@ Deno.test("launch() works in a root reached through this user's own link (a home
     Deno.symlinkSync(join(base, "data", "home"), join(base, "home"));
     assert.equal(await launch(["doctor", "--work-dir", join(base, "home", "pg")]), 0);
   });
+});
+
+Deno.test("claimRoot() does not take its user from its new folder, which the root's owner may swap for one of theirs (as root)", async () => {
+  // The attack (won end to end against `deno task patchgym doctor --work-dir /tmp/x/pg`, /tmp/x
+  // sticky, pg missing at launch.ts's check, in 2 of 4 runs): another user made pg once main.ts
+  // started, watched it (inotify) and swapped root's new folder for one of their own
+  // (RENAME_EXCHANGE) before claimRoot() looked at it. claimRoot() checked the root for that
+  // user, who owns it, and took it; a link in place of the folder let root's release empty the
+  // folder it led to. The swap is done here in mkdirSync.
+  if (!await asRoot()) return console.warn("skipped: needs root to give the root to another user");
+  await withBase((base) => {
+    const parent = join(base, "shared");
+    mkdirSync(parent);
+    Deno.chownSync(parent, 65534, 65534);
+    const victim = join(base, "victim");
+    mkdirSync(victim);
+    writeFileSync(join(victim, "precious"), "x");
+    const mkdir = Deno.mkdirSync;
+    Deno.mkdirSync = (path: string | URL, options?: Deno.MkdirOptions) => {
+      mkdir(path, options);
+      if (basename(String(path)).startsWith("proc-")) {
+        Deno.renameSync(path, join(parent, "roots-folder"));
+        mkdir(path);
+        Deno.chownSync(path, 65534, 65534);
+      }
+    };
+    let owned: ReturnType<typeof claimRoot> | null = null;
+    try {
+      owned = claimRoot(parent);
+    } catch {
+      // Refused: what should happen.
+    } finally {
+      Deno.mkdirSync = mkdir;
+    }
+    if (owned) {
+      Deno.renameSync(owned.dir, join(parent, "moved"));
+      Deno.symlinkSync(victim, owned.dir);
+      owned.release();
+    }
+    assert.ok(
+      existsSync(join(victim, "precious")),
+      "the release emptied the folder the link led to",
+    );
+    assert.equal(owned, null, "claimed a folder in another user's root");
+    // Refused before anything was made in it.
+    assert.deepEqual([...Deno.readDirSync(parent)], []);
+  });
+});
+
+Deno.test("unsafeRoot() says a file on the way, not a stack trace", () => {
+  const base = realpathSync(Deno.makeTempDirSync({ prefix: "patchgym-root-" }));
+  try {
+    writeFileSync(join(base, "file"), "");
+    assert.match(
+      unsafeRoot(join(base, "file", "w"), { uid: Deno.lstatSync(base).uid! }) ?? "",
+      /file is not a folder/,
+    );
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
 });
