@@ -163,7 +163,10 @@ export function unsafeRootMessage(path: string, unsafe: string): string {
 /** Who this process is, for {@linkcode unsafeRoot}: its uid, and its group where known. */
 export interface RootUser {
   uid: number;
-  /** A folder writable by this group is still safe (a user's own group, umask 002). */
+  /**
+   * A folder writable by this group is still safe (a user's own group, umask 002), unless the user
+   * is root. An ACL that lets another user write a folder of this group is not seen.
+   */
   gid?: number;
 }
 
@@ -210,7 +213,10 @@ export function unsafeRoot(path: string, user: RootUser): string | null {
         return `${next} is not a folder`;
       } else {
         const mode = (info.mode ?? 0) & 0o7777;
-        const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && info.gid !== user.gid);
+        // A user's own group (umask 002) may write; never for root, whose group is no one's own,
+        // and where the group bits may be an ACL's mask over other users' write.
+        const ownGroup = user.uid !== 0 && info.gid === user.gid;
+        const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && !ownGroup);
         if (others && (mode & 0o1000) === 0) {
           return `${next} may be written by others (mode ${mode.toString(8)}) and is not sticky`;
         }

@@ -469,12 +469,13 @@ Deno.test("unsafeRoot() takes a folder its user's own group may write, and no ot
     mkdirSync(shared);
     Deno.chmodSync(shared, 0o775);
     const info = Deno.lstatSync(shared);
-    // umask 002 with a group of the user's own (Debian's default for people).
-    assert.equal(unsafeRoot(shared, { uid: info.uid!, gid: info.gid! }), null);
-    assert.match(
-      unsafeRoot(shared, { uid: info.uid!, gid: info.gid! + 1 }) ?? "",
-      /shared may be written by others \(mode 775\) and is not sticky/,
-    );
+    // A user (not root) with umask 002 and a group of the user's own (Debian's default for people).
+    const uid = info.uid === 0 ? 4242 : info.uid!;
+    assert.equal(unsafeRoot(shared, { uid, gid: info.gid! }), null);
+    const refused = /shared may be written by others \(mode 775\) and is not sticky/;
+    assert.match(unsafeRoot(shared, { uid, gid: info.gid! + 1 }) ?? "", refused);
+    // Root's group is no one's own, and its group bits may be an ACL's mask over another user.
+    if (info.uid === 0) assert.match(unsafeRoot(shared, { uid: 0, gid: info.gid! }) ?? "", refused);
   } finally {
     Deno.removeSync(base, { recursive: true });
   }
@@ -601,4 +602,63 @@ Deno.test("unsafeRoot() says a file on the way, not a stack trace", () => {
   } finally {
     Deno.removeSync(base, { recursive: true });
   }
+});
+
+Deno.test("claimRoot() refuses a root whose ACL lets another user write it, though its mode shows only root's group (as root)", async () => {
+  // The attack: an admin gave another user write on a root:root folder with an ACL (`setfacl -m
+  // u:ci:rwx /srv/work`); `ls -l` shows drwxrwxr-x+ root root, the group bits being the ACL's
+  // mask, and root's own group passed. That user could move root's root away and put a link in
+  // place of its folder, and root's release emptied what it led to.
+  if (!await asRoot()) return console.warn("skipped: needs root to set another user's ACL");
+  await withBase((base) => {
+    const parent = join(base, "acl");
+    mkdirSync(parent, { mode: 0o755 });
+    // system.posix_acl_access: user::rwx user:65534:rwx group::r-x mask::rwx other::r-x
+    const entry = (tag: number, perm: number, id = 0xffffffff) => {
+      const bytes = new DataView(new ArrayBuffer(8));
+      bytes.setUint16(0, tag, true);
+      bytes.setUint16(2, perm, true);
+      bytes.setUint32(4, id, true);
+      return [...new Uint8Array(bytes.buffer)];
+    };
+    const acl = [
+      [2, 0, 0, 0],
+      entry(1, 7),
+      entry(2, 7, 65534),
+      entry(4, 5),
+      entry(0x10, 7),
+      entry(0x20, 5),
+    ].flat().map((n) => n.toString(16).padStart(2, "0")).join("");
+    const set = new Deno.Command("python3", {
+      args: [
+        "-c",
+        "import os, sys; os.setxattr(sys.argv[1], 'system.posix_acl_access', bytes.fromhex(sys.argv[2]))",
+        parent,
+        acl,
+      ],
+      stderr: "null",
+    }).outputSync();
+    if (!set.success) return console.warn("skipped: no POSIX ACLs here");
+    const shared = join(parent, "pg");
+    const victim = join(base, "victim");
+    mkdirSync(victim);
+    writeFileSync(join(victim, "precious"), "x");
+    let owned: ReturnType<typeof claimRoot> | null = null;
+    try {
+      owned = claimRoot(shared);
+    } catch {
+      // Refused: what should happen.
+    }
+    if (owned) {
+      Deno.renameSync(shared, join(parent, "moved"));
+      mkdirSync(shared);
+      Deno.symlinkSync(victim, owned.dir);
+      owned.release();
+    }
+    assert.ok(
+      existsSync(join(victim, "precious")),
+      "the release emptied the folder the link led to",
+    );
+    assert.equal(owned, null, "claimed a folder in a root another user may write through an ACL");
+  });
 });
