@@ -38,12 +38,12 @@ export async function launch(args: string[]): Promise<number> {
   });
   // The whole path of the workspace root, which main.ts may look at only from the root down.
   const uid = ownId("u");
-  const unsafe = plan.workRoot && uid !== null
-    ? unsafeRoot(plan.workRoot, { uid, gid: ownId("g") ?? undefined })
-    : null;
-  if (unsafe) {
-    console.error(unsafeRootMessage(plan.workRoot!, unsafe));
-    return 1;
+  if (plan.workRoot && uid !== null) {
+    const unsafe = unsafeRoot(plan.workRoot, { uid, gid: ownId("g") ?? undefined });
+    if (unsafe) {
+      console.error(unsafeRootMessage(plan.workRoot, unsafe));
+      return 1;
+    }
   }
   // Children start through the compiled launcher (built here once: this process may run programs),
   // so main.ts may run only it; without a compiler, through sh, which can start anything.

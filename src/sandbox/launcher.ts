@@ -148,15 +148,10 @@ function trusted(path: string): boolean {
     const dir = Deno.lstatSync(join(path, ".."));
     if (!file.isFile || !dir.isDirectory || file.uid !== dir.uid) return false;
     if (((file.mode ?? 0o777) & 0o022) !== 0 || ((dir.mode ?? 0o777) & 0o022) !== 0) return false;
-    return file.uid === ownUid();
+    return file.uid === ownId("u");
   } catch {
     return false;
   }
-}
-
-/** This process's uid (see {@linkcode ownId}). */
-export function ownUid(): number | null {
-  return ownId("u");
 }
 
 /**

@@ -17,10 +17,12 @@
  * program on its own, as before.
  */
 import { basename, dirname, join } from "node:path";
-import { cacheFolder, ownUid } from "./launcher.ts";
+import { cacheFolder } from "./launcher.ts";
+import { ownId } from "../own_id.ts";
 import { findProgram } from "./mounts.ts";
 import { ALLOWED_PROGRAMS, RUNNER_PROGRAMS } from "./programs.ts";
 import { entryExists } from "../workspace/remove.ts";
+import { openFolder } from "../workspace/root.ts";
 
 /** The variable through which `launch.ts` names the folder it built to `main.ts`. */
 export const PROGRAMS_PATH_ENV = "PATCHGYM_SANDBOX_PROGRAMS";
@@ -216,7 +218,7 @@ export async function buildProgramFolder(
   if (!root) {
     return { folder: null, reason: "neither XDG_CACHE_HOME nor HOME names a cache folder" };
   }
-  const uid = options.uid ?? ownUid();
+  const uid = options.uid ?? ownId("u");
   if (uid === null) return { folder: null, reason: "cannot tell which user this process runs as" };
   const manifest = manifestText(entries);
   const folder = join(root, await folderName(manifest));
@@ -274,14 +276,13 @@ function openAbove(path: string, uid: number): string | null {
       // Not made yet.
     }
     if (info) {
-      const mode = info.mode ?? 0o777;
       if (!info.isDirectory) return `"${dir}" above the programs folder is not a folder`;
-      if (info.uid !== uid && info.uid !== 0) {
-        return `"${dir}" above the programs folder belongs to uid ${info.uid}`;
+      // No group of the user's own is trusted here (no gid given).
+      const open = openFolder(info, { uid });
+      if (open && "owner" in open) {
+        return `"${dir}" above the programs folder belongs to uid ${open.owner}`;
       }
-      if ((mode & 0o022) !== 0 && (mode & 0o1000) === 0) {
-        return `"${dir}" above the programs folder is writable by others`;
-      }
+      if (open) return `"${dir}" above the programs folder is writable by others`;
     }
     if (dir === "/") return null;
   }

@@ -252,14 +252,15 @@ export function guarantees(info: IsolationInfo): { mode: string; holds: string[]
       "host mounts a jail does not bind (other episodes' workspaces) are detached before bwrap sets it up",
     );
   }
+  const cap = processCap(info);
   if (info.cgroup) {
     holds.push(
       `per-sandbox pids cap${
         info.cgroup.memory ? " and memory cap" : ""
       } (cgroup v${info.cgroup.version}); every process of a run is killed afterwards`,
     );
-  } else if (processCap(info)) {
-    holds.push(`processes capped ${processCap(info)}; memory per process (RLIMIT_AS)`);
+  } else if (cap) {
+    holds.push(`processes capped ${cap}; memory per process (RLIMIT_AS)`);
   }
   if (info.rlimits) {
     holds.push("rlimits: CPU seconds, file size, open files, address space, no core dumps");

@@ -197,31 +197,25 @@ export function unsafeRoot(path: string, user: RootUser): string | null {
       // Not a folder on the way, or one this user may not search: nothing to work in.
       if (!(error instanceof Deno.errors.NotCapable)) return `${next}: ${(error as Error).message}`;
     }
-    if (info) {
+    if (info?.isSymlink) {
       const owner = info.uid ?? 0;
-      if (owner !== 0 && owner !== user.uid) {
-        return `${next} ${info.isSymlink ? "is a link of" : "belongs to"} uid ${owner}`;
-      }
-      const target = info.isSymlink ? readLinkIfAllowed(next) : null;
+      if (owner !== 0 && owner !== user.uid) return `${next} is a link of uid ${owner}`;
+      const target = readLinkIfAllowed(next);
       if (target !== null) {
         if (++links > 40) return `${path} goes through too many links`;
         pending.unshift(...parts(target));
         at = target.startsWith("/") ? "/" : at;
-      } else if (info.isSymlink) {
-        at = next;
-      } else if (!info.isDirectory) {
-        return `${next} is not a folder`;
       } else {
-        const mode = (info.mode ?? 0) & 0o7777;
-        // A user's own group (umask 002) may write; never for root, whose group is no one's own,
-        // and where the group bits may be an ACL's mask over other users' write.
-        const ownGroup = user.uid !== 0 && info.gid === user.gid;
-        const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && !ownGroup);
-        if (others && (mode & 0o1000) === 0) {
-          return `${next} may be written by others (mode ${mode.toString(8)}) and is not sticky`;
-        }
         at = next;
       }
+    } else if (info) {
+      if (!info.isDirectory) return `${next} is not a folder`;
+      const open = openFolder(info, user);
+      if (open && "owner" in open) return `${next} belongs to uid ${open.owner}`;
+      if (open) {
+        return `${next} may be written by others (mode ${open.mode.toString(8)}) and is not sticky`;
+      }
+      at = next;
     } else {
       at = next;
     }
@@ -230,6 +224,25 @@ export function unsafeRoot(path: string, user: RootUser): string | null {
     if (part === "..") at = dirname(at);
   }
   return null;
+}
+
+/**
+ * Whether a user other than `user` (or root) could rename what is in folder `info` (its lstat):
+ * it is another user's (`owner`), or writable by others without the sticky bit (`mode`); null when
+ * neither. A group of the user's own (`user.gid`, umask 002) may write, never for root: root's
+ * group is no one's own, and the group bits may be an ACL's mask over another user's write.
+ */
+export function openFolder(
+  info: Deno.FileInfo,
+  user: RootUser,
+): { owner: number } | { mode: number } | null {
+  // Unknown owner and mode (not on Unix): as open as can be.
+  const owner = info.uid ?? -1;
+  if (owner !== 0 && owner !== user.uid) return { owner };
+  const mode = (info.mode ?? 0o777) & 0o7777;
+  const ownGroup = user.uid !== 0 && user.gid !== undefined && info.gid === user.gid;
+  const others = (mode & 0o002) !== 0 || ((mode & 0o020) !== 0 && !ownGroup);
+  return others && (mode & 0o1000) === 0 ? { mode } : null;
 }
 
 /** Where link `path` leads, or null where this process's flags do not let it read the link. */
