@@ -54,21 +54,31 @@ export function testSandbox(): Promise<Sandbox> {
 }
 
 /**
- * Run `fn` with a fresh workspace folder `ws` (its real path, so the jail's bind checks take it) in
- * a temp folder `base` of its own (named with `prefix`), removed afterwards.
+ * Run `fn` with a fresh temp folder (its real path, so the jail's bind checks take it), named with
+ * `prefix`, removed afterwards with whatever it holds.
  */
-export async function withWorkspace(
+export async function withTempDir(
+  fn: (dir: string) => Promise<void> | void,
+  prefix = "patchgym-test-",
+): Promise<void> {
+  const dir = realpathSync(await Deno.makeTempDir({ prefix }));
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Run `fn` with a fresh workspace folder `ws` in a temp folder `base` of its own. */
+export function withWorkspace(
   fn: (ws: string, base: string) => Promise<void>,
   prefix = "patchgym-ws-",
 ): Promise<void> {
-  const base = realpathSync(await Deno.makeTempDir({ prefix }));
-  try {
+  return withTempDir((base) => {
     const ws = join(base, "ws");
     mkdirSync(ws);
-    await fn(ws, base);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+    return fn(ws, base);
+  }, prefix);
 }
 
 /** A task spec for tests, overriding any field. */

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ownUid } from "../../src/sandbox/launcher.ts";
+import { ownId } from "../../src/own_id.ts";
 import { describeMounts, findProgram, mountsFor, planMounts } from "../../src/sandbox/mounts.ts";
 import {
   buildProgramFolder,
@@ -20,12 +20,13 @@ import {
 } from "../../src/sandbox/program_folder.ts";
 import { ALLOWED_PROGRAMS, RUNNER_PROGRAMS } from "../../src/sandbox/programs.ts";
 import { probeIsolation, Sandbox } from "../../src/sandbox/sandbox.ts";
+import { withTempDir } from "../_fixtures.ts";
 
 function skip(reason: string): void {
   console.warn(`skipped: ${reason}`);
 }
 
-const uid = ownUid()!;
+const uid = ownId("u")!;
 const isolation = await probeIsolation();
 const jailed = isolation.level === "bwrap";
 
@@ -262,15 +263,6 @@ function allowlistedIn(dir: string): string[] {
     .sort();
 }
 
-async function withWorkspace(fn: (ws: string) => Promise<void>): Promise<void> {
-  const ws = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-programs-ws-" }));
-  try {
-    await fn(ws);
-  } finally {
-    await Deno.remove(ws, { recursive: true });
-  }
-}
-
 Deno.test("Sandbox.run() shows exactly the allowlisted programs in each program folder", async () => {
   // The attack: a program that is not allowlisted (bash, curl, setpriv) visible, and runnable by
   // path, in the jail.
@@ -283,7 +275,7 @@ Deno.test("Sandbox.run() shows exactly the allowlisted programs in each program 
       { folder: null, reason: "test" },
     ),
   };
-  await withWorkspace(async (ws) => {
+  await withTempDir(async (ws) => {
     for (const info of [isolation, fallback]) {
       for (const dest of isolation.mounts!.programs!.dests) {
         const result = await new Sandbox({ isolation: info }).run({
@@ -305,7 +297,7 @@ Deno.test("Sandbox.run() cannot change the programs folder from the jail", async
   const folder = isolation.mounts?.mounts.find((m) => m.why.startsWith("programs folder"));
   assert.ok(folder, isolation.mounts?.programsReason);
   const before = Deno.readFileSync(join(folder.source, "true"));
-  await withWorkspace(async (ws) => {
+  await withTempDir(async (ws) => {
     const result = await new Sandbox({ isolation }).run({
       argv: [
         "python3",

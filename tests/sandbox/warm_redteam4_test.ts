@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { RunResult } from "../../src/sandbox/sandbox.ts";
-import { ownUid } from "../../src/sandbox/launcher.ts";
+import { ownId } from "../../src/own_id.ts";
 import { type ChildSpec, runChild } from "../../src/sandbox/_child.ts";
 import { type WarmStart, Zygote, zygoteFor, zygoteProgram } from "../../src/sandbox/_zygote.ts";
 import { pidsWith } from "../_fixtures.ts";
@@ -571,7 +571,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    if (ownUid() !== 0) return console.warn("skipped: needs root (a uid of its own)");
+    if (ownId("u") !== 0) return console.warn("skipped: needs root (a uid of its own)");
     const token = `rt11-nproc-${crypto.randomUUID()}`;
     const wrapper = `import os, resource, sys
 os.setgroups([]); os.setgid(3999123); os.setuid(3999123)

@@ -8,6 +8,7 @@ import { basename, join } from "node:path";
 import { buildLauncher, LAUNCHER_PATH_ENV } from "../../src/sandbox/launcher.ts";
 import { claimRoot, sweepDeadRoots, unsafeRoot } from "../../src/workspace/root.ts";
 import { launch } from "../../launch.ts";
+import { withTempDir } from "../_fixtures.ts";
 import {
   childEnv,
   listTree,
@@ -337,14 +338,42 @@ async function asRoot(): Promise<boolean> {
   return new TextDecoder().decode(stdout).trim() === "0";
 }
 
-/** A temp folder (real path) for `fn`, removed afterwards with whatever it holds. */
-async function withBase(fn: (base: string) => Promise<void> | void): Promise<void> {
-  const base = realpathSync(await Deno.makeTempDir({ prefix: "patchgym-root-" }));
+/**
+ * The attack on a root another user may write, played out: root claims `parent` (`claim`, by
+ * default `claimRoot(parent)`); where it took it, the other user makes its `move` (by default root's
+ * folder moved aside) and puts a link to a folder of root's in place of root's folder, and root's
+ * release runs. Returns what claimRoot() threw ("" when it took the root) and whether the
+ * release emptied the folder the link led to.
+ */
+function releaseThroughLink(
+  base: string,
+  parent: string,
+  options: { claim?: () => ReturnType<typeof claimRoot>; move?: (dir: string) => void } = {},
+): { refusal: string; emptied: boolean } {
+  const victim = join(base, "victim");
+  mkdirSync(victim);
+  writeFileSync(join(victim, "precious"), "x");
+  let owned: ReturnType<typeof claimRoot>;
   try {
-    await fn(base);
-  } finally {
-    await Deno.remove(base, { recursive: true });
+    owned = (options.claim ?? (() => claimRoot(parent)))();
+  } catch (error) {
+    return { refusal: String(error), emptied: false };
   }
+  (options.move ?? ((dir) => Deno.renameSync(dir, join(parent, "moved"))))(owned.dir);
+  Deno.symlinkSync(victim, owned.dir);
+  owned.release();
+  return { refusal: "", emptied: !existsSync(join(victim, "precious")) };
+}
+
+/** A link to `target` made by another user (uid 65534) in a sticky folder anyone may write. */
+function theirLink(base: string, target: string): string {
+  const open = join(base, "open");
+  mkdirSync(open);
+  Deno.chmodSync(open, 0o1777);
+  const link = join(open, "pg");
+  Deno.symlinkSync(target, link);
+  new Deno.Command("chown", { args: ["-h", "65534:65534", link] }).outputSync();
+  return link;
 }
 
 Deno.test("claimRoot() refuses a shared root that another user owns, who could swap this process's folder for a link (as root)", async () => {
@@ -352,30 +381,13 @@ Deno.test("claimRoot() refuses a shared root that another user owns, who could s
   // owner it may rename what is in it: it moves root's folder away and puts a link to any folder
   // in its place, and root's release at exit empties that folder (its workspaces went there too).
   if (!await asRoot()) return console.warn("skipped: needs root to give the root to another user");
-  await withBase((base) => {
+  await withTempDir((base) => {
     const parent = join(base, "shared");
     mkdirSync(parent);
     Deno.chownSync(parent, 65534, 65534);
-    const victim = join(base, "victim");
-    mkdirSync(victim);
-    writeFileSync(join(victim, "precious"), "x");
-    let owned: ReturnType<typeof claimRoot> | null = null;
-    let refusal = "";
-    try {
-      owned = claimRoot(parent);
-    } catch (error) {
-      refusal = String(error);
-    }
-    if (owned) {
-      Deno.renameSync(owned.dir, join(parent, "moved"));
-      Deno.symlinkSync(victim, owned.dir);
-      owned.release();
-    }
-    assert.ok(
-      existsSync(join(victim, "precious")),
-      "the release emptied the folder the link led to",
-    );
-    assert.equal(owned, null, "claimed a folder in another user's root");
+    const { refusal, emptied } = releaseThroughLink(base, parent);
+    assert.equal(emptied, false, "the release emptied the folder the link led to");
+    assert.notEqual(refusal, "", "claimed a folder in another user's root");
     assert.match(refusal, new RegExp(`${parent} belongs to uid 65534`));
     assert.match(refusal, /--work-dir/);
     // Nothing of this process's was left in it.
@@ -384,7 +396,7 @@ Deno.test("claimRoot() refuses a shared root that another user owns, who could s
 });
 
 Deno.test("claimRoot() takes a root only its owner (or root) may write, or a sticky one such as /tmp", async () => {
-  await withBase((base) => {
+  await withTempDir((base) => {
     // Writable by anyone and not sticky: anyone could move this process's folder.
     const open = join(base, "open");
     mkdirSync(open);
@@ -415,7 +427,7 @@ Deno.test("claimRoot() takes a root only its owner (or root) may write, or a sti
 
 Deno.test("claimRoot() says whose a root it cannot write is, and to name another (not as root)", async () => {
   if (await asRoot()) return console.warn("skipped: root may write any folder");
-  await withBase((base) => {
+  await withTempDir((base) => {
     const closed = join(base, "closed");
     mkdirSync(closed);
     Deno.chmodSync(closed, 0o555);
@@ -432,7 +444,7 @@ Deno.test("claimRoot() says whose a root it cannot write is, and to name another
 
 Deno.test("sweepDeadRoots() leaves a dead process's folder that another user owns (as root)", async () => {
   if (!await asRoot()) return console.warn("skipped: needs root to give a folder to another user");
-  await withBase(async (base) => {
+  await withTempDir(async (base) => {
     const owner = spawnOwner(base);
     const dir = await owner.dir();
     await owner.stop();
@@ -447,24 +459,17 @@ Deno.test("claimRoot() refuses a root reached through another user's link (as ro
   // The attack: another user's link, in a folder anyone may write, leads root's root where that
   // user chose, and was read again after the check (the sweep, `--keep-workspaces`' folder).
   if (!await asRoot()) return console.warn("skipped: needs root to give a link to another user");
-  await withBase((base) => {
-    // Sticky, as /tmp: the folder holding the link is not what lets the link in.
-    const open = join(base, "open");
-    mkdirSync(open);
-    Deno.chmodSync(open, 0o1777);
+  await withTempDir((base) => {
+    // In a sticky folder, as /tmp: the folder holding the link is not what lets the link in.
     const safe = join(base, "safe");
     mkdirSync(safe, { mode: 0o700 });
-    const link = join(open, "root");
-    Deno.symlinkSync(safe, link);
-    new Deno.Command("chown", { args: ["-h", "65534:65534", link] }).outputSync();
-    assert.throws(() => claimRoot(link), /is a link of uid 65534/);
+    assert.throws(() => claimRoot(theirLink(base, safe)), /is a link of uid 65534/);
     assert.deepEqual([...Deno.readDirSync(safe)], []);
   });
 });
 
-Deno.test("unsafeRoot() takes a folder its user's own group may write, and no other group's", () => {
-  const base = realpathSync(Deno.makeTempDirSync({ prefix: "patchgym-root-" }));
-  try {
+Deno.test("unsafeRoot() takes a folder its user's own group may write, and no other group's", async () => {
+  await withTempDir((base) => {
     const shared = join(base, "shared");
     mkdirSync(shared);
     Deno.chmodSync(shared, 0o775);
@@ -476,16 +481,14 @@ Deno.test("unsafeRoot() takes a folder its user's own group may write, and no ot
     assert.match(unsafeRoot(shared, { uid, gid: info.gid! + 1 }) ?? "", refused);
     // Root's group is no one's own, and its group bits may be an ACL's mask over another user.
     if (info.uid === 0) assert.match(unsafeRoot(shared, { uid: 0, gid: info.gid! }) ?? "", refused);
-  } finally {
-    Deno.removeSync(base, { recursive: true });
-  }
+  });
 });
 
 Deno.test("launch() refuses a work root inside another user's folder before main.ts starts (as root)", async () => {
   // The orchestrator may look at its work root only from the root down (its --allow-read names
   // the root): the folders above it are checked here, where everything may be read.
   if (!await asRoot()) return console.warn("skipped: needs root to give a folder to another user");
-  await withBase(async (base) => {
+  await withTempDir(async (base) => {
     const theirs = join(base, "theirs");
     mkdirSync(theirs);
     Deno.chownSync(theirs, 65534, 65534);
@@ -495,34 +498,26 @@ Deno.test("launch() refuses a work root inside another user's folder before main
   });
 });
 
-Deno.test("unsafeRoot() refuses a path whose folder above the root is missing, which anyone could make in between", () => {
+Deno.test("unsafeRoot() refuses a path whose folder above the root is missing, which anyone could make in between", async () => {
   // The attack: `--work-dir /tmp/a/w` with /tmp/a missing passed launch.ts's check; another user
   // made /tmp/a (sticky /tmp lets anyone) before main.ts made w, which cannot look at /tmp/a, and
   // root's release at exit emptied the folder a link put in place of root's folder led to.
-  const base = realpathSync(Deno.makeTempDirSync({ prefix: "patchgym-root-" }));
-  try {
+  await withTempDir((base) => {
     const user = { uid: Deno.lstatSync(base).uid! };
     assert.match(unsafeRoot(join(base, "a", "w"), user) ?? "", /a does not exist: make it first/);
     // The root itself may be missing: this process makes it, and then may look at it.
     assert.equal(unsafeRoot(join(base, "w"), user), null);
-  } finally {
-    Deno.removeSync(base, { recursive: true });
-  }
+  });
 });
 
 Deno.test("unsafeRoot() follows links one step at a time: root's link through another user's link is refused (as root)", async () => {
   // The attack: root's link leads to another user's link, which a whole-path resolution passed
   // over; that user may point it elsewhere once the check is done.
   if (!await asRoot()) return console.warn("skipped: needs root to give a link to another user");
-  await withBase((base) => {
-    const open = join(base, "open");
-    mkdirSync(open);
-    Deno.chmodSync(open, 0o1777);
+  await withTempDir((base) => {
     const safe = join(base, "safe");
     mkdirSync(safe, { mode: 0o755 });
-    const theirs = join(open, "pg");
-    Deno.symlinkSync(safe, theirs);
-    new Deno.Command("chown", { args: ["-h", "65534:65534", theirs] }).outputSync();
+    theirLink(base, safe);
     const ours = join(base, "pg");
     Deno.symlinkSync("open/pg", ours);
     assert.match(
@@ -537,7 +532,7 @@ Deno.test("unsafeRoot() follows links one step at a time: root's link through an
 
 Deno.test("launch() works in a root reached through this user's own link (a home under /data)", async () => {
   // Honest: main.ts works in the root's real path, which its flags now name too.
-  await withBase(async (base) => {
+  await withTempDir(async (base) => {
     mkdirSync(join(base, "data", "home"), { recursive: true });
     Deno.symlinkSync(join(base, "data", "home"), join(base, "home"));
     assert.equal(await launch(["doctor", "--work-dir", join(base, "home", "pg")]), 0);
@@ -552,13 +547,10 @@ Deno.test("claimRoot() does not take its user from its new folder, which the roo
   // user, who owns it, and took it; a link in place of the folder let root's release empty the
   // folder it led to. The swap is done here in mkdirSync.
   if (!await asRoot()) return console.warn("skipped: needs root to give the root to another user");
-  await withBase((base) => {
+  await withTempDir((base) => {
     const parent = join(base, "shared");
     mkdirSync(parent);
     Deno.chownSync(parent, 65534, 65534);
-    const victim = join(base, "victim");
-    mkdirSync(victim);
-    writeFileSync(join(victim, "precious"), "x");
     const mkdir = Deno.mkdirSync;
     Deno.mkdirSync = (path: string | URL, options?: Deno.MkdirOptions) => {
       mkdir(path, options);
@@ -568,40 +560,29 @@ Deno.test("claimRoot() does not take its user from its new folder, which the roo
         Deno.chownSync(path, 65534, 65534);
       }
     };
-    let owned: ReturnType<typeof claimRoot> | null = null;
-    try {
-      owned = claimRoot(parent);
-    } catch {
-      // Refused: what should happen.
-    } finally {
-      Deno.mkdirSync = mkdir;
-    }
-    if (owned) {
-      Deno.renameSync(owned.dir, join(parent, "moved"));
-      Deno.symlinkSync(victim, owned.dir);
-      owned.release();
-    }
-    assert.ok(
-      existsSync(join(victim, "precious")),
-      "the release emptied the folder the link led to",
-    );
-    assert.equal(owned, null, "claimed a folder in another user's root");
+    const claim = () => {
+      try {
+        return claimRoot(parent);
+      } finally {
+        Deno.mkdirSync = mkdir;
+      }
+    };
+    const { refusal, emptied } = releaseThroughLink(base, parent, { claim });
+    assert.equal(emptied, false, "the release emptied the folder the link led to");
+    assert.notEqual(refusal, "", "claimed a folder in another user's root");
     // Refused before anything was made in it.
     assert.deepEqual([...Deno.readDirSync(parent)], []);
   });
 });
 
-Deno.test("unsafeRoot() says a file on the way, not a stack trace", () => {
-  const base = realpathSync(Deno.makeTempDirSync({ prefix: "patchgym-root-" }));
-  try {
+Deno.test("unsafeRoot() says a file on the way, not a stack trace", async () => {
+  await withTempDir((base) => {
     writeFileSync(join(base, "file"), "");
     assert.match(
       unsafeRoot(join(base, "file", "w"), { uid: Deno.lstatSync(base).uid! }) ?? "",
       /file is not a folder/,
     );
-  } finally {
-    Deno.removeSync(base, { recursive: true });
-  }
+  });
 });
 
 Deno.test("claimRoot() refuses a root whose ACL lets another user write it, though its mode shows only root's group (as root)", async () => {
@@ -610,7 +591,7 @@ Deno.test("claimRoot() refuses a root whose ACL lets another user write it, thou
   // mask, and root's own group passed. That user could move root's root away and put a link in
   // place of its folder, and root's release emptied what it led to.
   if (!await asRoot()) return console.warn("skipped: needs root to set another user's ACL");
-  await withBase((base) => {
+  await withTempDir((base) => {
     const parent = join(base, "acl");
     mkdirSync(parent, { mode: 0o755 });
     // system.posix_acl_access: user::rwx user:65534:rwx group::r-x mask::rwx other::r-x
@@ -640,25 +621,17 @@ Deno.test("claimRoot() refuses a root whose ACL lets another user write it, thou
     }).outputSync();
     if (!set.success) return console.warn("skipped: no POSIX ACLs here");
     const shared = join(parent, "pg");
-    const victim = join(base, "victim");
-    mkdirSync(victim);
-    writeFileSync(join(victim, "precious"), "x");
-    let owned: ReturnType<typeof claimRoot> | null = null;
-    try {
-      owned = claimRoot(shared);
-    } catch {
-      // Refused: what should happen.
-    }
-    if (owned) {
+    // What the other user may do (it may write `parent`): move root's root away, make its own.
+    const move = () => {
       Deno.renameSync(shared, join(parent, "moved"));
       mkdirSync(shared);
-      Deno.symlinkSync(victim, owned.dir);
-      owned.release();
-    }
-    assert.ok(
-      existsSync(join(victim, "precious")),
-      "the release emptied the folder the link led to",
+    };
+    const { refusal, emptied } = releaseThroughLink(base, shared, { move });
+    assert.equal(emptied, false, "the release emptied the folder the link led to");
+    assert.notEqual(
+      refusal,
+      "",
+      "claimed a folder in a root another user may write through an ACL",
     );
-    assert.equal(owned, null, "claimed a folder in a root another user may write through an ACL");
   });
 });

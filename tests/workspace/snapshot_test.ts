@@ -2,18 +2,9 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isNoiseFile, snapshotDir, writeSnapshot } from "../../src/workspace/snapshot.ts";
-import { writeFiles } from "../_fixtures.ts";
+import { withTempDir, writeFiles } from "../_fixtures.ts";
 
 const decoder = new TextDecoder();
-
-async function withTempDir(fn: (dir: string) => Promise<void> | void): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "patchgym-snapshot-" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 Deno.test("snapshotDir() reads files and folders sorted, parents before children", async () => {
   await withTempDir((dir) => {

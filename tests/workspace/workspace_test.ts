@@ -4,16 +4,7 @@ import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } fr
 import { dirname, join } from "node:path";
 import { snapshotDir } from "../../src/workspace/snapshot.ts";
 import { createWorkspace, startWorkspace } from "../../src/workspace/workspace.ts";
-import { writeFiles } from "../_fixtures.ts";
-
-async function withTempDir(fn: (dir: string) => Promise<void> | void): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "patchgym-ws-" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { withTempDir, writeFiles } from "../_fixtures.ts";
 
 /** A source repository and an (empty) workspace root under `dir`. */
 function setUp(dir: string, files: Record<string, string | Uint8Array>) {
