@@ -26,6 +26,12 @@ export interface SearchRequest {
   /** Source and flags of the glob's regular expression, if any. */
   glob: { source: string; flags: string } | null;
   maxResults: number;
+  /**
+   * One share of a big tree searched by several workers at once: the files whose place in the
+   * walk's order is `index` modulo `of` (every worker walks the whole tree, which costs little
+   * beside reading the files).
+   */
+  shard?: { index: number; of: number };
 }
 
 /** What a search found. */
@@ -35,6 +41,11 @@ export interface SearchAnswer {
   /** Matching lines in all. */
   total: number;
   filesWithHits: number;
+  /**
+   * In a share's answer: for each of its files with hits, in order, its place in the walk's order
+   * and how many of `hits` are its own (see {@linkcode mergeShares}).
+   */
+  byFile?: [order: number, taken: number][];
 }
 
 /**
@@ -67,14 +78,45 @@ export function searchTree(request: SearchRequest): SearchAnswer {
   const files = request.isDir
     ? walkFiles(request.abs, request.rel === "." ? "" : request.rel, glob)
     : [[request.rel, request.abs] as const];
+  const { index, of } = request.shard ?? { index: 0, of: 1 };
   const hits: string[] = [];
+  const byFile: [number, number][] = [];
   let total = 0;
   let filesWithHits = 0;
+  let order = -1;
   for (const [rel, abs] of files) {
+    if (++order % of !== index) continue;
+    const before = hits.length;
     const found = searchFile(abs, rel, regex, hits, request.maxResults - hits.length);
     total += found;
-    if (found > 0) filesWithHits++;
+    if (found > 0) {
+      filesWithHits++;
+      byFile.push([order, hits.length - before]);
+    }
   }
+  return { hits, total, filesWithHits, ...(of > 1 ? { byFile } : {}) };
+}
+
+/**
+ * The answer of one search from its shares' answers: hits in the walk's order, the first
+ * `maxResults` of them (each share kept its own first `maxResults`, which holds every one of them
+ * that can be among the first overall), and the counts summed.
+ */
+export function mergeShares(shares: SearchAnswer[], maxResults: number): SearchAnswer {
+  const files: [order: number, hits: string[]][] = [];
+  let total = 0;
+  let filesWithHits = 0;
+  for (const share of shares) {
+    let at = 0;
+    for (const [order, taken] of share.byFile ?? []) {
+      files.push([order, share.hits.slice(at, at + taken)]);
+      at += taken;
+    }
+    total += share.total;
+    filesWithHits += share.filesWithHits;
+  }
+  files.sort((a, b) => a[0] - b[0]);
+  const hits = files.flatMap(([, own]) => own).slice(0, maxResults);
   return { hits, total, filesWithHits };
 }
 

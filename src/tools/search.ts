@@ -1,7 +1,7 @@
 /** `search`: ripgrep-style `path:line:text` matches of a pattern across the workspace. */
 import { z } from "zod";
 import { globToRegExp } from "./_glob.ts";
-import { runSearch } from "./_search_pool.ts";
+import { runSearch, searchShares } from "./_search_pool.ts";
 import { defineTool, fail, limitsOf } from "./types.ts";
 
 /** Search file contents for a regular expression or a literal string. */
@@ -56,7 +56,12 @@ export const searchTool = defineTool({
         glob: glob && { source: glob.source, flags: glob.flags },
         maxResults: input.max_results,
       },
-      { timeoutMs, room: ctx.workspace.scratch },
+      {
+        timeoutMs,
+        room: ctx.workspace.scratch,
+        // The repository's size stands for the tree's: a big one is searched by several workers.
+        shares: searchShares(ctx.workspace.original.files.length),
+      },
     );
     if (outcome === "timeout") {
       return fail(

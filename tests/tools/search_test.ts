@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SHARE_FILES } from "../../src/tools/_search_pool.ts";
 import { searchTool } from "../../src/tools/search.ts";
 import { withContext } from "../_fixtures.ts";
 import { call, failMessage, okOutput } from "./_call.ts";
@@ -252,5 +253,35 @@ Deno.test("searchTool.run() also bounds a backreference pattern no linear engine
       limits: { searchTimeoutMs: 200 },
     });
     failMessage(result, "timeout");
+  });
+});
+
+Deno.test("searchTool.run() searches a big repository in shares and answers as for a small one", async () => {
+  // Over SHARE_FILES files: on more than one core, several workers each take a share.
+  const files: Record<string, string> = {};
+  const expected: string[] = [];
+  for (let d = 0; d < 4; d++) {
+    for (let f = 0; f < 300; f++) {
+      const path = `d${d}/f${String(f).padStart(3, "0")}.py`;
+      const hit = (d * 300 + f) % 7 === 0;
+      files[path] = hit ? `x = 1\nneedle = ${f}\nneedle()\n` : "x = 1\n";
+      if (hit) expected.push(`${path}:2:needle = ${f}`, `${path}:3:needle()`);
+    }
+  }
+  assert.ok(Object.keys(files).length >= SHARE_FILES);
+  await withContext(files, async (ctx) => {
+    const result = await call(searchTool, { pattern: "needle", max_results: 1000 }, ctx);
+    assert.equal(okOutput(result), expected.join("\n"));
+    const cut = await call(searchTool, { pattern: "^needle =", max_results: 5 }, ctx);
+    const firsts = expected.filter((line) => line.includes(":2:"));
+    assert.equal(
+      okOutput(cut),
+      [
+        ...firsts.slice(0, 5),
+        `[${
+          firsts.length - 5
+        } more matching lines not shown (${firsts.length} in ${firsts.length} files); narrow the pattern, path or glob]`,
+      ].join("\n"),
+    );
   });
 });
