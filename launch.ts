@@ -31,13 +31,15 @@ export async function launch(args: string[]): Promise<number> {
       "HOME",
     ].map((n) => [n, Deno.env.get(n)]),
   );
+  // Who runs it: the default workspace root is per user (see `defaultWorkRoot`).
+  const uid = ownId("u");
   const plan = planPermissions(args, {
     cwd,
     env,
     bundledTasks: fileURLToPath(new URL("./tasks", import.meta.url)),
+    uid,
   });
   // The whole path of the workspace root, which main.ts may look at only from the root down.
-  const uid = ownId("u");
   if (plan.workRoot && uid !== null) {
     const unsafe = unsafeRoot(plan.workRoot, { uid, gid: ownId("g") ?? undefined });
     if (unsafe) {

@@ -36,14 +36,26 @@ import {
 import { MAX_GROWTH_ENTRIES } from "../workspace/limits.ts";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "../tools/types.ts";
 import { patchgymCommand } from "../hint.ts";
+import { ownId } from "../own_id.ts";
 
-/** The default workspace root; also named in the permission flags of deno.json. */
-export const DEFAULT_WORK_ROOT = "/tmp/patchgym";
+/** The workspace root of root and of a compiled binary, whose baked permission flags name it. */
+export const SHARED_WORK_ROOT = "/tmp/patchgym";
+
+/**
+ * The default workspace root: {@linkcode SHARED_WORK_ROOT} for root and for a compiled binary,
+ * `/tmp/patchgym-UID` for any other user. Users of one machine never meet in a root one of them
+ * made: another user's root is one this user may not write, or may not trust (see `claimRoot`).
+ */
+export function defaultWorkRoot(uid: number | null = ownId("u")): string {
+  return uid === null || uid === 0 || Deno.build.standalone
+    ? SHARED_WORK_ROOT
+    : `${SHARED_WORK_ROOT}-${uid}`;
+}
 
 /** How to open an environment. */
 export interface EnvironmentOptions {
   tasksDir: string;
-  /** Root for workspaces and scoring copies (default {@linkcode DEFAULT_WORK_ROOT}). */
+  /** Root for workspaces and scoring copies (default {@linkcode defaultWorkRoot}). */
   workRoot?: string;
   isolation?: "auto" | "bwrap" | "none";
   /** The `deno` children use for TypeScript tests (default: this process's own). */
@@ -133,7 +145,7 @@ export class Environment {
   /** Probe isolation and prepare the workspace root. */
   static async open(options: EnvironmentOptions): Promise<Environment> {
     const tasksDir = resolve(options.tasksDir);
-    const workRoot = resolve(options.workRoot ?? DEFAULT_WORK_ROOT);
+    const workRoot = resolve(options.workRoot ?? defaultWorkRoot());
     mkdirSync(workRoot, { recursive: true });
     const isolation = options.probed ?? await probeIsolation(options.isolation ?? "auto", {
       users: options.sandboxUsers,

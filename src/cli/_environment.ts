@@ -1,6 +1,6 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
 import { resolve } from "node:path";
-import { DEFAULT_WORK_ROOT, Environment } from "../agent/environment.ts";
+import { defaultWorkRoot, Environment } from "../agent/environment.ts";
 import { UsageError } from "../errors.ts";
 import { launcherUnmount } from "../sandbox/launcher.ts";
 import { DEFAULT_LIMITS, ISOLATION_REQUIREMENTS } from "../sandbox/sandbox.ts";
@@ -102,7 +102,7 @@ export function openEnvironment(
       1024 ** 2,
     ) * 1024 ** 2,
   };
-  const owned = claimRoot(resolve(values["work-dir"] || DEFAULT_WORK_ROOT), {
+  const owned = claimRoot(resolve(values["work-dir"] || defaultWorkRoot()), {
     unmount: launcherUnmount(),
   });
   if (!options.drainOnSigterm) exitOnSignal("SIGTERM");

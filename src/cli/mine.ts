@@ -37,7 +37,7 @@ Usage: patchgym mine REPO --out DIR [flags]
                        the failing tests (the report and each task's provenance say which)
   --model NAME         the endpoint's model
   --env-cache DIR      dependency environment cache (default ~/.cache/patchgym/env)
-  --work-dir DIR       scratch root (default /tmp/patchgym)
+  --work-dir DIR       scratch root (default /tmp/patchgym, /tmp/patchgym-UID if not root)
   --isolation MODE     auto | bwrap | none
   --json               print the report as JSON
 `;

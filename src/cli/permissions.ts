@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_WORK_ROOT } from "../agent/environment.ts";
+import { defaultWorkRoot, SHARED_WORK_ROOT } from "../agent/environment.ts";
 import { NETWORK_ENV } from "../env/build.ts";
 import { fileURLToPath } from "node:url";
 import { POOL_WORKER_MODULE } from "../rollout/worker_pool.ts";
@@ -86,8 +86,8 @@ export const LEASE_DIR = "/run/patchgym";
  */
 export const BINARY_FLAGS: readonly string[] = [
   "--no-prompt",
-  `--allow-read=tasks,runs,${DEFAULT_WORK_ROOT},${LEASE_DIR},${SYSTEM_READ.join(",")}`,
-  `--allow-write=runs,${DEFAULT_WORK_ROOT},${LEASE_DIR}`,
+  `--allow-read=tasks,runs,${SHARED_WORK_ROOT},${LEASE_DIR},${SYSTEM_READ.join(",")}`,
+  `--allow-write=runs,${SHARED_WORK_ROOT},${LEASE_DIR}`,
   `--allow-run=${FALLBACK_LAUNCHER}`,
   `--allow-env=${ALLOWED_ENV.join(",")}`,
   SYS_FLAG,
@@ -203,6 +203,8 @@ export interface PlanContext {
   env: Record<string, string | undefined>;
   /** The tasks bundled beside the program. */
   bundledTasks: string;
+  /** Who runs the command, for its default workspace root (default: this process's user). */
+  uid?: number | null;
 }
 
 /**
@@ -240,7 +242,7 @@ export function planPermissions(args: string[], context: PlanContext): Permissio
     plan.read.push(abs(tasksDir));
     // main.ts looks for ./tasks before the bundled ones; it may look, whatever it finds.
     plan.read.push(abs("tasks"));
-    plan.workRoot = abs(flag("work-dir") ?? DEFAULT_WORK_ROOT);
+    plan.workRoot = abs(flag("work-dir") ?? defaultWorkRoot(context.uid));
     readWrite(plan.workRoot);
     // main.ts works in the root's real path (a link on the way, such as a home under /data).
     const real = realPathAhead(plan.workRoot);

@@ -75,7 +75,7 @@ Usage: patchgym rollout [flags]
   --retry-errors         with --resume: run samples that ended in policy_error or
                          environment_error again
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
-  --work-dir DIR         workspace root (default /tmp/patchgym)
+  --work-dir DIR         workspace root (default /tmp/patchgym, /tmp/patchgym-UID if not root)
   --isolation MODE       auto | bwrap | none (default auto)
 ${SANDBOX_FLAGS_HELP}
   --keep-workspaces      do not delete workspaces afterwards

@@ -91,7 +91,7 @@ Usage: patchgym serve (--stdio | --http HOST:PORT) [flags]
   --max-connections-per-peer N
                          --http: connections open at once from one address (default ${DEFAULT_CONNECTION_LIMITS.maxPerPeer})
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
-  --work-dir DIR         workspace root (default /tmp/patchgym)
+  --work-dir DIR         workspace root (default /tmp/patchgym, /tmp/patchgym-UID if not root)
   --isolation MODE       auto | bwrap | none (default auto)
 ${SANDBOX_FLAGS_HELP}
 `;

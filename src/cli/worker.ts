@@ -51,7 +51,7 @@ Usage: patchgym worker --queue redis://HOST:PORT [flags]
   --model NAME           this worker's model name, instead of the rollout's
   --exit-when-idle       stop once no job is waiting or running (after a first job, or 30 s)
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
-  --work-dir DIR         workspace root (default /tmp/patchgym)
+  --work-dir DIR         workspace root (default /tmp/patchgym, /tmp/patchgym-UID if not root)
   --isolation MODE       auto | bwrap | none (default auto)
 ${SANDBOX_FLAGS_HELP}
 

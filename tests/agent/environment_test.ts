@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { Environment } from "../../src/agent/environment.ts";
+import { defaultWorkRoot, Environment, SHARED_WORK_ROOT } from "../../src/agent/environment.ts";
 import { claimRoot } from "../../src/workspace/root.ts";
 import { measureTree } from "../../src/workspace/limits.ts";
 import { REPORT_FOLDER_BYTES, REPORT_FOLDER_ENTRIES } from "../../src/sandbox/test_runner.ts";
@@ -172,4 +172,17 @@ Deno.test("claimRoot() release detaches capped workspaces left in the folder", a
   } finally {
     await Deno.remove(parent, { recursive: true });
   }
+});
+
+Deno.test("defaultWorkRoot() is /tmp/patchgym for root and a folder of its own for any other user", () => {
+  // Another user's /tmp/patchgym (often root's, from an earlier run) is one this user may not write
+  // or may not trust: each user gets a root of its own by default.
+  assert.equal(SHARED_WORK_ROOT, "/tmp/patchgym");
+  assert.equal(defaultWorkRoot(0), "/tmp/patchgym");
+  assert.equal(defaultWorkRoot(1000), "/tmp/patchgym-1000");
+  assert.equal(defaultWorkRoot(65534), "/tmp/patchgym-65534");
+  // Who it is cannot be told: the shared root, which claimRoot checks as for anyone.
+  assert.equal(defaultWorkRoot(null), "/tmp/patchgym");
+  const uid = Deno.uid();
+  assert.equal(defaultWorkRoot(), uid === 0 ? "/tmp/patchgym" : `/tmp/patchgym-${uid}`);
 });

@@ -20,7 +20,7 @@ import {
   SYSTEM_READ,
   VALUE_FLAGS,
 } from "../../src/cli/permissions.ts";
-import { DEFAULT_WORK_ROOT } from "../../src/agent/environment.ts";
+import { defaultWorkRoot } from "../../src/agent/environment.ts";
 import { buildLauncher, SPAWNER_MODULE_READS } from "../../src/sandbox/launcher.ts";
 import { buildProgramFolder, programEntries } from "../../src/sandbox/program_folder.ts";
 import {
@@ -318,8 +318,8 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
   assert.deepEqual(
     short(planPermissions(["score", "--task", "t", "--patch", "my.patch"], CONTEXT)),
     {
-      read: [...tasks, DEFAULT_WORK_ROOT, LEASE_DIR, ...system, "my.patch"],
-      write: [DEFAULT_WORK_ROOT, LEASE_DIR],
+      read: [...tasks, defaultWorkRoot(), LEASE_DIR, ...system, "my.patch"],
+      write: [defaultWorkRoot(), LEASE_DIR],
       net: [],
     },
   );
@@ -368,7 +368,7 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
     planPermissions(["serve", "--http", "127.0.0.1:8000", "--out", "t"], CONTEXT),
   );
   assert.deepEqual([serve.net, serve.write], [["127.0.0.1:8000"], [
-    DEFAULT_WORK_ROOT,
+    defaultWorkRoot(),
     LEASE_DIR,
     "t",
   ]]);
@@ -390,7 +390,20 @@ Deno.test("planPermissions() grants exactly the files, folders and hosts a comma
   // mine: the clone read, the tasks written, the scratch root and the cache.
   const mine = short(planPermissions(["mine", "repo", "--out", "mined"], CONTEXT));
   assert.ok(mine.read.includes("repo") && !mine.write.includes("repo"));
-  assert.deepEqual(mine.write, [DEFAULT_WORK_ROOT, LEASE_DIR, "mined", "/tmp/.cache/patchgym/env"]);
+  assert.deepEqual(mine.write, [defaultWorkRoot(), LEASE_DIR, "mined", "/tmp/.cache/patchgym/env"]);
+});
+
+Deno.test("planPermissions() grants each user's own default workspace root, and --work-dir's", () => {
+  const root = planPermissions(["rollout"], { ...CONTEXT, uid: 0 });
+  assert.equal(root.workRoot, "/tmp/patchgym");
+  const user = planPermissions(["rollout"], { ...CONTEXT, uid: 1000 });
+  assert.equal(user.workRoot, "/tmp/patchgym-1000");
+  assert.ok(user.write.includes("/tmp/patchgym-1000") && user.read.includes("/tmp/patchgym-1000"));
+  // Not root's: another user's folder is nothing this one needs.
+  assert.ok(!user.write.includes("/tmp/patchgym") && !user.read.includes("/tmp/patchgym"));
+  const named = planPermissions(["rollout", "--work-dir", "w"], { ...CONTEXT, uid: 1000 });
+  assert.equal(named.workRoot, "/home/u/work/w");
+  assert.ok(!named.write.includes("/tmp/patchgym-1000"));
 });
 
 Deno.test("planPermissions() --resume grants the run folder and the endpoint saved in run.json", async () => {
@@ -482,7 +495,7 @@ Deno.test("planPermissions() grants --queue's Redis host and --ray's Python, not
     CONTEXT,
   );
   assert.deepEqual(worker.net, ["gpu:8000", "queue.internal:6379"]);
-  assert.ok(worker.write.includes(DEFAULT_WORK_ROOT));
+  assert.ok(worker.write.includes(defaultWorkRoot()));
   const ray = planPermissions(
     ["rollout", "--ray", "10.0.0.1:6379", "--ray-python", "/v/py"],
     CONTEXT,
