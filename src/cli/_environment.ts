@@ -27,6 +27,11 @@ export const ENVIRONMENT_FLAGS = {
   "env-cache": { type: "string" },
 } as const;
 
+/** Where `--work-dir` defaults to, for help texts (see `defaultWorkRoot`). */
+export const WORK_DIR_DEFAULT = Deno.build.standalone
+  ? "default /tmp/patchgym"
+  : "default /tmp/patchgym-UID, as root /tmp/patchgym";
+
 /** Help text for {@linkcode ENVIRONMENT_FLAGS}' sandbox caps. */
 export const SANDBOX_FLAGS_HELP =
   `  --sandbox-processes N  processes and threads per sandbox (cgroup; default ${DEFAULT_LIMITS.processes})

@@ -5,7 +5,7 @@ import { UsageError } from "../errors.ts";
 import { defaultCacheRoot } from "../env/build.ts";
 import { mineRepository } from "../mine/mine.ts";
 import { env, intFlag, parseFlags, printJson } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment } from "./_environment.ts";
+import { ENVIRONMENT_FLAGS, openEnvironment, WORK_DIR_DEFAULT } from "./_environment.ts";
 import { Progress } from "./_progress.ts";
 
 const HELP = `patchgym mine: bug-fixing tasks from a repository's git history
@@ -37,7 +37,7 @@ Usage: patchgym mine REPO --out DIR [flags]
                        the failing tests (the report and each task's provenance say which)
   --model NAME         the endpoint's model
   --env-cache DIR      dependency environment cache (default ~/.cache/patchgym/env)
-  --work-dir DIR       scratch root (default /tmp/patchgym, /tmp/patchgym-UID if not root)
+  --work-dir DIR       scratch root (${WORK_DIR_DEFAULT})
   --isolation MODE     auto | bwrap | none
   --json               print the report as JSON
 `;

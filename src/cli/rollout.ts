@@ -31,6 +31,7 @@ import {
   openEnvironment,
   SANDBOX_FLAGS_HELP,
   tasksDirOf,
+  WORK_DIR_DEFAULT,
 } from "./_environment.ts";
 import { checkEndpoint, makePolicy, resolvePolicy } from "./_policy.ts";
 import { Progress } from "./_progress.ts";
@@ -75,7 +76,7 @@ Usage: patchgym rollout [flags]
   --retry-errors         with --resume: run samples that ended in policy_error or
                          environment_error again
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
-  --work-dir DIR         workspace root (default /tmp/patchgym, /tmp/patchgym-UID if not root)
+  --work-dir DIR         workspace root (${WORK_DIR_DEFAULT})
   --isolation MODE       auto | bwrap | none (default auto)
 ${SANDBOX_FLAGS_HELP}
   --keep-workspaces      do not delete workspaces afterwards

@@ -23,7 +23,12 @@ import { JsonlWriter } from "../trajectory/writer.ts";
 import { DEFAULT_TOOL_LIMITS } from "../tools/types.ts";
 import { exitOnSignal } from "../workspace/root.ts";
 import { env, intFlag, numberFlag, parseFlags } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_environment.ts";
+import {
+  ENVIRONMENT_FLAGS,
+  openEnvironment,
+  SANDBOX_FLAGS_HELP,
+  WORK_DIR_DEFAULT,
+} from "./_environment.ts";
 
 /** Default cap on a request line: far above any real step, far below what stalls the server. */
 const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -91,7 +96,7 @@ Usage: patchgym serve (--stdio | --http HOST:PORT) [flags]
   --max-connections-per-peer N
                          --http: connections open at once from one address (default ${DEFAULT_CONNECTION_LIMITS.maxPerPeer})
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
-  --work-dir DIR         workspace root (default /tmp/patchgym, /tmp/patchgym-UID if not root)
+  --work-dir DIR         workspace root (${WORK_DIR_DEFAULT})
   --isolation MODE       auto | bwrap | none (default auto)
 ${SANDBOX_FLAGS_HELP}
 `;

@@ -19,7 +19,12 @@ import {
 import { runSample } from "../rollout/sample.ts";
 import { QUEUE_KEY_ENV, readQueueKey } from "../rollout/signing.ts";
 import { env, intFlag, numberFlag, parseFlags } from "./_args.ts";
-import { ENVIRONMENT_FLAGS, openEnvironment, SANDBOX_FLAGS_HELP } from "./_environment.ts";
+import {
+  ENVIRONMENT_FLAGS,
+  openEnvironment,
+  SANDBOX_FLAGS_HELP,
+  WORK_DIR_DEFAULT,
+} from "./_environment.ts";
 import { makePolicy } from "./_policy.ts";
 import { parseScript } from "../policy/scripted.ts";
 import type { QueueRunSpec } from "../rollout/remote_run.ts";
@@ -51,7 +56,7 @@ Usage: patchgym worker --queue redis://HOST:PORT [flags]
   --model NAME           this worker's model name, instead of the rollout's
   --exit-when-idle       stop once no job is waiting or running (after a first job, or 30 s)
   --tasks-dir DIR        task folder (default ./tasks or PATCHGYM_TASKS)
-  --work-dir DIR         workspace root (default /tmp/patchgym, /tmp/patchgym-UID if not root)
+  --work-dir DIR         workspace root (${WORK_DIR_DEFAULT})
   --isolation MODE       auto | bwrap | none (default auto)
 ${SANDBOX_FLAGS_HELP}
 

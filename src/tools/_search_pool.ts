@@ -47,8 +47,8 @@ export interface SearchOptions {
 }
 
 /**
- * How many workers search a tree of about `files` files at once: one per core up to the pool's
- * size for a big tree, else one.
+ * How many workers a tree of about `files` files is worth: one per core up to the pool's size for
+ * a big tree, else one ({@linkcode runSearch} takes fewer when fewer are free).
  */
 export function searchShares(files: number): number {
   return files < SHARE_FILES
@@ -57,23 +57,33 @@ export function searchShares(files: number): number {
 }
 
 /**
- * Run `request` in a worker, or in `shares` workers at once, each on its share of the files (the
- * answer is the same); `"timeout"` when it (or a share) did not finish within `options.timeoutMs`
- * (the worker is then terminated). Throws when the search itself failed (a bug or an I/O error), or
- * when a new worker was needed and the process is out of open files.
+ * Run `request` in a worker, or in up to `shares` workers at once, each on its share of the files
+ * (the answer is the same); `"timeout"` when it did not finish within `options.timeoutMs` (its
+ * workers are then terminated). A search takes only workers that are free, and always leaves one
+ * free: a pattern that backtracks in every share holds them until its deadline, and other episodes'
+ * searches must still be answered meanwhile. Throws when the search itself failed (a bug or an I/O
+ * error), or when a new worker was needed and the process is out of open files.
  */
 export async function runSearch(
   request: SearchRequest,
   options: SearchOptions & { shares?: number },
 ): Promise<SearchAnswer | "timeout"> {
-  const of = request.isDir ? options.shares ?? 1 : 1;
+  const free = MAX_WORKERS - running - 1;
+  const of = request.isDir ? Math.min(options.shares ?? 1, free) : 1;
   if (of <= 1) return await runInWorker(request, options);
+  // One deadline for the whole search: the shares start at once (their workers are free), and the
+  // first to miss it stops the others.
+  const stop = new AbortController();
   const answers = await Promise.all(
-    Array.from(
-      { length: of },
-      (_, index) => runInWorker<SearchAnswer>({ ...request, shard: { index, of } }, options),
-    ),
-  );
+    Array.from({ length: of }, async (_, index) => {
+      const answer = await runInWorker<SearchAnswer>({ ...request, shard: { index, of } }, {
+        ...options,
+        signal: stop.signal,
+      });
+      if (answer === "timeout") stop.abort();
+      return answer;
+    }),
+  ).finally(() => stop.abort());
   if (answers.includes("timeout")) return "timeout";
   return mergeShares(answers as SearchAnswer[], request.maxResults);
 }
@@ -91,9 +101,9 @@ export function runMatch(
 
 async function runInWorker<A>(
   request: SearchRequest | MatchRequest,
-  options: SearchOptions,
+  options: SearchOptions & { signal?: AbortSignal },
 ): Promise<A | "timeout"> {
-  const { timeoutMs, room } = options;
+  const { timeoutMs, room, signal } = options;
   while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   let worker: Worker | undefined;
@@ -105,6 +115,9 @@ async function runInWorker<A>(
       { ok: true; answer: A } | { ok: false; message: string } | "timeout"
     >((resolve, reject) => {
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
+      // Stopped with the search it is a share of: as at its own deadline.
+      if (signal?.aborted) resolve("timeout");
+      signal?.addEventListener("abort", () => resolve("timeout"), { once: true });
       const onError = (error: Error) => {
         chosen.off("message", resolve);
         reject(error);

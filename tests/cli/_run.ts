@@ -151,8 +151,9 @@ export function removeRunDir(dir: string): void {
 }
 
 /**
- * A fresh workspace root under /tmp/patchgym (the only one the task's flags allow), for tests that
- * look at what a process leaves there; removed by {@linkcode removeWorkRoot}.
+ * A fresh workspace root under /tmp/patchgym (root's default root; these tests run as root), passed
+ * with `--work-dir`, for tests that look at what a process leaves there; removed by
+ * {@linkcode removeWorkRoot}.
  */
 export function makeWorkRoot(prefix: string): string {
   const dir = `/tmp/patchgym/test-${prefix}-${crypto.randomUUID().slice(0, 8)}`;

@@ -283,8 +283,42 @@ Deno.test("the patchgym task runs only the launcher, which cannot write or conne
   assert.equal(task[task.length - 1], "launch.ts");
   const flags = taskFlags();
   assert.ok(flags.includes("--no-prompt"));
-  assert.ok(!flags.some((f) => /^--allow-(write|net|ffi|sys|all)|^-A$/.test(f)), flags.join(" "));
+  assert.ok(!flags.some((f) => /^--allow-(write|net|ffi|all)|^-A$/.test(f)), flags.join(" "));
   assert.ok(flags.some((f) => f.startsWith("--allow-env=")), "env by name only");
+  // Who it runs as, and nothing else of the system: the default workspace root is per user.
+  assert.deepEqual(flags.filter((f) => f.startsWith("--allow-sys")), ["--allow-sys=uid,gid"]);
+});
+
+Deno.test("launch.ts and main.ts take the user, and so the default workspace root, from one source", async () => {
+  // The task's flags once let launch.ts learn its uid only from `id -u` on PATH: without it, it
+  // planned /tmp/patchgym while main.ts (Deno.uid()) used /tmp/patchgym-UID, and was refused its
+  // own root.
+  const dir = await Deno.makeTempDir({ prefix: "patchgym-uid-probe-" });
+  const module = (path: string) => JSON.stringify(new URL(path, `file://${ROOT}/`).href);
+  const script = join(dir, "probe.ts");
+  writeFileSync(
+    script,
+    `import { ownId } from ${module("src/own_id.ts")};
+import { defaultWorkRoot } from ${module("src/agent/environment.ts")};
+console.log(JSON.stringify([ownId("u"), defaultWorkRoot()]));
+`,
+  );
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--config", join(ROOT, "deno.json"), ...taskFlags(), script],
+      clearEnv: true,
+      env: { PATH: "/nonexistent" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), [
+      Deno.uid(),
+      defaultWorkRoot(Deno.uid()),
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 /** The plan's paths relative to CONTEXT.cwd where they are under it, for readable assertions. */

@@ -79,6 +79,30 @@ Deno.test("runSearch() in shares times out when a share does", async () => {
   });
 });
 
+// Issue 10's guarantee, kept for a search in shares: a pattern that backtracks in every share holds
+// its workers until the deadline, and must not hold them all.
+Deno.test("runSearch() in shares leaves a worker free: other searches answer while one backtracks", async () => {
+  await withTempDir(async (dir) => {
+    const evil = `${"a".repeat(40)}!\n`;
+    write(dir, {
+      "a.txt": evil,
+      "b.txt": evil,
+      "c.txt": evil,
+      "d.txt": evil,
+      "ok.txt": "needle\n",
+    });
+    let slowDone = false;
+    const slow = runSearch(request(dir, 10, "^(a+)+$"), { timeoutMs: 2_000, room: dir, shares: 4 })
+      .finally(() => slowDone = true);
+    for (let i = 0; i < 3; i++) {
+      const answer = await runSearch(request(dir, 10, "needle"), { timeoutMs: 10_000, room: dir });
+      assert.deepEqual(answer, { hits: ["ok.txt:1:needle"], total: 1, filesWithHits: 1 });
+    }
+    assert.equal(slowDone, false);
+    assert.equal(await slow, "timeout");
+  });
+});
+
 Deno.test("searchShares() splits only a big tree, at most one share per core", () => {
   assert.equal(searchShares(0), 1);
   assert.equal(searchShares(SHARE_FILES - 1), 1);

@@ -133,7 +133,7 @@ def tree(path):
 
 @pytest.fixture
 def work_dir():
-    # Under /tmp/patchgym: the only workspace root the `patchgym` task's permissions allow.
+    # Under /tmp/patchgym, root's default workspace root, passed with --work-dir (granted with it).
     path = f"/tmp/patchgym/test-trl-{uuid.uuid4().hex[:8]}"
     os.makedirs(path)
     yield path
