@@ -25,6 +25,13 @@ import { roomForThread } from "../threads.ts";
 const MAX_WORKERS = 4;
 
 /**
+ * Workers lent beside them to searches in shares (a search's first share takes its search's own
+ * worker): never one of the searches' own, so a search in shares holds no more of them than any
+ * search does, and it still takes four searches at once to make a fifth wait.
+ */
+const MAX_LENT = 3;
+
+/**
  * Files from which a tree is searched in shares, one worker each: reading a file costs about 10 us,
  * a worker's round trip about 0.1 ms, so below this a second worker gains nothing.
  */
@@ -33,6 +40,7 @@ export const SHARE_FILES = 1000;
 let source: string | null = null;
 const idle: Worker[] = [];
 let running = 0;
+let lent = 0;
 const waiting: (() => void)[] = [];
 
 /** How a search or a match runs (see {@linkcode runSearch}). */
@@ -47,20 +55,21 @@ export interface SearchOptions {
 }
 
 /**
- * How many workers a tree of about `files` files is worth: one per core up to the pool's size for
- * a big tree, else one ({@linkcode runSearch} takes fewer when fewer are free).
+ * How many workers a tree of about `files` files is worth: one per core, at most one more than can
+ * be lent, for a big tree, else one ({@linkcode runSearch} takes fewer when fewer are free).
  */
 export function searchShares(files: number): number {
   return files < SHARE_FILES
     ? 1
-    : Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency));
+    : Math.max(1, Math.min(1 + MAX_LENT, navigator.hardwareConcurrency));
 }
 
 /**
  * Run `request` in a worker, or in up to `shares` workers at once, each on its share of the files
  * (the answer is the same); `"timeout"` when it did not finish within `options.timeoutMs` (its
- * workers are then terminated). A search takes only workers that are free, and always leaves one
- * free: a pattern that backtracks in every share holds them until its deadline, and other episodes'
+ * workers are then terminated). The first share takes a search's worker, as any search does; the
+ * others take workers lent beside the searches' own, as many as are free ({@linkcode MAX_LENT}): a
+ * pattern that backtracks in every share holds them until its deadline, and other episodes'
  * searches must still be answered meanwhile. Throws when the search itself failed (a bug or an I/O
  * error), or when a new worker was needed and the process is out of open files.
  */
@@ -68,17 +77,16 @@ export async function runSearch(
   request: SearchRequest,
   options: SearchOptions & { shares?: number },
 ): Promise<SearchAnswer | "timeout"> {
-  const free = MAX_WORKERS - running - 1;
-  const of = request.isDir ? Math.min(options.shares ?? 1, free) : 1;
+  const of = request.isDir ? Math.min(options.shares ?? 1, 1 + MAX_LENT - lent) : 1;
   if (of <= 1) return await runInWorker(request, options);
-  // One deadline for the whole search: the shares start at once (their workers are free), and the
-  // first to miss it stops the others.
+  // One deadline for the whole search: its first miss stops the other shares.
   const stop = new AbortController();
   const answers = await Promise.all(
     Array.from({ length: of }, async (_, index) => {
       const answer = await runInWorker<SearchAnswer>({ ...request, shard: { index, of } }, {
         ...options,
         signal: stop.signal,
+        lent: index > 0,
       });
       if (answer === "timeout") stop.abort();
       return answer;
@@ -99,13 +107,20 @@ export function runMatch(
   return runInWorker(request, options);
 }
 
+/**
+ * Run `request` in a worker: one of the searches' own (waiting for one to be free), or with
+ * `lent`, one lent to a search's share, which the caller saw was free.
+ */
 async function runInWorker<A>(
   request: SearchRequest | MatchRequest,
-  options: SearchOptions & { signal?: AbortSignal },
+  options: SearchOptions & { signal?: AbortSignal; lent?: boolean },
 ): Promise<A | "timeout"> {
   const { timeoutMs, room, signal } = options;
-  while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
+  if (options.lent) lent++;
+  else {
+    while (running >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+  }
   let worker: Worker | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -143,8 +158,11 @@ async function runInWorker<A>(
     throw error;
   } finally {
     clearTimeout(timer);
-    running--;
-    waiting.shift()?.();
+    if (options.lent) lent--;
+    else {
+      running--;
+      waiting.shift()?.();
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { defaultWorkRoot, Environment, SHARED_WORK_ROOT } from "../../src/agent/environment.ts";
+import { ownId } from "../../src/own_id.ts";
 import { claimRoot } from "../../src/workspace/root.ts";
 import { measureTree } from "../../src/workspace/limits.ts";
 import { REPORT_FOLDER_BYTES, REPORT_FOLDER_ENTRIES } from "../../src/sandbox/test_runner.ts";
@@ -183,6 +184,7 @@ Deno.test("defaultWorkRoot() is /tmp/patchgym for root and a folder of its own f
   assert.equal(defaultWorkRoot(65534), "/tmp/patchgym-65534");
   // Who it is cannot be told: the shared root, which claimRoot checks as for anyone.
   assert.equal(defaultWorkRoot(null), "/tmp/patchgym");
-  const uid = Deno.uid();
+  // This process's own, however it learns who it is (`--allow-sys=uid`, or `id -u`).
+  const uid = ownId("u");
   assert.equal(defaultWorkRoot(), uid === 0 ? "/tmp/patchgym" : `/tmp/patchgym-${uid}`);
 });
