@@ -1,11 +1,13 @@
 /**
  * Searches run in worker threads with a deadline. The model's pattern runs on V8's backtracking
  * engine, where a pattern like `^(a+)+$` takes exponential time on a line it almost matches; a
- * worker that misses the deadline is terminated (V8 interrupts a running regular expression), so
- * a search costs the orchestrator at most its deadline and never blocks its thread: other
- * episodes' tool calls and protocol requests go on meanwhile. This needs no V8 flag, so it holds
- * however the process was launched, and it also covers what V8's linear-time fallback engine
- * cannot run (backreferences, lookaround).
+ * worker that misses the deadline is given up and terminated, so a search never blocks the
+ * orchestrator's thread: other episodes' tool calls and protocol requests go on meanwhile. But in
+ * Deno 2.9.6 terminating a worker does not stop a regular expression it is running (measured: the
+ * thread runs on at a full core until the expression ends, for `^(a+)+$` on 40 "a"s practically
+ * never): such a worker is out of the pool, yet its CPU is not freed. So only text that cannot
+ * backtrack is searched in shares (see `search.ts`), and a search in shares takes lent workers,
+ * never more of the pool's own than any search.
  *
  * Workers are kept between searches (a round trip costs about 0.1 ms, starting one about 40 ms)
  * and do not keep the process alive while idle.
@@ -52,6 +54,11 @@ export interface SearchOptions {
    * new worker's files (see `roomForThread`).
    */
   room: string;
+}
+
+/** Workers busy now: the searches' own, and those lent to their shares (for tests). */
+export function searchPoolState(): { running: number; lent: number } {
+  return { running, lent };
 }
 
 /**

@@ -4,6 +4,24 @@ import { globToRegExp } from "./_glob.ts";
 import { runSearch, searchShares } from "./_search_pool.ts";
 import { defineTool, fail, limitsOf } from "./types.ts";
 
+/** Characters with a meaning in a regular expression. */
+const REGEX_SYNTAX = /[.*+?^${}()|[\]\\]/;
+const REGEX_SYNTAX_ALL = new RegExp(REGEX_SYNTAX.source, "g");
+
+/**
+ * How many workers search a repository of `files` files for `input`: several for a big one
+ * ({@linkcode searchShares}), only for text that cannot backtrack (a literal, no glob). A worker
+ * stuck in a regular expression's backtracking runs on past its deadline (Deno's terminate does
+ * not stop it, see `_search_pool.ts`), and one search must not leave several such threads behind.
+ */
+export function searchSharesOf(
+  input: { pattern: string; fixed_strings: boolean; glob?: string },
+  files: number,
+): number {
+  const literal = input.fixed_strings || !REGEX_SYNTAX.test(input.pattern);
+  return literal && !input.glob ? searchShares(files) : 1;
+}
+
 /** Search file contents for a regular expression or a literal string. */
 export const searchTool = defineTool({
   name: "search",
@@ -31,7 +49,7 @@ export const searchTool = defineTool({
     const target = ctx.workspace.resolve(input.path);
     if (!target.ok) return fail(target.code, target.message);
     const source = input.fixed_strings
-      ? input.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      ? input.pattern.replace(REGEX_SYNTAX_ALL, "\\$&")
       : input.pattern;
     const flags = input.case_sensitive ? "gm" : "gim";
     try {
@@ -59,8 +77,7 @@ export const searchTool = defineTool({
       {
         timeoutMs,
         room: ctx.workspace.scratch,
-        // The repository's size stands for the tree's: a big one is searched by several workers.
-        shares: searchShares(ctx.workspace.original.files.length),
+        shares: searchSharesOf(input, ctx.workspace.original.files.length),
       },
     );
     if (outcome === "timeout") {

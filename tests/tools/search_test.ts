@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SHARE_FILES } from "../../src/tools/_search_pool.ts";
-import { searchTool } from "../../src/tools/search.ts";
+import { searchSharesOf, searchTool } from "../../src/tools/search.ts";
 import { withContext } from "../_fixtures.ts";
 import { call, failMessage, okOutput } from "./_call.ts";
 
@@ -284,4 +284,17 @@ Deno.test("searchTool.run() searches a big repository in shares and answers as f
       ].join("\n"),
     );
   });
+});
+
+Deno.test("searchSharesOf() splits a big repository's search only for text that cannot backtrack", () => {
+  const big = SHARE_FILES * 3;
+  const shares = searchSharesOf({ pattern: "needle", fixed_strings: false }, big);
+  assert.equal(shares > 1, navigator.hardwareConcurrency > 1);
+  assert.equal(searchSharesOf({ pattern: "needle", fixed_strings: false }, 10), 1);
+  // A regular expression may backtrack past its deadline, and so may a glob: one worker.
+  assert.equal(searchSharesOf({ pattern: "^(a+)+$", fixed_strings: false }, big), 1);
+  assert.equal(searchSharesOf({ pattern: "need.e", fixed_strings: false }, big), 1);
+  assert.equal(searchSharesOf({ pattern: "needle", fixed_strings: false, glob: "*a*a*b" }, big), 1);
+  // Regular-expression characters taken literally cannot backtrack.
+  assert.equal(searchSharesOf({ pattern: "(a+)+", fixed_strings: true }, big), shares);
 });
