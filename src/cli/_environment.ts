@@ -1,6 +1,6 @@
 /** The flags every command that runs tasks shares, and opening the environment from them. */
 import { resolve } from "node:path";
-import { defaultWorkRoot, Environment } from "../agent/environment.ts";
+import { defaultWorkRoot, Environment, SHARED_WORK_ROOT } from "../agent/environment.ts";
 import { UsageError } from "../errors.ts";
 import { launcherUnmount } from "../sandbox/launcher.ts";
 import { DEFAULT_LIMITS, ISOLATION_REQUIREMENTS } from "../sandbox/sandbox.ts";
@@ -29,8 +29,8 @@ export const ENVIRONMENT_FLAGS = {
 
 /** Where `--work-dir` defaults to, for help texts (see `defaultWorkRoot`). */
 export const WORK_DIR_DEFAULT = Deno.build.standalone
-  ? "default /tmp/patchgym"
-  : "default /tmp/patchgym-UID, as root /tmp/patchgym";
+  ? `default ${SHARED_WORK_ROOT}`
+  : `default ${SHARED_WORK_ROOT}-UID, as root ${SHARED_WORK_ROOT}`;
 
 /** Help text for {@linkcode ENVIRONMENT_FLAGS}' sandbox caps. */
 export const SANDBOX_FLAGS_HELP =

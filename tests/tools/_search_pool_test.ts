@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
 import type { SearchRequest } from "../../src/tools/_search_engine.ts";
 import {
   runSearch,
@@ -7,7 +6,7 @@ import {
   searchShares,
   SHARE_FILES,
 } from "../../src/tools/_search_pool.ts";
-import { withTempDir } from "../_fixtures.ts";
+import { withTempDir, writeFiles } from "../_fixtures.ts";
 
 /** Files with 0 to 3 hits each, in folders, so that shares split files of one folder. */
 const TREE: Record<string, string> = {
@@ -21,13 +20,6 @@ const TREE: Record<string, string> = {
   "d/seven.py": "miss\nmiss\nhit\n",
 };
 
-function write(dir: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(`${dir}/${path.split("/").slice(0, -1).join("/")}`, { recursive: true });
-    writeFileSync(`${dir}/${path}`, text);
-  }
-}
-
 const request = (dir: string, maxResults: number, source = "hit"): SearchRequest => ({
   abs: dir,
   rel: ".",
@@ -40,7 +32,7 @@ const request = (dir: string, maxResults: number, source = "hit"): SearchRequest
 
 Deno.test("runSearch() in shares gives the answer of one worker, whatever the cut", async () => {
   await withTempDir(async (dir) => {
-    write(dir, TREE);
+    writeFiles(dir, TREE);
     const options = { timeoutMs: 10_000, room: dir };
     for (const maxResults of [1, 2, 3, 5, 8, 100]) {
       const whole = await runSearch(request(dir, maxResults), options);
@@ -73,7 +65,7 @@ Deno.test("runSearch() in shares times out when a share does", async () => {
   await withTempDir(async (dir) => {
     // 27 "a"s: half a second of backtracking, not hours (a worker past its deadline runs on: see
     // _search_pool.ts), far beyond the deadline.
-    write(dir, { "a.txt": "needle\n", "b.txt": `${"a".repeat(27)}!\n`, "c.txt": "needle\n" });
+    writeFiles(dir, { "a.txt": "needle\n", "b.txt": `${"a".repeat(27)}!\n`, "c.txt": "needle\n" });
     const options = { timeoutMs: 100, room: dir, shares: 3 };
     assert.equal(await runSearch(request(dir, 10, "^(a+)+$"), options), "timeout");
     assert.deepEqual(searchPoolState(), { running: 0, lent: 0 });
@@ -92,7 +84,7 @@ Deno.test("runSearch() in shares times out when a share does", async () => {
 // shares held all four of the pool's, then two did).
 Deno.test("runSearch() in shares holds one of the pool's workers, the rest lent", async () => {
   await withTempDir(async (dir) => {
-    write(dir, TREE);
+    writeFiles(dir, TREE);
     const options = { timeoutMs: 10_000, room: dir, shares: 4 };
     const first = runSearch(request(dir, 100), options);
     assert.deepEqual(searchPoolState(), { running: 1, lent: 3 });
